@@ -1,0 +1,172 @@
+/*
+  tsmech: PETSc time steppers for mechanical systems
+
+      M q'' + f(t, q, q') = 0,    M constant, symmetric positive definite.
+
+  Sign convention: f is the force moved to the left-hand side, so a stretched spring gives an f
+  pointing into the stretch, gravity enters as -M g and drag as +c q'. The tangents
+  K = df/dq and D = df/dq' are then positive (semi)definite for ordinary springs and dampers.
+*/
+#ifndef TSMECH_H
+#define TSMECH_H
+
+#include <petscts.h>
+#include <petscdm.h>
+
+#define TSMECH_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Package                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Registers the MechSystem class and the TS types of tsmech; called by the other entry points,
+   by PetscDLLibraryRegister_tsmech() (-dll_append), and safe to call more than once. */
+PETSC_EXTERN PetscErrorCode TSMechInitializePackage(void);
+/* Undoes TSMechInitializePackage(); registered with PetscRegisterFinalize(). */
+PETSC_EXTERN PetscErrorCode TSMechFinalizePackage(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* TS types                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+#define TSTHETA2    "theta2"    /* theta method in velocity form, one-leg or endpoint */
+#define TSBEULER2   "beuler2"   /* theta2 with theta = 1 */
+#define TSCN2       "cn2"       /* theta2 with theta = 1/2, endpoint (trapezoidal) form */
+#define TSMIDPOINT2 "midpoint2" /* theta2 with theta = 1/2, one-leg form: symplectic midpoint */
+#define TSEULER2    "euler2"    /* explicit Euler (theta2 with theta = 0) */
+#define TSSYMEULER2 "symeuler2" /* symplectic Euler */
+
+/* Initial guesses of the linearized (single linear solve) mode, note 001. */
+typedef enum {
+  TSTHETA2_GUESS_ZERO,                 /* q0 = q,            v0 = 0,        R_q omitted */
+  TSTHETA2_GUESS_VELOCITY,             /* q0 = q,            v0 = v                    */
+  TSTHETA2_GUESS_PREDICTOR,            /* q0 = q + tau v,    v0 = v                    */
+  TSTHETA2_GUESS_PREDICTOR_ZERO,       /* q0 = q + tau v,    v0 = 0                    */
+  TSTHETA2_GUESS_PREDICTOR_EXTRAPOLATE, /* q0 = q + tau v,   v0 = 2v - v_prev          */
+  TSTHETA2_GUESS_EXTRAPOLATE           /* q0 = q + tau v0,   v0 = 2v - v_prev          */
+} TSTheta2Guess;
+PETSC_EXTERN const char *const TSTheta2Guesses[];
+
+/* theta in [0, 1] */
+PETSC_EXTERN PetscErrorCode TSTheta2SetTheta(TS, PetscReal);
+PETSC_EXTERN PetscErrorCode TSTheta2GetTheta(TS, PetscReal *);
+/* PETSC_TRUE: endpoint (trapezoidal in f) form; PETSC_FALSE (default): one-leg form */
+PETSC_EXTERN PetscErrorCode TSTheta2SetEndpoint(TS, PetscBool);
+PETSC_EXTERN PetscErrorCode TSTheta2GetEndpoint(TS, PetscBool *);
+/* Newton's initial guess for v+ extrapolated from the previous step */
+PETSC_EXTERN PetscErrorCode TSTheta2SetInitialGuessExtrapolate(TS, PetscBool);
+/* Exactly one linear solve per step from the given guess (note 001) */
+PETSC_EXTERN PetscErrorCode TSTheta2SetLinearized(TS, PetscBool, TSTheta2Guess);
+PETSC_EXTERN PetscErrorCode TSTheta2GetLinearized(TS, PetscBool *, TSTheta2Guess *);
+/* The velocity at the start of the previous step (used by the extrapolating guesses); for
+   checkpoint and restart. Get copies into the given Vec and tells whether one is known. */
+PETSC_EXTERN PetscErrorCode TSTheta2GetPreviousVelocity(TS, Vec, PetscBool *);
+PETSC_EXTERN PetscErrorCode TSTheta2SetPreviousVelocity(TS, Vec);
+
+/* ------------------------------------------------------------------------------------------ */
+/* The mechanical system                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct _p_MechSystem *MechSystem;
+PETSC_EXTERN PetscClassId     MECHSYSTEM_CLASSID;
+
+/* f(t, q, v): fill f (the whole vector; entries of fixed dofs are zeroed afterwards). */
+typedef PetscErrorCode (*MechForceFn)(MechSystem, PetscReal t, Vec q, Vec v, Vec f, void *ctx);
+/* J = cK K(t, q, v) + cD D(t, q, v). J is zeroed on entry; set or add values and assemble. */
+typedef PetscErrorCode (*MechTangentFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx);
+/* Potential energy (kinetic energy is 1/2 v^T M v, computed by the system). */
+typedef PetscErrorCode (*MechPotentialFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx);
+/* Exact solution, where the model has one. */
+typedef PetscErrorCode (*MechExactFn)(MechSystem, PetscReal t, Vec q, Vec v, void *ctx);
+/* A scalar invariant of the motion (angular momentum, ...). */
+typedef PetscErrorCode (*MechInvariantFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *value, void *ctx);
+
+/* Create an empty system; then give M, f and the tangents. */
+PETSC_EXTERN PetscErrorCode MechSystemCreate(MPI_Comm, MechSystem *);
+PETSC_EXTERN PetscErrorCode MechSystemDestroy(MechSystem *);
+PETSC_EXTERN PetscErrorCode MechSystemView(MechSystem, PetscViewer);
+/* The constant mass matrix (assembled, lumped or consistent); the system keeps a reference. */
+PETSC_EXTERN PetscErrorCode MechSystemSetMass(MechSystem, Mat);
+PETSC_EXTERN PetscErrorCode MechSystemGetMass(MechSystem, Mat *);
+/* The force callback. */
+PETSC_EXTERN PetscErrorCode MechSystemSetForce(MechSystem, MechForceFn, void *);
+/* The tangent callback and a preallocated matrix with the sparsity of K + D + M; hasdamping
+   false means D = 0 (the callback is then never asked for D). */
+PETSC_EXTERN PetscErrorCode MechSystemSetTangent(MechSystem, Mat, PetscBool hasdamping, MechTangentFn, void *);
+/* Fixed degrees of freedom (global indices, each rank its own) with prescribed values
+   (a full-size Vec, only its fixed entries are read; NULL: the values of the initial state). */
+PETSC_EXTERN PetscErrorCode MechSystemSetFixed(MechSystem, IS, Vec);
+PETSC_EXTERN PetscErrorCode MechSystemGetFixed(MechSystem, IS *);
+PETSC_EXTERN PetscErrorCode MechSystemSetPotential(MechSystem, MechPotentialFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemSetExactSolution(MechSystem, MechExactFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemAddInvariant(MechSystem, const char name[], MechInvariantFn, void *);
+/* f affine in (q, v): K and D constant; integrators then skip repeated assembly. */
+PETSC_EXTERN PetscErrorCode MechSystemSetLinear(MechSystem, PetscBool);
+PETSC_EXTERN PetscErrorCode MechSystemGetLinear(MechSystem, PetscBool *);
+/* Optional DM the state lives on (grid models); the system keeps a reference. */
+PETSC_EXTERN PetscErrorCode MechSystemSetDM(MechSystem, DM);
+PETSC_EXTERN PetscErrorCode MechSystemGetDM(MechSystem, DM *);
+/* Initial state (copied). */
+PETSC_EXTERN PetscErrorCode MechSystemSetInitialState(MechSystem, Vec q, Vec v);
+/* New vectors holding the initial state (or zero if none was given). */
+PETSC_EXTERN PetscErrorCode MechSystemCreateState(MechSystem, Vec *q, Vec *v);
+/* A model's private data, destroyed with the system. */
+PETSC_EXTERN PetscErrorCode MechSystemSetApplicationContext(MechSystem, void *, PetscErrorCode (*)(void *));
+PETSC_EXTERN PetscErrorCode MechSystemGetApplicationContext(MechSystem, void *);
+/* Model name and parameters (for output metadata): "key=value" appended by the model. */
+PETSC_EXTERN PetscErrorCode MechSystemSetModelName(MechSystem, const char[]);
+PETSC_EXTERN PetscErrorCode MechSystemGetModelName(MechSystem, const char **);
+PETSC_EXTERN PetscErrorCode MechSystemAddParameter(MechSystem, const char name[], PetscReal value);
+PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, const char *const **names, const PetscReal **values);
+
+/* Evaluations (fixed dofs applied: zero force, decoupled rows/columns). */
+PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q, Vec v, Vec f);
+/* J = cK K + cD D + cM M */
+PETSC_EXTERN PetscErrorCode MechSystemComputeOperator(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J);
+/* A new matrix with the sparsity of the operator above. */
+PETSC_EXTERN PetscErrorCode MechSystemCreateOperator(MechSystem, Mat *);
+/* Solve M x = b (fixed dofs decoupled) with the system's mass KSP (prefix <prefix>mass_). */
+PETSC_EXTERN PetscErrorCode MechSystemSolveMass(MechSystem, Vec b, Vec x);
+PETSC_EXTERN PetscErrorCode MechSystemComputeEnergy(MechSystem, PetscReal, Vec q, Vec v, PetscReal *kinetic, PetscReal *potential);
+PETSC_EXTERN PetscErrorCode MechSystemComputeExactSolution(MechSystem, PetscReal, Vec q, Vec v, PetscBool *has);
+PETSC_EXTERN PetscErrorCode MechSystemGetNumInvariants(MechSystem, PetscInt *);
+PETSC_EXTERN PetscErrorCode MechSystemComputeInvariant(MechSystem, PetscInt, PetscReal, Vec q, Vec v, const char **name, PetscReal *value);
+/* Set the fixed entries of q to their prescribed values and of v to zero. */
+PETSC_EXTERN PetscErrorCode MechSystemApplyFixed(MechSystem, Vec q, Vec v);
+PETSC_EXTERN PetscErrorCode MechSystemSetOptionsPrefix(MechSystem, const char[]);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Attaching a system to a TS                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Attach the system: installs the I2Function/I2Jacobian (TSALPHA2 and tsmech types) and marks
+   the problem linear when the system is. Call before TSSetFromOptions(). */
+PETSC_EXTERN PetscErrorCode TSMechSetSystem(TS, MechSystem);
+PETSC_EXTERN PetscErrorCode TSMechGetSystem(TS, MechSystem *);
+/* Give the initial state once the type is known (after TSSetFromOptions()): second-order types
+   get (q, v) through TS2SetSolution(); PETSc's first-order types get the automatic form
+   X = [q; v] (2N unknowns; IFunction/IJacobian, or RHSFunction for explicit types). */
+PETSC_EXTERN PetscErrorCode TSMechSetSolution(TS, Vec q, Vec v);
+/* Copy the current state of the TS into q and v, whichever form it runs. */
+PETSC_EXTERN PetscErrorCode TSMechGetSolution(TS, Vec q, Vec v);
+/* Whether the TS type integrates the second-order form directly. */
+PETSC_EXTERN PetscErrorCode TSMechIsSecondOrder(TS, PetscBool *);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Models (options read with the model's name as prefix, e.g. -chain_n)                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* 1-D spring-damper with gravity, exact solution (note 004) */
+PETSC_EXTERN PetscErrorCode MechCreateOscillator(MPI_Comm, MechSystem *);
+/* Two particles joined by a spring (note 004) */
+PETSC_EXTERN PetscErrorCode MechCreatePair(MPI_Comm, MechSystem *);
+/* Rope of N particles in 3-D, rest-length springs, damping, gravity, drag, one end pinned */
+PETSC_EXTERN PetscErrorCode MechCreateChain(MPI_Comm, MechSystem *);
+/* Kepler orbit of note 003: GM = 1, eccentricity -kepler_e, starts at pericentre, period 2 pi */
+PETSC_EXTERN PetscErrorCode MechCreateKepler(MPI_Comm, MechSystem *);
+/* Create a model by name (oscillator, pair, chain, ...) */
+PETSC_EXTERN PetscErrorCode MechCreateModel(MPI_Comm, const char name[], MechSystem *);
+/* Comma separated list of the model names, for help and error messages */
+PETSC_EXTERN const char MechModelNames[];
+
+#endif

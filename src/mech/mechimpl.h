@@ -1,0 +1,64 @@
+/* Private definition of the MechSystem object, shared by src/mech and src/ts. */
+#ifndef TSMECH_MECHIMPL_H
+#define TSMECH_MECHIMPL_H
+
+#include <tsmech.h>
+#include <petsc/private/petscimpl.h>
+
+#define MECH_MAX_INVARIANTS 8
+#define MECH_MAX_PARAMS     32
+
+struct _MechSystemOps {
+  PetscErrorCode (*unused)(void);
+};
+
+struct _p_MechSystem {
+  PETSCHEADER(struct _MechSystemOps);
+  Mat       M;        /* user mass matrix */
+  Mat       Mfix;     /* M with fixed rows and columns decoupled (diagonal kept) */
+  Vec       Mdiag;    /* diagonal of Mfix when M is diagonal, else NULL */
+  PetscBool massdiag; /* M is diagonal: M solves and M additions are pointwise */
+  KSP       massksp;  /* solves with Mfix */
+
+  MechForceFn   force;
+  void         *forcectx;
+  MechTangentFn tangent;
+  void         *tangentctx;
+  Mat           Jpattern; /* sparsity of K + D + M */
+  PetscBool     hasdamping;
+
+  IS        fixed;        /* fixed dofs, global indices owned by this rank */
+  Vec       fixedvalues;  /* prescribed values (full-size), NULL: keep the initial state */
+  PetscBool linear;
+
+  MechPotentialFn potential;
+  void           *potentialctx;
+  MechExactFn     exact;
+  void           *exactctx;
+  PetscInt        ninvariants;
+  char           *invname[MECH_MAX_INVARIANTS];
+  MechInvariantFn invariant[MECH_MAX_INVARIANTS];
+  void           *invariantctx[MECH_MAX_INVARIANTS];
+
+  char     *modelname;
+  PetscInt  nparams;
+  char     *paramname[MECH_MAX_PARAMS];
+  PetscReal paramvalue[MECH_MAX_PARAMS];
+
+  DM  dm;
+  Vec q0, v0;
+  Vec work;
+
+  void *appctx;
+  PetscErrorCode (*appdestroy)(void *);
+
+  PetscBool setupcalled;
+};
+
+PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
+/* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */
+PETSC_INTERN PetscErrorCode MechSystemSetUpFirstOrder(MechSystem, TS, Vec q, Vec v);
+/* Unpack X = [q; v] */
+PETSC_INTERN PetscErrorCode MechFirstOrderUnpack(TS, Vec X, Vec q, Vec v);
+
+#endif

@@ -1,0 +1,74 @@
+#include <tsmech.h>
+#include "models/springs.h"
+
+/* Keep in the order of the table below; printed by -help and by the error for an unknown name. */
+const char MechModelNames[] = "oscillator, pair, chain, kepler";
+
+typedef struct {
+  const char *name;
+  PetscErrorCode (*create)(MPI_Comm, MechSystem *);
+} MechModelEntry;
+
+static const MechModelEntry MechModels[] = {
+  {"oscillator", MechCreateOscillator},
+  {"pair",       MechCreatePair      },
+  {"chain",      MechCreateChain     },
+  {"kepler",     MechCreateKepler    },
+};
+
+/*
+  MechCreateModel - create one of the built-in models by name; its options are read with the
+  model's name as prefix (-chain_n, ...).
+
+  Collective
+
+  Input: comm, name (one of MechModelNames)
+  Output: sys
+*/
+PetscErrorCode MechCreateModel(MPI_Comm comm, const char name[], MechSystem *sys)
+{
+  size_t i;
+
+  PetscFunctionBegin;
+  PetscCheck(name, comm, PETSC_ERR_ARG_NULL, "No model name given (-model); valid models: %s", MechModelNames);
+  for (i = 0; i < sizeof(MechModels) / sizeof(MechModels[0]); i++) {
+    PetscBool match;
+
+    PetscCall(PetscStrcmp(name, MechModels[i].name, &match));
+    if (match) {
+      PetscCall(MechModels[i].create(comm, sys));
+      PetscFunctionReturn(0);
+    }
+  }
+  SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown model \"%s\" (-model); valid models: %s", name, MechModelNames);
+}
+
+PetscErrorCode MechModelCreateSmall(MPI_Comm comm, PetscInt n, const PetscReal mass[], Vec *x, Mat *M, Mat *J)
+{
+  PetscMPIInt rank;
+  PetscInt    nloc, i, *idx;
+  PetscScalar *zeros;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  /* These models are a handful of dofs: distributing them would only add communication */
+  nloc = rank == 0 ? n : 0;
+  PetscCall(VecCreateMPI(comm, nloc, n, x));
+  PetscCall(MatCreateAIJ(comm, nloc, nloc, n, n, 1, NULL, 0, NULL, M));
+  PetscCall(MatCreateAIJ(comm, nloc, nloc, n, n, n, NULL, 0, NULL, J));
+  if (nloc) {
+    PetscCall(PetscMalloc1(n, &idx));
+    PetscCall(PetscCalloc1(n * n, &zeros));
+    for (i = 0; i < n; i++) idx[i] = i;
+    for (i = 0; i < n; i++) PetscCall(MatSetValue(*M, i, i, mass[i], INSERT_VALUES));
+    /* Explicit zeros fix the nonzero pattern before the first tangent evaluation */
+    PetscCall(MatSetValues(*J, n, idx, n, idx, zeros, INSERT_VALUES));
+    PetscCall(PetscFree(zeros));
+    PetscCall(PetscFree(idx));
+  }
+  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(*J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}

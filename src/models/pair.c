@@ -1,0 +1,247 @@
+/*
+  Two particles in 3-D joined by one spring (note 004), gravity along -z. q = (x0, x1), 6 dofs.
+  With zero rest length and no damping the motion is known in closed form: the centre of mass
+  falls freely and the separation r = x1 - x0 obeys r'' = -omega^2 r, omega^2 = k (1/m0 + 1/m1).
+*/
+#include <tsmech.h>
+#include "models/springs.h"
+
+typedef struct {
+  MechSpring spring;
+  PetscReal  m[2], g;
+  PetscReal  x0[3], x1[3], v0[3], v1[3]; /* initial state */
+} Pair;
+
+static PetscErrorCode PairDestroy(void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PairForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
+{
+  const Pair        *p = (const Pair *)ctx;
+  const PetscScalar *x, *u;
+  PetscScalar       *fa;
+  PetscReal          fs[3];
+  PetscInt           n, i;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetArrayRead(q, &x));
+  PetscCall(VecGetArrayRead(v, &u));
+  PetscCall(VecGetArray(f, &fa));
+  if (n) {
+    PetscCall(MechSpringEvaluate(&p->spring, &x[0], &x[3], &u[0], &u[3], fs, NULL, NULL, NULL));
+    for (i = 0; i < 3; i++) {
+      fa[i]     = fs[i];
+      fa[3 + i] = -fs[i];
+    }
+    fa[2] += p->m[0] * p->g;
+    fa[5] += p->m[1] * p->g;
+  }
+  PetscCall(VecRestoreArray(f, &fa));
+  PetscCall(VecRestoreArrayRead(v, &u));
+  PetscCall(VecRestoreArrayRead(q, &x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PairTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  const Pair        *p = (const Pair *)ctx;
+  const PetscScalar *x, *u;
+  PetscReal          K[9], D[9];
+  PetscScalar        vals[36];
+  const PetscInt     idx[6] = {0, 1, 2, 3, 4, 5};
+  PetscInt           n, i, j;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(VecGetLocalSize(q, &n));
+  if (n) {
+    PetscCall(VecGetArrayRead(q, &x));
+    PetscCall(VecGetArrayRead(v, &u));
+    PetscCall(MechSpringEvaluate(&p->spring, &x[0], &x[3], &u[0], &u[3], NULL, K, D, NULL));
+    PetscCall(VecRestoreArrayRead(v, &u));
+    PetscCall(VecRestoreArrayRead(q, &x));
+    /* One block B = cK K + cD D describes the spring: [B -B; -B B] */
+    for (i = 0; i < 3; i++) {
+      for (j = 0; j < 3; j++) {
+        const PetscReal b = cK * K[3 * i + j] + cD * D[3 * i + j];
+
+        vals[6 * i + j]             = b;
+        vals[6 * i + 3 + j]         = -b;
+        vals[6 * (3 + i) + j]       = -b;
+        vals[6 * (3 + i) + (3 + j)] = b;
+      }
+    }
+    PetscCall(MatSetValues(J, 6, idx, 6, idx, vals, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PairPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
+{
+  const Pair        *p = (const Pair *)ctx;
+  const PetscScalar *x;
+  PetscReal          e = 0;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetArrayRead(q, &x));
+  if (n) {
+    PetscCall(MechSpringEvaluate(&p->spring, &x[0], &x[3], NULL, NULL, NULL, NULL, NULL, &e));
+    e += p->g * (p->m[0] * x[2] + p->m[1] * x[5]);
+  }
+  PetscCall(VecRestoreArrayRead(q, &x));
+  PetscCall(MPIU_Allreduce(&e, potential, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)q)));
+  PetscFunctionReturn(0);
+}
+
+/* Valid only for L = 0 and c = 0 (then the system is linear); installed only in that case. */
+static PetscErrorCode PairExact(MechSystem sys, PetscReal t, Vec q, Vec v, void *ctx)
+{
+  const Pair     *p  = (const Pair *)ctx;
+  const PetscReal mt = p->m[0] + p->m[1];
+  const PetscReal w  = PetscSqrtReal(p->spring.k * (1 / p->m[0] + 1 / p->m[1]));
+  const PetscReal cw = PetscCosReal(w * t), sw = PetscSinReal(w * t);
+  PetscScalar    *x, *u;
+  PetscInt        n, i;
+
+  PetscFunctionBegin;
+  (void)sys;
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetArray(q, &x));
+  PetscCall(VecGetArray(v, &u));
+  if (n) {
+    for (i = 0; i < 3; i++) {
+      const PetscReal X0 = (p->m[0] * p->x0[i] + p->m[1] * p->x1[i]) / mt;
+      const PetscReal V0 = (p->m[0] * p->v0[i] + p->m[1] * p->v1[i]) / mt;
+      const PetscReal r0 = p->x1[i] - p->x0[i], u0 = p->v1[i] - p->v0[i];
+      const PetscReal fall = i == 2 ? p->g : 0; /* the centre of mass falls freely */
+      const PetscReal X = X0 + V0 * t - 0.5 * fall * t * t, V = V0 - fall * t;
+      const PetscReal r = r0 * cw + u0 / w * sw, rdot = -r0 * w * sw + u0 * cw;
+
+      x[i]     = X - p->m[1] / mt * r;
+      x[3 + i] = X + p->m[0] / mt * r;
+      u[i]     = V - p->m[1] / mt * rdot;
+      u[3 + i] = V + p->m[0] / mt * rdot;
+    }
+  }
+  PetscCall(VecRestoreArray(v, &u));
+  PetscCall(VecRestoreArray(q, &x));
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechCreatePair - two particles joined by a spring (note 004), all 6 dofs on rank 0.
+
+  Collective
+
+  Options:
++ -pair_m0 <1>          - mass of particle 0
+. -pair_m1 <2>          - mass of particle 1
+. -pair_k <10>          - spring stiffness
+. -pair_L <0>           - rest length (0: zero-rest-length spring, the system is then linear)
+. -pair_c <0>           - damping along the spring (makes the system nonlinear)
+. -pair_g <0>           - gravity along -z
+. -pair_x0 <0,0,0>      - initial position of particle 0
+. -pair_x1 <1,0.5,0>    - initial position of particle 1
+- -pair_v1 <0.3>        - initial y-velocity of particle 1 (particle 0 starts at rest)
+
+  The exact solution is installed when L = 0 and c = 0.
+*/
+PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
+{
+  Pair        opt = {{10.0, 0.0, 0.0}, {1.0, 2.0}, 0.0, {0, 0, 0}, {1.0, 0.5, 0}, {0, 0, 0}, {0, 0.3, 0}}, *p;
+  MechSystem  s;
+  Vec         q, v;
+  Mat         M, J;
+  PetscReal   mass[6];
+  PetscInt    i, nx;
+  PetscMPIInt rank;
+  PetscBool   linear;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "Pair model options", "MechSystem");
+  PetscCall(PetscOptionsReal("-pair_m0", "Mass of particle 0", "MechCreatePair", opt.m[0], &opt.m[0], NULL));
+  PetscCall(PetscOptionsReal("-pair_m1", "Mass of particle 1", "MechCreatePair", opt.m[1], &opt.m[1], NULL));
+  PetscCall(PetscOptionsReal("-pair_k", "Spring stiffness", "MechCreatePair", opt.spring.k, &opt.spring.k, NULL));
+  PetscCall(PetscOptionsReal("-pair_L", "Spring rest length (0: zero-rest-length, linear)", "MechCreatePair", opt.spring.L, &opt.spring.L, NULL));
+  PetscCall(PetscOptionsReal("-pair_c", "Spring damping along the spring", "MechCreatePair", opt.spring.c, &opt.spring.c, NULL));
+  PetscCall(PetscOptionsReal("-pair_g", "Gravity along -z", "MechCreatePair", opt.g, &opt.g, NULL));
+  nx = 3;
+  PetscCall(PetscOptionsRealArray("-pair_x0", "Initial position of particle 0", "MechCreatePair", opt.x0, &nx, NULL));
+  PetscCheck(nx == 3 || nx == 0, comm, PETSC_ERR_ARG_SIZ, "-pair_x0 needs 3 components, got %" PetscInt_FMT, nx);
+  nx = 3;
+  PetscCall(PetscOptionsRealArray("-pair_x1", "Initial position of particle 1", "MechCreatePair", opt.x1, &nx, NULL));
+  PetscCheck(nx == 3 || nx == 0, comm, PETSC_ERR_ARG_SIZ, "-pair_x1 needs 3 components, got %" PetscInt_FMT, nx);
+  PetscCall(PetscOptionsReal("-pair_v1", "Initial y-velocity of particle 1", "MechCreatePair", opt.v1[1], &opt.v1[1], NULL));
+  PetscOptionsEnd();
+  PetscCheck(opt.m[0] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pair_m0 %g must be positive", (double)opt.m[0]);
+  PetscCheck(opt.m[1] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pair_m1 %g must be positive", (double)opt.m[1]);
+  PetscCheck(opt.spring.k > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pair_k %g must be positive", (double)opt.spring.k);
+  PetscCheck(opt.spring.L >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pair_L %g must be non-negative", (double)opt.spring.L);
+  PetscCheck(opt.spring.c >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pair_c %g must be non-negative", (double)opt.spring.c);
+  PetscCheck(opt.spring.L == 0 || opt.x0[0] != opt.x1[0] || opt.x0[1] != opt.x1[1] || opt.x0[2] != opt.x1[2], comm, PETSC_ERR_ARG_INCOMP, "-pair_x0 and -pair_x1 coincide: a spring of rest length -pair_L %g has no direction", (double)opt.spring.L);
+  /* The damper acts along the spring direction, which turns with the motion */
+  linear = opt.spring.L == 0 && opt.spring.c == 0 ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscCall(PetscNew(&p));
+  *p = opt;
+  PetscCall(MechSystemCreate(comm, &s));
+  PetscCall(MechSystemSetApplicationContext(s, p, PairDestroy));
+  PetscCall(MechSystemSetModelName(s, "pair"));
+  PetscCall(MechSystemAddParameter(s, "m0", p->m[0]));
+  PetscCall(MechSystemAddParameter(s, "m1", p->m[1]));
+  PetscCall(MechSystemAddParameter(s, "k", p->spring.k));
+  PetscCall(MechSystemAddParameter(s, "L", p->spring.L));
+  PetscCall(MechSystemAddParameter(s, "c", p->spring.c));
+  PetscCall(MechSystemAddParameter(s, "g", p->g));
+  PetscCall(MechSystemAddParameter(s, "v1", p->v1[1]));
+
+  for (i = 0; i < 3; i++) {
+    mass[i]     = p->m[0];
+    mass[3 + i] = p->m[1];
+  }
+  PetscCall(MechModelCreateSmall(comm, 6, mass, &q, &M, &J));
+  PetscCall(MechSystemSetMass(s, M));
+  PetscCall(MechSystemSetForce(s, PairForce, p));
+  PetscCall(MechSystemSetTangent(s, J, p->spring.c > 0 ? PETSC_TRUE : PETSC_FALSE, PairTangent, p));
+  PetscCall(MechSystemSetPotential(s, PairPotential, p));
+  if (linear) PetscCall(MechSystemSetExactSolution(s, PairExact, p));
+  PetscCall(MechSystemSetLinear(s, linear));
+
+  PetscCall(VecDuplicate(q, &v));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    for (i = 0; i < 3; i++) {
+      PetscCall(VecSetValue(q, i, p->x0[i], INSERT_VALUES));
+      PetscCall(VecSetValue(q, 3 + i, p->x1[i], INSERT_VALUES));
+      PetscCall(VecSetValue(v, i, p->v0[i], INSERT_VALUES));
+      PetscCall(VecSetValue(v, 3 + i, p->v1[i], INSERT_VALUES));
+    }
+  }
+  PetscCall(VecAssemblyBegin(q));
+  PetscCall(VecAssemblyEnd(q));
+  PetscCall(VecAssemblyBegin(v));
+  PetscCall(VecAssemblyEnd(v));
+  PetscCall(MechSystemSetInitialState(s, q, v));
+
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&J));
+  *sys = s;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,53 @@
+/*
+  Spring kernel shared by the particle models (chain now; cloth and 3-D lattice later).
+
+  A spring joins particle a to particle b in 3-D. With d = xb - xa, r = |d|, dhat = d / r and
+  u = vb - va, the physical force on a is
+
+      F_a = k (r - L) dhat + c (u . dhat) dhat          (L > 0)
+      F_a = k d            + c (u . dhat) dhat          (L = 0, zero rest length: linear part)
+
+  and F_b = -F_a. Following tsmech's sign convention the kernel returns f_a = -F_a, the force
+  moved to the left-hand side. Because f_a depends on (xa, xb, va, vb) only through d and u,
+
+      df_a/dxa = Kaa,  df_a/dxb = -Kaa,  df_b/dxa = -Kaa,  df_b/dxb = Kaa,
+
+  and likewise for the velocity blocks, so one 3x3 block of each kind describes the spring.
+*/
+#ifndef TSMECH_SPRINGS_H
+#define TSMECH_SPRINGS_H
+
+#include <petscmat.h>
+
+/* Parameters of one spring: stiffness k > 0, rest length L >= 0, damping c >= 0 along the spring. */
+typedef struct {
+  PetscReal k, L, c;
+} MechSpring;
+
+/*
+  Evaluate one spring between particles a and b.
+
+  Input:  xa, xb positions, va, vb velocities (va and vb may be NULL when c = 0 or when only the
+          elastic part is wanted; then u = 0).
+  Output (each may be NULL):
+    fa     f_a = -F_a (3 entries); f_b = -f_a
+    Kaa    df_a/dxa, 3x3 row-major; includes the derivative of the damping direction, so it is the
+           exact derivative (not symmetric when c > 0 and u != 0)
+    Daa    df_a/dva = c dhat dhat^T, 3x3 row-major
+    energy 1/2 k (r - L)^2
+
+  Errors: a spring of positive rest length with coincident ends (r = 0) has no direction; that is
+  reported as PETSC_ERR_FP. For L = 0 the elastic force k d is defined everywhere and the damping
+  vanishes at r = 0.
+*/
+PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal fa[3], PetscReal Kaa[9], PetscReal Daa[9], PetscReal *energy);
+
+/*
+  Helper of the small models (oscillator, pair, kepler), defined in models.c: all n dofs live on
+  rank 0. Creates the state vector layout x, the diagonal mass matrix M with entries mass[] and
+  a tangent template J whose n x n block is dense (explicit zeros, assembled) so that its
+  sparsity holds K + D + M.
+*/
+PETSC_INTERN PetscErrorCode MechModelCreateSmall(MPI_Comm, PetscInt n, const PetscReal mass[], Vec *x, Mat *M, Mat *J);
+
+#endif

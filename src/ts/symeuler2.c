@@ -1,0 +1,116 @@
+/*
+  symeuler2: symplectic Euler for M q'' + f(t, q, q') = 0 (note 004)
+
+      v+ = v - tau M^{-1} f(t, q, v),    q+ = q + tau v+
+
+  (explicit Euler, euler2, differs only in using v in the position update). M^{-1} is the
+  attached system's mass solve: exact and pointwise for a lumped mass, a KSP with the options
+  prefix mass_ for a consistent one.
+*/
+#include "tsimpl2.h"
+
+typedef struct {
+  TSMechStepState st;
+  Vec             f, q1, v1;
+} TS_SymEuler2;
+
+static PetscErrorCode TSStep_SymEuler2(TS ts)
+{
+  TS_SymEuler2 *se = (TS_SymEuler2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechStepBegin(ts, &se->st));
+  while (!ts->reason && se->st.status != TS_STEP_COMPLETE) {
+    PetscBool stageok;
+    PetscReal t1 = ts->ptime + ts->time_step;
+
+    PetscCall(TSPreStage(ts, ts->ptime));
+    PetscCall(MechSystemComputeForce(se->st.sys, ts->ptime, se->st.q0, se->st.v0, se->f));
+    PetscCall(MechSystemSolveMass(se->st.sys, se->f, se->v1));
+    PetscCall(VecAYPX(se->v1, -ts->time_step, se->st.v0));
+    PetscCall(VecWAXPY(se->q1, ts->time_step, se->v1, se->st.q0));
+    PetscCall(TSPostStage(ts, t1, 0, &se->q1));
+    PetscCall(TSAdaptCheckStage(ts->adapt, ts, t1, se->q1, &stageok));
+    PetscCall(TSMechStepFinish(ts, &se->st, stageok, se->q1, se->v1));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSEvaluateWLTE_SymEuler2(TS ts, NormType wnormtype, PetscInt *order, PetscReal *wlte)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechEvaluateWLTE(ts, &((TS_SymEuler2 *)ts->data)->st, wnormtype, wlte));
+  if (order) *order = 1;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSRollBack_SymEuler2(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechRollBack(ts, &((TS_SymEuler2 *)ts->data)->st));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSReset_SymEuler2(TS ts)
+{
+  TS_SymEuler2 *se = (TS_SymEuler2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechStepStateReset(&se->st));
+  PetscCall(VecDestroy(&se->f));
+  PetscCall(VecDestroy(&se->q1));
+  PetscCall(VecDestroy(&se->v1));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSDestroy_SymEuler2(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSReset_SymEuler2(ts));
+  PetscCall(PetscFree(ts->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSetUp_SymEuler2(TS ts)
+{
+  TS_SymEuler2 *se = (TS_SymEuler2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechStepStateSetUp(ts, &se->st, PETSC_TRUE));
+  PetscCall(VecDuplicate(ts->vec_sol, &se->f));
+  PetscCall(VecDuplicate(ts->vec_sol, &se->q1));
+  PetscCall(VecDuplicate(ts->vec_sol, &se->v1));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSView_SymEuler2(TS ts, PetscViewer viewer)
+{
+  PetscBool iascii;
+
+  PetscFunctionBegin;
+  (void)ts;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (iascii) PetscCall(PetscViewerASCIIPrintf(viewer, "  Symplectic Euler: v+ = v - tau M^-1 f(t, q, v), q+ = q + tau v+ (mass solve prefix mass_)\n"));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+  TSSYMEULER2 - "symeuler2": symplectic Euler for M q'' + f = 0 (note 004); needs a MechSystem.
+M*/
+PetscErrorCode TSCreate_SymEuler2(TS ts)
+{
+  TS_SymEuler2 *se;
+
+  PetscFunctionBegin;
+  ts->ops->reset         = TSReset_SymEuler2;
+  ts->ops->destroy       = TSDestroy_SymEuler2;
+  ts->ops->view          = TSView_SymEuler2;
+  ts->ops->setup         = TSSetUp_SymEuler2;
+  ts->ops->step          = TSStep_SymEuler2;
+  ts->ops->evaluatewlte  = TSEvaluateWLTE_SymEuler2;
+  ts->ops->rollback      = TSRollBack_SymEuler2;
+  ts->default_adapt_type = TSADAPTNONE;
+  PetscCall(PetscNew(&se));
+  ts->data = (void *)se;
+  PetscFunctionReturn(0);
+}

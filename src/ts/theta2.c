@@ -1,0 +1,680 @@
+/*
+  theta2: the theta method for M q'' + f(t, q, q') = 0 in the velocity form of the notes.
+
+  The unknown is the end-of-step velocity v+; the position is recomputed from it after every
+  iterate, q+ = q + tau ((1 - theta) v + theta v+), so the position residual is always zero.
+
+    endpoint form (note 000/002):  R = M (v+ - v) + tau ((1-theta) f(t, q, v) + theta f(t+tau, q+, v+))
+    one-leg form (note 003):       R = M (v+ - v) + tau f(t + theta tau, q_theta, v_theta),
+                                   v_theta = (1-theta) v + theta v+,  q_theta = q + theta tau v_theta
+    Jacobian (both):               J = M + theta tau D + theta^2 tau^2 K
+
+  Everything is expressed through the second-order residual F(t, q, v, a) = M a + f(t, q, v)
+  of TSSetI2Function(), so a program written for TSALPHA2 runs unchanged:
+    endpoint:  R = theta tau F(t+tau, q+, v+, (v+ - v)/(theta tau)) + (1-theta) tau F(t, q, v, 0)
+    one-leg:   R = tau F(t+theta tau, q_theta, v_theta, (v+ - v)/tau)
+    J = (theta tau)^2 dF/dq + shiftV dF/dv + shiftA dF/da,  shiftV = 1/(theta tau), shiftA = shiftV^2
+  When a MechSystem is attached, J is assembled directly from K, D and M (no rescaling), and
+  theta = 0 (explicit Euler) is one solve with M.
+
+  The linearized mode (note 001) does one linear solve per step from an initial guess
+  (q0, v0) with f0 = f(t, q, v) and K, D at the start of the step:
+    J dv = -R_v0 + theta tau K R_q0,  R_v0 = M (v0 - v) + tau f(t, q, v),
+    R_q0 = q0 - q - tau ((1-theta) v + theta v0),  v+ = v0 + dv.
+*/
+#include "tsimpl2.h"
+
+const char *const TSTheta2Guesses[] = {"zero", "velocity", "predictor", "predictor_zero", "predictor_extrapolate", "extrapolate", "TSTheta2Guess", "TSTHETA2_GUESS_", NULL};
+
+typedef struct {
+  PetscReal     Theta;
+  PetscBool     endpoint;
+  PetscBool     extrapolate;
+  PetscBool     linearized;
+  TSTheta2Guess guess;
+  PetscBool     lock_theta, lock_endpoint; /* set by the wrappers beuler2, cn2, midpoint2, euler2 */
+
+  TSMechStepState st; /* start-of-step state, previous step, error estimate */
+
+  Vec       V;          /* Newton unknown v+ */
+  Vec       qs, vs, as; /* arguments of F at the stage */
+  Vec       ft;         /* F(t, q, v, 0) = f at the start of the step */
+  Vec       R, rhs, w;  /* work */
+  Mat       K;          /* K alone, for the linearized mode with a position residual */
+  PetscReal stage_time;
+
+  PetscReal Jscale;  /* theta tau of the assembled Jacobian, for reuse on linear problems */
+  PetscBool Jvalid;  /* J holds M + theta tau D + theta^2 tau^2 K for Jscale */
+  PetscBool Kvalid;  /* K holds K (linear problems) */
+} TS_Theta2;
+
+/* Stage arguments of F from the candidate v+ (x). */
+static PetscErrorCode Theta2StageVecs(TS ts, Vec x)
+{
+  TS_Theta2 *th  = (TS_Theta2 *)ts->data;
+  PetscReal  tau = ts->time_step, theta = th->Theta;
+  Vec        q0 = th->st.q0, v0 = th->st.v0;
+
+  PetscFunctionBegin;
+  if (th->endpoint) {
+    th->stage_time = ts->ptime + tau;
+    PetscCall(VecCopy(x, th->vs));
+    PetscCall(VecWAXPY(th->as, -1.0, v0, x));
+    PetscCall(VecScale(th->as, 1.0 / (theta * tau)));
+  } else {
+    th->stage_time = ts->ptime + theta * tau;
+    PetscCall(VecAXPBYPCZ(th->vs, 1.0 - theta, theta, 0.0, v0, x));
+    PetscCall(VecWAXPY(th->as, -1.0, v0, x));
+    PetscCall(VecScale(th->as, 1.0 / tau));
+  }
+  /* q_theta = q + theta tau v_theta (one-leg), q+ = q + tau ((1-theta) v + theta v+) (endpoint) */
+  PetscCall(VecCopy(q0, th->qs));
+  if (th->endpoint) PetscCall(VecAXPBYPCZ(th->qs, tau * (1.0 - theta), tau * theta, 1.0, v0, x));
+  else PetscCall(VecAXPY(th->qs, theta * tau, th->vs));
+  PetscFunctionReturn(0);
+}
+
+/* q+ = q + tau ((1 - theta) v + theta v+) */
+static PetscErrorCode Theta2ProjectPosition(TS ts, Vec x, Vec q)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(th->st.q0, q));
+  PetscCall(VecAXPBYPCZ(q, ts->time_step * (1.0 - th->Theta), ts->time_step * th->Theta, 1.0, th->st.v0, x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SNESTSFormFunction_Theta2(SNES snes, Vec x, Vec R, TS ts)
+{
+  TS_Theta2 *th  = (TS_Theta2 *)ts->data;
+  PetscReal  tau = ts->time_step, theta = th->Theta;
+
+  PetscFunctionBegin;
+  (void)snes;
+  PetscCall(Theta2StageVecs(ts, x));
+  PetscCall(TSComputeI2Function(ts, th->stage_time, th->qs, th->vs, th->as, R));
+  if (th->endpoint) {
+    PetscCall(VecAXPBY(R, (1.0 - theta) * tau, theta * tau, th->ft));
+  } else PetscCall(VecScale(R, tau));
+  PetscFunctionReturn(0);
+}
+
+/* P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a); reused on linear problems. */
+static PetscErrorCode Theta2ComputeJacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat J, Mat P)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+  PetscReal  s  = th->Theta * ts->time_step;
+
+  PetscFunctionBegin;
+  if (ts->problem_type == TS_LINEAR && th->Jvalid && th->Jscale == s) PetscFunctionReturn(0);
+  if (th->st.sys) {
+    PetscCall(MechSystemComputeOperator(th->st.sys, t, q, v, s * s, s, 1.0, P));
+  } else {
+    PetscCall(TSComputeI2Jacobian(ts, t, q, v, a, 1.0 / s, 1.0 / (s * s), P, P));
+    PetscCall(MatScale(P, s * s));
+  }
+  if (J != P) {
+    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  }
+  th->Jscale = s;
+  th->Jvalid = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SNESTSFormJacobian_Theta2(SNES snes, Vec x, Mat J, Mat P, TS ts)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  (void)snes;
+  PetscCall(Theta2StageVecs(ts, x));
+  PetscCall(Theta2ComputeJacobian(ts, th->stage_time, th->qs, th->vs, th->as, J, P));
+  PetscFunctionReturn(0);
+}
+
+/* f at the start of the step, F(t, q, v, 0) */
+static PetscErrorCode Theta2ComputeStartForce(TS ts)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecZeroEntries(th->as));
+  PetscCall(TSComputeI2Function(ts, ts->ptime, th->st.q0, th->st.v0, th->as, th->ft));
+  PetscFunctionReturn(0);
+}
+
+/* Newton's initial guess for v+: v, or v extrapolated from the previous step. */
+static PetscErrorCode Theta2Extrapolated(TS ts, Vec x)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(th->st.v0, x));
+  if (th->st.hasprev && th->st.dtprev > 0) PetscCall(VecAXPBYPCZ(x, ts->time_step / th->st.dtprev, -ts->time_step / th->st.dtprev, 1.0, th->st.v0, th->st.vprev));
+  PetscFunctionReturn(0);
+}
+
+/* Explicit Euler (theta = 0): v+ = v - tau M^{-1} f(t, q, v). */
+static PetscErrorCode Theta2SolveExplicit(TS ts, Vec x)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemComputeForce(th->st.sys, ts->ptime, th->st.q0, th->st.v0, th->ft));
+  PetscCall(MechSystemSolveMass(th->st.sys, th->ft, x));
+  PetscCall(VecAYPX(x, -ts->time_step, th->st.v0));
+  PetscFunctionReturn(0);
+}
+
+/* One linear solve from the guess of note 001 (see the top of this file). */
+static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
+{
+  TS_Theta2 *th    = (TS_Theta2 *)ts->data;
+  PetscReal  tau   = ts->time_step, theta = th->Theta, t = ts->ptime;
+  Vec        q0    = th->st.q0, v0 = th->st.v0, Rq = th->w;
+  PetscBool  omitq = PETSC_FALSE;
+  KSP        ksp;
+  Mat        J, P;
+  PetscInt   its;
+  PetscReal  nrq   = 0;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  /* the guess v0' in x, the position offset q0' - q in Rq */
+  switch (th->guess) {
+  case TSTHETA2_GUESS_ZERO:
+    PetscCall(VecZeroEntries(x));
+    PetscCall(VecZeroEntries(Rq));
+    omitq = PETSC_TRUE; /* as note 001 does for its classic guess */
+    break;
+  case TSTHETA2_GUESS_VELOCITY:
+    PetscCall(VecCopy(v0, x));
+    PetscCall(VecZeroEntries(Rq));
+    break;
+  case TSTHETA2_GUESS_PREDICTOR:
+    PetscCall(VecCopy(v0, x));
+    PetscCall(VecAXPBY(Rq, tau, 0.0, v0));
+    break;
+  case TSTHETA2_GUESS_PREDICTOR_ZERO:
+    PetscCall(VecZeroEntries(x));
+    PetscCall(VecAXPBY(Rq, tau, 0.0, v0));
+    break;
+  case TSTHETA2_GUESS_PREDICTOR_EXTRAPOLATE:
+    PetscCall(Theta2Extrapolated(ts, x));
+    PetscCall(VecAXPBY(Rq, tau, 0.0, v0));
+    break;
+  case TSTHETA2_GUESS_EXTRAPOLATE:
+    PetscCall(Theta2Extrapolated(ts, x));
+    PetscCall(VecAXPBY(Rq, tau, 0.0, x));
+    break;
+  }
+  /* R_q0 = (q0' - q) - tau ((1-theta) v + theta v0') */
+  PetscCall(VecAXPBYPCZ(Rq, -tau * (1.0 - theta), -tau * theta, 1.0, v0, x));
+  if (!omitq) PetscCall(VecNorm(Rq, NORM_INFINITY, &nrq));
+
+  /* rhs = -R_v0 = -tau F(t, q, v, (v0' - v)/tau) = -(M (v0' - v) + tau f(t, q, v)) */
+  PetscCall(VecWAXPY(th->as, -1.0, v0, x));
+  PetscCall(VecScale(th->as, 1.0 / tau));
+  PetscCall(TSComputeI2Function(ts, t, q0, v0, th->as, th->rhs));
+  PetscCall(VecScale(th->rhs, -tau));
+  if (nrq > 0) {
+    if (!(ts->problem_type == TS_LINEAR && th->Kvalid)) {
+      if (th->st.sys) PetscCall(MechSystemComputeOperator(th->st.sys, t, q0, v0, 1.0, 0.0, 0.0, th->K));
+      else PetscCall(TSComputeI2Jacobian(ts, t, q0, v0, th->as, 0.0, 0.0, th->K, th->K));
+      th->Kvalid = PETSC_TRUE;
+    }
+    PetscCall(MatMult(th->K, Rq, th->R));
+    PetscCall(VecAXPY(th->rhs, theta * tau, th->R));
+  }
+
+  PetscCall(SNESGetKSP(ts->snes, &ksp));
+  PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
+  PetscCall(VecZeroEntries(th->as));
+  PetscCall(Theta2ComputeJacobian(ts, t, q0, v0, th->as, J, P));
+  PetscCall(KSPSetOperators(ksp, J, P));
+  PetscCall(VecZeroEntries(th->R));
+  PetscCall(KSPSolve(ksp, th->rhs, th->R));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(VecAXPY(x, 1.0, th->R));
+  ts->snes_its += 1;
+  ts->ksp_its += its;
+  *ok = reason >= 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (!*ok) PetscCall(PetscInfo(ts, "Linearized step: linear solve failed (%s)\n", KSPConvergedReasons[reason]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSStep_Theta2(TS ts)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechStepBegin(ts, &th->st));
+  while (!ts->reason && th->st.status != TS_STEP_COMPLETE) {
+    PetscBool stageok = PETSC_TRUE;
+
+    th->stage_time = ts->ptime + (th->endpoint ? 1.0 : th->Theta) * ts->time_step;
+    PetscCall(TSPreStage(ts, th->stage_time));
+    if (th->Theta == 0) {
+      PetscCall(Theta2SolveExplicit(ts, th->V));
+    } else if (th->linearized) {
+      PetscCall(Theta2SolveLinearized(ts, th->V, &stageok));
+      if (!stageok) PetscCall(TSMechLinearSolveFailed(ts));
+    } else {
+      PetscInt nits, lits;
+      if (th->endpoint) PetscCall(Theta2ComputeStartForce(ts));
+      if (th->extrapolate) PetscCall(Theta2Extrapolated(ts, th->V));
+      else PetscCall(VecCopy(th->st.v0, th->V));
+      PetscCall(SNESSolve(ts->snes, NULL, th->V));
+      PetscCall(SNESGetIterationNumber(ts->snes, &nits));
+      PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
+      ts->snes_its += nits;
+      ts->ksp_its += lits;
+    }
+    /* the position always follows from v+, whatever the solver evaluated last */
+    PetscCall(Theta2ProjectPosition(ts, th->V, th->qs));
+    PetscCall(TSPostStage(ts, th->stage_time, 0, &th->qs));
+    if (stageok) PetscCall(TSAdaptCheckStage(ts->adapt, ts, th->stage_time, th->qs, &stageok));
+    PetscCall(TSMechStepFinish(ts, &th->st, stageok, th->qs, th->V));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSEvaluateWLTE_Theta2(TS ts, NormType wnormtype, PetscInt *order, PetscReal *wlte)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechEvaluateWLTE(ts, &th->st, wnormtype, wlte));
+  if (order) *order = th->Theta == 0.5 ? 2 : 1;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSRollBack_Theta2(TS ts)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechRollBack(ts, &th->st));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSReset_Theta2(TS ts)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechStepStateReset(&th->st));
+  PetscCall(VecDestroy(&th->V));
+  PetscCall(VecDestroy(&th->qs));
+  PetscCall(VecDestroy(&th->vs));
+  PetscCall(VecDestroy(&th->as));
+  PetscCall(VecDestroy(&th->ft));
+  PetscCall(VecDestroy(&th->R));
+  PetscCall(VecDestroy(&th->rhs));
+  PetscCall(VecDestroy(&th->w));
+  PetscCall(MatDestroy(&th->K));
+  th->Jvalid = PETSC_FALSE;
+  th->Kvalid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSDestroy_Theta2(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSReset_Theta2(ts));
+  PetscCall(PetscFree(ts->data));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetTheta_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetTheta_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEndpoint_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEndpoint_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetInitialGuessExtrapolate_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetLinearized_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetLinearized_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPreviousVelocity_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPreviousVelocity_C", NULL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSetUp_Theta2(TS ts)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+  const char *type;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetType(ts, &type));
+  PetscCheck(th->Theta >= 0 && th->Theta <= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_theta %g is outside [0, 1]", (double)th->Theta);
+  PetscCall(TSMechStepStateSetUp(ts, &th->st, th->Theta == 0 ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(VecDuplicate(ts->vec_sol, &th->V));
+  PetscCall(VecDuplicate(ts->vec_sol, &th->qs));
+  PetscCall(VecDuplicate(ts->vec_sol, &th->vs));
+  PetscCall(VecDuplicate(ts->vec_sol, &th->as));
+  PetscCall(VecDuplicate(ts->vec_sol, &th->ft));
+  PetscCall(VecDuplicate(ts->vec_sol, &th->R));
+  PetscCall(VecDuplicate(ts->vec_sol, &th->rhs));
+  PetscCall(VecDuplicate(ts->vec_sol, &th->w));
+  PetscCall(TSMechSetUpSNES(ts, th->R));
+  if (th->linearized && th->Theta > 0) {
+    Mat P;
+    PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
+    PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &th->K));
+  }
+  th->Jvalid = PETSC_FALSE;
+  th->Kvalid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOptionsObject)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Theta2 (velocity-form theta method for M q'' + f = 0) options");
+  if (!th->lock_theta) PetscCall(PetscOptionsReal("-ts_theta_theta", "Location of the stage, theta in [0, 1]: 0 explicit Euler, 1/2 midpoint/trapezoidal, 1 implicit Euler", "TSTheta2SetTheta", th->Theta, &th->Theta, NULL));
+  if (!th->lock_endpoint) PetscCall(PetscOptionsBool("-ts_theta_endpoint", "Endpoint form: f averaged at both ends (trapezoidal); false: one-leg form, f at the theta point", "TSTheta2SetEndpoint", th->endpoint, &th->endpoint, NULL));
+  PetscCall(PetscOptionsBool("-ts_theta_initial_guess_extrapolate", "Newton's initial guess for v+ extrapolated from the previous step", "TSTheta2SetInitialGuessExtrapolate", th->extrapolate, &th->extrapolate, NULL));
+  PetscCall(PetscOptionsBool("-ts_theta_linearized", "Exactly one linear solve per step, K and D at the start of the step (note 001)", "TSTheta2SetLinearized", th->linearized, &th->linearized, NULL));
+  PetscCall(PetscOptionsEnum("-ts_theta_linearized_guess", "Initial guess of the linearized step", "TSTheta2SetLinearized", TSTheta2Guesses, (PetscEnum)th->guess, (PetscEnum *)&th->guess, NULL));
+  PetscOptionsHeadEnd();
+  PetscCheck(th->Theta >= 0 && th->Theta <= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_theta %g is outside [0, 1]", (double)th->Theta);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+  PetscBool  iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (iascii) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Theta=%g, %s form (velocity unknown, position projected)\n", (double)th->Theta, th->endpoint ? "endpoint (trapezoidal)" : "one-leg"));
+    if (th->Theta == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Explicit: one mass solve per step\n"));
+    else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2SetTheta_Theta2(TS ts, PetscReal theta)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(theta >= 0 && theta <= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Theta %g is outside [0, 1] (-ts_theta_theta)", (double)theta);
+  PetscCheck(!th->lock_theta || theta == th->Theta, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "The theta of this TS type is fixed at %g; use -ts_type theta2", (double)th->Theta);
+  th->Theta  = theta;
+  th->Jvalid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetTheta_Theta2(TS ts, PetscReal *theta)
+{
+  PetscFunctionBegin;
+  *theta = ((TS_Theta2 *)ts->data)->Theta;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2SetEndpoint_Theta2(TS ts, PetscBool flg)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(!th->lock_endpoint || flg == th->endpoint, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "The form of this TS type is fixed; use -ts_type theta2");
+  th->endpoint = flg;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetEndpoint_Theta2(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((TS_Theta2 *)ts->data)->endpoint;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2SetInitialGuessExtrapolate_Theta2(TS ts, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((TS_Theta2 *)ts->data)->extrapolate = flg;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2SetLinearized_Theta2(TS ts, PetscBool flg, TSTheta2Guess guess)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(guess >= TSTHETA2_GUESS_ZERO && guess <= TSTHETA2_GUESS_EXTRAPOLATE, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Unknown linearized guess %d (-ts_theta_linearized_guess)", (int)guess);
+  th->linearized = flg;
+  th->guess      = guess;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetLinearized_Theta2(TS ts, PetscBool *flg, TSTheta2Guess *guess)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  if (flg) *flg = th->linearized;
+  if (guess) *guess = th->guess;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetPreviousVelocity_Theta2(TS ts, Vec v, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechGetPrevious(ts, &((TS_Theta2 *)ts->data)->st, v, has));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2SetPreviousVelocity_Theta2(TS ts, Vec v)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechSetPrevious(ts, &((TS_Theta2 *)ts->data)->st, v));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+  TSTHETA2 - "theta2": the theta method for M q'' + f(t, q, q') = 0 in velocity form.
+
+  Options: -ts_theta_theta, -ts_theta_endpoint, -ts_theta_initial_guess_extrapolate,
+  -ts_theta_linearized, -ts_theta_linearized_guess <zero,velocity,predictor,predictor_zero,
+  predictor_extrapolate,extrapolate>.
+M*/
+PetscErrorCode TSCreate_Theta2(TS ts)
+{
+  TS_Theta2 *th;
+
+  PetscFunctionBegin;
+  ts->ops->reset          = TSReset_Theta2;
+  ts->ops->destroy        = TSDestroy_Theta2;
+  ts->ops->view           = TSView_Theta2;
+  ts->ops->setup          = TSSetUp_Theta2;
+  ts->ops->setfromoptions = TSSetFromOptions_Theta2;
+  ts->ops->step           = TSStep_Theta2;
+  ts->ops->evaluatewlte   = TSEvaluateWLTE_Theta2;
+  ts->ops->rollback       = TSRollBack_Theta2;
+  ts->ops->snesfunction   = SNESTSFormFunction_Theta2;
+  ts->ops->snesjacobian   = SNESTSFormJacobian_Theta2;
+  ts->usessnes            = PETSC_TRUE;
+  ts->default_adapt_type  = TSADAPTNONE;
+
+  PetscCall(PetscNew(&th));
+  ts->data        = (void *)th;
+  th->Theta       = 0.5;
+  th->endpoint    = PETSC_FALSE;
+  th->extrapolate = PETSC_FALSE;
+  th->linearized  = PETSC_FALSE;
+  th->guess       = TSTHETA2_GUESS_VELOCITY;
+
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetTheta_C", TSTheta2SetTheta_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetTheta_C", TSTheta2GetTheta_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEndpoint_C", TSTheta2SetEndpoint_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEndpoint_C", TSTheta2GetEndpoint_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetInitialGuessExtrapolate_C", TSTheta2SetInitialGuessExtrapolate_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetLinearized_C", TSTheta2SetLinearized_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetLinearized_C", TSTheta2GetLinearized_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPreviousVelocity_C", TSTheta2GetPreviousVelocity_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPreviousVelocity_C", TSTheta2SetPreviousVelocity_Theta2));
+  PetscFunctionReturn(0);
+}
+
+/* The fixed-parameter members of the family, as PETSc's TSBEULER and TSCN wrap TSTHETA. */
+static PetscErrorCode TSCreate_Theta2Fixed(TS ts, PetscReal theta, PetscBool endpoint)
+{
+  TS_Theta2 *th;
+
+  PetscFunctionBegin;
+  PetscCall(TSCreate_Theta2(ts));
+  th                = (TS_Theta2 *)ts->data;
+  th->Theta         = theta;
+  th->endpoint      = endpoint;
+  th->lock_theta    = PETSC_TRUE;
+  th->lock_endpoint = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*MC
+  TSBEULER2 - "beuler2": implicit Euler in velocity form (theta2 with theta = 1), note 001.
+M*/
+PetscErrorCode TSCreate_BEuler2(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSCreate_Theta2Fixed(ts, 1.0, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+  TSCN2 - "cn2": trapezoidal rule in f (theta2, theta = 1/2, endpoint form), note 000.
+M*/
+PetscErrorCode TSCreate_CN2(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSCreate_Theta2Fixed(ts, 0.5, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+  TSMIDPOINT2 - "midpoint2": the symplectic implicit midpoint rule (theta2, theta = 1/2, one-leg
+  form), note 003.
+M*/
+PetscErrorCode TSCreate_Midpoint2(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSCreate_Theta2Fixed(ts, 0.5, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+  TSEULER2 - "euler2": explicit Euler (theta2 with theta = 0): one mass solve per step.
+M*/
+PetscErrorCode TSCreate_Euler2(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSCreate_Theta2Fixed(ts, 0.0, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetTheta - Sets theta in [0, 1] (-ts_theta_theta).
+@*/
+PetscErrorCode TSTheta2SetTheta(TS ts, PetscReal theta)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscTryMethod(ts, "TSTheta2SetTheta_C", (TS, PetscReal), (ts, theta));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetTheta - Gets theta.
+@*/
+PetscErrorCode TSTheta2GetTheta(TS ts, PetscReal *theta)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscUseMethod(ts, "TSTheta2GetTheta_C", (TS, PetscReal *), (ts, theta));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetEndpoint - Endpoint (trapezoidal) form if true, one-leg form if false (-ts_theta_endpoint).
+@*/
+PetscErrorCode TSTheta2SetEndpoint(TS ts, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscTryMethod(ts, "TSTheta2SetEndpoint_C", (TS, PetscBool), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetEndpoint - Whether the endpoint form is used.
+@*/
+PetscErrorCode TSTheta2GetEndpoint(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscUseMethod(ts, "TSTheta2GetEndpoint_C", (TS, PetscBool *), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetInitialGuessExtrapolate - Extrapolates Newton's initial guess from the previous step
+  (-ts_theta_initial_guess_extrapolate).
+@*/
+PetscErrorCode TSTheta2SetInitialGuessExtrapolate(TS ts, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscTryMethod(ts, "TSTheta2SetInitialGuessExtrapolate_C", (TS, PetscBool), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetLinearized - One linear solve per step from the given guess (-ts_theta_linearized,
+  -ts_theta_linearized_guess).
+@*/
+PetscErrorCode TSTheta2SetLinearized(TS ts, PetscBool flg, TSTheta2Guess guess)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscTryMethod(ts, "TSTheta2SetLinearized_C", (TS, PetscBool, TSTheta2Guess), (ts, flg, guess));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetLinearized - Whether the linearized mode is on, and its guess.
+@*/
+PetscErrorCode TSTheta2GetLinearized(TS ts, PetscBool *flg, TSTheta2Guess *guess)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscUseMethod(ts, "TSTheta2GetLinearized_C", (TS, PetscBool *, TSTheta2Guess *), (ts, flg, guess));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetPreviousVelocity - Copies the velocity at the start of the previous step into v;
+  has tells whether there is one (for checkpoints).
+@*/
+PetscErrorCode TSTheta2GetPreviousVelocity(TS ts, Vec v, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscUseMethod(ts, "TSTheta2GetPreviousVelocity_C", (TS, Vec, PetscBool *), (ts, v, has));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetPreviousVelocity - Sets the velocity at the start of the previous step (restart).
+@*/
+PetscErrorCode TSTheta2SetPreviousVelocity(TS ts, Vec v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscUseMethod(ts, "TSTheta2SetPreviousVelocity_C", (TS, Vec), (ts, v));
+  PetscFunctionReturn(0);
+}

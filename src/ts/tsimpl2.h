@@ -1,0 +1,40 @@
+/* Private declarations shared by the tsmech TS types. */
+#ifndef TSMECH_TSIMPL2_H
+#define TSMECH_TSIMPL2_H
+
+#include <tsmech.h>
+#include <petsc/private/tsimpl.h>
+
+/* What every tsmech type keeps across a step: the start-of-step state for rollback, the
+   previous step for extrapolation and the error estimate, and the attached system. */
+typedef struct {
+  MechSystem   sys;          /* attached with TSMechSetSystem(), or NULL (plain I2Function) */
+  Vec          q0, v0;       /* state at the start of the step */
+  Vec          qprev, vprev; /* state at the start of the previous step */
+  PetscBool    hasprev;
+  PetscBool    started;
+  PetscReal    t0, dtprev;
+  Vec          lteq, ltev;   /* error-estimate work, only with an adaptive controller */
+  TSStepStatus status;
+  PetscInt     rejections;
+} TSMechStepState;
+
+PETSC_INTERN PetscErrorCode TSMechStepStateSetUp(TS, TSMechStepState *, PetscBool needmass);
+PETSC_INTERN PetscErrorCode TSMechStepStateReset(TSMechStepState *);
+PETSC_INTERN PetscErrorCode TSMechSetUpSNES(TS, Vec);
+PETSC_INTERN PetscErrorCode TSMechStepBegin(TS, TSMechStepState *);
+PETSC_INTERN PetscErrorCode TSMechStepFinish(TS, TSMechStepState *, PetscBool stageok, Vec q1, Vec v1);
+PETSC_INTERN PetscErrorCode TSMechLinearSolveFailed(TS);
+PETSC_INTERN PetscErrorCode TSMechEvaluateWLTE(TS, TSMechStepState *, NormType, PetscReal *);
+PETSC_INTERN PetscErrorCode TSMechRollBack(TS, TSMechStepState *);
+PETSC_INTERN PetscErrorCode TSMechGetPrevious(TS, TSMechStepState *, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode TSMechSetPrevious(TS, TSMechStepState *, Vec);
+
+PETSC_INTERN PetscErrorCode TSCreate_Theta2(TS);
+PETSC_INTERN PetscErrorCode TSCreate_BEuler2(TS);
+PETSC_INTERN PetscErrorCode TSCreate_CN2(TS);
+PETSC_INTERN PetscErrorCode TSCreate_Midpoint2(TS);
+PETSC_INTERN PetscErrorCode TSCreate_Euler2(TS);
+PETSC_INTERN PetscErrorCode TSCreate_SymEuler2(TS);
+
+#endif

@@ -1,0 +1,74 @@
+#include "testutil.h"
+
+PetscErrorCode TestIntegrate(MechSystem sys, const char type[], const char opts[], PetscReal dt, PetscReal T, Vec *q, Vec *v, PetscInt *its, PetscInt *kits)
+{
+  static int runs = 0;
+  char       prefix[32], **args = NULL;
+  int        argc = 0;
+  TS         ts;
+  MPI_Comm   comm   = PetscObjectComm((PetscObject)sys);
+  PetscInt   nsteps = (PetscInt)(T / dt + 0.5);
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "run%d_", runs++));
+  /* put every option of opts under this run's prefix (removed again at the end of the run) */
+  if (opts) PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
+  {
+    for (int i = 0; i < argc; i++) {
+      char        name[256];
+      const char *value = NULL;
+      PetscCheck(args[i][0] == '-', comm, PETSC_ERR_ARG_WRONG, "Test options must start with an option name: %s", args[i]);
+      PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
+      if (i + 1 < argc && !(args[i + 1][0] == '-' && (args[i + 1][1] < '0' || args[i + 1][1] > '9'))) value = args[++i];
+      PetscCall(PetscOptionsSetValue(NULL, name, value));
+    }
+  }
+  PetscCall(TSCreate(comm, &ts));
+  PetscCall(TSSetOptionsPrefix(ts, prefix));
+  PetscCall(TSSetType(ts, type));
+  PetscCall(TSMechSetSystem(ts, sys));
+  PetscCall(TSSetTimeStep(ts, dt));
+  PetscCall(TSSetMaxSteps(ts, nsteps));
+  PetscCall(TSSetMaxTime(ts, nsteps * dt));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(MechSystemCreateState(sys, q, v));
+  PetscCall(TSMechSetSolution(ts, *q, *v));
+  PetscCall(TSSolve(ts, NULL));
+  {
+    TSConvergedReason reason;
+    PetscCall(TSGetConvergedReason(ts, &reason));
+    PetscCheck(reason >= 0, comm, PETSC_ERR_NOT_CONVERGED, "TS %s (%s) diverged: %s", type, opts ? opts : "", TSConvergedReasons[reason]);
+  }
+  PetscCall(TSMechGetSolution(ts, *q, *v));
+  if (its) PetscCall(TSGetSNESIterations(ts, its));
+  if (kits) PetscCall(TSGetKSPIterations(ts, kits));
+  PetscCall(TSDestroy(&ts));
+  for (int i = 0; i < argc; i++) {
+    char name[256];
+    if (args[i][0] != '-' || (args[i][1] >= '0' && args[i][1] <= '9')) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
+    PetscCall(PetscOptionsClearValue(NULL, name));
+  }
+  if (opts) PetscCall(PetscStrToArrayDestroy(argc, args));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestRelDiff(Vec qa, Vec va, Vec qb, Vec vb, PetscReal *rel)
+{
+  PetscReal nq, nv, dq, dv;
+  Vec       w;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(qa, &w));
+  PetscCall(VecWAXPY(w, -1.0, qb, qa));
+  PetscCall(VecNorm(w, NORM_2, &dq));
+  PetscCall(VecWAXPY(w, -1.0, vb, va));
+  PetscCall(VecNorm(w, NORM_2, &dv));
+  PetscCall(VecNorm(qb, NORM_2, &nq));
+  PetscCall(VecNorm(vb, NORM_2, &nv));
+  PetscCall(VecDestroy(&w));
+  *rel = PetscSqrtReal(dq * dq + dv * dv);
+  if (nq * nq + nv * nv > 0) *rel /= PetscSqrtReal(nq * nq + nv * nv);
+  PetscFunctionReturn(0);
+}
