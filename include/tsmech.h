@@ -164,9 +164,33 @@ PETSC_EXTERN PetscErrorCode MechCreatePair(MPI_Comm, MechSystem *);
 PETSC_EXTERN PetscErrorCode MechCreateChain(MPI_Comm, MechSystem *);
 /* Kepler orbit of note 003: GM = 1, eccentricity -kepler_e, starts at pericentre, period 2 pi */
 PETSC_EXTERN PetscErrorCode MechCreateKepler(MPI_Comm, MechSystem *);
+/* n x n cloth on a 2-D DMDA (-cloth_n): structural, shear and bend springs, gravity, drag,
+   pinned top corners or edge, optional sphere collision; -cloth_linear: zero rest lengths */
+PETSC_EXTERN PetscErrorCode MechCreateCloth(MPI_Comm, MechSystem *);
+/* n x n x n soft body on a 3-D DMDA (-lattice_n), same spring families, base fixed */
+PETSC_EXTERN PetscErrorCode MechCreateLattice(MPI_Comm, MechSystem *);
 /* Create a model by name (oscillator, pair, chain, ...) */
 PETSC_EXTERN PetscErrorCode MechCreateModel(MPI_Comm, const char name[], MechSystem *);
 /* Comma separated list of the model names, for help and error messages */
 PETSC_EXTERN const char MechModelNames[];
+
+/* ------------------------------------------------------------------------------------------ */
+/* HDF5 output (layout documented in the README)                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct _n_MechOutput *MechOutput;
+
+/* Creates FILE.h5 (collective; refuses a path that cannot be written) and records on / the
+   model name and parameters, the TS type and parameters, dt, the number of ranks and the
+   tsmech version. Fields are written every `every` steps (the first and last always). */
+PETSC_EXTERN PetscErrorCode MechOutputCreate(MechSystem, TS, const char filename[], PetscInt every, MechOutput *);
+/* Records the current state of ts: /monitor scalars every call, /fields every `every` steps.
+   Usable as a TSMonitor through TSMonitorMechOutput. */
+PETSC_EXTERN PetscErrorCode MechOutputRecord(MechOutput, TS);
+PETSC_EXTERN PetscErrorCode TSMonitorMechOutput(TS, PetscInt, PetscReal, Vec, void *);
+/* Writes the last snapshot if it is not written yet, the /monitor datasets and, for grid models,
+   the XDMF file beside FILE.h5; then closes the file. */
+PETSC_EXTERN PetscErrorCode MechOutputClose(MechOutput, TS);
+PETSC_EXTERN PetscErrorCode MechOutputDestroy(MechOutput *);
 
 #endif

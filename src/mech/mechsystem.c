@@ -74,6 +74,7 @@ PetscErrorCode MechSystemView(MechSystem sys, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)sys), &viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
+  if (sys->M && sys->force && sys->tangent) PetscCall(MechSystemSetUp(sys));
   if (sys->M) PetscCall(MatGetSize(sys->M, &N, NULL));
   if (sys->fixed) {
     PetscInt n = 0;
@@ -608,12 +609,16 @@ PetscErrorCode MechSystemApplyFixed(MechSystem sys, Vec q, Vec v)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   if (!sys->fixed) PetscFunctionReturn(0);
-  if (q && sys->fixedvalues) {
-    VecScatter sct;
-    PetscCall(VecScatterCreate(sys->fixedvalues, sys->fixed, q, sys->fixed, &sct));
-    PetscCall(VecScatterBegin(sct, sys->fixedvalues, q, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(sct, sys->fixedvalues, q, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterDestroy(&sct));
+  {
+    /* no prescribed values given: the initial state's */
+    Vec values = sys->fixedvalues ? sys->fixedvalues : sys->q0;
+    if (q && values && q != values) {
+      VecScatter sct;
+      PetscCall(VecScatterCreate(values, sys->fixed, q, sys->fixed, &sct));
+      PetscCall(VecScatterBegin(sct, values, q, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecScatterEnd(sct, values, q, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecScatterDestroy(&sct));
+    }
   }
   if (v) PetscCall(VecISSet(v, sys->fixed, 0.0));
   PetscFunctionReturn(0);

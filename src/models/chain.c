@@ -9,7 +9,7 @@
 #include "models/springs.h"
 
 #if defined(PETSC_USE_COMPLEX)
-  #error "The chain model needs a real PETSc build (PetscScalar == PetscReal)"
+#error "The chain model needs a real PETSc build (PetscScalar == PetscReal)"
 #endif
 
 typedef struct {
@@ -188,17 +188,17 @@ static PetscErrorCode ChainPotential(MechSystem sys, PetscReal t, Vec q, Vec v, 
 */
 PetscErrorCode MechCreateChain(MPI_Comm comm, MechSystem *sys)
 {
-  PetscInt        n = 20, xs, xm, i, c;
-  PetscReal       length = 1, mass = 1, k = 1e3, cdamp = 0.1, drag = 0.01, g = 9.81, stretch = 1, h;
-  PetscBool       zerorest = PETSC_FALSE;
-  Chain          *ch;
-  MechSystem      s;
-  DM              da;
-  Vec             q, v;
-  Mat             M, J;
-  IS              fixed;
-  PetscScalar   **x;
-  PetscInt        rstart, rend;
+  PetscInt      n      = 20, xs, xm, i, c;
+  PetscReal     length = 1, mass = 1, k = 1e3, cdamp = 0.1, drag = 0.01, g = 9.81, stretch = 1, h;
+  PetscBool     zerorest = PETSC_FALSE;
+  Chain        *ch;
+  MechSystem    s;
+  DM            da;
+  Vec           q, v;
+  Mat           M, J;
+  IS            fixed;
+  PetscScalar **x;
+  PetscInt      rstart, rend;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Chain model options", "MechSystem");

@@ -10,10 +10,10 @@ typedef struct {
 } MechModelEntry;
 
 static const MechModelEntry MechModels[] = {
-  {"oscillator", MechCreateOscillator},
-  {"pair",       MechCreatePair      },
-  {"chain",      MechCreateChain     },
-  {"kepler",     MechCreateKepler    },
+    {"oscillator", MechCreateOscillator},
+    {"pair",       MechCreatePair      },
+    {"chain",      MechCreateChain     },
+    {"kepler",     MechCreateKepler    },
 };
 
 /*
@@ -45,8 +45,8 @@ PetscErrorCode MechCreateModel(MPI_Comm comm, const char name[], MechSystem *sys
 
 PetscErrorCode MechModelCreateSmall(MPI_Comm comm, PetscInt n, const PetscReal mass[], Vec *x, Mat *M, Mat *J)
 {
-  PetscMPIInt rank;
-  PetscInt    nloc, i, *idx;
+  PetscMPIInt  rank;
+  PetscInt     nloc, i, *idx;
   PetscScalar *zeros;
 
   PetscFunctionBegin;

@@ -163,7 +163,7 @@ static PetscErrorCode PairExact(MechSystem sys, PetscReal t, Vec q, Vec v, void 
 */
 PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
 {
-  Pair        opt = {{10.0, 0.0, 0.0}, {1.0, 2.0}, 0.0, {0, 0, 0}, {1.0, 0.5, 0}, {0, 0, 0}, {0, 0.3, 0}}, *p;
+  Pair        opt, *p;
   MechSystem  s;
   Vec         q, v;
   Mat         M, J;
@@ -173,6 +173,14 @@ PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
   PetscBool   linear;
 
   PetscFunctionBegin;
+  /* defaults; x0, v0 and the other components are zero */
+  PetscCall(PetscMemzero(&opt, sizeof(opt)));
+  opt.spring.k = 10.0;
+  opt.m[0]     = 1.0;
+  opt.m[1]     = 2.0;
+  opt.x1[0]    = 1.0;
+  opt.x1[1]    = 0.5;
+  opt.v1[1]    = 0.3;
   PetscOptionsBegin(comm, NULL, "Pair model options", "MechSystem");
   PetscCall(PetscOptionsReal("-pair_m0", "Mass of particle 0", "MechCreatePair", opt.m[0], &opt.m[0], NULL));
   PetscCall(PetscOptionsReal("-pair_m1", "Mass of particle 1", "MechCreatePair", opt.m[1], &opt.m[1], NULL));
