@@ -1,0 +1,18 @@
+/* Helpers shared by the integrator tests (tests/integrators). */
+#ifndef TSMECH_TESTS_INTEG_H
+#define TSMECH_TESTS_INTEG_H
+#include "testutil.h"
+
+/* Create the model `name` with the model options `opts` (e.g. "-chain_n 30 -chain_c 0.1"), which
+   are inserted for the creation only and cleared afterwards. */
+PetscErrorCode IntegCreateModel(MPI_Comm, const char name[], const char opts[], MechSystem *);
+/* Dense copy (row-major, n x n, on every rank) of a matrix of global size n x n. */
+PetscErrorCode IntegMatToDense(Mat, PetscInt *n, PetscReal **a);
+/* Dense copy of a vector of global size n on every rank. */
+PetscErrorCode IntegVecToArray(Vec, PetscReal *a);
+/* Solve A x = b by Gaussian elimination with partial pivoting (A row-major n x n, overwritten;
+   b overwritten by x). Plain C doubles: an oracle independent of PETSc's solvers. */
+PetscErrorCode IntegDenseSolve(PetscInt n, PetscReal *A, PetscReal *b);
+/* max_i |a_i - b_i| / max_i |b_i| */
+PetscReal IntegRelDiffArray(PetscInt n, const PetscReal *a, const PetscReal *b);
+#endif
