@@ -38,12 +38,12 @@ PETSC_EXTERN PetscErrorCode TSMechFinalizePackage(void);
 
 /* Initial guesses of the linearized (single linear solve) mode, note 001. */
 typedef enum {
-  TSTHETA2_GUESS_ZERO,                 /* q0 = q,            v0 = 0,        R_q omitted */
-  TSTHETA2_GUESS_VELOCITY,             /* q0 = q,            v0 = v                    */
-  TSTHETA2_GUESS_PREDICTOR,            /* q0 = q + tau v,    v0 = v                    */
-  TSTHETA2_GUESS_PREDICTOR_ZERO,       /* q0 = q + tau v,    v0 = 0                    */
+  TSTHETA2_GUESS_ZERO,                  /* q0 = q,            v0 = 0,        R_q omitted */
+  TSTHETA2_GUESS_VELOCITY,              /* q0 = q,            v0 = v                    */
+  TSTHETA2_GUESS_PREDICTOR,             /* q0 = q + tau v,    v0 = v                    */
+  TSTHETA2_GUESS_PREDICTOR_ZERO,        /* q0 = q + tau v,    v0 = 0                    */
   TSTHETA2_GUESS_PREDICTOR_EXTRAPOLATE, /* q0 = q + tau v,   v0 = 2v - v_prev          */
-  TSTHETA2_GUESS_EXTRAPOLATE           /* q0 = q + tau v0,   v0 = 2v - v_prev          */
+  TSTHETA2_GUESS_EXTRAPOLATE            /* q0 = q + tau v0,   v0 = 2v - v_prev          */
 } TSTheta2Guess;
 PETSC_EXTERN const char *const TSTheta2Guesses[];
 

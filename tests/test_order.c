@@ -11,32 +11,32 @@ typedef struct {
 } Case;
 
 static const Case petsc_cases[] = {
-  {"beuler", "", 1, PETSC_FALSE},
-  {"cn", "", 2, PETSC_FALSE},
-  {"theta", "-ts_theta_theta 0.3", 1, PETSC_FALSE},
-  {"theta", "-ts_theta_theta 0.3 -ts_theta_endpoint", 1, PETSC_FALSE},
-  {"rk", "-ts_rk_type 3bs -ts_adapt_type none", 3, PETSC_FALSE},
-  {"alpha2", "-ts_alpha_radius 1", 2, PETSC_FALSE},
+    {"beuler", "",                                       1, PETSC_FALSE},
+    {"cn",     "",                                       2, PETSC_FALSE},
+    {"theta",  "-ts_theta_theta 0.3",                    1, PETSC_FALSE},
+    {"theta",  "-ts_theta_theta 0.3 -ts_theta_endpoint", 1, PETSC_FALSE},
+    {"rk",     "-ts_rk_type 3bs -ts_adapt_type none",    3, PETSC_FALSE},
+    {"alpha2", "-ts_alpha_radius 1",                     2, PETSC_FALSE},
 };
 
 static const Case tsmech_cases[] = {
-  {"theta2", "-ts_theta_theta 0.3", 1, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 0.3 -ts_theta_endpoint", 1, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 0.5", 2, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 0.5 -ts_theta_endpoint", 2, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 0.7", 1, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 0.7 -ts_theta_endpoint", 1, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 1", 1, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 1 -ts_theta_endpoint", 1, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 0.5 -ts_theta_initial_guess_extrapolate", 2, PETSC_FALSE},
-  {"theta2", "-ts_theta_theta 0.5 -ts_theta_linearized -ts_theta_linearized_guess velocity", 2, PETSC_FALSE},
-  {"beuler2", "", 1, PETSC_FALSE},
-  {"cn2", "", 2, PETSC_FALSE},
-  {"midpoint2", "", 2, PETSC_FALSE},
-  {"euler2", "", 1, PETSC_FALSE},
-  {"symeuler2", "", 1, PETSC_FALSE},
-  {"beuler2", "-ts_theta_linearized -ts_theta_linearized_guess zero", 1, PETSC_TRUE},
-  {"beuler2", "-ts_theta_linearized -ts_theta_linearized_guess predictor", 1, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 0.3",                                                          1, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 0.3 -ts_theta_endpoint",                                       1, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 0.5",                                                          2, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint",                                       2, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 0.7",                                                          1, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 0.7 -ts_theta_endpoint",                                       1, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 1",                                                            1, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 1 -ts_theta_endpoint",                                         1, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_initial_guess_extrapolate",                      2, PETSC_FALSE},
+    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_linearized -ts_theta_linearized_guess velocity", 2, PETSC_FALSE},
+    {"beuler2",   "",                                                                             1, PETSC_FALSE},
+    {"cn2",       "",                                                                             2, PETSC_FALSE},
+    {"midpoint2", "",                                                                             2, PETSC_FALSE},
+    {"euler2",    "",                                                                             1, PETSC_FALSE},
+    {"symeuler2", "",                                                                             1, PETSC_FALSE},
+    {"beuler2",   "-ts_theta_linearized -ts_theta_linearized_guess zero",                         1, PETSC_TRUE },
+    {"beuler2",   "-ts_theta_linearized -ts_theta_linearized_guess predictor",                    1, PETSC_FALSE},
 };
 
 /* Observed orders between dt, dt/2 and dt/4 against the exact solution at T. */
@@ -73,7 +73,7 @@ static PetscErrorCode CheckOrder(MechSystem sys, const char *label, const Case *
 
 int main(int argc, char **argv)
 {
-  PetscInt  failures = 0;
+  PetscInt  failures  = 0;
   char      suite[32] = "all";
   PetscBool petsc, tsmech;
 

@@ -11,12 +11,12 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 
 /* The progress line: in place on a terminal, plain lines otherwise. */
 typedef struct {
-  MechSystem    sys;
-  PetscBool     tty;
+  MechSystem     sys;
+  PetscBool      tty;
   PetscLogDouble start, last;
-  PetscReal     E0, t0, tmax;
-  PetscInt      maxsteps;
-  PetscBool     printed;
+  PetscReal      E0, t0, tmax;
+  PetscInt       maxsteps;
+  PetscBool      printed;
 } Progress;
 
 static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
@@ -132,8 +132,8 @@ int main(int argc, char **argv)
   if (!quiet) {
     PetscMPIInt rank;
     PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    prog.sys   = sys;
-    prog.tty   = (rank == 0 && isatty(fileno(stdout))) ? PETSC_TRUE : PETSC_FALSE;
+    prog.sys = sys;
+    prog.tty = (rank == 0 && isatty(fileno(stdout))) ? PETSC_TRUE : PETSC_FALSE;
     PetscCallMPI(MPI_Bcast(&prog.tty, 1, MPIU_BOOL, 0, comm));
     prog.start = start;
     prog.last  = start;

@@ -13,8 +13,8 @@
 
 typedef struct {
   MechSystem      sys;
-  PetscInt        n, rstart;          /* local size and first global row of q */
-  const PetscInt *ranges;             /* ownership ranges of q */
+  PetscInt        n, rstart; /* local size and first global row of q */
+  const PetscInt *ranges;    /* ownership ranges of q */
   PetscMPIInt     size;
   Vec             q, v, qd, vd, Fq, Fv; /* views into the halves of X, X', F (arrays placed) */
   Mat             K, D;

@@ -27,8 +27,8 @@ struct _p_MechSystem {
   Mat           Jpattern; /* sparsity of K + D + M */
   PetscBool     hasdamping;
 
-  IS        fixed;        /* fixed dofs, global indices owned by this rank */
-  Vec       fixedvalues;  /* prescribed values (full-size), NULL: keep the initial state */
+  IS        fixed;       /* fixed dofs, global indices owned by this rank */
+  Vec       fixedvalues; /* prescribed values (full-size), NULL: keep the initial state */
   PetscBool linear;
 
   MechPotentialFn potential;

@@ -81,7 +81,13 @@ PetscErrorCode MechSystemView(MechSystem sys, PetscViewer viewer)
     PetscCall(ISGetLocalSize(sys->fixed, &n));
     PetscCall(MPIU_Allreduce(&n, &nfix, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)sys)));
   }
-  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)sys, viewer));
+  {
+    const char *prefix;
+    PetscMPIInt size;
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)sys, &prefix));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)sys), &size));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "MechSystem Object:%s%s %d MPI process%s\n", prefix ? " " : "", prefix ? prefix : "", size, size > 1 ? "es" : ""));
+  }
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "model: %s, %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed, %s, %s mass, %s\n", sys->modelname ? sys->modelname : "(user)", N, nfix, sys->linear ? "linear" : "nonlinear", sys->massdiag ? "lumped" : "consistent", sys->hasdamping ? "damped" : "undamped"));
   for (PetscInt i = 0; i < sys->nparams; i++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s = %g\n", sys->paramname[i], (double)sys->paramvalue[i]));

@@ -43,9 +43,9 @@ typedef struct {
   Mat       K;          /* K alone, for the linearized mode with a position residual */
   PetscReal stage_time;
 
-  PetscReal Jscale;  /* theta tau of the assembled Jacobian, for reuse on linear problems */
-  PetscBool Jvalid;  /* J holds M + theta tau D + theta^2 tau^2 K for Jscale */
-  PetscBool Kvalid;  /* K holds K (linear problems) */
+  PetscReal Jscale; /* theta tau of the assembled Jacobian, for reuse on linear problems */
+  PetscBool Jvalid; /* J holds M + theta tau D + theta^2 tau^2 K for Jscale */
+  PetscBool Kvalid; /* K holds K (linear problems) */
 } TS_Theta2;
 
 /* Stage arguments of F from the candidate v+ (x). */
@@ -171,14 +171,14 @@ static PetscErrorCode Theta2SolveExplicit(TS ts, Vec x)
 /* One linear solve from the guess of note 001 (see the top of this file). */
 static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
 {
-  TS_Theta2 *th    = (TS_Theta2 *)ts->data;
-  PetscReal  tau   = ts->time_step, theta = th->Theta, t = ts->ptime;
-  Vec        q0    = th->st.q0, v0 = th->st.v0, Rq = th->w;
-  PetscBool  omitq = PETSC_FALSE;
-  KSP        ksp;
-  Mat        J, P;
-  PetscInt   its;
-  PetscReal  nrq   = 0;
+  TS_Theta2         *th  = (TS_Theta2 *)ts->data;
+  PetscReal          tau = ts->time_step, theta = th->Theta, t = ts->ptime;
+  Vec                q0 = th->st.q0, v0 = th->st.v0, Rq = th->w;
+  PetscBool          omitq = PETSC_FALSE;
+  KSP                ksp;
+  Mat                J, P;
+  PetscInt           its;
+  PetscReal          nrq = 0;
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
@@ -340,7 +340,7 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
 
 static PetscErrorCode TSSetUp_Theta2(TS ts)
 {
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+  TS_Theta2  *th = (TS_Theta2 *)ts->data;
   const char *type;
 
   PetscFunctionBegin;

@@ -14,7 +14,7 @@ typedef struct {
   PetscBool    hasprev;
   PetscBool    started;
   PetscReal    t0, dtprev;
-  Vec          lteq, ltev;   /* error-estimate work, only with an adaptive controller */
+  Vec          lteq, ltev; /* error-estimate work, only with an adaptive controller */
   TSStepStatus status;
   PetscInt     rejections;
 } TSMechStepState;

@@ -86,7 +86,7 @@ static PetscReal MaxEnergyError(const History *h, PetscInt i0, PetscInt i1)
 int main(int argc, char **argv)
 {
   const PetscInt  nsteps = 10000, tenth = nsteps / 10;
-  const PetscReal dt     = 0.01;
+  const PetscReal dt = 0.01;
   MechSystem      sys;
   History         mid, cn, be;
   PetscReal       Lerr = 0, first, last;

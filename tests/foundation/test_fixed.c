@@ -18,17 +18,17 @@ typedef struct {
 } Case;
 
 static const Case cases[] = {
-  {TSTHETA2, "-ts_theta_theta 0.7"},
-  {TSBEULER2, ""},
-  {TSCN2, ""},
-  {TSMIDPOINT2, ""},
-  {TSEULER2, ""},
-  {TSSYMEULER2, ""},
-  {TSALPHA2, ""},
-  {TSBEULER, ""},
-  {TSCN, ""},
-  {TSTHETA, "-ts_theta_theta 0.7"},
-  {TSRK, "-ts_rk_type 4 -ts_adapt_type none"},
+    {TSTHETA2,    "-ts_theta_theta 0.7"              },
+    {TSBEULER2,   ""                                 },
+    {TSCN2,       ""                                 },
+    {TSMIDPOINT2, ""                                 },
+    {TSEULER2,    ""                                 },
+    {TSSYMEULER2, ""                                 },
+    {TSALPHA2,    ""                                 },
+    {TSBEULER,    ""                                 },
+    {TSCN,        ""                                 },
+    {TSTHETA,     "-ts_theta_theta 0.7"              },
+    {TSRK,        "-ts_rk_type 4 -ts_adapt_type none"},
 };
 
 static const char solver_opts[] = "-snes_rtol 1e-12 -snes_atol 1e-14 -ksp_rtol 1e-13 -ksp_atol 1e-16";
@@ -79,7 +79,8 @@ static PetscErrorCode CheckFixed(MechSystem sys, const char *label, const Case *
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-6s %-10s %-36s fixed q %s, fixed v %s, free dofs moved by %.3e\n", label, c->type, c->opts, qok ? "exact" : "WRONG", vok ? "0" : "NON-ZERO", (double)moved));
   if (!qok || !vok || !(moved > 1e-6)) {
     (*failures)++;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: %s under %s %s\n", label, c->type, !qok ? "moved a fixed position" : !vok ? "left a fixed velocity non-zero" : "did not move the free dofs"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: %s under %s %s\n", label, c->type, !qok ? "moved a fixed position" : !vok ? "left a fixed velocity non-zero"
+                                                                                                                               : "did not move the free dofs"));
   }
   PetscFunctionReturn(0);
 }

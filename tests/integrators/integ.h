@@ -15,4 +15,8 @@ PetscErrorCode IntegVecToArray(Vec, PetscReal *a);
 PetscErrorCode IntegDenseSolve(PetscInt n, PetscReal *A, PetscReal *b);
 /* max_i |a_i - b_i| / max_i |b_i| */
 PetscReal IntegRelDiffArray(PetscInt n, const PetscReal *a, const PetscReal *b);
+/* TestIntegrate() with a monitor and a fixed number of steps: runs sys under `type` with the
+   options `opts` (inserted under a fresh prefix, cleared afterwards), calling monitor (if not
+   NULL) at every step. q, v (created here) hold the final state; its the Newton iterations. */
+PetscErrorCode IntegRun(MechSystem, const char type[], const char opts[], PetscReal dt, PetscInt nsteps, PetscErrorCode (*monitor)(TS, PetscInt, PetscReal, Vec, void *), void *ctx, Vec *q, Vec *v, PetscInt *its);
 #endif

@@ -3,7 +3,7 @@ static const char help[] = "BRIEF section 3: the theta2 family equals PETSc's th
                            "drag and gravity), to solver tolerance.\n"
                            "  -n <30>        particles\n"
                            "  -steps <50>    time steps\n"
-                           "  -dt <4e-3>     step (theta < 1/2 is only conditionally stable)\n"
+                           "  -dt <2e-3>     step (theta < 1/2 is only conditionally stable)\n"
                            "  -tol <1e-8>    largest relative difference of the final (q, v) allowed\n";
 
 #include "integ.h"
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 {
   MechSystem  sys;
   PetscInt    n = 30, steps = 50, failures = 0;
-  PetscReal   dt = 4e-3, tol = 1e-8, worst = 0;
+  PetscReal   dt = 2e-3, tol = 1e-8, worst = 0;
   char        model[256];
   const char *solver = "-snes_type newtonls -snes_rtol 1e-14 -snes_atol 1e-14 -ksp_type preonly -pc_type lu";
   MPI_Comm    comm;

@@ -1,0 +1,21 @@
+/* Private interface between the HDF5 output (output.c) and its XDMF companion (xdmf.c). */
+#ifndef TSMECH_OUTPUTIMPL_H
+#define TSMECH_OUTPUTIMPL_H
+
+#include <tsmech.h>
+
+/*
+  Writes the XDMF description of the snapshots in /fields of an HDF5 file: a temporal collection
+  of structured grids (2DSMesh for dim 2, 3DSMesh for dim 3), one per snapshot, geometry from
+  /fields/q and a node vector attribute "velocity" from /fields/v.
+
+  xmfpath - the file to write (serial: call on one rank)
+  h5name  - the HDF5 file as the XDMF should reference it (relative name)
+  grid    - the grid's name in the XDMF (the model's name)
+  dim     - 2 or 3
+  shape   - shape of one snapshot, slowest first: [N, M, dof] (dim 2) or [P, N, M, dof] (dim 3)
+  nsnap   - number of snapshots; times their times
+*/
+PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[]);
+
+#endif

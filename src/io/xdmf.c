@@ -1,0 +1,61 @@
+/*
+  XDMF (version 2) description of the snapshots of a grid model, so ParaView and VisIt open the
+  HDF5 output as an animated surface (2-D DMDA, e.g. the cloth) or volume (3-D DMDA, e.g. the
+  lattice) without a conversion step. The heavy data stays in the .h5: every grid of the temporal
+  collection selects its snapshot of /fields/q and /fields/v as a hyperslab.
+*/
+#include "outputimpl.h"
+
+/* A hyperslab DataItem selecting snapshot k of dataset /fields/<name>, shape [nsnap, shape] */
+static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[], PetscInt rank, const PetscInt shape[], PetscInt nsnap, PetscInt k, const char indent[])
+{
+  PetscInt d;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"1", indent));
+  for (d = 0; d < rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " %" PetscInt_FMT, shape[d]));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "\" Type=\"HyperSlab\">\n"));
+  /* start, stride and count, one row each, over the rank + 1 dimensions of the dataset */
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s  <DataItem Dimensions=\"3 %" PetscInt_FMT "\" Format=\"XML\">%" PetscInt_FMT, indent, rank + 1, k));
+  for (d = 0; d < rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " 0"));
+  for (d = 0; d <= rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " 1"));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " 1"));
+  for (d = 0; d < rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " %" PetscInt_FMT, shape[d]));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "</DataItem>\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s  <DataItem Dimensions=\"%" PetscInt_FMT, indent, nsnap));
+  for (d = 0; d < rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " %" PetscInt_FMT, shape[d]));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/fields/%s</DataItem>\n", h5name, name));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s</DataItem>\n", indent));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[])
+{
+  FILE    *fp;
+  PetscInt k, rank = dim + 1; /* dimensions of one snapshot: the grid's and the dof's */
+
+  PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output is for 2-D and 3-D grids, not %" PetscInt_FMT "-D", dim);
+  PetscCheck(shape[dim] == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output needs 3 dofs per node (x, y, z), not %" PetscInt_FMT, shape[dim]);
+  PetscCall(PetscFOpen(PETSC_COMM_SELF, xmfpath, "w", &fp));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "<Xdmf Version=\"2.0\">\n  <Domain>\n"));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "    <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", grid));
+  for (k = 0; k < nsnap; k++) {
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "      <Grid Name=\"snapshot %" PetscInt_FMT "\" GridType=\"Uniform\">\n", k));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Time Value=\"%.17g\"/>\n", (double)times[k]));
+    /* structured topology dimensions are the node counts, slowest first, as in the dataset */
+    if (dim == 2) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"2DSMesh\" Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1]));
+    else PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"3DSMesh\" Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1], shape[2]));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Geometry GeometryType=\"XYZ\">\n"));
+    PetscCall(WriteSlab(fp, h5name, "q", rank, shape, nsnap, k, "          "));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Geometry>\n"));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">\n"));
+    PetscCall(WriteSlab(fp, h5name, "v", rank, shape, nsnap, k, "          "));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "      </Grid>\n"));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "    </Grid>\n  </Domain>\n</Xdmf>\n"));
+  PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,289 @@
+static const char help[] = "Writes the HDF5 output of a short run, for tests/io/check_output.py to check.\n"
+                           "  -o FILE              output file (FILE.h5; grid models also get FILE.xmf)\n"
+                           "  -model NAME          a built-in model, or grid2d / grid3d (test models defined here)\n"
+                           "  -steps N -dt DT      run length\n"
+                           "  -every K             snapshot interval\n"
+                           "  -abort_after_step S  MPI_Abort() once step S is recorded (a run killed mid-way)\n"
+                           "  -check_errors        check that unwritable paths fail cleanly, then exit\n"
+                           "Exits with 77 (meson's skip) when the model is not built in.\n";
+
+/*
+  The test models grid2d and grid3d are n x n (x n) nodes on a 2-D (3-D) DMDA with 3 dofs per
+  node, each node tied to its rest position by a linear spring: M = I, f = k (q - q_rest). They
+  exercise the grid paths of the output (natural ordering, XDMF) without depending on the cloth
+  and lattice models.
+*/
+#include <tsmech.h>
+#include <petscdmda.h>
+
+typedef struct {
+  DM        da;
+  PetscReal k;
+  Vec       rest;
+} Grid;
+
+static PetscErrorCode GridDestroy(void *ctx)
+{
+  Grid *g = (Grid *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&g->rest));
+  PetscCall(DMDestroy(&g->da));
+  PetscCall(PetscFree(g));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
+{
+  Grid *g = (Grid *)ctx;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCall(VecWAXPY(f, -1.0, g->rest, q));
+  PetscCall(VecScale(f, g->k));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  Grid *g = (Grid *)ctx;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)q;
+  (void)v;
+  (void)cD;
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatShift(J, cK * g->k));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *e, void *ctx)
+{
+  Grid     *g = (Grid *)ctx;
+  Vec       d;
+  PetscReal nrm;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCall(VecDuplicate(q, &d));
+  PetscCall(VecWAXPY(d, -1.0, g->rest, q));
+  PetscCall(VecNorm(d, NORM_2, &nrm));
+  PetscCall(VecDestroy(&d));
+  *e = 0.5 * g->k * nrm * nrm;
+  PetscFunctionReturn(0);
+}
+
+/* A sheet (dim 2) or block (dim 3) of n nodes a side, spacing 1/(n-1), displaced by a bump */
+static PetscErrorCode CreateGrid(MPI_Comm comm, PetscInt dim, MechSystem *sys)
+{
+  PetscInt        n = 6, xs, ys, zs, xm, ym, zm, i, j, k, rstart, rend;
+  Grid           *g;
+  MechSystem      s;
+  Vec             q, v;
+  Mat             M, J;
+  PetscScalar ****x4 = NULL, ***x3 = NULL;
+  PetscReal       h, bump;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-grid_n", &n, NULL));
+  PetscCall(PetscNew(&g));
+  g->k = 50;
+  if (dim == 2) PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, PETSC_DECIDE, PETSC_DECIDE, 3, 0, NULL, NULL, &g->da));
+  else PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, 0, NULL, NULL, NULL, &g->da));
+  PetscCall(DMSetMatType(g->da, MATAIJ));
+  PetscCall(DMSetUp(g->da));
+  h = 1.0 / (n - 1);
+  PetscCall(DMCreateGlobalVector(g->da, &g->rest));
+  PetscCall(VecDuplicate(g->rest, &q));
+  PetscCall(DMDAGetCorners(g->da, &xs, &ys, &zs, &xm, &ym, &zm));
+  /* rest positions at the nodes; q adds a bump along z (2-D) or x (3-D) */
+  if (dim == 2) PetscCall(DMDAVecGetArrayDOF(g->da, g->rest, &x3));
+  else PetscCall(DMDAVecGetArrayDOF(g->da, g->rest, &x4));
+  for (k = zs; k < zs + zm; k++)
+    for (j = ys; j < ys + ym; j++)
+      for (i = xs; i < xs + xm; i++) {
+        PetscScalar *p = dim == 2 ? x3[j][i] : x4[k][j][i];
+        p[0]           = i * h;
+        p[1]           = j * h;
+        p[2]           = dim == 2 ? 0 : k * h;
+      }
+  if (dim == 2) PetscCall(DMDAVecRestoreArrayDOF(g->da, g->rest, &x3));
+  else PetscCall(DMDAVecRestoreArrayDOF(g->da, g->rest, &x4));
+  PetscCall(VecCopy(g->rest, q));
+  if (dim == 2) PetscCall(DMDAVecGetArrayDOF(g->da, q, &x3));
+  else PetscCall(DMDAVecGetArrayDOF(g->da, q, &x4));
+  for (k = zs; k < zs + zm; k++)
+    for (j = ys; j < ys + ym; j++)
+      for (i = xs; i < xs + xm; i++) {
+        bump = 0.1 * PetscSinReal(PETSC_PI * i * h) * PetscSinReal(PETSC_PI * j * h);
+        if (dim == 2) x3[j][i][2] += bump;
+        else x4[k][j][i][0] += bump * PetscSinReal(PETSC_PI * k * h);
+      }
+  if (dim == 2) PetscCall(DMDAVecRestoreArrayDOF(g->da, q, &x3));
+  else PetscCall(DMDAVecRestoreArrayDOF(g->da, q, &x4));
+  PetscCall(VecDuplicate(q, &v));
+  PetscCall(VecSet(v, 0.0));
+
+  PetscCall(MechSystemCreate(comm, &s));
+  PetscCall(MechSystemSetApplicationContext(s, g, GridDestroy));
+  PetscCall(MechSystemSetModelName(s, dim == 2 ? "grid2d" : "grid3d"));
+  PetscCall(MechSystemAddParameter(s, "n", (PetscReal)n));
+  PetscCall(MechSystemAddParameter(s, "k", g->k));
+  PetscCall(MechSystemSetDM(s, g->da));
+  PetscCall(VecGetOwnershipRange(q, &rstart, &rend));
+  PetscCall(MatCreateAIJ(comm, rend - rstart, rend - rstart, PETSC_DETERMINE, PETSC_DETERMINE, 1, NULL, 0, NULL, &M));
+  for (i = rstart; i < rend; i++) PetscCall(MatSetValue(M, i, i, 1.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MechSystemSetMass(s, M));
+  PetscCall(DMCreateMatrix(g->da, &J));
+  PetscCall(MechSystemSetForce(s, GridForce, g));
+  PetscCall(MechSystemSetTangent(s, J, PETSC_FALSE, GridTangent, g));
+  PetscCall(MechSystemSetPotential(s, GridPotential, g));
+  PetscCall(MechSystemSetLinear(s, PETSC_TRUE));
+  PetscCall(MechSystemSetInitialState(s, q, v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&J));
+  *sys = s;
+  PetscFunctionReturn(0);
+}
+
+/* Whether name is one of the comma separated MechModelNames */
+static PetscErrorCode ModelAvailable(const char name[], PetscBool *has)
+{
+  char    **list;
+  int       n, i;
+  PetscBool match;
+
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  PetscCall(PetscStrToArray(MechModelNames, ',', &n, &list));
+  for (i = 0; i < n; i++) {
+    char *tok = list[i];
+    while (*tok == ' ') tok++;
+    PetscCall(PetscStrcmp(tok, name, &match));
+    if (match) *has = PETSC_TRUE;
+  }
+  PetscCall(PetscStrToArrayDestroy(n, list));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AbortMonitor(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)t;
+  (void)X;
+  if (step == *(PetscInt *)ctx) {
+    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)ts), "Aborting after step %" PetscInt_FMT " as asked\n", step));
+    PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)ts)));
+    PetscCallMPI(MPI_Abort(PetscObjectComm((PetscObject)ts), 42));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* MechOutputCreate() on path must fail with an error naming the path and leave no file */
+static PetscErrorCode CheckRefused(MechSystem sys, TS ts, const char path[], PetscBool mustnotexist)
+{
+  MechOutput     out = NULL;
+  PetscErrorCode ierr;
+  const char    *text;
+  char          *specific = NULL;
+  PetscBool      exists;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)ts);
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MechOutputCreate(sys, ts, path, 1, &out);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr, comm, PETSC_ERR_PLIB, "MechOutputCreate() accepted the path %s", path);
+  PetscCheck(!out, comm, PETSC_ERR_PLIB, "MechOutputCreate() failed on %s but returned an output", path);
+  PetscCall(PetscErrorMessage(ierr, &text, &specific));
+  PetscCall(PetscPrintf(comm, "refused %s: %s\n", path, specific ? specific : text));
+  PetscCheck(specific && strstr(specific, path), comm, PETSC_ERR_PLIB, "The error for %s does not name the path: %s", path, specific ? specific : "(none)");
+  if (mustnotexist) {
+    PetscCall(PetscTestFile(path, 'r', &exists));
+    PetscCheck(!exists, comm, PETSC_ERR_PLIB, "A refused MechOutputCreate() left the file %s behind", path);
+  }
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  char       model[64] = "chain", file[PETSC_MAX_PATH_LEN] = "";
+  PetscInt   steps = 30, every = 7, abortstep = -1;
+  PetscReal  dt          = 0.01;
+  PetscBool  checkerrors = PETSC_FALSE, has;
+  MechSystem sys;
+  MechOutput out;
+  TS         ts;
+  Vec        q, v;
+  MPI_Comm   comm;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-model", model, sizeof(model), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-o", file, sizeof(file), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-every", &every, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-abort_after_step", &abortstep, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-dt", &dt, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_errors", &checkerrors, NULL));
+
+  PetscCall(PetscStrcmp(model, "grid2d", &has));
+  if (has) PetscCall(CreateGrid(comm, 2, &sys));
+  else {
+    PetscCall(PetscStrcmp(model, "grid3d", &has));
+    if (has) PetscCall(CreateGrid(comm, 3, &sys));
+    else {
+      PetscCall(ModelAvailable(model, &has));
+      if (!has) {
+        PetscCall(PetscPrintf(comm, "Model %s is not built in (models: %s): skipped\n", model, MechModelNames));
+        PetscCall(PetscFinalize());
+        return 77;
+      }
+      PetscCall(MechCreateModel(comm, model, &sys));
+    }
+  }
+
+  PetscCall(TSCreate(comm, &ts));
+  PetscCall(TSSetType(ts, TSTHETA2));
+  PetscCall(TSMechSetSystem(ts, sys));
+  PetscCall(TSSetTimeStep(ts, dt));
+  PetscCall(TSSetMaxSteps(ts, steps));
+  PetscCall(TSSetMaxTime(ts, 2 * steps * dt)); /* the step count ends the run */
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(MechSystemCreateState(sys, &q, &v));
+  PetscCall(TSMechSetSolution(ts, q, v));
+
+  if (checkerrors) {
+    PetscCall(CheckRefused(sys, ts, "/nonexistent-tsmech-dir/run.h5", PETSC_TRUE));
+    PetscCall(CheckRefused(sys, ts, "no-such-dir/sub/run.h5", PETSC_TRUE));
+    /* an existing directory: the directory test passes, HDF5 itself refuses */
+    PetscCall(CheckRefused(sys, ts, ".", PETSC_FALSE));
+    PetscCall(PetscPrintf(comm, "error paths: OK\n"));
+  } else {
+    PetscCheck(file[0], comm, PETSC_ERR_ARG_WRONG, "Give the output file with -o");
+    PetscCall(MechOutputCreate(sys, ts, file, every, &out));
+    PetscCall(TSMonitorSet(ts, TSMonitorMechOutput, out, NULL));
+    if (abortstep >= 0) PetscCall(TSMonitorSet(ts, AbortMonitor, &abortstep, NULL));
+    PetscCall(TSSolve(ts, NULL));
+    PetscCall(MechOutputClose(out, ts));
+    PetscCall(MechOutputDestroy(&out));
+  }
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscCall(PetscFinalize());
+  return 0;
+}
