@@ -78,7 +78,7 @@ static PetscErrorCode Summary(TS ts, MechSystem sys, Progress *p, PetscReal E0, 
   PetscCall(VecDestroy(&v));
   E1 = ke + pe;
   if (p && p->printed && p->tty) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "tsmech: %s, %" PetscInt_FMT " steps (%" PetscInt_FMT " rejected) to t = %g, %" PetscInt_FMT " Newton / %" PetscInt_FMT " KSP iterations, %.2f s wall, energy %.6g -> %.6g (relative change %.3e), %s\n", type, steps, rejected, (double)t, its, kits, (double)(now - start), (double)E0, (double)E1, (double)((E1 - E0) / (PetscAbsReal(E0) > 0 ? PetscAbsReal(E0) : 1)), TSConvergedReasons[reason]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "tsmech: %s, %" PetscInt_FMT " steps (%" PetscInt_FMT " rejected) to t = %g, %" PetscInt_FMT " Newton / %" PetscInt_FMT " KSP iterations, %.2f s wall, energy %.6g -> %.6g (change relative to the larger %.3e), %s\n", type, steps, rejected, (double)t, its, kits, (double)(now - start), (double)E0, (double)E1, (double)((E1 - E0) / PetscMax(PetscMax(PetscAbsReal(E0), PetscAbsReal(E1)), PETSC_SMALL)), TSConvergedReasons[reason]));
   PetscFunctionReturn(0);
 }
 

@@ -280,22 +280,27 @@ PetscErrorCode MechSystemSetInitialState(MechSystem sys, Vec q, Vec v)
 }
 
 /*@C
-  MechSystemCreateState - Creates vectors holding the initial state (zero if none was set).
+  MechSystemCreateState - Creates vectors holding the initial state (zero if none was set);
+  either pointer may be NULL.
 @*/
 PetscErrorCode MechSystemCreateState(MechSystem sys, Vec *q, Vec *v)
 {
+  Vec *out[2] = {q, v}, init[2];
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  if (sys->q0) {
-    PetscCall(VecDuplicate(sys->q0, q));
-    PetscCall(VecCopy(sys->q0, *q));
-    PetscCall(VecDuplicate(sys->v0, v));
-    PetscCall(VecCopy(sys->v0, *v));
-  } else {
-    PetscCheck(sys->M, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONGSTATE, "Set the mass matrix before creating state vectors");
-    PetscCall(MatCreateVecs(sys->M, q, v));
-    PetscCall(VecZeroEntries(*q));
-    PetscCall(VecZeroEntries(*v));
+  PetscCheck(sys->q0 || sys->M, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONGSTATE, "Set the mass matrix or the initial state before creating state vectors");
+  init[0] = sys->q0;
+  init[1] = sys->v0;
+  for (PetscInt i = 0; i < 2; i++) {
+    if (!out[i]) continue;
+    if (init[i]) {
+      PetscCall(VecDuplicate(init[i], out[i]));
+      PetscCall(VecCopy(init[i], *out[i]));
+    } else {
+      PetscCall(MatCreateVecs(sys->M, out[i], NULL));
+      PetscCall(VecZeroEntries(*out[i]));
+    }
   }
   PetscFunctionReturn(0);
 }

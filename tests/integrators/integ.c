@@ -28,7 +28,7 @@ PetscErrorCode IntegMatToDense(Mat A, PetscInt *n, PetscReal **a)
   PetscCheck(N == M, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "Square matrix expected");
   /* gather the whole matrix on every rank through a redundant dense copy */
   {
-    IS  is;
+    IS   is;
     Mat *sub;
     PetscCall(ISCreateStride(PETSC_COMM_SELF, N, 0, 1, &is));
     PetscCall(MatCreateSubMatrices(A, 1, &is, &is, MAT_INITIAL_MATRIX, &sub));
@@ -71,7 +71,7 @@ PetscErrorCode IntegDenseSolve(PetscInt n, PetscReal *A, PetscReal *b)
 {
   PetscFunctionBegin;
   for (PetscInt k = 0; k < n; k++) {
-    PetscInt  p = k;
+    PetscInt  p    = k;
     PetscReal amax = PetscAbsReal(A[k * n + k]);
     for (PetscInt i = k + 1; i < n; i++)
       if (PetscAbsReal(A[i * n + k]) > amax) {
@@ -151,7 +151,7 @@ PetscErrorCode IntegRun(MechSystem sys, const char type[], const char opts[], Pe
     PetscInt          steps;
     PetscCall(TSGetConvergedReason(ts, &reason));
     PetscCheck(reason >= 0, comm, PETSC_ERR_NOT_CONVERGED, "TS %s (%s) diverged: %s", type, opts ? opts : "", TSConvergedReasons[reason]);
-    PetscReal         t;
+    PetscReal t;
     PetscCall(TSGetStepNumber(ts, &steps));
     PetscCall(TSGetTime(ts, &t));
     /* a rejected step (e.g. a SNES failure with -ts_max_snes_failures -1) silently shrinks dt */

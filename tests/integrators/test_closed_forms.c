@@ -85,12 +85,12 @@ typedef struct {
 } Case;
 
 static const Case cases[] = {
-  {"beuler2",   "",                                     IMPLICIT  },
-  {"theta2",    "-ts_theta_theta 1",                    IMPLICIT  },
-  {"theta2",    "-ts_theta_theta 1 -ts_theta_endpoint", IMPLICIT  },
-  {"symeuler2", "",                                     SYMPLECTIC},
-  {"euler2",    "",                                     EXPLICIT  },
-  {"theta2",    "-ts_theta_theta 0",                    EXPLICIT  },
+    {"beuler2",   "",                                     IMPLICIT  },
+    {"theta2",    "-ts_theta_theta 1",                    IMPLICIT  },
+    {"theta2",    "-ts_theta_theta 1 -ts_theta_endpoint", IMPLICIT  },
+    {"symeuler2", "",                                     SYMPLECTIC},
+    {"euler2",    "",                                     EXPLICIT  },
+    {"theta2",    "-ts_theta_theta 0",                    EXPLICIT  },
 };
 
 /* Run every case on sys and compare the final state with the closed form (n dofs). */

@@ -55,11 +55,11 @@ int main(int argc, char **argv)
     const char *type;
     Behaviour   b;
   } cases[] = {
-    {"cn2",       CONSERVES},
-    {"midpoint2", CONSERVES},
-    {"beuler2",   DECREASES},
-    {"euler2",    INCREASES},
-    {"symeuler2", BOUNDED  },
+      {"cn2",       CONSERVES},
+      {"midpoint2", CONSERVES},
+      {"beuler2",   DECREASES},
+      {"euler2",    INCREASES},
+      {"symeuler2", BOUNDED  },
   };
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -14,19 +14,19 @@ typedef struct {
 } Pair;
 
 static const Pair pairs[] = {
-  {"theta2",    "-ts_theta_theta 0.3",                    "theta",  "-ts_theta_theta 0.3"                   },
-  {"theta2",    "-ts_theta_theta 0.3 -ts_theta_endpoint", "theta",  "-ts_theta_theta 0.3 -ts_theta_endpoint"},
-  {"theta2",    "-ts_theta_theta 0.5",                    "theta",  "-ts_theta_theta 0.5"                   },
-  {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint", "theta",  "-ts_theta_theta 0.5 -ts_theta_endpoint"},
-  {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint", "cn",     ""                                      },
-  {"theta2",    "-ts_theta_theta 1",                      "theta",  "-ts_theta_theta 1"                     },
-  {"theta2",    "-ts_theta_theta 1 -ts_theta_endpoint",   "theta",  "-ts_theta_theta 1 -ts_theta_endpoint"  },
-  {"theta2",    "-ts_theta_theta 1",                      "beuler", ""                                      },
-  {"theta2",    "-ts_theta_theta 1 -ts_theta_endpoint",   "beuler", ""                                      },
-  {"beuler2",   "",                                       "beuler", ""                                      },
-  {"cn2",       "",                                       "cn",     ""                                      },
-  {"midpoint2", "",                                       "theta",  "-ts_theta_theta 0.5"                   },
-  {"midpoint2", "",                                       "theta",  ""                                      },
+    {"theta2",    "-ts_theta_theta 0.3",                    "theta",  "-ts_theta_theta 0.3"                   },
+    {"theta2",    "-ts_theta_theta 0.3 -ts_theta_endpoint", "theta",  "-ts_theta_theta 0.3 -ts_theta_endpoint"},
+    {"theta2",    "-ts_theta_theta 0.5",                    "theta",  "-ts_theta_theta 0.5"                   },
+    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint", "theta",  "-ts_theta_theta 0.5 -ts_theta_endpoint"},
+    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint", "cn",     ""                                      },
+    {"theta2",    "-ts_theta_theta 1",                      "theta",  "-ts_theta_theta 1"                     },
+    {"theta2",    "-ts_theta_theta 1 -ts_theta_endpoint",   "theta",  "-ts_theta_theta 1 -ts_theta_endpoint"  },
+    {"theta2",    "-ts_theta_theta 1",                      "beuler", ""                                      },
+    {"theta2",    "-ts_theta_theta 1 -ts_theta_endpoint",   "beuler", ""                                      },
+    {"beuler2",   "",                                       "beuler", ""                                      },
+    {"cn2",       "",                                       "cn",     ""                                      },
+    {"midpoint2", "",                                       "theta",  "-ts_theta_theta 0.5"                   },
+    {"midpoint2", "",                                       "theta",  ""                                      },
 };
 
 int main(int argc, char **argv)

@@ -12,15 +12,15 @@ int main(int argc, char **argv)
   PetscReal   tol = 1e-12, worst = 0, dt = 2e-3;
   PetscInt    steps = 100, failures = 0;
   const char *types[][2] = {
-    {"theta2",    "-ts_theta_theta 0.5"                                      },
-    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint"                   },
-    {"theta2",    "-ts_theta_theta 0.3"                                      },
-    {"theta2",    "-ts_theta_theta 0.7 -ts_theta_endpoint"                   },
-    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_initial_guess_extrapolate"  },
-    {"cn2",       ""                                                         },
-    {"cn2",       "-ts_theta_initial_guess_extrapolate"                      },
-    {"midpoint2", ""                                                         },
-    {"beuler2",   ""                                                         },
+      {"theta2",    "-ts_theta_theta 0.5"                                    },
+      {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint"                 },
+      {"theta2",    "-ts_theta_theta 0.3"                                    },
+      {"theta2",    "-ts_theta_theta 0.7 -ts_theta_endpoint"                 },
+      {"theta2",    "-ts_theta_theta 0.5 -ts_theta_initial_guess_extrapolate"},
+      {"cn2",       ""                                                       },
+      {"cn2",       "-ts_theta_initial_guess_extrapolate"                    },
+      {"midpoint2", ""                                                       },
+      {"beuler2",   ""                                                       },
   };
   const char *solvers[] = {"-ksp_type preonly -pc_type lu", "-ksp_type gmres -pc_type jacobi -ksp_rtol 1e-15 -ksp_atol 1e-50 -ksp_max_it 500"};
 

@@ -16,14 +16,14 @@ static const char help[] = "Same results on any number of MPI ranks: theta2 (one
 */
 
 static const char *const cases[][2] = {
-  {"theta2",    "-ts_theta_theta 0.5"                                                         },
-  {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint"                                      },
-  {"theta2",    "-ts_theta_theta 1 -ts_theta_initial_guess_extrapolate"                       },
-  {"theta2",    "-ts_theta_theta 1 -ts_theta_linearized -ts_theta_linearized_guess velocity"  },
-  {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint -ts_theta_linearized -ts_theta_linearized_guess velocity"},
-  {"beuler2",   "-ts_theta_linearized -ts_theta_linearized_guess predictor_extrapolate"       },
-  {"beuler2",   "-ts_theta_linearized -ts_theta_linearized_guess zero"                        },
-  {"symeuler2", ""                                                                            },
+    {"theta2",    "-ts_theta_theta 0.5"                                                                            },
+    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint"                                                         },
+    {"theta2",    "-ts_theta_theta 1 -ts_theta_initial_guess_extrapolate"                                          },
+    {"theta2",    "-ts_theta_theta 1 -ts_theta_linearized -ts_theta_linearized_guess velocity"                     },
+    {"theta2",    "-ts_theta_theta 0.5 -ts_theta_endpoint -ts_theta_linearized -ts_theta_linearized_guess velocity"},
+    {"beuler2",   "-ts_theta_linearized -ts_theta_linearized_guess predictor_extrapolate"                          },
+    {"beuler2",   "-ts_theta_linearized -ts_theta_linearized_guess zero"                                           },
+    {"symeuler2", ""                                                                                               },
 };
 
 /* The final (q, v) on rank 0 as one array [q; v] (length 2N; NULL elsewhere). */
@@ -62,10 +62,10 @@ int main(int argc, char **argv)
   MechSystem  sys;
   PetscInt    n = 200, steps = 40, failures = 0, N = 0;
   PetscReal   dt = 1e-3, tol = 1e-10, worst = 0;
-  PetscBool   write = PETSC_FALSE;
+  PetscBool   write                   = PETSC_FALSE;
   char        ref[PETSC_MAX_PATH_LEN] = "", model[256];
   PetscMPIInt rank, size;
-  FILE       *fp = NULL;
+  FILE       *fp     = NULL;
   const char *solver = "-snes_rtol 1e-13 -snes_atol 1e-15 -ksp_type gmres -pc_type jacobi -ksp_rtol 1e-14 -ksp_atol 1e-50 -ksp_max_it 1000";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

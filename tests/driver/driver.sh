@@ -1,0 +1,44 @@
+#!/bin/sh
+# The tsmech program: every config runs (briefly) on 2 ranks; bad input gives a clear message
+# naming the option, a non-zero exit, and no output file.
+# usage: driver.sh path/to/tsmech path/to/config
+set -u
+TSMECH=$1
+CONFIG=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+run() { mpiexec -n 2 "$TSMECH" "$@" > "$tmp/out" 2>&1; }
+
+for cfg in "$CONFIG"/*.opts; do
+  name=$(basename "$cfg" .opts)
+  if run -options_file "$cfg" -ts_max_steps 5 -output "$tmp/$name.h5" -output_every 2; then
+    grep -q "^tsmech: .* 5 steps" "$tmp/out" || { echo "FAIL $name: no summary line"; cat "$tmp/out"; fail=1; }
+    [ -s "$tmp/$name.h5" ] || { echo "FAIL $name: no output file"; fail=1; }
+    echo "ok   $name"
+  else
+    echo "FAIL $name: exit code"; cat "$tmp/out"; fail=1
+  fi
+done
+
+# bad input: expected words in the message, non-zero exit, no output file created
+bad() {
+  expect=$1; shift
+  rm -f "$tmp/bad.h5"
+  if run "$@" -output "$tmp/bad.h5"; then
+    echo "FAIL: '$*' exited 0"; fail=1
+  elif ! grep -q -- "$expect" "$tmp/out"; then
+    echo "FAIL: '$*' message lacks '$expect'"; cat "$tmp/out"; fail=1
+  elif [ -e "$tmp/bad.h5" ]; then
+    echo "FAIL: '$*' created the output file"; fail=1
+  else
+    echo "ok   refused: $*"
+  fi
+}
+bad "-model" -model bogus
+bad "-output_every" -model chain -output_every 0
+bad "-ts_dt" -model chain -ts_dt -1
+bad "-ts_theta_theta" -model chain -ts_type theta2 -ts_theta_theta 1.5
+bad "-chain_n" -model chain -chain_n 1
+bad "-ts_theta_linearized_guess" -model chain -ts_type theta2 -ts_theta_linearized -ts_theta_linearized_guess bogus
+exit $fail

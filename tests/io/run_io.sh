@@ -1,0 +1,113 @@
+#!/bin/sh
+# Runs the producers of one HDF5 output test case, then the checks, in order (one meson test per
+# case, so parallel `meson test` cannot run a checker before its producer).
+#
+#   run_io.sh CASE TEST_OUTPUT MPIEXEC PYTHON SRCDIR PLOT WORKDIR
+#
+# CASE: chain | kepler | grid | crash | tools | cloth | lattice. Exits 77 (skip) for a model that
+# is not built in yet.
+set -u
+case_=$1 exe=$2 mpiexec=$3 python=$4 srcdir=$5 plot=$6 work=$7
+check="$python $srcdir/check_output.py"
+# A direct solve and tight Newton tolerances make runs on different rank counts agree to
+# round-off, so their files can be compared to 1e-12.
+solve="-ksp_type preonly -pc_type redundant -snes_rtol 1e-14 -snes_atol 1e-12 -snes_stol 0"
+
+fail() {
+  echo "FAILED: $*" >&2
+  exit 1
+}
+run() {
+  echo "+ $*"
+  "$@" || fail "$*"
+}
+
+# meson gives the executable relative to the build directory, the current one here
+case $exe in /*) ;; *) exe=$(pwd)/$exe ;; esac
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || fail "cannot use $work"
+
+case $case_ in
+chain)
+  run "$mpiexec" -n 1 "$exe" -o chain1.h5 -chain_n 20 -steps 30 -every 7 $solve
+  run "$mpiexec" -n 3 "$exe" -o chain3.h5 -chain_n 20 -steps 30 -every 7 $solve
+  run $check layout chain1.h5 --steps 30 --every 7 --model chain --ts-type theta2 --nranks 1 --shape 20 3
+  run $check layout chain3.h5 --steps 30 --every 7 --model chain --ts-type theta2 --nranks 3 --shape 20 3
+  run $check compare chain1.h5 chain3.h5 --tol 1e-12
+  # a PETSc first-order type: the state comes out of X = [q; v]
+  run "$mpiexec" -n 2 "$exe" -o beuler2ranks.h5 -chain_n 20 -steps 30 -every 7 -ts_type beuler
+  run $check layout beuler2ranks.h5 --steps 30 --every 7 --model chain --ts-type beuler --nranks 2 --shape 20 3
+  test ! -e chain1.xmf || fail "an XDMF file was written for the 1-D chain"
+  ;;
+kepler)
+  # a plain (non-DMDA) Vec held on rank 0, and an invariant
+  run "$mpiexec" -n 1 "$exe" -o kepler1.h5 -model kepler -steps 20 -every 5 -dt 0.05 $solve
+  run "$mpiexec" -n 2 "$exe" -o kepler2.h5 -model kepler -steps 20 -every 5 -dt 0.05 $solve
+  run $check layout kepler1.h5 --steps 20 --every 5 --model kepler --invariant angular_momentum --shape 2
+  run $check layout kepler2.h5 --steps 20 --every 5 --model kepler --invariant angular_momentum --shape 2
+  run $check compare kepler1.h5 kepler2.h5 --tol 1e-12
+  ;;
+grid)
+  run "$mpiexec" -n 1 "$exe" -o sheet1.h5 -model grid2d -grid_n 7 -steps 12 -every 5 $solve
+  run "$mpiexec" -n 3 "$exe" -o sheet3.h5 -model grid2d -grid_n 7 -steps 12 -every 5 $solve
+  run "$mpiexec" -n 1 "$exe" -o block1.h5 -model grid3d -grid_n 5 -steps 12 -every 5 $solve
+  run "$mpiexec" -n 4 "$exe" -o block4.h5 -model grid3d -grid_n 5 -steps 12 -every 5 $solve
+  run $check layout sheet3.h5 --steps 12 --every 5 --model grid2d --shape 7 7 3
+  run $check layout block4.h5 --steps 12 --every 5 --model grid3d --shape 5 5 5 3
+  run $check compare sheet1.h5 sheet3.h5 --tol 1e-12
+  run $check compare block1.h5 block4.h5 --tol 1e-12
+  for x in sheet1 sheet3 block1 block4; do run $check xdmf $x.xmf; done
+  ;;
+crash)
+  # killed after step 16: the snapshots 0, 7, 14 and /monitor up to step 14 must be readable
+  echo "+ $mpiexec -n 3 $exe -o killed.h5 -chain_n 20 -steps 30 -every 7 -abort_after_step 16 (must fail)"
+  if "$mpiexec" -n 3 "$exe" -o killed.h5 -chain_n 20 -steps 30 -every 7 -abort_after_step 16; then
+    fail "the aborted run exited with status 0"
+  fi
+  run $check crash killed.h5 --every 7 --last 14
+  ;;
+tools)
+  run "$mpiexec" -n 1 "$exe" -o chain.h5 -chain_n 20 -steps 30 -every 7
+  run "$mpiexec" -n 1 "$exe" -o chain_cn2.h5 -chain_n 20 -steps 30 -every 7 -ts_type cn2
+  run "$mpiexec" -n 1 "$exe" -o kepler.h5 -model kepler -steps 20 -every 5 -dt 0.05
+  run "$mpiexec" -n 2 "$exe" -o sheet.h5 -model grid2d -steps 12 -every 5
+  run "$mpiexec" -n 2 "$exe" -o block.h5 -model grid3d -grid_n 4 -steps 12 -every 5
+  run "$python" "$plot" energy chain.h5 chain_cn2.h5 kepler.h5 -o energy.png
+  run "$python" "$plot" snapshot chain.h5 -o chain.png
+  run "$python" "$plot" snapshot kepler.h5 --index 2 -o kepler.png
+  run "$python" "$plot" snapshot sheet.h5 --index -1 -o sheet.png
+  run "$python" "$plot" snapshot block.h5 --index 0 -o block.png
+  for png in energy chain kepler sheet block; do
+    test -s $png.png || fail "$png.png is missing or empty"
+    head -c 8 $png.png | od -An -c | grep -q 'P   N   G' || fail "$png.png is not a PNG"
+  done
+  # errors: a missing file, a file without the datasets, a snapshot out of range
+  "$python" -c "import h5py; h5py.File('empty.h5', 'w').close()" || fail "cannot write empty.h5"
+  for args in "energy missing.h5 -o x.png" "energy empty.h5 -o x.png" "snapshot empty.h5 -o x.png" "snapshot chain.h5 --index 99 -o x.png"; do
+    echo "+ $plot $args (must fail)"
+    if "$python" "$plot" $args 2>err.txt; then fail "tsmech_plot.py $args succeeded"; fi
+    grep -q "tsmech_plot.py: error:" err.txt || fail "tsmech_plot.py $args gave no clear message: $(cat err.txt)"
+    cat err.txt
+  done
+  test ! -e x.png || fail "a failed plot left x.png"
+  ;;
+cloth | lattice)
+  if [ $case_ = cloth ]; then opts="-cloth_n 8" shape="8 8 3"; else opts="-lattice_n 6" shape="6 6 6 3"; fi
+  "$exe" -model $case_ -o probe.h5 -steps 1 $opts
+  status=$?
+  [ $status -eq 77 ] && exit 77
+  [ $status -eq 0 ] || fail "the $case_ run failed"
+  run "$mpiexec" -n 1 "$exe" -model $case_ -o ${case_}1.h5 -steps 12 -every 5 -dt 0.005 $opts $solve
+  run "$mpiexec" -n 3 "$exe" -model $case_ -o ${case_}3.h5 -steps 12 -every 5 -dt 0.005 $opts $solve
+  run $check layout ${case_}1.h5 --steps 12 --every 5 --model $case_ --shape $shape
+  run $check layout ${case_}3.h5 --steps 12 --every 5 --model $case_ --shape $shape --nranks 3
+  run $check compare ${case_}1.h5 ${case_}3.h5 --tol 1e-12
+  run $check xdmf ${case_}1.xmf
+  run $check xdmf ${case_}3.xmf
+  run "$python" "$plot" snapshot ${case_}3.h5 -o $case_.png
+  test -s $case_.png || fail "$case_.png is missing or empty"
+  ;;
+*)
+  fail "unknown case $case_"
+  ;;
+esac
+echo "io $case_: OK"
