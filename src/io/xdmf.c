@@ -12,8 +12,10 @@ static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[]
   PetscInt d;
 
   PetscFunctionBegin;
-  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"1", indent));
-  for (d = 0; d < rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " %" PetscInt_FMT, shape[d]));
+  /* The selection is [1, shape] but the item has the snapshot's own shape: ParaView's reader
+     wants the rank of a node attribute to be the grid's plus one (the components). */
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"", indent));
+  for (d = 0; d < rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s%" PetscInt_FMT, d ? " " : "", shape[d]));
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "\" Type=\"HyperSlab\">\n"));
   /* start, stride and count, one row each, over the rank + 1 dimensions of the dataset */
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s  <DataItem Dimensions=\"3 %" PetscInt_FMT "\" Format=\"XML\">%" PetscInt_FMT, indent, rank + 1, k));

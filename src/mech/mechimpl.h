@@ -55,6 +55,9 @@ struct _p_MechSystem {
   PetscBool setupcalled;
 };
 
+/* -log_view events: force evaluations, operator assemblies, mass solves */
+PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve;
+
 PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */
 PETSC_INTERN PetscErrorCode MechSystemSetUpFirstOrder(MechSystem, TS, Vec q, Vec v);

@@ -10,7 +10,8 @@
 */
 #include "mechimpl.h"
 
-PetscClassId MECHSYSTEM_CLASSID = 0;
+PetscClassId  MECHSYSTEM_CLASSID = 0;
+PetscLogEvent MECH_Force = 0, MECH_Operator = 0, MECH_MassSolve = 0;
 
 /*@C
   MechSystemCreate - Creates an empty mechanical system.
@@ -477,8 +478,10 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
+  PetscCall(PetscLogEventBegin(MECH_Force, sys, q, v, f));
   PetscCall((*sys->force)(sys, t, q, v, f, sys->forcectx));
   if (sys->fixed) PetscCall(VecISSet(f, sys->fixed, 0.0));
+  PetscCall(PetscLogEventEnd(MECH_Force, sys, q, v, f));
   PetscFunctionReturn(0);
 }
 
@@ -505,6 +508,7 @@ PetscErrorCode MechSystemComputeOperator(MechSystem sys, PetscReal t, Vec q, Vec
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
   if (!sys->hasdamping) cD = 0;
+  PetscCall(PetscLogEventBegin(MECH_Operator, sys, J, 0, 0));
   PetscCall(MatZeroEntries(J));
   if (cK != 0 || cD != 0) {
     PetscCall((*sys->tangent)(sys, t, q, v, cK, cD, J, sys->tangentctx));
@@ -519,6 +523,7 @@ PetscErrorCode MechSystemComputeOperator(MechSystem sys, PetscReal t, Vec q, Vec
       PetscCall(MatDiagonalSet(J, sys->work, ADD_VALUES));
     } else PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
   }
+  PetscCall(PetscLogEventEnd(MECH_Operator, sys, J, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -547,7 +552,9 @@ PetscErrorCode MechSystemSolveMass(MechSystem sys, Vec b, Vec x)
     PetscCall(KSPSetOperators(sys->massksp, sys->Mfix, sys->Mfix));
     PetscCall(KSPSetFromOptions(sys->massksp));
   }
+  PetscCall(PetscLogEventBegin(MECH_MassSolve, sys, b, x, 0));
   PetscCall(KSPSolve(sys->massksp, b, x));
+  PetscCall(PetscLogEventEnd(MECH_MassSolve, sys, b, x, 0));
   {
     KSPConvergedReason reason;
     PetscCall(KSPGetConvergedReason(sys->massksp, &reason));

@@ -1,5 +1,6 @@
 /* Package registration: the MechSystem class, the TS types, and the -dll_append entry point. */
 #include "tsimpl2.h"
+#include "../mech/mechimpl.h"
 
 static PetscBool TSMechPackageInitialized = PETSC_FALSE;
 
@@ -24,6 +25,9 @@ PetscErrorCode TSMechInitializePackage(void)
   TSMechPackageInitialized = PETSC_TRUE;
   PetscCall(TSInitializePackage());
   PetscCall(PetscClassIdRegister("MechSystem", &MECHSYSTEM_CLASSID));
+  PetscCall(PetscLogEventRegister("MechForce", MECHSYSTEM_CLASSID, &MECH_Force));
+  PetscCall(PetscLogEventRegister("MechOperator", MECHSYSTEM_CLASSID, &MECH_Operator));
+  PetscCall(PetscLogEventRegister("MechMassSolve", MECHSYSTEM_CLASSID, &MECH_MassSolve));
   PetscCall(TSRegister(TSTHETA2, TSCreate_Theta2));
   PetscCall(TSRegister(TSBEULER2, TSCreate_BEuler2));
   PetscCall(TSRegister(TSCN2, TSCreate_CN2));

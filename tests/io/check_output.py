@@ -186,7 +186,7 @@ def check_xdmf(args):
             p = np.array([int(x) for x in params.text.split()]).reshape(3, len(hdims))
             start, stride, count = p
             check(np.all(start + (count - 1) * stride < np.array(hdims)) and np.all(start >= 0), f"{path}: hyperslab {p.tolist()} outside {hdims}")
-            check(list(count) == sdims, f"{path}: hyperslab count {list(count)} != its Dimensions {sdims}")
+            check(count[0] == 1 and list(count[1:]) == sdims, f"{path}: hyperslab count {list(count)} is not one snapshot of shape {sdims}")
             check(np.prod(count) == 3 * np.prod(nodes), f"{path}: the hyperslab has {np.prod(count)} values for {np.prod(nodes)} nodes")
             check(list(count[1:-1]) == nodes, f"{path}: hyperslab {list(count)} does not match the topology {nodes}")
     for f in h5files.values():
