@@ -104,14 +104,15 @@ static PetscErrorCode WriteSeries(MechOutput out, const char group[], const char
 /* Writes the /monitor records not yet in the file. Collective. */
 static PetscErrorCode FlushMonitor(MechOutput out)
 {
-  hid_t    inttype;
+  hid_t    inttype, realtype;
   PetscInt j;
 
   PetscFunctionBegin;
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
+  PetscCall(PetscDataTypeToHDF5DataType(PETSC_REAL, &realtype));
   for (j = 0; j < out->nreal; j++) {
     const char *name = j < MECH_OUTPUT_NREAL ? MechOutputRealNames[j] : out->invname[j - MECH_OUTPUT_NREAL];
-    PetscCall(WriteSeries(out, "/monitor", name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, out->nflushed, out->nrec, out->real[j]));
+    PetscCall(WriteSeries(out, "/monitor", name, realtype, H5T_IEEE_F64LE, out->nflushed, out->nrec, out->real[j]));
   }
   for (j = 0; j < MECH_OUTPUT_NINT; j++) PetscCall(WriteSeries(out, "/monitor", MechOutputIntNames[j], inttype, H5T_STD_I64LE, out->nflushed, out->nrec, out->ints[j]));
   out->nflushed = out->nrec;
@@ -122,7 +123,7 @@ static PetscErrorCode FlushMonitor(MechOutput out)
    /monitor up to date and flushes the file. Collective. */
 static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
 {
-  hid_t fileid, inttype;
+  hid_t fileid, inttype, realtype;
 
   PetscFunctionBegin;
   if (out->nsnap == out->maxsnap) {
@@ -143,7 +144,8 @@ static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
   PetscCall(PetscViewerHDF5PopGroup(out->viewer));
   /* time and step last: their length is the number of complete snapshots */
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
-  PetscCall(WriteSeries(out, "/fields", "time", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, out->nsnap - 1, out->nsnap, out->snaptime));
+  PetscCall(PetscDataTypeToHDF5DataType(PETSC_REAL, &realtype));
+  PetscCall(WriteSeries(out, "/fields", "time", realtype, H5T_IEEE_F64LE, out->nsnap - 1, out->nsnap, out->snaptime));
   PetscCall(WriteSeries(out, "/fields", "step", inttype, H5T_STD_I64LE, out->nsnap - 1, out->nsnap, out->snapstep));
   PetscCall(FlushMonitor(out));
   PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
@@ -283,7 +285,7 @@ static PetscErrorCode CreateStateVectors(MechOutput out)
   DM        dm;
   PetscBool isda;
   Vec       q0, v0;
-  PetscInt  n0, n, M, N, P, dof;
+  PetscInt  n0, n, M, N, P, dof, bad;
 
   PetscFunctionBegin;
   PetscCall(MechSystemCreateState(out->sys, &q0, &v0));
@@ -294,7 +296,9 @@ static PetscErrorCode CreateStateVectors(MechOutput out)
     PetscCall(DMCreateGlobalVector(dm, &out->q));
     PetscCall(VecGetLocalSize(q0, &n0));
     PetscCall(VecGetLocalSize(out->q, &n));
-    PetscCheck(n == n0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The state (local size %" PetscInt_FMT ") does not have the layout of the system's DMDA (local size %" PetscInt_FMT ")", n0, n);
+    bad = n != n0;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_MAX, out->comm));
+    PetscCheck(!bad, out->comm, PETSC_ERR_ARG_INCOMP, "The state does not have the parallel layout of the system's DMDA (MechSystemSetDM()): it cannot be written on the grid");
     PetscCall(DMDAGetInfo(dm, &out->dim, &M, &N, &P, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
     n = 0;
     if (out->dim == 3) out->shape[n++] = P;
@@ -339,7 +343,7 @@ static PetscErrorCode SetPaths(MechOutput out, const char filename[])
   a failure of the HDF5 open itself into an error naming the path (HDF5's own error stack is
   silenced meanwhile). Removes a file the failed attempt may have created.
 */
-static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filename[], PetscViewer *viewer, PetscBool *existed)
+static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filename[], PetscViewer *viewer)
 {
   PetscErrorCode ierr;
   PetscBool      ok = PETSC_TRUE, flags[2] = {PETSC_FALSE, PETSC_FALSE};
@@ -364,12 +368,14 @@ static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filen
     PetscCall(PetscTestFile(filename, 'r', &flags[1]));
   }
   PetscCallMPI(MPI_Bcast(flags, 2, MPIU_BOOL, 0, comm));
-  *existed = flags[1];
   PetscCheck(flags[0], comm, PETSC_ERR_FILE_OPEN, "Cannot create the HDF5 output file %s: its directory does not exist or is not writable", filename);
   PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &efunc, &edata));
   PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscViewerCreate(comm, viewer);
+  /* no PetscViewerSetFromOptions(): -viewer_hdf5_sp_output or _base_dimension2 would change the
+     documented layout */
+  *viewer = NULL;
+  ierr    = PetscViewerCreate(comm, viewer);
   if (!ierr) ierr = PetscViewerSetType(*viewer, PETSCVIEWERHDF5);
   if (!ierr) ierr = PetscViewerFileSetMode(*viewer, FILE_MODE_WRITE);
   if (!ierr) ierr = PetscViewerFileSetName(*viewer, filename);
@@ -381,7 +387,7 @@ static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filen
        when the viewer is destroyed */
     if (*viewer && ((PetscViewer_HDF5 *)(*viewer)->data)->file_id < 0) ((PetscViewer_HDF5 *)(*viewer)->data)->file_id = 0;
     PetscCall(PetscViewerDestroy(viewer));
-    if (rank == 0 && !*existed) {
+    if (rank == 0 && !flags[1]) {
       PetscBool now;
       PetscCall(PetscTestFile(filename, 'r', &now));
       if (now) (void)remove(filename);
@@ -391,12 +397,13 @@ static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filen
   PetscFunctionReturn(0);
 }
 
-/* Everything MechOutputCreate() does once the file is open */
-static PetscErrorCode SetUp(MechOutput out, TS ts)
+/* What MechOutputCreate() prepares before it opens the file: errors here leave nothing behind */
+static PetscErrorCode SetUp(MechOutput out, const char filename[])
 {
   PetscInt ninv, j, k;
 
   PetscFunctionBegin;
+  PetscCall(SetPaths(out, filename));
   PetscCall(CreateStateVectors(out));
   PetscCall(MechSystemGetNumInvariants(out->sys, &ninv));
   out->nreal = MECH_OUTPUT_NREAL + ninv;
@@ -415,7 +422,6 @@ static PetscErrorCode SetUp(MechOutput out, TS ts)
     PetscCheck(!clash, out->comm, PETSC_ERR_ARG_WRONG, "Invariant \"%s\" has the name of a /monitor dataset", name);
     PetscCall(PetscStrallocpy(name, &out->invname[j]));
   }
-  PetscCall(WriteHeader(out, ts));
   PetscFunctionReturn(0);
 }
 
@@ -444,8 +450,6 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
   MPI_Comm       comm;
   PetscMPIInt    rank;
   const char    *type;
-  PetscViewer    viewer;
-  PetscBool      existed;
   MechOutput     out;
   PetscErrorCode ierr;
 
@@ -462,17 +466,19 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
   PetscCall(TSGetType(ts, &type));
   PetscCheck(type, comm, PETSC_ERR_ARG_WRONGSTATE, "Set the TS type (TSSetType() or TSSetFromOptions()) before MechOutputCreate(): it is recorded in the file");
   PetscCheck(filename[0], comm, PETSC_ERR_ARG_WRONG, "Empty file name for the HDF5 output");
-  PetscCall(OpenFile(comm, rank, filename, &viewer, &existed));
-
   PetscCall(PetscNew(&out));
-  out->comm   = comm;
-  out->rank   = rank;
-  out->viewer = viewer;
-  out->every  = every > 0 ? every : 0;
+  out->comm  = comm;
+  out->rank  = rank;
+  out->every = every > 0 ? every : 0;
   PetscCall(PetscObjectReference((PetscObject)sys));
   out->sys = sys;
-  ierr     = SetPaths(out, filename);
-  if (!ierr) ierr = SetUp(out, ts);
+  ierr     = SetUp(out, filename);
+  if (!ierr) ierr = OpenFile(comm, rank, filename, &out->viewer);
+  if (ierr) {
+    (void)MechOutputFree(out);
+    PetscCall(ierr);
+  }
+  ierr = WriteHeader(out, ts);
   if (ierr) {
     /* do not leave a file with a partial header behind */
     (void)PetscViewerDestroy(&out->viewer);

@@ -12,9 +12,9 @@ static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[]
   PetscInt d;
 
   PetscFunctionBegin;
-  /* The selection is [1, shape] but the item has the snapshot's own shape: ParaView's reader
-     wants the rank of a node attribute to be the grid's plus one (the components). */
-  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"", indent));
+  /* The item has the shape of the grid's nodes (3-D, see MechOutputWriteXDMF()) times the
+     components: the shape ParaView's reader expects of a node attribute of a 3DSMesh. */
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"%s", indent, rank == 3 ? "1 " : ""));
   for (d = 0; d < rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s%" PetscInt_FMT, d ? " " : "", shape[d]));
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "\" Type=\"HyperSlab\">\n"));
   /* start, stride and count, one row each, over the rank + 1 dimensions of the dataset */
@@ -46,8 +46,10 @@ PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], co
   for (k = 0; k < nsnap; k++) {
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "      <Grid Name=\"snapshot %" PetscInt_FMT "\" GridType=\"Uniform\">\n", k));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Time Value=\"%.17g\"/>\n", (double)times[k]));
-    /* structured topology dimensions are the node counts, slowest first, as in the dataset */
-    if (dim == 2) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"2DSMesh\" Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1]));
+    /* Node counts, slowest first as in the dataset. A 2-D grid is a 3DSMesh of one layer (a
+       surface to ParaView): its XDMF2 reader selects node attributes of a 2DSMesh with a
+       hyperslab that does not fit vector data. */
+    if (dim == 2) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"3DSMesh\" Dimensions=\"1 %" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1]));
     else PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"3DSMesh\" Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1], shape[2]));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Geometry GeometryType=\"XYZ\">\n"));
     PetscCall(WriteSlab(fp, h5name, "q", rank, shape, nsnap, k, "          "));

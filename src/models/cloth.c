@@ -13,11 +13,15 @@
 
   The particles live on a 2-D DMDA with 3 dofs (x, y, z) and a box stencil, of width 2 when there
   are bend springs (so that every spring of an owned particle reaches a ghost at most) and 1
-  otherwise. Each rank computes the rows of its own particles only, visiting the springs of a
+  otherwise. Each rank computes the rows of its own particles only, summing the springs of a
   particle in one fixed order (its stencil, in natural order), so that every entry is computed
   by the same operations on any number of ranks: forces are bitwise independent of the partition.
-  A spring between two ranks is evaluated on both; that is cheaper than a reverse scatter and
-  keeps the sums in a fixed order.
+
+  Each spring is evaluated once (not once per end): the kernel's results for the two ends are
+  exact negatives (force) or equal (tangent block) bit for bit, because swapping the ends only
+  flips signs. A particle evaluates its forward springs (to the stencil entries after itself);
+  the results of the last sw + 1 rows are kept in a small buffer, from which the rows of the
+  backward partners are read. A spring with an end on another rank is evaluated by both ranks.
 */
 #include <tsmech.h>
 #include <petscdmda.h>
@@ -38,6 +42,11 @@ typedef struct {
   PetscInt   di[CLOTH_STENCIL];      /* stencil offsets, in natural order (j first, then i) */
   PetscInt   dj[CLOTH_STENCIL];
   MechSpring spring[CLOTH_STENCIL];  /* the spring to each stencil entry (unused at self) */
+  PetscInt   nfw;                    /* forward entries: self + 1, ..., nst - 1 */
+  PetscInt   sw;                     /* stencil width, the reach of the farthest spring */
+  PetscInt   cx0, cxm;               /* particles whose springs are buffered: x in [cx0, cx0 + cxm) */
+  PetscReal *buf;                    /* forward spring results of the last sw + 1 rows: row slot,
+                                        x, forward entry, then 3 (force) or 9 (tangent) reals */
   PetscReal  weight, drag;           /* per particle: m g and the drag coefficient */
   PetscBool  sphere;
   PetscReal  center[3], radius, ksp; /* ksp: penalty stiffness per particle */
@@ -49,6 +58,7 @@ static PetscErrorCode ClothDestroy(void *ctx)
 
   PetscFunctionBegin;
   PetscCall(DMDestroy(&cl->da));
+  PetscCall(PetscFree(cl->buf));
   PetscCall(PetscFree(cl));
   PetscFunctionReturn(0);
 }
@@ -97,9 +107,56 @@ static PetscReal ClothSphere(const Cloth *cl, const PetscScalar x[], PetscReal f
   return 0.5 * cl->ksp * pen * pen;
 }
 
+static inline PetscBool ClothInside(const Cloth *cl, PetscInt i, PetscInt j)
+{
+  return i >= 0 && i < cl->nx && j >= 0 && j < cl->ny ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static inline PetscBool ClothOwned(PetscInt i, PetscInt j, PetscInt xs, PetscInt ys, PetscInt xm, PetscInt ym)
+{
+  return i >= xs && i < xs + xm && j >= ys && j < ys + ym ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Buffer entry of forward spring m of particle (i, j), of width w reals */
+static inline PetscReal *ClothBuffer(const Cloth *cl, PetscInt i, PetscInt j, PetscInt m, PetscInt w)
+{
+  return cl->buf + (((j % (cl->sw + 1)) * cl->cxm + (i - cl->cx0)) * cl->nfw + m) * w;
+}
+
 /*
-  f on the owned particles: springs in stencil order, then gravity, drag and the sphere. Fixed
-  particles are computed too (the system zeroes them); it keeps the loop free of tests.
+  Forward springs of row j (particles x in [cx0, cx0 + cxm)) into the buffer: forces (w = 3), or
+  blocks B = cK Kaa + cD Daa (w = 9). Only springs with an owned end are needed.
+*/
+static PetscErrorCode ClothRowSprings(const Cloth *cl, PetscInt j, const PetscScalar ***x, const PetscScalar ***u, PetscInt w, PetscReal cK, PetscReal cD)
+{
+  PetscInt  xs, ys, xm, ym, i, m, a;
+  PetscReal K[9] = {0}, D[9] = {0};
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetCorners(cl->da, &xs, &ys, NULL, &xm, &ym, NULL));
+  for (i = cl->cx0; i < cl->cx0 + cl->cxm; i++) {
+    const PetscBool own = ClothOwned(i, j, xs, ys, xm, ym);
+
+    for (m = 0; m < cl->nfw; m++) {
+      const PetscInt s = cl->self + 1 + m, ii = i + cl->di[s], jj = j + cl->dj[s];
+      PetscReal     *b;
+
+      if (!ClothInside(cl, ii, jj) || !(own || ClothOwned(ii, jj, xs, ys, xm, ym))) continue;
+      b = ClothBuffer(cl, i, j, m, w);
+      if (w == 3) PetscCall(MechSpringEvaluate(&cl->spring[s], x[j][i], x[jj][ii], u[j][i], u[jj][ii], b, NULL, NULL, NULL));
+      else {
+        PetscCall(MechSpringEvaluate(&cl->spring[s], x[j][i], x[jj][ii], u[j][i], u[jj][ii], NULL, cK != 0 ? K : NULL, cD != 0 ? D : NULL, NULL));
+        for (a = 0; a < 9; a++) b[a] = cK * K[a] + cD * D[a];
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  f on the owned particles: springs in stencil order, then gravity, drag and the sphere. A
+  backward spring's force is the negative of its partner's forward result. Fixed particles are
+  computed too (the system zeroes them); it keeps the loop free of tests.
 */
 static PetscErrorCode ClothForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
 {
@@ -107,7 +164,7 @@ static PetscErrorCode ClothForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec 
   Vec                  ql, vl;
   const PetscScalar ***x, ***u;
   PetscScalar       ***fa;
-  PetscReal            fs[3], fr[3];
+  PetscReal            fr[3];
   PetscInt             xs, ys, xm, ym, i, j, s, c;
 
   PetscFunctionBegin;
@@ -117,16 +174,24 @@ static PetscErrorCode ClothForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec 
   PetscCall(ClothGetLocal(cl->da, v, &vl, &u));
   PetscCall(DMDAVecGetArrayDOF(cl->da, f, &fa));
   PetscCall(DMDAGetCorners(cl->da, &xs, &ys, NULL, &xm, &ym, NULL));
-  for (j = ys; j < ys + ym; j++) {
+  for (j = PetscMax(ys - cl->sw, 0); j < ys + ym; j++) {
+    PetscCall(ClothRowSprings(cl, j, x, u, 3, 0, 0));
+    if (j < ys) continue;
     for (i = xs; i < xs + xm; i++) {
       fr[0] = fr[1] = fr[2] = 0;
       for (s = 0; s < cl->nst; s++) {
         const PetscInt ii = i + cl->di[s], jj = j + cl->dj[s];
 
-        if (s == cl->self || ii < 0 || ii >= cl->nx || jj < 0 || jj >= cl->ny) continue;
-        /* the kernel returns the force on its first end, this particle */
-        PetscCall(MechSpringEvaluate(&cl->spring[s], x[j][i], x[jj][ii], u[j][i], u[jj][ii], fs, NULL, NULL, NULL));
-        for (c = 0; c < 3; c++) fr[c] += fs[c];
+        if (s == cl->self || !ClothInside(cl, ii, jj)) continue;
+        if (s < cl->self) {
+          const PetscReal *b = ClothBuffer(cl, ii, jj, cl->self - s - 1, 3);
+
+          for (c = 0; c < 3; c++) fr[c] -= b[c];
+        } else {
+          const PetscReal *b = ClothBuffer(cl, i, j, s - cl->self - 1, 3);
+
+          for (c = 0; c < 3; c++) fr[c] += b[c];
+        }
       }
       fr[2] += cl->weight;
       for (c = 0; c < 3; c++) fr[c] += cl->drag * u[j][i][c];
@@ -153,7 +218,7 @@ static inline PetscInt ClothRowStencil(const Cloth *cl, PetscInt i, PetscInt j, 
   for (s = 0; s < cl->nst; s++) {
     const PetscInt ii = i + cl->di[s], jj = j + cl->dj[s];
 
-    if (ii < 0 || ii >= cl->nx || jj < 0 || jj >= cl->ny) continue;
+    if (!ClothInside(cl, ii, jj)) continue;
     sidx[nc]   = s;
     cols[nc++] = gidx[(jj - gys) * gxm + (ii - gxs)];
   }
@@ -163,7 +228,7 @@ static inline PetscInt ClothRowStencil(const Cloth *cl, PetscInt i, PetscInt j, 
 /*
   J = cK K + cD D, one block row per owned particle in a single MatSetValuesBlocked call. For a
   spring to partner b the particle's own block gets +B and column b gets -B, B = cK Kaa + cD Daa
-  (springs.h); drag and sphere add to the own block.
+  (springs.h; the same block seen from either end); drag and sphere add to the own block.
 */
 static PetscErrorCode ClothTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
 {
@@ -172,7 +237,7 @@ static PetscErrorCode ClothTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pe
   const PetscScalar   ***x, ***u;
   ISLocalToGlobalMapping ltog;
   const PetscInt        *gidx;
-  PetscReal              K[9], D[9], diag[9];
+  PetscReal              diag[9];
   PetscScalar            vals[9 * CLOTH_STENCIL];
   PetscInt               sidx[CLOTH_STENCIL], cols[CLOTH_STENCIL];
   PetscInt               xs, ys, xm, ym, gxs, gys, gxm, i, j, b, nc, dpos, a, e;
@@ -186,8 +251,9 @@ static PetscErrorCode ClothTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pe
   PetscCall(DMDAGetGhostCorners(cl->da, &gxs, &gys, NULL, &gxm, NULL, NULL));
   PetscCall(DMGetLocalToGlobalMapping(cl->da, &ltog));
   PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
-  for (a = 0; a < 9; a++) K[a] = D[a] = 0;
-  for (j = ys; j < ys + ym; j++) {
+  for (j = PetscMax(ys - cl->sw, 0); j < ys + ym; j++) {
+    PetscCall(ClothRowSprings(cl, j, x, u, 9, cK, cD));
+    if (j < ys) continue;
     for (i = xs; i < xs + xm; i++) {
       const PetscInt row = gidx[(j - gys) * gxm + (i - gxs)];
 
@@ -197,19 +263,18 @@ static PetscErrorCode ClothTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pe
       for (a = 0; a < 3; a++) diag[4 * a] = cD * cl->drag;
       /* vals is the 3 x 3nc row-major block row: entry (a, e) of block b at a * 3nc + 3b + e */
       for (b = 0; b < nc; b++) {
-        const PetscInt s = sidx[b], ii = i + cl->di[s], jj = j + cl->dj[s];
+        const PetscInt   s = sidx[b];
+        const PetscReal *B;
 
         if (s == cl->self) {
           dpos = b;
           continue;
         }
-        PetscCall(MechSpringEvaluate(&cl->spring[s], x[j][i], x[jj][ii], u[j][i], u[jj][ii], NULL, cK != 0 ? K : NULL, cD != 0 ? D : NULL, NULL));
+        B = s < cl->self ? ClothBuffer(cl, i + cl->di[s], j + cl->dj[s], cl->self - s - 1, 9) : ClothBuffer(cl, i, j, s - cl->self - 1, 9);
         for (a = 0; a < 3; a++) {
           for (e = 0; e < 3; e++) {
-            const PetscReal B = cK * K[3 * a + e] + cD * D[3 * a + e];
-
-            diag[3 * a + e] += B;
-            vals[a * 3 * nc + 3 * b + e] = -B;
+            diag[3 * a + e] += B[3 * a + e];
+            vals[a * 3 * nc + 3 * b + e] = -B[3 * a + e];
           }
         }
       }
@@ -250,7 +315,7 @@ static PetscErrorCode ClothPotential(MechSystem sys, PetscReal t, Vec q, Vec v, 
       for (s = cl->self + 1; s < cl->nst; s++) {
         const PetscInt ii = i + cl->di[s], jj = j + cl->dj[s];
 
-        if (ii < 0 || ii >= cl->nx || jj < 0 || jj >= cl->ny) continue;
+        if (!ClothInside(cl, ii, jj)) continue;
         PetscCall(MechSpringEvaluate(&cl->spring[s], x[j][i], x[jj][ii], NULL, NULL, NULL, NULL, NULL, &es));
         e += es;
       }
@@ -449,6 +514,14 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
       cl->nst++;
     }
   }
+
+  /* backward partners sit up to sw to the left and 1 to the right (shear), up to sw rows up */
+  PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
+  cl->nfw = cl->nst - cl->self - 1;
+  cl->sw  = sw;
+  cl->cx0 = PetscMax(xs - sw, 0);
+  cl->cxm = PetscMin(xs + xm + 1, nx) - cl->cx0;
+  PetscCall(PetscMalloc1((sw + 1) * cl->cxm * cl->nfw * 9, &cl->buf));
 
   PetscCall(MechSystemCreate(comm, &sy));
   PetscCall(MechSystemSetApplicationContext(sy, cl, ClothDestroy));

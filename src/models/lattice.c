@@ -16,8 +16,9 @@
 
   The particles live on a 3-D DMDA with 3 dofs and a box stencil, of width 2 with bend springs
   and 1 otherwise. As in the cloth, each rank computes the rows of its own particles only,
-  visiting the springs of a particle in one fixed order, so forces are bitwise independent of the
-  partition.
+  summing the springs of a particle in one fixed order, so forces are bitwise independent of the
+  partition; each spring is evaluated once, by its end of smaller natural index, and the results
+  of the last sw + 1 planes are kept for the partners (see cloth.c).
 */
 #include <tsmech.h>
 #include <petscdmda.h>
@@ -37,7 +38,13 @@ typedef struct {
   PetscInt   self; /* position of the particle itself in the stencil */
   PetscInt   di[LATTICE_STENCIL], dj[LATTICE_STENCIL], dk[LATTICE_STENCIL]; /* natural order */
   MechSpring spring[LATTICE_STENCIL];
-  PetscReal  weight, drag; /* per particle: m g and the drag coefficient */
+  PetscInt   nfw;           /* forward entries: self + 1, ..., nst - 1 */
+  PetscInt   sw;            /* stencil width */
+  PetscInt   cx0, cxm;      /* particles whose springs are buffered: x in [cx0, cx0 + cxm), */
+  PetscInt   cy0, cym;      /* y in [cy0, cy0 + cym) */
+  PetscReal *buf;           /* forward spring results of the last sw + 1 planes: plane slot, y, x,
+                               forward entry, then 3 (force) or 9 (tangent) reals */
+  PetscReal  weight, drag;  /* per particle: m g and the drag coefficient */
 } Lattice;
 
 static PetscErrorCode LatticeDestroy(void *ctx)
@@ -46,6 +53,7 @@ static PetscErrorCode LatticeDestroy(void *ctx)
 
   PetscFunctionBegin;
   PetscCall(DMDestroy(&la->da));
+  PetscCall(PetscFree(la->buf));
   PetscCall(PetscFree(la));
   PetscFunctionReturn(0);
 }
@@ -74,14 +82,55 @@ static inline PetscBool LatticeInside(const Lattice *la, PetscInt i, PetscInt j,
   return i >= 0 && i < la->nx && j >= 0 && j < la->ny && k >= 0 && k < la->nz ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* f on the owned particles: springs in stencil order, then gravity and drag */
+static inline PetscBool LatticeOwned(PetscInt i, PetscInt j, PetscInt k, const PetscInt c[], const PetscInt m[])
+{
+  return i >= c[0] && i < c[0] + m[0] && j >= c[1] && j < c[1] + m[1] && k >= c[2] && k < c[2] + m[2] ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Buffer entry of forward spring m of particle (i, j, k), of width w reals */
+static inline PetscReal *LatticeBuffer(const Lattice *la, PetscInt i, PetscInt j, PetscInt k, PetscInt m, PetscInt w)
+{
+  return la->buf + ((((k % (la->sw + 1)) * la->cym + (j - la->cy0)) * la->cxm + (i - la->cx0)) * la->nfw + m) * w;
+}
+
+/* Forward springs of plane k into the buffer: forces (w = 3) or blocks cK Kaa + cD Daa (w = 9) */
+static PetscErrorCode LatticePlaneSprings(const Lattice *la, PetscInt k, const PetscScalar ****x, const PetscScalar ****u, PetscInt w, PetscReal cK, PetscReal cD)
+{
+  PetscInt  c[3], n[3], i, j, m, a;
+  PetscReal K[9] = {0}, D[9] = {0};
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetCorners(la->da, &c[0], &c[1], &c[2], &n[0], &n[1], &n[2]));
+  for (j = la->cy0; j < la->cy0 + la->cym; j++) {
+    for (i = la->cx0; i < la->cx0 + la->cxm; i++) {
+      const PetscBool own = LatticeOwned(i, j, k, c, n);
+
+      for (m = 0; m < la->nfw; m++) {
+        const PetscInt s = la->self + 1 + m, ii = i + la->di[s], jj = j + la->dj[s], kk = k + la->dk[s];
+        PetscReal     *b;
+
+        if (!LatticeInside(la, ii, jj, kk) || !(own || LatticeOwned(ii, jj, kk, c, n))) continue;
+        b = LatticeBuffer(la, i, j, k, m, w);
+        if (w == 3) PetscCall(MechSpringEvaluate(&la->spring[s], x[k][j][i], x[kk][jj][ii], u[k][j][i], u[kk][jj][ii], b, NULL, NULL, NULL));
+        else {
+          PetscCall(MechSpringEvaluate(&la->spring[s], x[k][j][i], x[kk][jj][ii], u[k][j][i], u[kk][jj][ii], NULL, cK != 0 ? K : NULL, cD != 0 ? D : NULL, NULL));
+          for (a = 0; a < 9; a++) b[a] = cK * K[a] + cD * D[a];
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* f on the owned particles: springs in stencil order (backward ones from the partner's result,
+   negated), then gravity and drag */
 static PetscErrorCode LatticeForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
 {
   const Lattice        *la = (const Lattice *)ctx;
   Vec                   ql, vl;
   const PetscScalar ****x, ****u;
   PetscScalar       ****fa;
-  PetscReal             fs[3], fr[3];
+  PetscReal             fr[3];
   PetscInt              xs, ys, zs, xm, ym, zm, i, j, k, s, c;
 
   PetscFunctionBegin;
@@ -91,7 +140,9 @@ static PetscErrorCode LatticeForce(MechSystem sys, PetscReal t, Vec q, Vec v, Ve
   PetscCall(LatticeGetLocal(la->da, v, &vl, &u));
   PetscCall(DMDAVecGetArrayDOF(la->da, f, &fa));
   PetscCall(DMDAGetCorners(la->da, &xs, &ys, &zs, &xm, &ym, &zm));
-  for (k = zs; k < zs + zm; k++) {
+  for (k = PetscMax(zs - la->sw, 0); k < zs + zm; k++) {
+    PetscCall(LatticePlaneSprings(la, k, x, u, 3, 0, 0));
+    if (k < zs) continue;
     for (j = ys; j < ys + ym; j++) {
       for (i = xs; i < xs + xm; i++) {
         fr[0] = fr[1] = fr[2] = 0;
@@ -99,8 +150,15 @@ static PetscErrorCode LatticeForce(MechSystem sys, PetscReal t, Vec q, Vec v, Ve
           const PetscInt ii = i + la->di[s], jj = j + la->dj[s], kk = k + la->dk[s];
 
           if (s == la->self || !LatticeInside(la, ii, jj, kk)) continue;
-          PetscCall(MechSpringEvaluate(&la->spring[s], x[k][j][i], x[kk][jj][ii], u[k][j][i], u[kk][jj][ii], fs, NULL, NULL, NULL));
-          for (c = 0; c < 3; c++) fr[c] += fs[c];
+          if (s < la->self) {
+            const PetscReal *b = LatticeBuffer(la, ii, jj, kk, la->self - s - 1, 3);
+
+            for (c = 0; c < 3; c++) fr[c] -= b[c];
+          } else {
+            const PetscReal *b = LatticeBuffer(la, i, j, k, s - la->self - 1, 3);
+
+            for (c = 0; c < 3; c++) fr[c] += b[c];
+          }
         }
         fr[2] += la->weight;
         for (c = 0; c < 3; c++) fa[k][j][i][c] = fr[c] + la->drag * u[k][j][i][c];
@@ -140,7 +198,7 @@ static PetscErrorCode LatticeTangent(MechSystem sys, PetscReal t, Vec q, Vec v, 
   const PetscScalar  ****x, ****u;
   ISLocalToGlobalMapping ltog;
   const PetscInt        *gidx;
-  PetscReal              K[9], D[9], diag[9];
+  PetscReal              diag[9];
   PetscScalar            vals[9 * LATTICE_STENCIL];
   PetscInt               sidx[LATTICE_STENCIL], cols[LATTICE_STENCIL], g[3], gm[3];
   PetscInt               xs, ys, zs, xm, ym, zm, i, j, k, b, nc, dpos, a, e;
@@ -154,8 +212,9 @@ static PetscErrorCode LatticeTangent(MechSystem sys, PetscReal t, Vec q, Vec v, 
   PetscCall(DMDAGetGhostCorners(la->da, &g[0], &g[1], &g[2], &gm[0], &gm[1], &gm[2]));
   PetscCall(DMGetLocalToGlobalMapping(la->da, &ltog));
   PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
-  for (a = 0; a < 9; a++) K[a] = D[a] = 0;
-  for (k = zs; k < zs + zm; k++) {
+  for (k = PetscMax(zs - la->sw, 0); k < zs + zm; k++) {
+    PetscCall(LatticePlaneSprings(la, k, x, u, 9, cK, cD));
+    if (k < zs) continue;
     for (j = ys; j < ys + ym; j++) {
       for (i = xs; i < xs + xm; i++) {
         const PetscInt row = gidx[((k - g[2]) * gm[1] + (j - g[1])) * gm[0] + (i - g[0])];
@@ -166,19 +225,18 @@ static PetscErrorCode LatticeTangent(MechSystem sys, PetscReal t, Vec q, Vec v, 
         for (a = 0; a < 3; a++) diag[4 * a] = cD * la->drag;
         /* vals is the 3 x 3nc row-major block row: entry (a, e) of block b at a * 3nc + 3b + e */
         for (b = 0; b < nc; b++) {
-          const PetscInt s = sidx[b], ii = i + la->di[s], jj = j + la->dj[s], kk = k + la->dk[s];
+          const PetscInt   s = sidx[b];
+          const PetscReal *B;
 
           if (s == la->self) {
             dpos = b;
             continue;
           }
-          PetscCall(MechSpringEvaluate(&la->spring[s], x[k][j][i], x[kk][jj][ii], u[k][j][i], u[kk][jj][ii], NULL, cK != 0 ? K : NULL, cD != 0 ? D : NULL, NULL));
+          B = s < la->self ? LatticeBuffer(la, i + la->di[s], j + la->dj[s], k + la->dk[s], la->self - s - 1, 9) : LatticeBuffer(la, i, j, k, s - la->self - 1, 9);
           for (a = 0; a < 3; a++) {
             for (e = 0; e < 3; e++) {
-              const PetscReal B = cK * K[3 * a + e] + cD * D[3 * a + e];
-
-              diag[3 * a + e] += B;
-              vals[a * 3 * nc + 3 * b + e] = -B;
+              diag[3 * a + e] += B[3 * a + e];
+              vals[a * 3 * nc + 3 * b + e] = -B[3 * a + e];
             }
           }
         }
@@ -395,6 +453,16 @@ PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
       }
     }
   }
+
+  /* backward partners sit up to sw behind and 1 ahead (diagonals) in x and y, up to sw planes down */
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  la->nfw = la->nst - la->self - 1;
+  la->sw  = sw;
+  la->cx0 = PetscMax(xs - sw, 0);
+  la->cxm = PetscMin(xs + xm + 1, nx) - la->cx0;
+  la->cy0 = PetscMax(ys - sw, 0);
+  la->cym = PetscMin(ys + ym + 1, ny) - la->cy0;
+  PetscCall(PetscMalloc1((sw + 1) * la->cym * la->cxm * la->nfw * 9, &la->buf));
 
   PetscCall(MechSystemCreate(comm, &sy));
   PetscCall(MechSystemSetApplicationContext(sy, la, LatticeDestroy));

@@ -37,6 +37,16 @@ chain)
   run "$mpiexec" -n 2 "$exe" -o beuler2ranks.h5 -chain_n 20 -steps 30 -every 7 -ts_type beuler
   run $check layout beuler2ranks.h5 --steps 30 --every 7 --model chain --ts-type beuler --nranks 2 --shape 20 3
   test ! -e chain1.xmf || fail "an XDMF file was written for the 1-D chain"
+  # no monitor: the initial state recorded by hand, the final one by MechOutputClose()
+  run "$mpiexec" -n 2 "$exe" -o byhand.h5 -chain_n 20 -steps 30 -every 7 -no_monitor
+  run "$python" -c "
+import h5py, numpy as np
+f = h5py.File('byhand.h5', 'r')
+assert list(f['monitor/step'][:]) == [0, 30], f['monitor/step'][:]
+assert list(f['fields/step'][:]) == [0, 30], f['fields/step'][:]
+assert f['fields/q'].shape == (2, 20, 3)
+assert np.isclose(f['monitor/dt'][1], 0.3) and f['monitor/snes_its'][1] >= 30
+print('byhand.h5: OK')"
   ;;
 kepler)
   # a plain (non-DMDA) Vec held on rank 0, and an invariant
