@@ -37,19 +37,19 @@
 typedef struct {
   DM         da;
   PetscInt   nx, ny;
-  PetscInt   nst;                    /* stencil entries in use (the particle itself included) */
-  PetscInt   self;                   /* position of the particle itself in the stencil */
-  PetscInt   di[CLOTH_STENCIL];      /* stencil offsets, in natural order (j first, then i) */
+  PetscInt   nst;               /* stencil entries in use (the particle itself included) */
+  PetscInt   self;              /* position of the particle itself in the stencil */
+  PetscInt   di[CLOTH_STENCIL]; /* stencil offsets, in natural order (j first, then i) */
   PetscInt   dj[CLOTH_STENCIL];
-  MechSpring spring[CLOTH_STENCIL];  /* the spring to each stencil entry (unused at self) */
-  PetscInt   nfw;                    /* forward entries: self + 1, ..., nst - 1 */
-  PetscInt   sw;                     /* stencil width, the reach of the farthest spring */
-  PetscInt   cx0, cxm;               /* particles whose springs are buffered: x in [cx0, cx0 + cxm) */
-  PetscReal *buf;                    /* forward spring results of the last sw + 1 rows: row slot,
-                                        x, forward entry, then 3 (force) or 9 (tangent) reals */
-  PetscReal  weight, drag;           /* per particle: m g and the drag coefficient */
-  PetscBool  sphere;
-  PetscReal  center[3], radius, ksp; /* ksp: penalty stiffness per particle */
+  MechSpring spring[CLOTH_STENCIL]; /* the spring to each stencil entry (unused at self) */
+  PetscInt   nfw;                   /* forward entries: self + 1, ..., nst - 1 */
+  PetscInt   sw;                    /* stencil width, the reach of the farthest spring */
+  PetscInt   cx0, cxm;              /* particles whose springs are buffered: x in [cx0, cx0 + cxm) */
+  PetscReal *buf;                   /* forward spring results of the last sw + 1 rows: row slot,
+                                       x, forward entry, then 3 (force) or 9 (tangent) reals */
+  PetscReal weight, drag;           /* per particle: m g and the drag coefficient */
+  PetscBool sphere;
+  PetscReal center[3], radius, ksp; /* ksp: penalty stiffness per particle */
 } Cloth;
 
 static PetscErrorCode ClothDestroy(void *ctx)
@@ -409,28 +409,31 @@ static const char *const ClothPinTypes[] = {"corners", "edge", "ClothPin", "CLOT
 . -cloth_sphere              - a penalty sphere to collide with
 . -cloth_sphere_center <x,y,z> - its centre, default (size/2, size/2, -size/2): in the path of the swing
 . -cloth_sphere_radius <size/4> - its radius
-- -cloth_sphere_k <1e4>      - total penalty stiffness, lumped equally on the particles (so the contact
+- -cloth_sphere_k <1e5>      - total penalty stiffness, lumped equally on the particles (so the contact
                                frequency sqrt(k / mass) does not depend on n)
 
   The system is linear (MechSystemSetLinear()) only with -cloth_linear, -cloth_c 0 and no sphere:
   the spring damper acts along the spring direction, which turns with the motion even for
   zero-rest-length springs, and the penalty is piecewise. -cloth_linear therefore makes 0 the
   default of -cloth_c.
+
+  With bend springs the DMDA's stencil width is 2, so every rank must own at least 2 particles
+  along each direction it is split in (DMDA's check); -cloth_k_bend 0 lowers that to 1.
 */
 PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
 {
-  PetscInt      n = 32, nx, ny, sw, xs, ys, xm, ym, gxs, gys, gxm, i, j, c, nfix = 0, pin = 0, ncenter = 3;
-  PetscReal     size = 1, mass = 1, k = 1e3, kshear = 100, kbend = 10, cdamp = 0.1, drag = 0.1, g = 9.81, h;
-  PetscReal     center[3], radius, ksphere = 1e4;
-  PetscBool     zerorest = PETSC_FALSE, sphere = PETSC_FALSE, set;
-  Cloth        *cl;
-  MechSystem    sy;
-  DM            da;
-  Vec           q, v;
-  Mat           M, J;
-  IS            fixed;
-  PetscInt     *fidx;
-  PetscScalar ***x;
+  PetscInt               n = 32, nx, ny, sw, xs, ys, xm, ym, gxs, gys, gxm, i, j, c, nfix = 0, pin = 0, ncenter = 3;
+  PetscReal              size = 1, mass = 1, k = 1e3, kshear = 100, kbend = 10, cdamp = 0.1, drag = 0.1, g = 9.81, h;
+  PetscReal              center[3], radius, ksphere = 1e5;
+  PetscBool              zerorest = PETSC_FALSE, sphere = PETSC_FALSE, set;
+  Cloth                 *cl;
+  MechSystem             sy;
+  DM                     da;
+  Vec                    q, v;
+  Mat                    M, J;
+  IS                     fixed;
+  PetscInt              *fidx;
+  PetscScalar         ***x;
   const PetscInt        *gidx;
   ISLocalToGlobalMapping ltog;
   PetscInt               bs;
@@ -455,10 +458,11 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
   center[2] = -size / 2;
   radius    = size / 4;
   PetscCall(PetscOptionsRealArray("-cloth_sphere_center", "Centre of the sphere", "MechCreateCloth", center, &ncenter, &set));
-  PetscCheck(!set || ncenter == 3, comm, PETSC_ERR_ARG_SIZ, "-cloth_sphere_center needs 3 comma-separated values, got %" PetscInt_FMT, ncenter);
   PetscCall(PetscOptionsReal("-cloth_sphere_radius", "Radius of the sphere", "MechCreateCloth", radius, &radius, NULL));
   PetscCall(PetscOptionsReal("-cloth_sphere_k", "Total penalty stiffness of the sphere, lumped on the particles", "MechCreateCloth", ksphere, &ksphere, NULL));
   PetscOptionsEnd();
+  /* checked after PetscOptionsEnd(), which must run to free the options object */
+  PetscCheck(!set || ncenter == 3, comm, PETSC_ERR_ARG_SIZ, "-cloth_sphere_center needs 3 comma-separated values, got %" PetscInt_FMT, ncenter);
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_n %" PetscInt_FMT " must be at least 2", n);
   PetscCheck(size > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_size %g must be positive", (double)size);
   PetscCheck(mass > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_mass %g must be positive", (double)mass);
@@ -568,7 +572,7 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
 
   PetscCall(ClothCreateTangentMatrix(cl, &J));
   PetscCall(MechSystemSetForce(sy, ClothForce, cl));
-  PetscCall(MechSystemSetTangent(sy, J, (cdamp > 0 && cl->nst > 1) || drag > 0 ? PETSC_TRUE : PETSC_FALSE, ClothTangent, cl));
+  PetscCall(MechSystemSetTangent(sy, J, cdamp > 0 || drag > 0 ? PETSC_TRUE : PETSC_FALSE, ClothTangent, cl));
   PetscCall(MechSystemSetPotential(sy, ClothPotential, cl));
   PetscCall(MechSystemSetLinear(sy, zerorest && cdamp == 0 && !sphere ? PETSC_TRUE : PETSC_FALSE));
 

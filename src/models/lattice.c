@@ -34,17 +34,17 @@
 typedef struct {
   DM         da;
   PetscInt   nx, ny, nz;
-  PetscInt   nst;  /* stencil entries in use (the particle itself included) */
-  PetscInt   self; /* position of the particle itself in the stencil */
+  PetscInt   nst;                                                           /* stencil entries in use (the particle itself included) */
+  PetscInt   self;                                                          /* position of the particle itself in the stencil */
   PetscInt   di[LATTICE_STENCIL], dj[LATTICE_STENCIL], dk[LATTICE_STENCIL]; /* natural order */
   MechSpring spring[LATTICE_STENCIL];
-  PetscInt   nfw;           /* forward entries: self + 1, ..., nst - 1 */
-  PetscInt   sw;            /* stencil width */
-  PetscInt   cx0, cxm;      /* particles whose springs are buffered: x in [cx0, cx0 + cxm), */
-  PetscInt   cy0, cym;      /* y in [cy0, cy0 + cym) */
-  PetscReal *buf;           /* forward spring results of the last sw + 1 planes: plane slot, y, x,
-                               forward entry, then 3 (force) or 9 (tangent) reals */
-  PetscReal  weight, drag;  /* per particle: m g and the drag coefficient */
+  PetscInt   nfw;         /* forward entries: self + 1, ..., nst - 1 */
+  PetscInt   sw;          /* stencil width */
+  PetscInt   cx0, cxm;    /* particles whose springs are buffered: x in [cx0, cx0 + cxm), */
+  PetscInt   cy0, cym;    /* y in [cy0, cy0 + cym) */
+  PetscReal *buf;         /* forward spring results of the last sw + 1 planes: plane slot, y, x,
+                             forward entry, then 3 (force) or 9 (tangent) reals */
+  PetscReal weight, drag; /* per particle: m g and the drag coefficient */
 } Lattice;
 
 static PetscErrorCode LatticeDestroy(void *ctx)
@@ -357,32 +357,35 @@ static PetscErrorCode LatticeCreateTangentMatrix(Lattice *la, Mat *J)
 + -lattice_n <8>          - particles per side (the DMDA options, e.g. -da_grid_z, -da_refine, may change it)
 . -lattice_size <1>       - side length along x; the spacing h = size / (nx - 1) is the same along y and z
 . -lattice_mass <1>       - total mass, lumped equally on the particles
-. -lattice_k <200>        - structural stiffness of the whole box along an axis (each spring: k h / size)
-. -lattice_k_shear <100>  - the same for the shear (face and body diagonal) springs, 0: none
-. -lattice_k_bend <20>    - the same for the bend springs (distance 2 along an axis), 0: none (stencil width 1)
-. -lattice_c <0.5>        - damping along the springs, scaled like k (default 0 with -lattice_linear)
+. -lattice_k <50>         - structural stiffness of the whole box along an axis (each spring: k h / size)
+. -lattice_k_shear <25>   - the same for the shear (face and body diagonal) springs, 0: none
+. -lattice_k_bend <5>     - the same for the bend springs (distance 2 along an axis), 0: none (stencil width 1)
+. -lattice_c <0.1>        - damping along the springs, scaled like k (default 0 with -lattice_linear)
 . -lattice_drag <0.1>     - total linear drag coefficient, lumped equally on the particles
 . -lattice_g <9.81>       - gravity along -z
 . -lattice_linear         - zero-rest-length springs (the body then collapses onto its base)
 - -lattice_v0 <0,0,0>     - initial velocity of every free particle
 
   The system is linear only with -lattice_linear and -lattice_c 0 (hence that default).
+
+  With bend springs the DMDA's stencil width is 2, so every rank must own at least 2 particles
+  along each direction it is split in (DMDA's check); -lattice_k_bend 0 lowers that to 1.
 */
 PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
 {
-  PetscInt                n = 8, nx, ny, nz, sw, xs, ys, zs, xm, ym, zm, i, j, k, c, nfix = 0, nv0 = 3, bs, g[3], gm[3];
-  PetscReal               size = 1, mass = 1, ks = 200, kshear = 100, kbend = 20, cdamp = 0.5, drag = 0.1, grav = 9.81, v0[3] = {0, 0, 0}, h, scale;
-  PetscBool               zerorest = PETSC_FALSE, set;
-  Lattice                *la;
-  MechSystem              sy;
-  DM                      da;
-  Vec                     q, v;
-  Mat                     M, J;
-  IS                      fixed;
-  PetscInt               *fidx;
-  PetscScalar         ****x, ****u;
-  const PetscInt         *gidx;
-  ISLocalToGlobalMapping  ltog;
+  PetscInt               n = 8, nx, ny, nz, sw, xs, ys, zs, xm, ym, zm, i, j, k, c, nfix = 0, nv0 = 3, bs, g[3], gm[3];
+  PetscReal              size = 1, mass = 1, ks = 50, kshear = 25, kbend = 5, cdamp = 0.1, drag = 0.1, grav = 9.81, v0[3] = {0, 0, 0}, h, scale;
+  PetscBool              zerorest = PETSC_FALSE, set;
+  Lattice               *la;
+  MechSystem             sy;
+  DM                     da;
+  Vec                    q, v;
+  Mat                    M, J;
+  IS                     fixed;
+  PetscInt              *fidx;
+  PetscScalar        ****x, ****u;
+  const PetscInt        *gidx;
+  ISLocalToGlobalMapping ltog;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Lattice model options", "MechSystem");
@@ -398,8 +401,9 @@ PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
   PetscCall(PetscOptionsReal("-lattice_drag", "Total linear drag, lumped on the particles", "MechCreateLattice", drag, &drag, NULL));
   PetscCall(PetscOptionsReal("-lattice_g", "Gravity along -z", "MechCreateLattice", grav, &grav, NULL));
   PetscCall(PetscOptionsRealArray("-lattice_v0", "Initial velocity of the free particles", "MechCreateLattice", v0, &nv0, &set));
-  PetscCheck(!set || nv0 == 3, comm, PETSC_ERR_ARG_SIZ, "-lattice_v0 needs 3 comma-separated values, got %" PetscInt_FMT, nv0);
   PetscOptionsEnd();
+  /* checked after PetscOptionsEnd(), which must run to free the options object */
+  PetscCheck(!set || nv0 == 3, comm, PETSC_ERR_ARG_SIZ, "-lattice_v0 needs 3 comma-separated values, got %" PetscInt_FMT, nv0);
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-lattice_n %" PetscInt_FMT " must be at least 2", n);
   PetscCheck(size > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-lattice_size %g must be positive", (double)size);
   PetscCheck(mass > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-lattice_mass %g must be positive", (double)mass);

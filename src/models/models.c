@@ -2,7 +2,7 @@
 #include "models/springs.h"
 
 /* Keep in the order of the table below; printed by -help and by the error for an unknown name. */
-const char MechModelNames[] = "oscillator, pair, chain, kepler";
+const char MechModelNames[] = "oscillator, pair, chain, kepler, cloth, lattice";
 
 typedef struct {
   const char *name;
@@ -14,6 +14,8 @@ static const MechModelEntry MechModels[] = {
     {"pair",       MechCreatePair      },
     {"chain",      MechCreateChain     },
     {"kepler",     MechCreateKepler    },
+    {"cloth",      MechCreateCloth     },
+    {"lattice",    MechCreateLattice   },
 };
 
 /*

@@ -36,20 +36,20 @@ typedef struct {
 /* Particles are kept well apart (amplitude 0.1 h), so no spring comes near zero length. n = 6 with
    bend springs: every rank of 3 then owns at least 2 layers, as a stencil of width 2 requires. */
 static const Config configs[] = {
-    {"cloth nonlinear",          "cloth",   "-cloth_n 6 -cloth_c 2 -cloth_drag 0.5",                                                                                        0.1, 0, 6,   {0}                    },
-    {"cloth nonlinear undamped", "cloth",   "-cloth_n 6 -cloth_c 0 -cloth_drag 0",                                                                                          0.1, 0, 6,   {0}                    },
-    {"cloth rectangular edge",   "cloth",   "-cloth_n 6 -da_grid_y 7 -cloth_pin edge -cloth_c 1 -cloth_k_shear 50 -cloth_k_bend 5",                                         0.1, 0, 18,  {0}                    },
-    {"cloth no bend n=5",        "cloth",   "-cloth_n 5 -cloth_k_bend 0 -cloth_c 1",                                                                                        0.1, 0, 6,   {0}                    },
-    {"cloth structural only",    "cloth",   "-cloth_n 5 -cloth_k_bend 0 -cloth_k_shear 0 -cloth_linear -cloth_pin edge",                                                    0.1, 1, 15,  {0}                    },
-    {"cloth linear",             "cloth",   "-cloth_n 6 -cloth_linear",                                                                                                     0.1, 1, 6,   {0}                    },
-    {"cloth linear damped",      "cloth",   "-cloth_n 6 -cloth_linear -cloth_c 1.5",                                                                                        0.1, 0, 6,   {0}                    },
-    {"cloth sphere",             "cloth",   "-cloth_n 6 -cloth_c 1 -cloth_sphere -cloth_sphere_center 0.45,0.55,-0.2 -cloth_sphere_radius 0.35 -cloth_sphere_k 3e3",       0.1, 0, 6,   {0.45, 0.55, -0.2, 0.35}},
-    {"cloth linear sphere",      "cloth",   "-cloth_n 6 -cloth_linear -cloth_sphere -cloth_sphere_center 0.45,0.55,-0.2 -cloth_sphere_radius 0.35 -cloth_sphere_k 3e3",    0.1, 0, 6,   {0.45, 0.55, -0.2, 0.35}},
-    {"lattice no bend n=3",      "lattice", "-lattice_n 3 -lattice_k_bend 0 -lattice_c 1 -lattice_v0 0.5,0,0",                                                              0.1, 0, 27,  {0}                    },
-    {"lattice linear n=3",       "lattice", "-lattice_n 3 -lattice_k_bend 0 -lattice_linear",                                                                               0.1, 1, 27,  {0}                    },
-    {"lattice nonlinear n=6",    "lattice", "-lattice_n 6 -lattice_c 2 -lattice_drag 0.5",                                                                                  0.1, 0, 108, {0}                    },
-    {"lattice undamped n=6",     "lattice", "-lattice_n 6 -lattice_c 0 -lattice_drag 0",                                                                                    0.1, 0, 108, {0}                    },
-    {"lattice linear n=6",       "lattice", "-lattice_n 6 -lattice_linear",                                                                                                 0.1, 1, 108, {0}                    },
+    {"cloth nonlinear",          "cloth",   "-cloth_n 6 -cloth_c 2 -cloth_drag 0.5",                                                                                    0.1, 0, 6,   {0}                     },
+    {"cloth nonlinear undamped", "cloth",   "-cloth_n 6 -cloth_c 0 -cloth_drag 0",                                                                                      0.1, 0, 6,   {0}                     },
+    {"cloth rectangular edge",   "cloth",   "-cloth_n 6 -da_grid_y 7 -cloth_pin edge -cloth_c 1 -cloth_k_shear 50 -cloth_k_bend 5",                                     0.1, 0, 18,  {0}                     },
+    {"cloth no bend n=5",        "cloth",   "-cloth_n 5 -cloth_k_bend 0 -cloth_c 1",                                                                                    0.1, 0, 6,   {0}                     },
+    {"cloth structural only",    "cloth",   "-cloth_n 5 -cloth_k_bend 0 -cloth_k_shear 0 -cloth_linear -cloth_pin edge",                                                0.1, 1, 15,  {0}                     },
+    {"cloth linear",             "cloth",   "-cloth_n 6 -cloth_linear",                                                                                                 0.1, 1, 6,   {0}                     },
+    {"cloth linear damped",      "cloth",   "-cloth_n 6 -cloth_linear -cloth_c 1.5",                                                                                    0.1, 0, 6,   {0}                     },
+    {"cloth sphere",             "cloth",   "-cloth_n 6 -cloth_c 1 -cloth_sphere -cloth_sphere_center 0.45,0.55,-0.2 -cloth_sphere_radius 0.35 -cloth_sphere_k 3e3",    0.1, 0, 6,   {0.45, 0.55, -0.2, 0.35}},
+    {"cloth linear sphere",      "cloth",   "-cloth_n 6 -cloth_linear -cloth_sphere -cloth_sphere_center 0.45,0.55,-0.2 -cloth_sphere_radius 0.35 -cloth_sphere_k 3e3", 0.1, 0, 6,   {0.45, 0.55, -0.2, 0.35}},
+    {"lattice no bend n=3",      "lattice", "-lattice_n 3 -lattice_k_bend 0 -lattice_c 1 -lattice_v0 0.5,0,0",                                                          0.1, 0, 27,  {0}                     },
+    {"lattice linear n=3",       "lattice", "-lattice_n 3 -lattice_k_bend 0 -lattice_linear",                                                                           0.1, 1, 27,  {0}                     },
+    {"lattice nonlinear n=6",    "lattice", "-lattice_n 6 -lattice_c 2 -lattice_drag 0.5",                                                                              0.1, 0, 108, {0}                     },
+    {"lattice undamped n=6",     "lattice", "-lattice_n 6 -lattice_c 0 -lattice_drag 0",                                                                                0.1, 0, 108, {0}                     },
+    {"lattice linear n=6",       "lattice", "-lattice_n 6 -lattice_linear",                                                                                             0.1, 1, 108, {0}                     },
 };
 
 static PetscErrorCode GetParameter(MechSystem sys, const char name[], PetscReal *value)
@@ -359,16 +359,16 @@ static PetscErrorCode CheckErrors(PetscInt *nfail)
     const char    *model, *options;
     PetscErrorCode expected;
   } cases[] = {
-      {"cloth",   "-cloth_n 1",                               PETSC_ERR_ARG_OUTOFRANGE},
-      {"cloth",   "-cloth_k 0",                               PETSC_ERR_ARG_OUTOFRANGE},
-      {"cloth",   "-cloth_mass -1",                           PETSC_ERR_ARG_OUTOFRANGE},
-      {"cloth",   "-cloth_k_bend -1",                         PETSC_ERR_ARG_OUTOFRANGE},
-      {"cloth",   "-cloth_sphere -cloth_sphere_radius 0",     PETSC_ERR_ARG_OUTOFRANGE},
-      {"cloth",   "-cloth_sphere -cloth_sphere_center 1,2",   PETSC_ERR_ARG_SIZ       },
-      {"lattice", "-lattice_n 1",                             PETSC_ERR_ARG_OUTOFRANGE},
-      {"lattice", "-lattice_k_shear -2",                      PETSC_ERR_ARG_OUTOFRANGE},
-      {"lattice", "-lattice_drag -1",                         PETSC_ERR_ARG_OUTOFRANGE},
-      {"lattice", "-lattice_v0 1",                            PETSC_ERR_ARG_SIZ       },
+      {"cloth",   "-cloth_n 1",                             PETSC_ERR_ARG_OUTOFRANGE},
+      {"cloth",   "-cloth_k 0",                             PETSC_ERR_ARG_OUTOFRANGE},
+      {"cloth",   "-cloth_mass -1",                         PETSC_ERR_ARG_OUTOFRANGE},
+      {"cloth",   "-cloth_k_bend -1",                       PETSC_ERR_ARG_OUTOFRANGE},
+      {"cloth",   "-cloth_sphere -cloth_sphere_radius 0",   PETSC_ERR_ARG_OUTOFRANGE},
+      {"cloth",   "-cloth_sphere -cloth_sphere_center 1,2", PETSC_ERR_ARG_SIZ       },
+      {"lattice", "-lattice_n 1",                           PETSC_ERR_ARG_OUTOFRANGE},
+      {"lattice", "-lattice_k_shear -2",                    PETSC_ERR_ARG_OUTOFRANGE},
+      {"lattice", "-lattice_drag -1",                       PETSC_ERR_ARG_OUTOFRANGE},
+      {"lattice", "-lattice_v0 1",                          PETSC_ERR_ARG_SIZ       },
   };
   PetscInt       c;
   PetscErrorCode ierr;
