@@ -107,9 +107,11 @@ cloth | lattice)
   [ $status -eq 77 ] && exit 77
   [ $status -eq 0 ] || fail "the $case_ run failed"
   run "$mpiexec" -n 1 "$exe" -model $case_ -o ${case_}1.h5 -steps 12 -every 5 -dt 0.005 $opts $solve
+  run "$mpiexec" -n 2 "$exe" -model $case_ -o ${case_}2.h5 -steps 12 -every 5 -dt 0.005 $opts $solve
   run "$mpiexec" -n 3 "$exe" -model $case_ -o ${case_}3.h5 -steps 12 -every 5 -dt 0.005 $opts $solve
   run $check layout ${case_}1.h5 --steps 12 --every 5 --model $case_ --shape $shape
   run $check layout ${case_}3.h5 --steps 12 --every 5 --model $case_ --shape $shape --nranks 3
+  run $check compare ${case_}1.h5 ${case_}2.h5 --tol 1e-12
   run $check compare ${case_}1.h5 ${case_}3.h5 --tol 1e-12
   run $check xdmf ${case_}1.xmf
   run $check xdmf ${case_}3.xmf
