@@ -158,7 +158,9 @@ PetscErrorCode TSMechLinearSolveFailed(TS ts)
 
 /*
   TSMechEvaluateWLTE - Local error estimate from backward differences over the last two steps
-  (position and velocity), as PETSc's TSALPHA2 does; -1 (no estimate) on the first step.
+  (position and velocity), as PETSc's TSALPHA2 does. On the first step, with no history, the
+  position is compared with the explicit predictor q + tau v (an estimate of the error of a
+  first-order step, so the first step is never accepted unchecked).
 */
 PetscErrorCode TSMechEvaluateWLTE(TS ts, TSMechStepState *st, NormType wnormtype, PetscReal *wlte)
 {
@@ -167,8 +169,13 @@ PetscErrorCode TSMechEvaluateWLTE(TS ts, TSMechStepState *st, NormType wnormtype
   Vec         vq[3], vv[3];
 
   PetscFunctionBegin;
-  if (!st->lteq || !st->hasprev || st->dtprev <= 0) {
+  if (!st->lteq) {
     *wlte = -1;
+    PetscFunctionReturn(0);
+  }
+  if (!st->hasprev || st->dtprev <= 0) {
+    PetscCall(VecWAXPY(st->lteq, h, st->v0, st->q0));
+    PetscCall(TSErrorWeightedNorm(ts, ts->vec_sol, st->lteq, wnormtype, wlte, &exa, &exr));
     PetscFunctionReturn(0);
   }
   a       = 1 + st->dtprev / h;
