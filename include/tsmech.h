@@ -193,4 +193,68 @@ PETSC_EXTERN PetscErrorCode TSMonitorMechOutput(TS, PetscInt, PetscReal, Vec, vo
 PETSC_EXTERN PetscErrorCode MechOutputClose(MechOutput, TS);
 PETSC_EXTERN PetscErrorCode MechOutputDestroy(MechOutput *);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Checkpoint and restart                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+  A checkpoint is an HDF5 file (written in parallel through PetscViewerHDF5) holding everything
+  the next step depends on: q, v, the start of the last step (time, velocity and position: the
+  extrapolating guesses and the error estimate of the theta2 family), t, the step number, the
+  next dt, the TSAdapt state, the TS type and its parameters, the model and its parameters, the
+  iteration counters, a checksum of every vector and a format version. It is written to
+  FILE.tmp-<pid> and renamed over FILE only when complete, so a crash during the write leaves the
+  previous checkpoint intact. The layout is documented in the README.
+
+  Restart (same number of ranks, deterministic solvers): the run continues bit for bit. On
+  another number of ranks the grid vectors are redistributed (natural ordering in the file) and
+  the run agrees to solver round-off.
+
+  Typical use (what the tsmech program does):
+      MechCheckpointCreate(sys, ts, &ck);              before TSSetFromOptions()
+      MechCheckpointLoad(ck, ts, "run.h5");            restart only: validate, TS type defaults
+      TSSetFromOptions(ts);
+      MechCheckpointRestore(ck, ts, q, v);             restart, else TSMechSetSolution(ts, q, v)
+      ... TSSolve() with MechCheckpointWrite(ck, ts, "run.h5") between steps (TSSetPostStep) ...
+      MechCheckpointDestroy(&ck);
+*/
+typedef struct _n_MechCheckpoint *MechCheckpoint;
+
+/* The format version this tsmech writes and the only one it reads */
+#define MECH_CHECKPOINT_FORMAT_VERSION 1
+
+/* Creates the checkpointer of a run (collective on ts). sys NULL: the system attached to ts. It
+   installs a TSMonitor keeping the position and time at the start of the last step (the theta2
+   family's error estimate needs them after a restart): create it before TSSolve(), destroy it
+   after the TS. Test hook: -checkpoint_test_pause_in_write STEP makes the write at that step
+   stop midway (the file FILE.pause lists the ranks' process ids) so that a test can kill it. */
+PETSC_EXTERN PetscErrorCode MechCheckpointCreate(MechSystem, TS, MechCheckpoint *);
+PETSC_EXTERN PetscErrorCode MechCheckpointDestroy(MechCheckpoint *);
+/* How many checkpoints are kept: FILE, FILE.1, ..., FILE.<keep-1>, newest first (default 1) */
+PETSC_EXTERN PetscErrorCode MechCheckpointSetKeep(MechCheckpoint, PetscInt);
+/* Writes the state of ts between two steps (after TSSolve() or in a TSPostStep) to path,
+   atomically. Collective. */
+PETSC_EXTERN PetscErrorCode MechCheckpointWrite(MechCheckpoint, TS, const char path[]);
+/* Reads a checkpoint and validates it against the system attached to ts: format version,
+   completeness, model name, every model parameter, state size, vector checksums; refuses a
+   mismatch, a truncated or corrupted file with a message naming the file and what differs. Then
+   makes its TS type, TS parameters and TSAdapt type the defaults of ts, so call it before
+   TSSetFromOptions() (command-line options still win). Changes nothing else. Collective. */
+PETSC_EXTERN PetscErrorCode MechCheckpointLoad(MechCheckpoint, TS, const char path[]);
+/* Gives ts the loaded state: copies q and v into the given vectors (from MechSystemCreateState())
+   and sets them with TSMechSetSolution(), then the time, step number, dt, TSAdapt state,
+   iteration counters and the start of the last step. Call after TSSetFromOptions(); notes on
+   stdout the TS settings that differ from the checkpoint's. Collective. */
+PETSC_EXTERN PetscErrorCode MechCheckpointRestore(MechCheckpoint, TS, Vec q, Vec v);
+/* Step number and time of the checkpoint last loaded or written (-1 and 0 if none) */
+PETSC_EXTERN PetscErrorCode MechCheckpointGetLast(MechCheckpoint, PetscInt *, PetscReal *);
+
+/* Continues the HDF5 output of an interrupted run after MechCheckpointRestore(): the records of
+   the steps after the restart step are removed and the run appends from there, so /monitor has
+   every step once (a missing file is created). Refuses, changing nothing, a file of another
+   model, parameters or size, or one whose /monitor does not reach the restart step. */
+PETSC_EXTERN PetscErrorCode MechOutputContinue(MechSystem, TS, const char filename[], PetscInt every, MechOutput *);
+/* Writes the pending /monitor records and flushes the file (done before every checkpoint) */
+PETSC_EXTERN PetscErrorCode MechOutputFlush(MechOutput);
+
 #endif

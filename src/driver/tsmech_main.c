@@ -1,13 +1,142 @@
-/* isatty() and clock_gettime() are POSIX */
+/* isatty(), clock_gettime(), sigaction() and nanosleep() are POSIX */
 #define _POSIX_C_SOURCE 200809L
 static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a model with any PETSc TS type.\n"
-                           "  mpirun -n P tsmech -model cloth [-output run.h5] [PETSc options]\n"
+                           "  mpirun -n P tsmech -model cloth [-output run.h5] [-checkpoint ck.h5 -checkpoint_every N] [PETSc options]\n"
+                           "  mpirun -n P tsmech <the same options> -restart ck.h5    continues an interrupted run exactly\n"
                            "Every -ts_, -snes_, -ksp_, -pc_ option applies; the integrator is chosen with -ts_type\n"
                            "(theta2, beuler2, cn2, midpoint2, euler2, symeuler2, alpha2, or PETSc's first-order types).\n";
 
 #include <tsmech.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+/* The signal (SIGTERM or SIGINT) that asked the run to stop, 0 if none: set by the handler,
+   read after every step. The handler is installed with SA_RESETHAND: a second signal acts as
+   if tsmech had no handler (it ends the run at once). */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void StopHandler(int sig)
+{
+  stop_signal = sig;
+}
+
+static PetscErrorCode InstallStopHandlers(void)
+{
+  struct sigaction sa;
+
+  PetscFunctionBegin;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = StopHandler;
+  sa.sa_flags   = SA_RESETHAND | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  PetscCheck(!sigaction(SIGTERM, &sa, NULL) && !sigaction(SIGINT, &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the SIGTERM and SIGINT handlers");
+  PetscFunctionReturn(0);
+}
+
+/* Checkpoints and interruption: what the post-step callback needs */
+typedef struct {
+  MechCheckpoint ck;     /* NULL without -checkpoint */
+  char          *ckpath; /* -checkpoint FILE */
+  PetscInt       every;  /* -checkpoint_every, 0 none */
+  PetscReal      interval;
+  PetscLogDouble lastwrite;
+  MechOutput     out;
+  PetscInt       pause_at_step; /* test hook, -1 none */
+  int            interrupted;   /* the signal that stopped the run, 0 none */
+  PetscBool      written;       /* a checkpoint was written by this run */
+} Run;
+static Run *run_ctx; /* TSSetPostStep() passes no context */
+
+/*
+  Test hook (-checkpoint_test_pause_at_step N): after step N, rank 0 writes CHECKPOINT.pause
+  (the process ids of all ranks, one a line) and every rank waits, up to a minute, for a signal
+  (or to be killed), so that a test delivers SIGTERM or kill -9 at a known step.
+*/
+static PetscErrorCode PauseForSignal(MPI_Comm comm, const char marker[])
+{
+  PetscMPIInt size, rank, i;
+  int         pid = (int)getpid(), *pids = NULL;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) PetscCall(PetscMalloc1(size, &pids));
+  PetscCallMPI(MPI_Gather(&pid, 1, MPI_INT, pids, 1, MPI_INT, 0, comm));
+  if (rank == 0) {
+    char  tmp[PETSC_MAX_PATH_LEN];
+    FILE *fp;
+
+    PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", marker));
+    fp = fopen(tmp, "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", tmp);
+    for (i = 0; i < size; i++) fprintf(fp, "%d\n", pids[i]);
+    fclose(fp);
+    PetscCheck(!rename(tmp, marker), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s", tmp);
+    PetscCall(PetscFree(pids));
+  }
+  for (i = 0; i < 6000 && !stop_signal; i++) {
+    struct timespec ts = {0, 10000000};
+    nanosleep(&ts, NULL);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Records the step in the output and flushes it (so the output reaches the checkpoint's step),
+   then writes the checkpoint */
+static PetscErrorCode WriteCheckpoint(Run *r, TS ts)
+{
+  PetscFunctionBegin;
+  if (r->out) {
+    PetscCall(MechOutputRecord(r->out, ts));
+    PetscCall(MechOutputFlush(r->out));
+  }
+  PetscCall(MechCheckpointWrite(r->ck, ts, r->ckpath));
+  PetscCall(PetscTime(&r->lastwrite));
+  r->written = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  After every step: a checkpoint every -checkpoint_every steps, after -checkpoint_interval
+  seconds (rank 0's clock), at the last step and when a signal asked the run to stop; then the
+  run stops (TS_CONVERGED_USER). The ranks agree on every decision (one reduction per step).
+*/
+static PetscErrorCode CheckpointPostStep(TS ts)
+{
+  Run              *r = run_ctx;
+  MPI_Comm          comm;
+  PetscMPIInt       rank;
+  PetscInt          step;
+  TSConvergedReason reason;
+  int               flags[2] = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(TSGetStepNumber(ts, &step));
+  PetscCall(TSGetConvergedReason(ts, &reason));
+  if (step == r->pause_at_step) {
+    char marker[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(marker, sizeof(marker), "%s.pause", r->ckpath[0] ? r->ckpath : "tsmech"));
+    PetscCall(PauseForSignal(comm, marker));
+  }
+  flags[0] = (int)stop_signal;
+  if (r->ck && r->interval > 0 && rank == 0) {
+    PetscLogDouble now;
+    PetscCall(PetscTime(&now));
+    flags[1] = now - r->lastwrite >= r->interval;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, comm));
+  if (r->ck && (flags[0] || flags[1] || (r->every > 0 && step % r->every == 0) || reason > 0)) PetscCall(WriteCheckpoint(r, ts));
+  if (flags[0]) {
+    r->interrupted = flags[0];
+    PetscCall(TSSetConvergedReason(ts, TS_CONVERGED_USER));
+  }
+  PetscFunctionReturn(0);
+}
 
 /* The progress line: in place on a terminal, plain lines otherwise. */
 typedef struct {
@@ -85,14 +214,17 @@ static PetscErrorCode Summary(TS ts, MechSystem sys, Progress *p, PetscReal E0, 
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
-  char           model[64] = "cloth", output[PETSC_MAX_PATH_LEN] = "";
-  PetscInt       every = 10;
-  PetscBool      quiet = PETSC_FALSE, hasoutput = PETSC_FALSE;
+  char           model[64] = "cloth", output[PETSC_MAX_PATH_LEN] = "", ckpath[PETSC_MAX_PATH_LEN] = "", restart[PETSC_MAX_PATH_LEN] = "";
+  PetscInt       every = 10, ckevery = 0, keep = 1;
+  PetscReal      interval = 0;
+  PetscBool      quiet = PETSC_FALSE, hasoutput = PETSC_FALSE, hasck = PETSC_FALSE, hasrestart = PETSC_FALSE, set;
   MechSystem     sys;
   MechOutput     out = NULL;
+  MechCheckpoint ck  = NULL;
   TS             ts;
   Vec            q, v;
   Progress       prog;
+  Run            run;
   PetscReal      ke, pe, E0;
   PetscLogDouble start;
 
@@ -104,9 +236,25 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-output", "HDF5 output file (with an .xmf beside it for grid models)", "MechOutputCreate", output, output, sizeof(output), &hasoutput));
   PetscCall(PetscOptionsInt("-output_every", "Write the fields every N steps (first and last always)", "MechOutputCreate", every, &every, NULL));
   PetscCall(PetscOptionsBool("-quiet", "No progress line", NULL, quiet, &quiet, NULL));
+  PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (HDF5), written atomically at the end, on SIGTERM/SIGINT and as below", "MechCheckpointWrite", ckpath, ckpath, sizeof(ckpath), &hasck));
+  PetscCall(PetscOptionsInt("-checkpoint_every", "Write a checkpoint every N steps (0: no)", "MechCheckpointWrite", ckevery, &ckevery, &set));
+  PetscCheck(!set || hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_every needs -checkpoint FILE.h5");
+  PetscCall(PetscOptionsReal("-checkpoint_interval", "Write a checkpoint when S seconds of wall-clock time have passed since the last (0: no)", "MechCheckpointWrite", interval, &interval, &set));
+  PetscCheck(!set || hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_interval needs -checkpoint FILE.h5");
+  PetscCall(PetscOptionsInt("-checkpoint_keep", "Keep the last K checkpoints: FILE.h5, FILE.h5.1, ...", "MechCheckpointSetKeep", keep, &keep, &set));
+  PetscCheck(!set || hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_keep needs -checkpoint FILE.h5");
+  PetscCall(PetscOptionsString("-restart", "Continue the run from this checkpoint (with the options of the interrupted run)", "MechCheckpointLoad", restart, restart, sizeof(restart), &hasrestart));
   PetscOptionsEnd();
   PetscCheck(every >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_every %" PetscInt_FMT " must be at least 1", every);
   PetscCheck(!hasoutput || output[0], comm, PETSC_ERR_ARG_WRONG, "-output needs a file name");
+  PetscCheck(!hasck || ckpath[0], comm, PETSC_ERR_ARG_WRONG, "-checkpoint needs a file name");
+  PetscCheck(!hasrestart || restart[0], comm, PETSC_ERR_ARG_WRONG, "-restart needs a checkpoint file");
+  PetscCheck(ckevery >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_every %" PetscInt_FMT " must be 0 (none) or positive", ckevery);
+  PetscCheck(interval >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %g must be 0 (none) or positive", (double)interval);
+  PetscCheck(keep >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT " must be at least 1", keep);
+  PetscCall(PetscMemzero(&run, sizeof(run)));
+  run.pause_at_step = -1;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &run.pause_at_step, NULL)); /* test hook */
 
   PetscCall(MechCreateModel(comm, model, &sys));
   PetscCall(TSCreate(comm, &ts));
@@ -116,6 +264,10 @@ int main(int argc, char **argv)
   PetscCall(TSSetMaxTime(ts, 1.0));
   PetscCall(TSSetMaxSteps(ts, PETSC_MAX_INT));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (hasck || hasrestart) PetscCall(MechCheckpointCreate(sys, ts, &ck));
+  if (hasck) PetscCall(MechCheckpointSetKeep(ck, keep));
+  /* validated before anything is written; its TS settings become the defaults */
+  if (hasrestart) PetscCall(MechCheckpointLoad(ck, ts, restart));
   PetscCall(TSSetFromOptions(ts));
   {
     PetscReal dt;
@@ -123,9 +275,18 @@ int main(int argc, char **argv)
     PetscCheck(dt > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g must be positive", (double)dt);
   }
   PetscCall(MechSystemCreateState(sys, &q, &v));
-  PetscCall(TSMechSetSolution(ts, q, v));
+  /* the energy of the initial state, also for a restarted run */
   PetscCall(MechSystemComputeEnergy(sys, 0.0, q, v, &ke, &pe));
   E0 = ke + pe;
+  if (hasrestart) {
+    PetscInt  step;
+    PetscReal t;
+
+    PetscCall(MechCheckpointRestore(ck, ts, q, v));
+    PetscCall(TSGetStepNumber(ts, &step));
+    PetscCall(TSGetTime(ts, &t));
+    PetscCall(PetscPrintf(comm, "tsmech: restarting from %s at step %" PetscInt_FMT ", t = %.10g\n", restart, step, (double)t));
+  } else PetscCall(TSMechSetSolution(ts, q, v));
 
   PetscCall(PetscTime(&start));
   PetscCall(PetscMemzero(&prog, sizeof(prog)));
@@ -144,13 +305,46 @@ int main(int argc, char **argv)
     PetscCall(TSMonitorSet(ts, ProgressMonitor, &prog, NULL));
   }
   if (hasoutput) {
-    PetscCall(MechOutputCreate(sys, ts, output, every, &out));
+    /* a restarted run continues the output of the interrupted one */
+    if (hasrestart) PetscCall(MechOutputContinue(sys, ts, output, every, &out));
+    else PetscCall(MechOutputCreate(sys, ts, output, every, &out));
     PetscCall(TSMonitorSet(ts, TSMonitorMechOutput, out, NULL));
   }
+  run.ck        = hasck ? ck : NULL;
+  run.ckpath    = ckpath;
+  run.every     = ckevery;
+  run.interval  = interval;
+  run.lastwrite = start;
+  run.out       = out;
+  run_ctx       = &run;
+  PetscCall(TSSetPostStep(ts, CheckpointPostStep));
+  PetscCall(InstallStopHandlers());
   PetscCall(TSSolve(ts, NULL));
+  {
+    TSConvergedReason reason;
+    PetscInt          step, last;
+
+    /* the final checkpoint, if the last step did not write it (a run with no step to do) */
+    PetscCall(TSGetConvergedReason(ts, &reason));
+    PetscCall(TSGetStepNumber(ts, &step));
+    if (run.ck && reason >= 0) {
+      PetscCall(MechCheckpointGetLast(ck, &last, NULL));
+      if (!run.written || last != step) PetscCall(WriteCheckpoint(&run, ts));
+    }
+  }
   if (out) PetscCall(MechOutputClose(out, ts));
   PetscCall(Summary(ts, sys, quiet ? NULL : &prog, E0, start));
   if (hasoutput) PetscCall(PetscPrintf(comm, "tsmech: results in %s\n", output));
+  if (hasck) PetscCall(PetscPrintf(comm, "tsmech: checkpoint in %s\n", ckpath));
+  if (run.interrupted) {
+    PetscInt  step;
+    PetscReal t;
+
+    PetscCall(TSGetStepNumber(ts, &step));
+    PetscCall(TSGetTime(ts, &t));
+    if (hasck) PetscCall(PetscPrintf(comm, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; continue with: tsmech <same options> -restart %s\n", run.interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t, ckpath));
+    else PetscCall(PetscPrintf(comm, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; no -checkpoint was given, so the run cannot be continued\n", run.interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t));
+  }
   {
     TSConvergedReason reason;
     PetscCall(TSGetConvergedReason(ts, &reason));
@@ -160,7 +354,9 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));
   PetscCall(TSDestroy(&ts));
+  PetscCall(MechCheckpointDestroy(&ck));
   PetscCall(MechSystemDestroy(&sys));
   PetscCall(PetscFinalize());
-  return 0;
+  /* an interrupted run ends with 128 + the signal number, as if the signal had ended it */
+  return run.interrupted ? 128 + run.interrupted : 0;
 }

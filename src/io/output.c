@@ -35,8 +35,10 @@ struct _n_MechOutput {
   PetscInt dim;      /* dimension of the system's DMDA, 0 without one */
   PetscInt shape[4]; /* one snapshot, slowest first: [(P,) (N,) M, dof] */
 
-  /* /monitor: one record per step; the values are kept on rank 0 only, the counts everywhere */
-  PetscInt    nrec, maxrec, nflushed;
+  /* /monitor: one record per step; the values are kept on rank 0 only, the counts everywhere.
+     Rank 0 holds records [base, nrec) in memory (base > 0 for an output continued after a
+     restart: the records before it are in the file only). */
+  PetscInt    nrec, maxrec, nflushed, base;
   PetscInt    nreal;  /* MECH_OUTPUT_NREAL + number of invariants */
   PetscReal **real;   /* nreal columns */
   PetscReal  *invval; /* work: the invariants of one record */
@@ -57,7 +59,8 @@ struct _n_MechOutput {
 /*
   Writes entries [from, n) of the 1-D dataset group/name, created chunked and unlimited on first
   use and extended afterwards, so each flush only appends. Collective: dataset creation and
-  extension are collective in parallel HDF5; only rank 0's data (entries [from, n)) are read.
+  extension are collective in parallel HDF5; only rank 0's data are read: data points to entry
+  `from` (n - from values).
 */
 static PetscErrorCode WriteSeries(MechOutput out, const char group[], const char name[], hid_t memtype, hid_t filetype, PetscInt from, PetscInt n, const void *data)
 {
@@ -92,7 +95,7 @@ static PetscErrorCode WriteSeries(MechOutput out, const char group[], const char
       PetscCallHDF5(H5Sselect_none, (memspace));
     }
     /* the other ranks select nothing and their data pointer is not read */
-    PetscCallHDF5(H5Dwrite, (dset, memtype, memspace, filespace, H5P_DEFAULT, out->rank == 0 ? (const char *)data + (size_t)from * H5Tget_size(memtype) : NULL));
+    PetscCallHDF5(H5Dwrite, (dset, memtype, memspace, filespace, H5P_DEFAULT, out->rank == 0 ? data : NULL));
     PetscCallHDF5(H5Sclose, (memspace));
     PetscCallHDF5(H5Sclose, (filespace));
   }
@@ -112,9 +115,9 @@ static PetscErrorCode FlushMonitor(MechOutput out)
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_REAL, &realtype));
   for (j = 0; j < out->nreal; j++) {
     const char *name = j < MECH_OUTPUT_NREAL ? MechOutputRealNames[j] : out->invname[j - MECH_OUTPUT_NREAL];
-    PetscCall(WriteSeries(out, "/monitor", name, realtype, H5T_IEEE_F64LE, out->nflushed, out->nrec, out->real[j]));
+    PetscCall(WriteSeries(out, "/monitor", name, realtype, H5T_IEEE_F64LE, out->nflushed, out->nrec, out->rank == 0 && out->nrec > out->nflushed ? out->real[j] + (out->nflushed - out->base) : NULL));
   }
-  for (j = 0; j < MECH_OUTPUT_NINT; j++) PetscCall(WriteSeries(out, "/monitor", MechOutputIntNames[j], inttype, H5T_STD_I64LE, out->nflushed, out->nrec, out->ints[j]));
+  for (j = 0; j < MECH_OUTPUT_NINT; j++) PetscCall(WriteSeries(out, "/monitor", MechOutputIntNames[j], inttype, H5T_STD_I64LE, out->nflushed, out->nrec, out->rank == 0 && out->nrec > out->nflushed ? out->ints[j] + (out->nflushed - out->base) : NULL));
   out->nflushed = out->nrec;
   PetscFunctionReturn(0);
 }
@@ -145,27 +148,42 @@ static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
   /* time and step last: their length is the number of complete snapshots */
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_REAL, &realtype));
-  PetscCall(WriteSeries(out, "/fields", "time", realtype, H5T_IEEE_F64LE, out->nsnap - 1, out->nsnap, out->snaptime));
-  PetscCall(WriteSeries(out, "/fields", "step", inttype, H5T_STD_I64LE, out->nsnap - 1, out->nsnap, out->snapstep));
+  PetscCall(WriteSeries(out, "/fields", "time", realtype, H5T_IEEE_F64LE, out->nsnap - 1, out->nsnap, out->snaptime + out->nsnap - 1));
+  PetscCall(WriteSeries(out, "/fields", "step", inttype, H5T_STD_I64LE, out->nsnap - 1, out->nsnap, out->snapstep + out->nsnap - 1));
   PetscCall(FlushMonitor(out));
   PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
   PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
   PetscFunctionReturn(0);
 }
 
+/* Attributes of / that are not model parameters: a parameter of one of these names is written
+   as param_<name> */
+static const char *const MechOutputReserved[] = {"model", "model_parameters", "ts_type", "dt", "nranks", "every", "tsmech_version", "petsc_version", "theta", "endpoint", "linearized", "guess", "alpha_m", "alpha_f", "gamma", "beta", "restarts"};
+
+/* The name under which a model parameter is an attribute of / */
+static PetscErrorCode ParameterAttributeName(const char pname[], char name[], size_t len)
+{
+  PetscBool flg = PETSC_FALSE;
+  size_t    j;
+
+  PetscFunctionBegin;
+  for (j = 0; j < sizeof(MechOutputReserved) / sizeof(MechOutputReserved[0]) && !flg; j++) PetscCall(PetscStrcmp(pname, MechOutputReserved[j], &flg));
+  PetscCall(PetscSNPrintf(name, len, "%s%s", flg ? "param_" : "", pname));
+  PetscFunctionReturn(0);
+}
+
 /* The run's metadata as attributes of / */
 static PetscErrorCode WriteHeader(MechOutput out, TS ts)
 {
-  static const char *const reserved[] = {"model", "model_parameters", "ts_type", "dt", "nranks", "every", "tsmech_version", "petsc_version", "theta", "endpoint", "linearized", "guess", "alpha_m", "alpha_f", "gamma", "beta"};
-  const char              *model, *type;
-  const char *const       *pnames;
-  const PetscReal         *pvalues;
-  PetscInt                 np, i, j, ival;
-  PetscMPIInt              size;
-  PetscReal                dt;
-  PetscBool                flg;
-  char                     version[256], *plist;
-  size_t                   len = 1;
+  const char        *model, *type;
+  const char *const *pnames;
+  const PetscReal   *pvalues;
+  PetscInt           np, i, ival;
+  PetscMPIInt        size;
+  PetscReal          dt;
+  PetscBool          flg;
+  char               version[256], *plist;
+  size_t             len = 1;
 
   PetscFunctionBegin;
   PetscCall(MechSystemGetModelName(out->sys, &model));
@@ -182,9 +200,7 @@ static PetscErrorCode WriteHeader(MechOutput out, TS ts)
   for (i = 0; i < np; i++) {
     char name[256];
 
-    flg = PETSC_FALSE;
-    for (j = 0; j < (PetscInt)(sizeof(reserved) / sizeof(reserved[0])) && !flg; j++) PetscCall(PetscStrcmp(pnames[i], reserved[j], &flg));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s%s", flg ? "param_" : "", pnames[i]));
+    PetscCall(ParameterAttributeName(pnames[i], name, sizeof(name)));
     PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", name, PETSC_REAL, &pvalues[i]));
     if (i) PetscCall(PetscStrlcat(plist, ",", len));
     PetscCall(PetscStrlcat(plist, name, len));
@@ -277,42 +293,59 @@ static PetscErrorCode MechOutputFree(MechOutput out)
 
 /*
   The state vectors. For a system on a DMDA they are global vectors of that DMDA, so VecView
-  writes them in natural ordering with the grid's shape; the model's state must then have the
-  DMDA's parallel layout (it lives on the DM: MechSystemSetDM()).
+  writes them in natural ordering with the grid's shape (and VecLoad reads them back on any
+  number of ranks); the model's state must then have the DMDA's parallel layout (it lives on the
+  DM: MechSystemSetDM()). Shared with the checkpoints (checkpoint.c).
 */
-static PetscErrorCode CreateStateVectors(MechOutput out)
+PetscErrorCode MechIOCreateStateVectors(MechSystem sys, Vec *q, Vec *v, PetscInt *dim, PetscInt shape[4])
 {
+  MPI_Comm  comm;
   DM        dm;
   PetscBool isda;
   Vec       q0, v0;
-  PetscInt  n0, n, M, N, P, dof, bad;
+  PetscInt  n0, n, M, N, P, dof, bad, d = 0;
 
   PetscFunctionBegin;
-  PetscCall(MechSystemCreateState(out->sys, &q0, &v0));
-  PetscCall(MechSystemGetDM(out->sys, &dm));
+  PetscCall(PetscObjectGetComm((PetscObject)sys, &comm));
+  PetscCall(MechSystemCreateState(sys, &q0, &v0));
+  PetscCall(MechSystemGetDM(sys, &dm));
   isda = PETSC_FALSE;
   if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
   if (isda) {
-    PetscCall(DMCreateGlobalVector(dm, &out->q));
+    PetscCall(DMCreateGlobalVector(dm, q));
     PetscCall(VecGetLocalSize(q0, &n0));
-    PetscCall(VecGetLocalSize(out->q, &n));
+    PetscCall(VecGetLocalSize(*q, &n));
     bad = n != n0;
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_MAX, out->comm));
-    PetscCheck(!bad, out->comm, PETSC_ERR_ARG_INCOMP, "The state does not have the parallel layout of the system's DMDA (MechSystemSetDM()): it cannot be written on the grid");
-    PetscCall(DMDAGetInfo(dm, &out->dim, &M, &N, &P, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_MAX, comm));
+    if (bad) {
+      PetscCall(VecDestroy(q));
+      PetscCall(VecDestroy(&q0));
+      PetscCall(VecDestroy(&v0));
+      SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "The state does not have the parallel layout of the system's DMDA (MechSystemSetDM()): it cannot be written on the grid");
+    }
+    PetscCall(DMDAGetInfo(dm, &d, &M, &N, &P, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
     n = 0;
-    if (out->dim == 3) out->shape[n++] = P;
-    if (out->dim >= 2) out->shape[n++] = N;
-    out->shape[n++] = M;
-    out->shape[n++] = dof;
-    PetscCall(VecDuplicate(out->q, &out->v));
+    if (shape) {
+      if (d == 3) shape[n++] = P;
+      if (d >= 2) shape[n++] = N;
+      shape[n++] = M;
+      shape[n++] = dof;
+    }
+    PetscCall(VecDuplicate(*q, v));
     PetscCall(VecDestroy(&q0));
     PetscCall(VecDestroy(&v0));
   } else {
-    out->dim = 0;
-    out->q   = q0;
-    out->v   = v0;
+    *q = q0;
+    *v = v0;
   }
+  if (dim) *dim = d;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CreateStateVectors(MechOutput out)
+{
+  PetscFunctionBegin;
+  PetscCall(MechIOCreateStateVectors(out->sys, &out->q, &out->v, &out->dim, out->shape));
   /* the names of the datasets in /fields */
   PetscCall(PetscObjectSetName((PetscObject)out->q, "q"));
   PetscCall(PetscObjectSetName((PetscObject)out->v, "v"));
@@ -491,6 +524,396 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
 }
 
 /*@C
+  MechOutputFlush - Writes the /monitor records not yet in the file and flushes the file, so a
+  run killed afterwards leaves /monitor complete up to the last recorded step.
+
+  Collective
+
+  Notes:
+  tsmech calls it before every checkpoint (after recording the checkpoint's step), so the
+  output file of an interrupted run always reaches the step its last checkpoint holds.
+@*/
+PetscErrorCode MechOutputFlush(MechOutput out)
+{
+  hid_t fileid;
+
+  PetscFunctionBegin;
+  PetscValidPointer(out, 1);
+  PetscCheck(out->viewer, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The output to %s is closed", out->h5path);
+  PetscCall(FlushMonitor(out));
+  PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
+  PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
+  PetscFunctionReturn(0);
+}
+
+/* Whether the object group/name exists (a missing group is no error) */
+static PetscErrorCode ObjectExists(hid_t fileid, const char group[], const char name[], PetscBool *has)
+{
+  htri_t e;
+
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  PetscCallHDF5Return(e, H5Lexists, (fileid, group, H5P_DEFAULT));
+  if (e <= 0) PetscFunctionReturn(0);
+  if (name) {
+    hid_t g;
+    PetscCallHDF5Return(g, H5Gopen2, (fileid, group, H5P_DEFAULT));
+    PetscCallHDF5Return(e, H5Lexists, (g, name, H5P_DEFAULT));
+    PetscCallHDF5(H5Gclose, (g));
+  }
+  *has = e > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* The dimensions of dataset path (at most 5) */
+static PetscErrorCode DatasetDims(hid_t fileid, const char path[], int *ndims, hsize_t dims[5])
+{
+  hid_t dset, space;
+
+  PetscFunctionBegin;
+  PetscCallHDF5Return(dset, H5Dopen2, (fileid, path, H5P_DEFAULT));
+  PetscCallHDF5Return(space, H5Dget_space, (dset));
+  PetscCallHDF5Return(*ndims, H5Sget_simple_extent_ndims, (space));
+  PetscCheck(*ndims >= 1 && *ndims <= 5, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Dataset %s has %d dimensions", path, *ndims);
+  PetscCallHDF5(H5Sget_simple_extent_dims, (space, dims, NULL));
+  PetscCallHDF5(H5Sclose, (space));
+  PetscCallHDF5(H5Dclose, (dset));
+  PetscFunctionReturn(0);
+}
+
+/* Reads the first n entries of the 1-D dataset path into data (every rank reads them) */
+static PetscErrorCode ReadSeries(hid_t fileid, const char path[], hid_t memtype, PetscInt n, void *data)
+{
+  hid_t   dset, filespace, memspace;
+  hsize_t start = 0, count;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(PetscHDF5IntCast(n, &count));
+  PetscCallHDF5Return(dset, H5Dopen2, (fileid, path, H5P_DEFAULT));
+  PetscCallHDF5Return(filespace, H5Dget_space, (dset));
+  PetscCallHDF5(H5Sselect_hyperslab, (filespace, H5S_SELECT_SET, &start, NULL, &count, NULL));
+  PetscCallHDF5Return(memspace, H5Screate_simple, (1, &count, NULL));
+  PetscCallHDF5(H5Dread, (dset, memtype, memspace, filespace, H5P_DEFAULT, data));
+  PetscCallHDF5(H5Sclose, (memspace));
+  PetscCallHDF5(H5Sclose, (filespace));
+  PetscCallHDF5(H5Dclose, (dset));
+  PetscFunctionReturn(0);
+}
+
+/* Sets the first dimension of dataset path to n (collective) */
+static PetscErrorCode TruncateDataset(hid_t fileid, const char path[], PetscInt n)
+{
+  hid_t   dset;
+  int     ndims;
+  hsize_t dims[5];
+
+  PetscFunctionBegin;
+  PetscCall(DatasetDims(fileid, path, &ndims, dims));
+  PetscCall(PetscHDF5IntCast(n, &dims[0]));
+  PetscCallHDF5Return(dset, H5Dopen2, (fileid, path, H5P_DEFAULT));
+  PetscCallHDF5(H5Dset_extent, (dset, dims));
+  PetscCallHDF5(H5Dclose, (dset));
+  PetscFunctionReturn(0);
+}
+
+/* What ContinueInspect() finds in an output file to be continued at a step */
+typedef struct {
+  PetscInt   nrec;     /* /monitor records kept: steps first .. step */
+  PetscInt   nsnap;    /* snapshots kept */
+  PetscReal *snaptime; /* their times and steps */
+  PetscInt  *snapstep;
+  PetscInt   restarts;      /* the file's restart count */
+  char       problem[1024]; /* why the file cannot be continued ("" if it can) */
+} ContinueInfo;
+
+/*
+  Reads an existing output file (opened read-only) and decides what is kept when the run
+  continues from step `step` at time t: /monitor records up to that step, snapshots before it
+  (and at it if it is a regular snapshot step, not only the last snapshot of the interrupted run).
+  A file that cannot be continued without a gap, or that belongs to another model, size or run,
+  gets a reason in info->problem. Collective; every rank reads the same and decides the same.
+*/
+static PetscErrorCode ContinueInspect(MechOutput out, PetscViewer viewer, PetscInt step, PetscReal t, ContinueInfo *info)
+{
+  hid_t              fileid, inttype, realtype;
+  const char        *model;
+  char              *fmodel = NULL, path[PETSC_MAX_PATH_LEN];
+  const char *const *pnames;
+  const PetscReal   *pvalues;
+  PetscInt           np, i, j, nrows = PETSC_MAX_INT, first, every = out->every, N;
+  PetscInt          *steps = NULL;
+  PetscReal         *times = NULL;
+  PetscBool          has;
+  int                ndims;
+  hsize_t            dims[5];
+
+  PetscFunctionBegin;
+  info->problem[0] = 0;
+  PetscCall(PetscViewerHDF5GetFileId(viewer, &fileid));
+  PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
+  PetscCall(PetscDataTypeToHDF5DataType(PETSC_REAL, &realtype));
+  /* the model and its parameters */
+  PetscCall(MechSystemGetModelName(out->sys, &model));
+  if (!model) model = "user";
+  PetscCall(PetscViewerHDF5HasAttribute(viewer, "/", "model", &has));
+  if (!has) {
+    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it is not a tsmech output file (no attribute /model)"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/", "model", PETSC_STRING, NULL, &fmodel));
+  PetscCall(PetscStrcmp(model, fmodel, &has));
+  if (!has) PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it holds a run of model %s, this run is model %s", fmodel, model));
+  PetscCall(PetscFree(fmodel));
+  if (info->problem[0]) PetscFunctionReturn(0);
+  PetscCall(MechSystemGetParameters(out->sys, &np, &pnames, &pvalues));
+  for (i = 0; i < np; i++) {
+    char      name[256];
+    PetscReal value;
+
+    PetscCall(ParameterAttributeName(pnames[i], name, sizeof(name)));
+    PetscCall(PetscViewerHDF5HasAttribute(viewer, "/", name, &has));
+    if (!has) {
+      PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it lacks the model parameter %s", pnames[i]));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/", name, PETSC_REAL, NULL, &value));
+    if (value != pvalues[i]) {
+      PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it holds a run with %s = %g, this run has %s = %g", pnames[i], (double)value, pnames[i], (double)pvalues[i]));
+      PetscFunctionReturn(0);
+    }
+  }
+  PetscCall(PetscViewerHDF5HasAttribute(viewer, "/", "every", &has));
+  if (has) PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/", "every", PETSC_INT, NULL, &every));
+  info->restarts = 0;
+  PetscCall(PetscViewerHDF5HasAttribute(viewer, "/", "restarts", &has));
+  if (has) PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/", "restarts", PETSC_INT, NULL, &info->restarts));
+
+  /* /monitor: the complete records (a run killed during a flush may leave columns of unequal
+     length) must be consecutive steps and reach the restart step */
+  for (j = 0; j < out->nreal + MECH_OUTPUT_NINT; j++) {
+    const char *name = j < MECH_OUTPUT_NREAL ? MechOutputRealNames[j] : (j < out->nreal ? out->invname[j - MECH_OUTPUT_NREAL] : MechOutputIntNames[j - out->nreal]);
+
+    PetscCall(ObjectExists(fileid, "/monitor", name, &has));
+    if (!has) {
+      PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it has no dataset /monitor/%s", name));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/monitor/%s", name));
+    PetscCall(DatasetDims(fileid, path, &ndims, dims));
+    nrows = PetscMin(nrows, (PetscInt)dims[0]);
+  }
+  if (nrows == 0) {
+    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its /monitor is empty: the run continues from step %" PetscInt_FMT " and the steps before would be missing", step));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscMalloc1(nrows, &steps));
+  PetscCall(PetscMalloc1(nrows, &times));
+  PetscCall(ReadSeries(fileid, "/monitor/step", inttype, nrows, steps));
+  PetscCall(ReadSeries(fileid, "/monitor/time", realtype, nrows, times));
+  first = steps[0];
+  for (i = 1; i < nrows; i++)
+    if (steps[i] != first + i) break;
+  if (i < nrows) {
+    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its /monitor/step is not consecutive (step %" PetscInt_FMT " follows step %" PetscInt_FMT ")", steps[i], steps[i - 1]));
+  } else if (step < first || step > first + nrows - 1) {
+    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its /monitor covers steps %" PetscInt_FMT " to %" PetscInt_FMT " and the run continues from step %" PetscInt_FMT ": %s", first, first + nrows - 1, step, step > first ? "the steps in between would be missing" : "it starts after that step"));
+  } else if (PetscAbsReal(times[step - first] - t) > 1e-12 * PetscMax(1, PetscAbsReal(t))) {
+    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its step %" PetscInt_FMT " is at t = %.17g, the checkpoint's at t = %.17g: they are not the same run", step, (double)times[step - first], (double)t));
+  }
+  info->nrec = step - first + 1;
+  PetscCall(PetscFree(steps));
+  PetscCall(PetscFree(times));
+  if (info->problem[0]) PetscFunctionReturn(0);
+
+  /* /fields: complete snapshots (q, v, time and step all written) of the same size */
+  info->nsnap = 0;
+  PetscCall(ObjectExists(fileid, "/fields", "step", &has));
+  if (has) {
+    PetscInt nsnap = PETSC_MAX_INT, size = 1;
+    hsize_t  qdims[5];
+    int      qndims = 0;
+
+    for (j = 0; j < 4; j++) {
+      const char *name = j == 0 ? "q" : j == 1 ? "v"
+                                    : j == 2   ? "time"
+                                               : "step";
+
+      PetscCall(ObjectExists(fileid, "/fields", name, &has));
+      if (!has) {
+        PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it has no dataset /fields/%s", name));
+        PetscFunctionReturn(0);
+      }
+      PetscCall(PetscSNPrintf(path, sizeof(path), "/fields/%s", name));
+      PetscCall(DatasetDims(fileid, path, &ndims, dims));
+      nsnap = PetscMin(nsnap, (PetscInt)dims[0]);
+      if (j == 0) {
+        qndims = ndims;
+        for (i = 0; i < ndims; i++) qdims[i] = dims[i];
+      }
+    }
+    for (i = 1; i < qndims; i++) size *= (PetscInt)qdims[i];
+    PetscCall(VecGetSize(out->q, &N));
+    if (size != N) {
+      PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its snapshots hold %" PetscInt_FMT " values, this run's state has %" PetscInt_FMT, size, N));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscMalloc1(PetscMax(nsnap, 1), &info->snapstep));
+    PetscCall(PetscMalloc1(PetscMax(nsnap, 1), &info->snaptime));
+    PetscCall(ReadSeries(fileid, "/fields/step", inttype, nsnap, info->snapstep));
+    PetscCall(ReadSeries(fileid, "/fields/time", realtype, nsnap, info->snaptime));
+    /* the last snapshot of an interrupted run is at the restart step; the uninterrupted run
+       has one there only if it is a regular snapshot step */
+    for (i = 0; i < nsnap; i++) {
+      PetscInt s = info->snapstep[i];
+      if (s > step || (s == step && i > 0 && !(every > 0 && step % every == 0))) break;
+    }
+    info->nsnap = i;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOutputContinue - Continues the HDF5 output of an interrupted run after a restart: opens
+  the existing file, removes what follows the restart step (the run recomputes it) and appends
+  from there, so /monitor holds every step exactly once.
+
+  Collective
+
+  Input Parameters:
++ sys      - the system (NULL: the one attached to ts)
+. ts       - the TS, restored from the checkpoint (its step number and time are the restart's)
+. filename - the output file of the interrupted run; if it does not exist, a new one is created
+             (MechOutputCreate()) whose /monitor starts at the restart step
+- every    - snapshot interval in steps, as for MechOutputCreate()
+
+  Output Parameter:
+. out - the output
+
+  Notes:
+  Kept: the /monitor records up to and including the restart step (consecutive steps, reaching
+  the restart step: the checkpoint writer flushes the output first, see MechOutputFlush()), the
+  snapshots before the restart step and the one at it if it is a multiple of the file's `every`
+  (the extra last snapshot an interrupted run writes at its last step is removed). Refused,
+  before anything in the file is changed: a file that is not a tsmech output, of another model,
+  model parameters or state size, whose /monitor does not reach the restart step (the steps in
+  between would be missing) or whose time at the restart step differs from the TS's.
+  The attribute /restarts counts the continuations; the other attributes of / are the first
+  run's.
+@*/
+PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], PetscInt every, MechOutput *outp)
+{
+  MPI_Comm       comm;
+  PetscMPIInt    rank;
+  const char    *type;
+  MechOutput     out;
+  PetscErrorCode ierr;
+  PetscBool      exists = PETSC_FALSE, ok;
+  PetscViewer    viewer = NULL;
+  ContinueInfo   info;
+  PetscInt       step, j;
+  PetscReal      t;
+  H5E_auto2_t    efunc;
+  void          *edata;
+  hid_t          fileid;
+  char           path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
+  PetscValidCharPointer(filename, 3);
+  PetscValidPointer(outp, 5);
+  *outp = NULL;
+  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!sys) PetscCall(TSMechGetSystem(ts, &sys));
+  PetscCheck(sys, comm, PETSC_ERR_ARG_WRONGSTATE, "No MechSystem given nor attached to the TS (TSMechSetSystem())");
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscCall(TSGetType(ts, &type));
+  PetscCheck(type, comm, PETSC_ERR_ARG_WRONGSTATE, "Set the TS type before MechOutputContinue()");
+  PetscCheck(filename[0], comm, PETSC_ERR_ARG_WRONG, "Empty file name for the HDF5 output");
+  if (rank == 0) PetscCall(PetscTestFile(filename, 'r', &exists));
+  PetscCallMPI(MPI_Bcast(&exists, 1, MPIU_BOOL, 0, comm));
+  if (!exists) {
+    PetscCall(MechOutputCreate(sys, ts, filename, every, outp));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(TSGetStepNumber(ts, &step));
+  PetscCall(TSGetTime(ts, &t));
+  PetscCall(PetscNew(&out));
+  out->comm  = comm;
+  out->rank  = rank;
+  out->every = every > 0 ? every : 0;
+  PetscCall(PetscObjectReference((PetscObject)sys));
+  out->sys = sys;
+  ierr     = SetUp(out, filename);
+  if (ierr) {
+    (void)MechOutputFree(out);
+    PetscCall(ierr);
+  }
+
+  /* inspect the file read-only; HDF5's own error stack is silenced meanwhile */
+  PetscCall(PetscMemzero(&info, sizeof(info)));
+  PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &efunc, &edata));
+  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscViewerHDF5Open(comm, filename, FILE_MODE_READ, &viewer);
+  if (!ierr) ierr = ContinueInspect(out, viewer, step, t, &info);
+  ok = ierr ? PETSC_FALSE : PETSC_TRUE;
+  if (viewer && ((PetscViewer_HDF5 *)viewer->data)->file_id < 0) ((PetscViewer_HDF5 *)viewer->data)->file_id = 0;
+  (void)PetscViewerDestroy(&viewer);
+  PetscCall(PetscPopErrorHandler());
+  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, efunc, edata));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, comm));
+  if (!ok || info.problem[0]) {
+    (void)PetscFree(info.snaptime);
+    (void)PetscFree(info.snapstep);
+    (void)MechOutputFree(out);
+    PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED, "Cannot continue the output file %s: it cannot be read as a tsmech HDF5 output (damaged or not HDF5); nothing was changed. Give another -output", filename);
+    SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "Cannot continue the output file %s from step %" PetscInt_FMT ": %s. Nothing was changed; give another -output", filename, step, info.problem);
+  }
+
+  /* open for writing, remove what follows the restart step */
+  ierr = PetscViewerHDF5Open(comm, filename, FILE_MODE_APPEND, &out->viewer);
+  if (ierr) {
+    (void)PetscFree(info.snaptime);
+    (void)PetscFree(info.snapstep);
+    (void)MechOutputFree(out);
+    PetscCall(ierr);
+  }
+  PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
+  for (j = 0; j < out->nreal + MECH_OUTPUT_NINT; j++) {
+    const char *name = j < MECH_OUTPUT_NREAL ? MechOutputRealNames[j] : (j < out->nreal ? out->invname[j - MECH_OUTPUT_NREAL] : MechOutputIntNames[j - out->nreal]);
+
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/monitor/%s", name));
+    PetscCall(TruncateDataset(fileid, path, info.nrec));
+  }
+  if (info.snapstep) {
+    PetscCall(TruncateDataset(fileid, "/fields/q", info.nsnap));
+    PetscCall(TruncateDataset(fileid, "/fields/v", info.nsnap));
+    PetscCall(TruncateDataset(fileid, "/fields/time", info.nsnap));
+    PetscCall(TruncateDataset(fileid, "/fields/step", info.nsnap));
+  }
+  info.restarts++;
+  PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "restarts", PETSC_INT, &info.restarts));
+  PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
+
+  /* the records up to the restart step are in the file; the next one is step + 1 */
+  out->nrec     = info.nrec;
+  out->nflushed = info.nrec;
+  out->base     = info.nrec;
+  out->laststep = step;
+  out->lasttime = t;
+  PetscCall(TSGetSNESIterations(ts, &out->lastsnes));
+  PetscCall(TSGetKSPIterations(ts, &out->lastksp));
+  out->nsnap    = info.nsnap;
+  out->maxsnap  = info.nsnap;
+  out->snaptime = info.snaptime;
+  out->snapstep = info.snapstep;
+  *outp         = out;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   MechOutputRecord - Records the current state of ts: one /monitor entry (time, step size,
   energies, iterations of the step, invariants) and, every `every` steps and at the first record,
   a snapshot of (q, v) in /fields.
@@ -525,7 +948,7 @@ PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
   PetscCall(TSGetSNESIterations(ts, &sits));
   PetscCall(TSGetKSPIterations(ts, &kits));
   if (out->rank == 0) {
-    PetscInt n = out->nrec;
+    PetscInt n = out->nrec - out->base; /* the record's index in memory */
 
     if (n == out->maxrec) {
       out->maxrec = PetscMax(64, 2 * out->maxrec);
@@ -666,6 +1089,20 @@ PetscErrorCode MechOutputDestroy(MechOutput *out)
 {
   PetscFunctionBegin;
   if (out) *out = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], PetscInt every, MechOutput *out)
+{
+  PetscFunctionBegin;
+  PetscCall(MechOutputCreate(sys, ts, filename, every, out));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechOutputFlush(MechOutput out)
+{
+  PetscFunctionBegin;
+  (void)out;
   PetscFunctionReturn(0);
 }
 #endif

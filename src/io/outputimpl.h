@@ -18,4 +18,12 @@
 */
 PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[]);
 
+/*
+  New state vectors for the I/O of a system's (q, v): global vectors of the system's DMDA if it
+  has one (VecView writes them in natural ordering with the grid's shape, VecLoad reads them on
+  any number of ranks), else vectors like the system's state. dim (0 without a DMDA) and shape
+  (one snapshot, slowest first: [(P,) (N,) M, dof]) may be NULL. Collective.
+*/
+PETSC_INTERN PetscErrorCode MechIOCreateStateVectors(MechSystem, Vec *q, Vec *v, PetscInt *dim, PetscInt shape[4]);
+
 #endif

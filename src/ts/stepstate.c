@@ -113,7 +113,8 @@ PetscErrorCode TSMechStepBegin(TS ts, TSMechStepState *st)
 PetscErrorCode TSMechStepFinish(TS ts, TSMechStepState *st, PetscBool stageok, Vec q1, Vec v1)
 {
   PetscReal next = ts->time_step;
-  PetscBool accept;
+  /* TSAdapt basic reads it: a retried step is more cautious, as in PETSc's own types */
+  PetscBool accept = st->rejections ? PETSC_FALSE : PETSC_TRUE;
 
   PetscFunctionBegin;
   if (stageok) {

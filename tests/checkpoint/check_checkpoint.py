@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""Checks the checkpoints (src/io/checkpoint.c) and continued outputs of tsmech, and makes the
+damaged checkpoints the refusal tests need.
+
+  check_checkpoint.py same A.h5 B.h5 [--rtol R]       two checkpoints hold the same state
+                                                       (bit for bit; with --rtol, to R relative)
+  check_checkpoint.py output A.h5 B.h5 [--rtol R]      two output files agree (bit for bit, or
+                                                       to R), B's /monitor has every step once
+  check_checkpoint.py at CK.h5 --step N                a complete checkpoint of step N
+  check_checkpoint.py monitor OUT.h5 --last N [--snap S ...]
+                                                       /monitor holds steps 0..N once each
+                                                       (and /fields the snapshot steps S)
+  check_checkpoint.py xmf A.xmf B.xmf                  two XDMF files describe the same snapshots
+                                                       (up to the name of their .h5)
+  check_checkpoint.py mutate SRC DST KIND [NAME VALUE] a damaged copy: KIND corrupt (one bit
+                                                       of /checkpoint/q's data), truncate (half
+                                                       the file), setattr, delattr
+
+Exits non-zero, with a message, at the first failed check. Needs h5py and numpy (Debian's
+/usr/bin/python3).
+"""
+import argparse
+import re
+import shutil
+import sys
+
+import h5py
+import numpy as np
+
+VECTORS = ["q", "v", "v_previous", "q_previous"]
+
+
+class CheckError(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise CheckError(msg)
+
+
+def rel(a, b):
+    """max |a - b| relative to max |a| (0 for two empty or equal arrays)"""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.size == 0 or np.array_equal(a, b):
+        return 0.0
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(a)), 1e-300))
+
+
+def compare(name, a, b, rtol):
+    """bit for bit (rtol 0) or to rtol relative; returns the relative difference"""
+    a, b = np.asarray(a), np.asarray(b)
+    check(a.shape == b.shape, f"{name}: shapes {a.shape} and {b.shape} differ")
+    d = rel(a, b)
+    if rtol == 0:
+        check(np.array_equal(a, b), f"{name}: not bit for bit equal (relative difference {d:.3g})")
+    else:
+        check(d <= rtol, f"{name}: relative difference {d:.3g} > {rtol:g}")
+    return d
+
+
+def cmd_same(args):
+    with h5py.File(args.a, "r") as fa, h5py.File(args.b, "r") as fb:
+        ca, cb = fa["checkpoint"], fb["checkpoint"]
+        check(int(ca.attrs["complete"]) == 1 and int(cb.attrs["complete"]) == 1, "a checkpoint is incomplete")
+        check(int(ca.attrs["step"]) == int(cb.attrs["step"]), f"steps {ca.attrs['step']} and {cb.attrs['step']} differ")
+        worst = 0.0
+        for k in VECTORS:
+            check((k in ca) == (k in cb), f"/checkpoint/{k} is in one checkpoint only")
+            if k in ca:
+                worst = max(worst, compare(f"/checkpoint/{k}", ca[k][:], cb[k][:], args.rtol))
+        for k in ("time", "dt"):
+            worst = max(worst, compare(f"attribute {k}", ca.attrs[k], cb.attrs[k], args.rtol))
+        how = "bit for bit" if args.rtol == 0 else f"to {worst:.3g} relative (<= {args.rtol:g})"
+        step = int(ca.attrs["step"])
+    print(f"{args.a} and {args.b}: the same state at step {step}, {how}")
+
+
+def monitor_steps_once(f, name):
+    steps = f["monitor/step"][:]
+    check(np.array_equal(steps, np.arange(len(steps))), f"{name}: /monitor/step is not 0..{len(steps) - 1} once each: {steps}")
+    for k in f["monitor"]:
+        check(f["monitor"][k].shape == steps.shape, f"{name}: /monitor/{k} has {f['monitor'][k].shape[0]} entries, /monitor/step {len(steps)}")
+    return steps
+
+
+def cmd_output(args):
+    with h5py.File(args.a, "r") as fa, h5py.File(args.b, "r") as fb:
+        monitor_steps_once(fa, args.a)
+        steps = monitor_steps_once(fb, args.b)
+        check(sorted(fa["monitor"].keys()) == sorted(fb["monitor"].keys()), "the /monitor datasets differ")
+        worst = 0.0
+        for k in fa["monitor"]:
+            a, b = fa["monitor"][k][:], fb["monitor"][k][:]
+            if args.rtol and k in ("snes_its", "ksp_its"):
+                check(a.shape == b.shape, f"/monitor/{k}: shapes differ")
+                continue  # iteration counts may differ by one on other rank counts
+            worst = max(worst, compare(f"/monitor/{k}", a, b, args.rtol))
+        for k in ("step", "time", "q", "v"):
+            worst = max(worst, compare(f"/fields/{k}", fa["fields"][k][:], fb["fields"][k][:], args.rtol))
+        how = "bit for bit" if args.rtol == 0 else f"to {worst:.3g} relative (<= {args.rtol:g})"
+        snaps = list(fb["fields/step"][:])
+    print(f"{args.a} and {args.b}: equal {how}; /monitor has steps 0..{steps[-1]} once each, snapshots {snaps}")
+
+
+def cmd_at(args):
+    with h5py.File(args.file, "r") as f:
+        c = f["checkpoint"]
+        check(c.attrs["format"] in (b"tsmech-checkpoint", "tsmech-checkpoint"), "not a tsmech checkpoint")
+        check(int(c.attrs["complete"]) == 1, "incomplete")
+        check(int(c.attrs["step"]) == args.step, f"step {c.attrs['step']}, expected {args.step}")
+        for k in VECTORS:
+            if k in c:
+                check(np.all(np.isfinite(c[k][:])), f"/checkpoint/{k} is not finite")
+    print(f"{args.file}: a complete checkpoint of step {args.step}")
+
+
+def cmd_monitor(args):
+    with h5py.File(args.file, "r") as f:
+        steps = monitor_steps_once(f, args.file)
+        check(steps[-1] == args.last, f"/monitor ends at step {steps[-1]}, expected {args.last}")
+        if args.snap:
+            s = list(f["fields/step"][:])
+            check(s == args.snap, f"/fields/step is {s}, expected {args.snap}")
+            check(f["fields/q"].shape[0] == len(s) and f["fields/time"].shape == (len(s),), "/fields datasets of unequal length")
+            check(np.array_equal(f["fields/time"][:], f["monitor/time"][:][s]), "/fields/time differs from /monitor/time")
+    print(f"{args.file}: /monitor holds steps 0..{args.last} once each" + (f", snapshots {args.snap}" if args.snap else ""))
+
+
+def cmd_xmf(args):
+    texts = []
+    for name in (args.a, args.b):
+        with open(name) as f:
+            texts.append(re.sub(r">[^<>:]+\.h5:", ">FILE.h5:", f.read()))
+    check(texts[0] == texts[1], f"{args.a} and {args.b} describe different snapshots")
+    print(f"{args.a} and {args.b}: the same {texts[0].count('<Time ')} snapshots")
+
+
+def cmd_mutate(args):
+    if args.kind == "truncate":
+        data = open(args.src, "rb").read()
+        open(args.dst, "wb").write(data[: len(data) // 2])
+    elif args.kind == "corrupt":
+        with h5py.File(args.src, "r") as f:
+            raw = np.ascontiguousarray(f["checkpoint/q"][:], dtype="<f8").tobytes()
+        data = bytearray(open(args.src, "rb").read())
+        off = bytes(data).find(raw)
+        check(off >= 0, "the data of /checkpoint/q are not stored contiguously")
+        data[off + len(raw) // 2] ^= 0x10  # one bit of a value in the middle
+        open(args.dst, "wb").write(bytes(data))
+    else:
+        shutil.copy(args.src, args.dst)
+        with h5py.File(args.dst, "a") as f:
+            if args.kind == "setattr":
+                f["checkpoint"].attrs[args.name] = type(f["checkpoint"].attrs[args.name].item())(args.value)
+            elif args.kind == "delattr":
+                del f["checkpoint"].attrs[args.name]
+            else:
+                raise CheckError(f"unknown mutation {args.kind}")
+    print(f"{args.dst}: {args.kind} copy of {args.src}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("same", "output", "xmf"):
+        p = sub.add_parser(name)
+        p.add_argument("a")
+        p.add_argument("b")
+        p.add_argument("--rtol", type=float, default=0.0)
+    p = sub.add_parser("at")
+    p.add_argument("file")
+    p.add_argument("--step", type=int, required=True)
+    p = sub.add_parser("monitor")
+    p.add_argument("file")
+    p.add_argument("--last", type=int, required=True)
+    p.add_argument("--snap", type=int, nargs="*")
+    p = sub.add_parser("mutate")
+    p.add_argument("src")
+    p.add_argument("dst")
+    p.add_argument("kind", choices=["corrupt", "truncate", "setattr", "delattr"])
+    p.add_argument("name", nargs="?")
+    p.add_argument("value", nargs="?")
+    args = ap.parse_args()
+    try:
+        {"same": cmd_same, "output": cmd_output, "at": cmd_at, "monitor": cmd_monitor, "xmf": cmd_xmf, "mutate": cmd_mutate}[args.cmd](args)
+    except (CheckError, OSError, KeyError) as e:
+        print(f"check_checkpoint.py {args.cmd}: FAILED: {e}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+#!/bin/sh
+# Runs one checkpoint/restart test case: tsmech runs that are interrupted (by -ts_max_steps, or
+# by kill -9 or a signal delivered at a known step through the test hooks
+# -checkpoint_test_pause_at_step and -checkpoint_test_pause_in_write), restarted, and checked
+# with check_checkpoint.py against an uninterrupted run. One meson test per case.
+#
+#   run_checkpoint.sh CASE TSMECH MPIEXEC PYTHON SRCDIR WORKDIR
+#
+# CASE: exact | kill9 | kill9_write | signal | refuse | ranks
+set -u
+case_=$1 exe=$2 mpiexec=$3 python=$4 srcdir=$5 work=$6
+check="$python $srcdir/check_checkpoint.py"
+# A direct solve is deterministic, and with tight Newton tolerances runs on different rank
+# counts agree to round-off.
+solve="-ksp_type preonly -pc_type redundant -snes_rtol 1e-14 -snes_atol 1e-12 -snes_stol 0"
+chain="-model chain -chain_n 12 $solve"
+
+fail() {
+  echo "FAILED: $*" >&2
+  exit 1
+}
+run() {
+  echo "+ $*"
+  "$@" || fail "$*"
+}
+# tsmech NP OPTIONS... (stdin from /dev/null: mpiexec would read the loops' here-documents)
+tsmech() {
+  np=$1
+  shift
+  echo "+ $mpiexec -n $np $exe -quiet $*"
+  "$mpiexec" -n "$np" "$exe" -quiet "$@" </dev/null || fail "tsmech $*"
+}
+# must_fail PATTERN NP OPTIONS...: tsmech fails and says PATTERN (an extended regular expression)
+must_fail() {
+  pat=$1 np=$2
+  shift 2
+  echo "+ $mpiexec -n $np $exe $* (must fail saying: $pat)"
+  if "$mpiexec" -n "$np" "$exe" -quiet "$@" </dev/null >log.txt 2>&1; then
+    cat log.txt
+    fail "tsmech $* succeeded"
+  fi
+  grep -E "$pat" log.txt || {
+    cat log.txt
+    fail "tsmech $* did not say: $pat"
+  }
+}
+# start_bg NP OPTIONS...: tsmech in the background (pid in bgpid, output in bg.txt)
+start_bg() {
+  np=$1
+  shift
+  echo "+ $mpiexec -n $np $exe $* &"
+  "$mpiexec" -n "$np" "$exe" -quiet "$@" </dev/null >bg.txt 2>&1 &
+  bgpid=$!
+}
+# interrupt SIGNAL MARKER: waits (at most a minute) for the test hook to write MARKER, the process
+# ids of the ranks, sends them SIGNAL and waits for mpiexec; its exit status in bgstatus
+interrupt() {
+  i=0
+  while [ ! -e "$2" ]; do
+    if ! kill -0 $bgpid 2>/dev/null; then
+      cat bg.txt
+      fail "tsmech ended before writing $2"
+    fi
+    i=$((i + 1))
+    if [ $i -gt 1200 ]; then
+      kill -KILL $bgpid
+      fail "no $2 after a minute"
+    fi
+    sleep 0.05
+  done
+  pids=$(cat "$2")
+  echo "+ kill -$1" $pids
+  kill -"$1" $pids || fail "kill -$1 $pids"
+  wait $bgpid
+  bgstatus=$?
+  echo "  mpiexec exited with status $bgstatus"
+  rm -f "$2"
+}
+
+# meson gives the executable relative to the build directory, the current one here
+case $exe in /*) ;; *) exe=$(pwd)/$exe ;; esac
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || fail "cannot use $work"
+
+# the run the interrupted ones must reproduce: the chain, adaptive steps, extrapolated guesses
+adaptive="$chain -ts_adapt_type basic -ts_theta_initial_guess_extrapolate -ts_dt 1e-2 -ts_max_steps 60 -output_every 7"
+
+case $case_ in
+exact)
+  # Stopped after step 23 (the final checkpoint), restarted to step 60: bit for bit the
+  # uninterrupted run, state and output, for the integrators with history (adaptive error
+  # estimate, extrapolated guesses), a grid model, a plain Vec, PETSc first-order types.
+  while read -r name opts; do
+    [ -n "$name" ] || continue
+    echo "=== $name: $opts"
+    tsmech 2 $opts -ts_max_steps 60 -checkpoint ref_$name.h5 -output refo_$name.h5 -output_every 7
+    tsmech 2 $opts -ts_max_steps 23 -checkpoint ck_$name.h5 -output o_$name.h5 -output_every 7
+    tsmech 2 $opts -ts_max_steps 60 -checkpoint ck_$name.h5 -output o_$name.h5 -output_every 7 -restart ck_$name.h5
+    run $check same ref_$name.h5 ck_$name.h5
+    run $check output refo_$name.h5 o_$name.h5
+    if [ -e refo_$name.xmf ]; then run $check xmf refo_$name.xmf o_$name.xmf; fi
+  done <<EOF
+adaptive $chain -ts_adapt_type basic -ts_theta_initial_guess_extrapolate -ts_dt 1e-2
+linearized $chain -ts_type beuler2 -ts_theta_linearized -ts_theta_linearized_guess extrapolate -ts_adapt_type basic
+endpoint $chain -ts_type theta2 -ts_theta_theta 0.6 -ts_theta_endpoint -ts_theta_initial_guess_extrapolate
+cloth -model cloth -cloth_n 6 $solve -ts_dt 5e-3
+kepler -model kepler $solve -ts_dt 0.05 -ts_adapt_type basic
+beuler $chain -ts_type beuler
+symeuler2 -model chain -chain_n 12 -ts_type symeuler2 -ts_dt 1e-4
+EOF
+  echo "=== the TS settings come from the checkpoint; every, keep, interval; two restarts"
+  lin="-ts_type beuler2 -ts_theta_linearized -ts_theta_linearized_guess extrapolate -ts_adapt_type basic"
+  tsmech 2 $chain $lin -ts_max_steps 23 -checkpoint ck.h5 -checkpoint_every 10 -checkpoint_keep 3 -output o.h5 -output_every 7
+  run $check at ck.h5 --step 23
+  run $check at ck.h5.1 --step 20
+  run $check at ck.h5.2 --step 10
+  # no -ts_ option: beuler2, its linearized guess and the basic adaptor are the checkpoint's
+  tsmech 2 $chain -ts_max_steps 41 -checkpoint ck.h5 -checkpoint_interval 1e-9 -checkpoint_keep 3 -output o.h5 -output_every 7 -restart ck.h5
+  run $check at ck.h5 --step 41
+  run $check at ck.h5.1 --step 40
+  run $check at ck.h5.2 --step 39
+  tsmech 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -checkpoint_every 10 -checkpoint_keep 3 -output o.h5 -output_every 7 -restart ck.h5
+  run $check at ck.h5.1 --step 50
+  run $check at ck.h5.2 --step 41
+  test ! -e ck.h5.3 || fail "-checkpoint_keep 3 kept a fourth checkpoint"
+  run $check same ref_linearized.h5 ck.h5
+  run $check output refo_linearized.h5 o.h5
+  ;;
+kill9)
+  # kill -9 after step 25 (the checkpoint is of step 20, the output reaches its snapshot 21)
+  tsmech 2 $adaptive -checkpoint ref.h5 -output refo.h5
+  start_bg 2 $adaptive -checkpoint ck.h5 -checkpoint_every 10 -output o.h5 -checkpoint_test_pause_at_step 25
+  interrupt KILL ck.h5.pause
+  [ $bgstatus -ne 0 ] || fail "mpiexec exited with 0 after kill -9"
+  run $check at ck.h5 --step 20
+  run $check monitor o.h5 --last 21 --snap 0 7 14 21
+  tsmech 2 $adaptive -checkpoint ck.h5 -checkpoint_every 10 -output o.h5 -restart ck.h5
+  run $check same ref.h5 ck.h5
+  run $check output refo.h5 o.h5
+  ;;
+kill9_write)
+  # kill -9 in the middle of the write of the checkpoint of step 30: the one of step 20 (and,
+  # kept, of step 10) intact, the partial file refused
+  tsmech 2 $adaptive -checkpoint ref.h5 -output refo.h5
+  start_bg 2 $adaptive -checkpoint ck.h5 -checkpoint_every 10 -checkpoint_keep 2 -output o.h5 -checkpoint_test_pause_in_write 30
+  interrupt KILL ck.h5.pause
+  [ $bgstatus -ne 0 ] || fail "mpiexec exited with 0 after kill -9"
+  run $check at ck.h5 --step 20
+  run $check at ck.h5.1 --step 10
+  tmp=$(ls ck.h5.tmp-*) || fail "no partial checkpoint ck.h5.tmp-* left by the killed write"
+  must_fail "Cannot restart from $tmp: it is incomplete \(its write was interrupted\)" 2 $adaptive -checkpoint ck.h5 -output o.h5 -restart "$tmp"
+  run $check at ck.h5 --step 20
+  tsmech 2 $adaptive -checkpoint ck.h5 -checkpoint_every 10 -checkpoint_keep 2 -output o.h5 -restart ck.h5
+  run $check same ref.h5 ck.h5
+  run $check at ck.h5.1 --step 50
+  run $check output refo.h5 o.h5
+  ;;
+signal)
+  # SIGTERM after step 25: the step finished, checkpoint and output written, exit non-zero
+  # with the restart command, and the restart reproduces the uninterrupted run
+  tsmech 2 $adaptive -checkpoint ref.h5 -output refo.h5
+  start_bg 2 $adaptive -checkpoint ck.h5 -checkpoint_every 10 -output o.h5 -checkpoint_test_pause_at_step 25
+  interrupt TERM ck.h5.pause
+  cat bg.txt
+  [ $bgstatus -ne 0 ] || fail "mpiexec exited with 0 after SIGTERM"
+  grep -q "interrupted by SIGTERM at step 25, t = [0-9.e-]*; continue with: tsmech <same options> -restart ck.h5" bg.txt || fail "no restart message"
+  run $check at ck.h5 --step 25
+  run $check monitor o.h5 --last 25 --snap 0 7 14 21 25
+  tsmech 2 $adaptive -checkpoint ck.h5 -checkpoint_every 10 -output o.h5 -restart ck.h5
+  run $check same ref.h5 ck.h5
+  run $check output refo.h5 o.h5
+  # SIGINT, one rank, no -checkpoint: the output closed at the step, a message, non-zero status
+  start_bg 1 $chain -ts_max_steps 60 -output int.h5 -checkpoint_test_pause_at_step 12
+  interrupt INT tsmech.pause
+  cat bg.txt
+  [ $bgstatus -ne 0 ] || fail "mpiexec exited with 0 after SIGINT"
+  grep -q "interrupted by SIGINT at step 12, .*no -checkpoint was given" bg.txt || fail "no message"
+  run $check monitor int.h5 --last 12 --snap 0 10 12
+  ;;
+refuse)
+  # each refusal names the file and the difference, and changes no file
+  tsmech 2 $chain -ts_max_steps 30 -checkpoint ck.h5 -output o.h5
+  tsmech 1 -model kepler -ts_max_steps 10 -output kepler.h5
+  tsmech 2 $chain -ts_max_steps 10 -output short.h5
+  run $check mutate ck.h5 version2.h5 setattr format_version 2
+  run $check mutate ck.h5 partial.h5 delattr complete
+  run $check mutate ck.h5 size.h5 setattr global_size 37
+  run $check mutate ck.h5 truncated.h5 truncate
+  run $check mutate ck.h5 corrupted.h5 corrupt
+  md5sum ./* >before.md5
+  files=$(ls)
+  more="-ts_max_steps 60 -checkpoint ck.h5 -output o.h5"
+  must_fail "Cannot restart from ck.h5: it was written for model chain, this run is model kepler" 2 -model kepler $more -restart ck.h5
+  must_fail "Cannot restart from ck.h5: it was written with the model parameter n = 12, this run has n = 13" 2 $chain -chain_n 13 $more -restart ck.h5
+  must_fail "Cannot restart from ck.h5: it was written with the model parameter k = 1000, this run has k = 2000" 2 $chain -chain_k 2000 $more -restart ck.h5
+  must_fail "Cannot restart from size.h5: its state has 37 values, this run's 36" 2 $chain $more -restart size.h5
+  must_fail "Cannot restart from version2.h5: its format version is 2, this tsmech \(.*\) reads version 1" 2 $chain $more -restart version2.h5
+  must_fail "Cannot restart from partial.h5: it is incomplete" 2 $chain $more -restart partial.h5
+  must_fail "Cannot restart from truncated.h5: it cannot be opened as an HDF5 file \(truncated, damaged or not HDF5\)" 2 $chain $more -restart truncated.h5
+  must_fail "Cannot restart from corrupted.h5: the data of /checkpoint/q do not match their checksum \(the file is corrupted\)" 2 $chain $more -restart corrupted.h5
+  must_fail "Cannot restart from o.h5: it is not a tsmech checkpoint" 2 $chain $more -restart o.h5
+  must_fail "Cannot restart from missing.h5: the file does not exist" 2 $chain $more -restart missing.h5
+  # a valid checkpoint, but an output file that cannot be continued from its step
+  must_fail "Cannot continue the output file kepler.h5 from step 30: it holds a run of model kepler, this run is model chain" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output kepler.h5 -restart ck.h5
+  must_fail "Cannot continue the output file short.h5 from step 30: its /monitor covers steps 0 to 10 .* the steps in between would be missing" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output short.h5 -restart ck.h5
+  rm -f log.txt
+  md5sum -c --quiet before.md5 || fail "a refused restart changed a file"
+  [ "$(ls)" = "$files" ] || fail "a refused restart left a file: $(ls)"
+  echo "no file changed"
+  ;;
+ranks)
+  # written on 3 ranks, continued on 2 and on 1: the uninterrupted 3-rank run to 1e-10
+  while read -r name opts; do
+    [ -n "$name" ] || continue
+    echo "=== $name: $opts"
+    tsmech 3 $opts -ts_max_steps 60 -checkpoint ref_$name.h5 -output refo_$name.h5
+    tsmech 3 $opts -ts_max_steps 23 -checkpoint ck_$name.h5 -output o_$name.h5
+    cp ck_$name.h5 ck1_$name.h5 && cp o_$name.h5 o1_$name.h5 || fail "cp"
+    tsmech 2 $opts -ts_max_steps 60 -checkpoint ck_$name.h5 -output o_$name.h5 -restart ck_$name.h5
+    run $check same ref_$name.h5 ck_$name.h5 --rtol 1e-10
+    run $check output refo_$name.h5 o_$name.h5 --rtol 1e-10
+    tsmech 1 $opts -ts_max_steps 60 -checkpoint ck1_$name.h5 -output o1_$name.h5 -restart ck1_$name.h5
+    run $check same ref_$name.h5 ck1_$name.h5 --rtol 1e-10
+    run $check output refo_$name.h5 o1_$name.h5 --rtol 1e-10
+  done <<EOF
+adaptive $chain -ts_adapt_type basic -ts_theta_initial_guess_extrapolate -ts_dt 1e-2 -output_every 7
+cloth -model cloth -cloth_n 6 $solve -ts_dt 5e-3 -output_every 7
+EOF
+  ;;
+*)
+  fail "unknown case $case_"
+  ;;
+esac
+echo "checkpoint $case_: OK"
