@@ -7,6 +7,7 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
                            "(theta2, beuler2, cn2, midpoint2, euler2, symeuler2, alpha2, or PETSc's first-order types).\n";
 
 #include <tsmech.h>
+#include "../io/outputimpl.h" /* MechTestPause(): -checkpoint_test_pause_at_step */
 #include <unistd.h>
 #include <stdio.h>
 #include <signal.h>
@@ -50,40 +51,6 @@ typedef struct {
 } Run;
 static Run *run_ctx; /* TSSetPostStep() passes no context */
 
-/*
-  Test hook (-checkpoint_test_pause_at_step N): after step N, rank 0 writes CHECKPOINT.pause
-  (the process ids of all ranks, one a line) and every rank waits, up to a minute, for a signal
-  (or to be killed), so that a test delivers SIGTERM or kill -9 at a known step.
-*/
-static PetscErrorCode PauseForSignal(MPI_Comm comm, const char marker[])
-{
-  PetscMPIInt size, rank, i;
-  int         pid = (int)getpid(), *pids = NULL;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) PetscCall(PetscMalloc1(size, &pids));
-  PetscCallMPI(MPI_Gather(&pid, 1, MPI_INT, pids, 1, MPI_INT, 0, comm));
-  if (rank == 0) {
-    char  tmp[PETSC_MAX_PATH_LEN];
-    FILE *fp;
-
-    PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", marker));
-    fp = fopen(tmp, "w");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write %s", tmp);
-    for (i = 0; i < size; i++) fprintf(fp, "%d\n", pids[i]);
-    fclose(fp);
-    PetscCheck(!rename(tmp, marker), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s", tmp);
-    PetscCall(PetscFree(pids));
-  }
-  for (i = 0; i < 6000 && !stop_signal; i++) {
-    struct timespec ts = {0, 10000000};
-    nanosleep(&ts, NULL);
-  }
-  PetscFunctionReturn(0);
-}
-
 /* Records the step in the output and flushes it (so the output reaches the checkpoint's step),
    then writes the checkpoint */
 static PetscErrorCode WriteCheckpoint(Run *r, TS ts)
@@ -121,7 +88,7 @@ static PetscErrorCode CheckpointPostStep(TS ts)
   if (step == r->pause_at_step) {
     char marker[PETSC_MAX_PATH_LEN];
     PetscCall(PetscSNPrintf(marker, sizeof(marker), "%s.pause", r->ckpath[0] ? r->ckpath : "tsmech"));
-    PetscCall(PauseForSignal(comm, marker));
+    PetscCall(MechTestPause(comm, marker, &stop_signal));
   }
   flags[0] = (int)stop_signal;
   if (r->ck && r->interval > 0 && rank == 0) {

@@ -176,10 +176,11 @@ static PetscErrorCode DirName(const char path[], char dir[], size_t len)
 }
 
 /*
-  Test hook: writes `marker` (the process ids of all ranks, one a line, written to a temporary
-  name and renamed, so it appears complete) and waits, up to a minute, to be killed. Collective.
+  MechTestPause - Test hook: writes `marker` (the process ids of all ranks, one a line, written to
+  a temporary name and renamed, so it appears complete) and waits, up to a minute, to be killed
+  or, when stop is given, until *stop becomes non-zero (a signal handler's flag). Collective.
 */
-static PetscErrorCode TestPause(MPI_Comm comm, const char marker[])
+PetscErrorCode MechTestPause(MPI_Comm comm, const char marker[], volatile sig_atomic_t *stop)
 {
   PetscMPIInt size, rank, i;
   int         pid = (int)getpid(), *pids = NULL;
@@ -201,7 +202,7 @@ static PetscErrorCode TestPause(MPI_Comm comm, const char marker[])
     PetscCheck(!rename(tmp, marker), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s", tmp);
     PetscCall(PetscFree(pids));
   }
-  for (i = 0; i < 6000; i++) {
+  for (i = 0; i < 6000 && !(stop && *stop); i++) {
     struct timespec ts = {0, 10000000};
     nanosleep(&ts, NULL);
   }
@@ -571,7 +572,7 @@ static PetscErrorCode WriteFile(MechCheckpoint ck, const char tmp[], const char 
   PetscCall(VecView(ck->vec[1], viewer));
   if (h->step == ck->pause_in_write) {
     PetscCall(PetscSNPrintf(marker, sizeof(marker), "%s.pause", path));
-    PetscCall(TestPause(ck->comm, marker));
+    PetscCall(MechTestPause(ck->comm, marker, NULL));
   }
   if (h->hasvprev) PetscCall(VecView(ck->vec[2], viewer));
   if (h->hasqprev) PetscCall(VecView(ck->vec[3], viewer));

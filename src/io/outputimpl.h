@@ -3,6 +3,7 @@
 #define TSMECH_OUTPUTIMPL_H
 
 #include <tsmech.h>
+#include <signal.h>
 
 /*
   Writes the XDMF description of the snapshots in /fields of an HDF5 file: a temporal collection
@@ -25,5 +26,9 @@ PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char
   (one snapshot, slowest first: [(P,) (N,) M, dof]) may be NULL. Collective.
 */
 PETSC_INTERN PetscErrorCode MechIOCreateStateVectors(MechSystem, Vec *q, Vec *v, PetscInt *dim, PetscInt shape[4]);
+
+/* Test hook shared by the checkpoint writer and the driver (see checkpoint.c); exported so the
+   tsmech program can call it, not part of the public API */
+PETSC_EXTERN PetscErrorCode MechTestPause(MPI_Comm, const char[], volatile sig_atomic_t *);
 
 #endif
