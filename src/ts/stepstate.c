@@ -118,6 +118,21 @@ PetscErrorCode TSMechStepFinish(TS ts, TSMechStepState *st, PetscBool stageok, V
 
   PetscFunctionBegin;
   if (stageok) {
+    PetscReal nq, nv;
+    /* a state that is no longer finite (an explicit method past its stability limit, a solver
+       that returned garbage) is a failed stage: rejected and retried with a smaller step when
+       the controller adapts, the end of the run otherwise; never accepted */
+    PetscCall(VecNorm(q1, NORM_INFINITY, &nq));
+    PetscCall(VecNorm(v1, NORM_INFINITY, &nv));
+    if (PetscIsInfOrNanReal(nq) || PetscIsInfOrNanReal(nv)) {
+      PetscCall(PetscInfo(ts, "Step=%" PetscInt_FMT ", t=%g: the new state is not finite\n", ts->steps, (double)ts->ptime));
+      ts->num_snes_failures++;
+      if (ts->max_snes_failures > 0 && ts->num_snes_failures >= ts->max_snes_failures) ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
+      else PetscCall(TSSetTimeStep(ts, ts->time_step * ts->adapt->scale_solve_failed));
+      stageok = PETSC_FALSE;
+    }
+  }
+  if (stageok) {
     st->status = TS_STEP_PENDING;
     PetscCall(VecCopy(q1, ts->vec_sol));
     PetscCall(VecCopy(v1, ts->vec_dot));
