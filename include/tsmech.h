@@ -182,7 +182,9 @@ typedef struct _n_MechOutput *MechOutput;
 
 /* Creates FILE.h5 (collective; refuses a path that cannot be written) and records on / the
    model name and parameters, the TS type and parameters, dt, the number of ranks and the
-   tsmech version. Fields are written every `every` steps (the first and last always). */
+   tsmech version. Fields are written every `every` steps (the first and last always). The file
+   is written as FILE.h5.tmp-<pid> and takes its name when the first completed step is recorded
+   (or at the close), so an existing FILE.h5 survives a run that fails before its first step. */
 PETSC_EXTERN PetscErrorCode MechOutputCreate(MechSystem, TS, const char filename[], PetscInt every, MechOutput *);
 /* Records the current state of ts: /monitor scalars every call, /fields every `every` steps.
    Usable as a TSMonitor through TSMonitorMechOutput. */
@@ -233,7 +235,9 @@ PETSC_EXTERN PetscErrorCode MechCheckpointDestroy(MechCheckpoint *);
 /* How many checkpoints are kept: FILE, FILE.1, ..., FILE.<keep-1>, newest first (default 1) */
 PETSC_EXTERN PetscErrorCode MechCheckpointSetKeep(MechCheckpoint, PetscInt);
 /* Writes the state of ts between two steps (after TSSolve() or in a TSPostStep) to path,
-   atomically. Collective. */
+   atomically. After a failed step (the TS's converged reason is negative; the caller has given
+   the TS its last good state back) the checkpoint is marked failed_step and holds no history:
+   the restart starts as at a first step, with a -ts_dt given on its command line. Collective. */
 PETSC_EXTERN PetscErrorCode MechCheckpointWrite(MechCheckpoint, TS, const char path[]);
 /* Reads a checkpoint and validates it against the system attached to ts: format version,
    completeness, model name, every model parameter, state size, vector checksums; refuses a
@@ -256,5 +260,22 @@ PETSC_EXTERN PetscErrorCode MechCheckpointGetLast(MechCheckpoint, PetscInt *, Pe
 PETSC_EXTERN PetscErrorCode MechOutputContinue(MechSystem, TS, const char filename[], PetscInt every, MechOutput *);
 /* Writes the pending /monitor records and flushes the file (done before every checkpoint) */
 PETSC_EXTERN PetscErrorCode MechOutputFlush(MechOutput);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Step-size stability                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The largest frequency omega = sqrt(lambda_max(M^{-1} K)) of the system linearized at (t, q, v),
+   by power iterations (a lower bound, close to the truth), and the damping rate x^T D x / x^T M x
+   of that mode (damping may be NULL). Collective. */
+PETSC_EXTERN PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *omega, PetscReal *damping);
+/* The growth per step (spectral radius of the one-step matrix) of the scheme of ts (its type and
+   parameters) on q'' + c q' + omega^2 q = 0 at step dt, measured by one step of that type. */
+PETSC_EXTERN PetscErrorCode TSMechComputeAmplification(TS, PetscReal omega, PetscReal c, PetscReal dt, PetscReal *rho);
+/* The largest step at which the scheme of ts keeps the highest mode of the system at (t, q, v)
+   from growing: 2/omega for symplectic Euler, c/omega^2 for explicit Euler (0 undamped), the
+   stability region's reach for RK types, PETSC_MAX_REAL for A-stable schemes. omega and damping
+   (the mode's, may be NULL) as for MechSystemEstimateMaxFrequency(). Collective. */
+PETSC_EXTERN PetscErrorCode MechSystemEstimateStableStep(MechSystem, TS, PetscReal t, Vec q, Vec v, PetscReal *dtmax, PetscReal *omega, PetscReal *damping);
 
 #endif

@@ -1,18 +1,47 @@
-/* isatty(), clock_gettime(), sigaction() and nanosleep() are POSIX */
+/* isatty(), clock_gettime(), sigaction(), nanosleep() and realpath() are POSIX */
 #define _POSIX_C_SOURCE 200809L
 static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a model with any PETSc TS type.\n"
                            "  mpirun -n P tsmech -model cloth [-output run.h5] [-checkpoint ck.h5 -checkpoint_every N] [PETSc options]\n"
                            "  mpirun -n P tsmech <the same options> -restart ck.h5    continues an interrupted run exactly\n"
                            "Every -ts_, -snes_, -ksp_, -pc_ option applies; the integrator is chosen with -ts_type\n"
-                           "(theta2, beuler2, cn2, midpoint2, euler2, symeuler2, alpha2, or PETSc's first-order types).\n";
+                           "(theta2, beuler2, cn2, midpoint2, euler2, symeuler2, alpha2, or PETSc's first-order types).\n"
+                           "Exit status: 0 done, 2 bad input (nothing written), 3 the integration failed, 1 another error,\n"
+                           "128 + N interrupted by signal N.\n";
 
 #include <tsmech.h>
-#include "../io/outputimpl.h" /* MechTestPause(): -checkpoint_test_pause_at_step */
+#include <petsc/private/tsimpl.h> /* ts->max_reject: PETSc 3.18 has no getter */
+#include "../io/outputimpl.h"     /* MechTestPause(), MechIOCheckWritable(), MechIOFileKind(), MechOutputDiscard() */
 #include <unistd.h>
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
+
+/* Exit statuses (documented in the README and in -help) */
+#define EXIT_TSMECH_ERROR  1 /* an error after the run started that is none of the below */
+#define EXIT_TSMECH_INPUT  2 /* bad input: an option, a file; nothing was written */
+#define EXIT_TSMECH_FAILED 3 /* the integration failed: a step diverged, a method was unstable */
+
+/* What ended a run early, besides the TS's own failures */
+typedef enum {
+  FAIL_NONE,
+  FAIL_TS,        /* the TS gave up on a step (its converged reason is negative) */
+  FAIL_NONFINITE, /* a step the TS accepted left a NaN or Inf in the state (types that cannot reject it) */
+  FAIL_BLOWUP,    /* the energy of an explicit method grew without bound */
+  FAIL_ERROR      /* an error was raised during a step */
+} FailKind;
+
+/* The energy gained since the start that counts as a blow-up, relative to what the state holds
+   otherwise (see StateIsGood()) */
+#define BLOWUP_FACTOR   1e6
+#define BLOWUP_MINSTEPS 10
+/* The energy gain, relative to the same scale, up to which a state of an explicit method counts as
+   not yet touched by a growing mode: after a blow-up the checkpoint holds the last such state */
+#define SANE_FACTOR 1e-2
 
 /* The signal (SIGTERM or SIGINT) that asked the run to stop, 0 if none: set by the handler,
    read after every step. The handler is installed with SA_RESETHAND: a second signal acts as
@@ -37,74 +66,6 @@ static PetscErrorCode InstallStopHandlers(void)
   PetscFunctionReturn(0);
 }
 
-/* Checkpoints and interruption: what the post-step callback needs */
-typedef struct {
-  MechCheckpoint ck;     /* NULL without -checkpoint */
-  char          *ckpath; /* -checkpoint FILE */
-  PetscInt       every;  /* -checkpoint_every, 0 none */
-  PetscReal      interval;
-  PetscLogDouble lastwrite;
-  MechOutput     out;
-  PetscInt       pause_at_step; /* test hook, -1 none */
-  int            interrupted;   /* the signal that stopped the run, 0 none */
-  PetscBool      written;       /* a checkpoint was written by this run */
-} Run;
-static Run *run_ctx; /* TSSetPostStep() passes no context */
-
-/* Records the step in the output and flushes it (so the output reaches the checkpoint's step),
-   then writes the checkpoint */
-static PetscErrorCode WriteCheckpoint(Run *r, TS ts)
-{
-  PetscFunctionBegin;
-  if (r->out) {
-    PetscCall(MechOutputRecord(r->out, ts));
-    PetscCall(MechOutputFlush(r->out));
-  }
-  PetscCall(MechCheckpointWrite(r->ck, ts, r->ckpath));
-  PetscCall(PetscTime(&r->lastwrite));
-  r->written = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
-
-/*
-  After every step: a checkpoint every -checkpoint_every steps, after -checkpoint_interval
-  seconds (rank 0's clock), at the last step and when a signal asked the run to stop; then the
-  run stops (TS_CONVERGED_USER). The ranks agree on every decision (one reduction per step).
-*/
-static PetscErrorCode CheckpointPostStep(TS ts)
-{
-  Run              *r = run_ctx;
-  MPI_Comm          comm;
-  PetscMPIInt       rank;
-  PetscInt          step;
-  TSConvergedReason reason;
-  int               flags[2] = {0, 0};
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(TSGetStepNumber(ts, &step));
-  PetscCall(TSGetConvergedReason(ts, &reason));
-  if (step == r->pause_at_step) {
-    char marker[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscSNPrintf(marker, sizeof(marker), "%s.pause", r->ckpath[0] ? r->ckpath : "tsmech"));
-    PetscCall(MechTestPause(comm, marker, &stop_signal));
-  }
-  flags[0] = (int)stop_signal;
-  if (r->ck && r->interval > 0 && rank == 0) {
-    PetscLogDouble now;
-    PetscCall(PetscTime(&now));
-    flags[1] = now - r->lastwrite >= r->interval;
-  }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, comm));
-  if (r->ck && (flags[0] || flags[1] || (r->every > 0 && step % r->every == 0) || reason > 0)) PetscCall(WriteCheckpoint(r, ts));
-  if (flags[0]) {
-    r->interrupted = flags[0];
-    PetscCall(TSSetConvergedReason(ts, TS_CONVERGED_USER));
-  }
-  PetscFunctionReturn(0);
-}
-
 /* The progress line: in place on a terminal, plain lines otherwise. */
 typedef struct {
   MechSystem     sys;
@@ -115,17 +76,641 @@ typedef struct {
   PetscBool      printed;
 } Progress;
 
+/* A state of the TS kept aside: its solution vectors (X = [q; v], or q and v), step and time */
+typedef struct {
+  Vec       x, v;
+  PetscInt  step;
+  PetscReal time;
+} Saved;
+
+/* Everything of one run: the options, the objects, and what the post-step callback keeps */
+typedef struct {
+  MPI_Comm comm;
+  /* options */
+  char      model[64], output[PETSC_MAX_PATH_LEN], ckpath[PETSC_MAX_PATH_LEN], restart[PETSC_MAX_PATH_LEN];
+  PetscInt  every, ckevery, keep;
+  PetscReal interval;
+  PetscBool quiet, hasoutput, hasck, hasrestart;
+  /* objects */
+  MechSystem     sys;
+  TS             ts;
+  Vec            q, v;   /* the initial state, given to the TS (second-order types keep these vectors) */
+  Vec            qw, vw; /* work vectors in the system's layout */
+  MechOutput     out;
+  MechCheckpoint ck;
+  Progress       prog;
+  PetscLogDouble start;
+  PetscReal      E0, C0;  /* initial energy and energy content KE + |PE| */
+  PetscReal      restmax; /* the largest energy scale of a good state (StateIsGood()) */
+  /* the kind of integrator */
+  PetscBool explicit_, adaptive, second;
+  /* checkpoints and interruption (the post-step callback) */
+  PetscLogDouble lastwrite;
+  PetscInt       pause_at_step; /* test hook, -1 none */
+  int            interrupted;   /* the signal that stopped the run, 0 none */
+  PetscBool      written;       /* a checkpoint was written by this run */
+  /* the last state that passed the checks (StateIsGood()), and for explicit types the last one
+     whose energy had not grown (the checkpoint after a blow-up) */
+  Saved     good, sane;
+  PetscInt  startstep;
+  PetscInt  ckstep; /* the step and time of the checkpoint after a failure */
+  PetscReal cktime;
+  PetscInt  retries, driverrejects; /* non-finite steps of PETSc's explicit types retried */
+  /* failure */
+  FailKind  fail;
+  PetscReal faildt, failE; /* the step that failed, the energy of a blow-up */
+  char      failmsg[1024];
+} App;
+static App *app_ctx; /* TSSetPostStep() passes no context */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Messages                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The C library's printf formats: PETSc's turn %g of 3 into "3." */
+#if defined(__GNUC__)
+static PetscErrorCode Format(char buf[], size_t len, const char fmt[], ...) __attribute__((format(printf, 3, 4)));
+static PetscErrorCode Say(MPI_Comm comm, FILE *fd, const char fmt[], ...) __attribute__((format(printf, 3, 4)));
+#endif
+
+static PetscErrorCode Format(char buf[], size_t len, const char fmt[], ...)
+{
+  va_list ap;
+
+  PetscFunctionBegin;
+  va_start(ap, fmt);
+  (void)vsnprintf(buf, len, fmt, ap);
+  va_end(ap);
+  PetscFunctionReturn(0);
+}
+
+/* Prints on rank 0 of comm */
+static PetscErrorCode Say(MPI_Comm comm, FILE *fd, const char fmt[], ...)
+{
+  va_list ap;
+  char    buf[4096];
+
+  PetscFunctionBegin;
+  va_start(ap, fmt);
+  (void)vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  /* what is said on stdout comes before what follows on stderr, and the other way round */
+  (void)fflush(fd == PETSC_STDERR ? PETSC_STDOUT : PETSC_STDERR);
+  PetscCall(PetscFPrintf(comm, fd, "%s", buf));
+  (void)fflush(fd);
+  PetscFunctionReturn(0);
+}
+
+/* Undoes PETSc's "3." for %g in a message: the dot ending a number that stands alone (after a
+   space, '=', '(' or ',', before a space, ')', ',', ';', ':' or the end), not one in a file name */
+static void StripPetscDots(char s[])
+{
+  size_t i, j = 0, k;
+
+  for (i = 0; s[i]; i++) {
+    if (s[i] == '.' && i > 0 && isdigit((unsigned char)s[i - 1]) && (!s[i + 1] || strchr(" ),;:", s[i + 1]))) {
+      for (k = i; k > 0 && (isdigit((unsigned char)s[k - 1]) || strchr("+-.e", s[k - 1])); k--) {}
+      if (k == 0 || strchr(" =(,", s[k - 1])) continue;
+    }
+    s[j++] = s[i];
+  }
+  s[j] = 0;
+}
+
+/*
+  The option a PETSc message is about, when it does not say: "Input string X has no numeric
+  value" and "Unable to find requested KSP type X" name the value only. Returns "-name value: "
+  for the option whose value is X (exactly, for "Input string X"; as a whole non-numeric word of
+  the message otherwise), "" if none or several.
+*/
+static void OptionOfMessage(const char msg[], char prefix[], size_t len)
+{
+  char       *all = NULL, *tok, *save = NULL, name[256] = "", found[512] = "", exact[256] = "", foundname[256] = "";
+  int         nfound = 0;
+  const char *is     = "Input string ";
+  PetscBool   valid  = PETSC_FALSE;
+
+  prefix[0] = 0;
+  if (!strncmp(msg, is, strlen(is))) {
+    const char *p = msg + strlen(is), *e = strchr(p, ' ');
+    size_t      n = e ? (size_t)(e - p) : strlen(p);
+    if (n < sizeof(exact)) {
+      memcpy(exact, p, n);
+      exact[n] = 0;
+    }
+  }
+  if (PetscOptionsGetAll(NULL, &all)) return;
+  for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    if (tok[0] == '-' && !(tok[1] >= '0' && tok[1] <= '9') && tok[1] != '.') {
+      (void)PetscStrncpy(name, tok, sizeof(name));
+      valid = PETSC_TRUE;
+      continue;
+    }
+    if (!valid) continue;
+    valid = PETSC_FALSE; /* one value per option */
+    if (exact[0]) {
+      if (strcmp(tok, exact)) continue;
+    } else {
+      const char *hit = strstr(msg, tok);
+      size_t      n   = strlen(tok);
+      char       *end;
+      (void)strtod(tok, &end);
+      if (!*end) continue; /* a number: too many messages contain numbers */
+      if (!hit || (hit > msg && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_')) || isalnum((unsigned char)hit[n]) || hit[n] == '_') continue;
+    }
+    nfound++;
+    (void)PetscSNPrintf(found, sizeof(found), "%s %s: ", name, tok);
+    (void)PetscStrncpy(foundname, name, sizeof(foundname));
+  }
+  (void)PetscFree(all);
+  if (nfound == 1 && !strstr(msg, foundname)) (void)PetscStrncpy(prefix, found, len);
+}
+
+/* The message of error `ierr` (the one raised first), on one line, with the option it is about */
+static void ErrorLine(PetscErrorCode ierr, PetscBool withoption, char line[], size_t len)
+{
+  const char *text     = NULL;
+  char       *specific = NULL, prefix[512] = "";
+  size_t      i;
+
+  (void)PetscErrorMessage(ierr, &text, &specific);
+  if (!specific || !specific[0]) specific = (char *)(text ? text : "unknown error");
+  if (withoption) OptionOfMessage(specific, prefix, sizeof(prefix));
+  (void)PetscSNPrintf(line, len, "%s%s", prefix, specific);
+  /* PETSc writes %g as "1." and messages may hold newlines */
+  for (i = 0; line[i]; i++)
+    if (line[i] == '\n' || line[i] == '\r' || line[i] == '\t') line[i] = ' ';
+  for (i = strlen(line); i > 0 && line[i - 1] == ' '; i--) line[i - 1] = 0;
+  StripPetscDots(line);
+}
+
+/* Whether an error code is of the kind that bad input raises (an argument, a type, an option) */
+static PetscBool IsInputError(PetscErrorCode ierr)
+{
+  switch (ierr) {
+  case PETSC_ERR_SUP:
+  case PETSC_ERR_ARG_WRONG:
+  case PETSC_ERR_ARG_OUTOFRANGE:
+  case PETSC_ERR_ARG_INCOMP:
+  case PETSC_ERR_ARG_UNKNOWN_TYPE:
+  case PETSC_ERR_ARG_SIZ:
+  case PETSC_ERR_ARG_WRONGSTATE:
+  case PETSC_ERR_USER_INPUT:
+  case PETSC_ERR_FILE_OPEN:
+    return PETSC_TRUE;
+  default:
+    return PETSC_FALSE;
+  }
+}
+
+/*
+  Whether every rank has reached the error path, waited for at most `seconds` on a communicator
+  of its own (an error on some ranks only leaves the others in a collective operation, where
+  they would wait forever).
+*/
+static PetscBool AllRanksFailed(MPI_Comm errcomm, double seconds)
+{
+  MPI_Request req;
+  int         done = 0, i;
+
+  if (MPI_Ibarrier(errcomm, &req) != MPI_SUCCESS) return PETSC_FALSE;
+  for (i = 0; i < (int)(seconds * 100) && !done; i++) {
+    struct timespec ts = {0, 10000000};
+    if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return PETSC_FALSE;
+    if (!done) nanosleep(&ts, NULL);
+  }
+  if (!done) MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+  return done ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Checks before any work                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A value of a -<x>_type option that names no registered type: refused with the list */
+static PetscErrorCode CheckTypeOption(MPI_Comm comm, const char opt[], PetscFunctionList list, const char what[])
+{
+  char      value[256];
+  PetscBool set;
+  void (*f)(void) = NULL;
+  const char **names;
+  int          n, i;
+  char        *allowed;
+  size_t       len = 1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, opt, value, sizeof(value), &set));
+  if (!set) PetscFunctionReturn(0);
+  PetscCall(PetscFunctionListFind(list, value, &f));
+  if (f) PetscFunctionReturn(0);
+  /* the array is NULL-terminated (PETSc 3.18 counts the NULL in n) */
+  PetscCall(PetscFunctionListGet(list, &names, &n));
+  for (i = 0; i < n && names[i]; i++) len += strlen(names[i]) + 2;
+  PetscCall(PetscCalloc1(len, &allowed));
+  for (i = 0; i < n && names[i]; i++) {
+    if (i) PetscCall(PetscStrlcat(allowed, ", ", len));
+    PetscCall(PetscStrlcat(allowed, names[i], len));
+  }
+  PetscCall(PetscFree(names));
+  /* the message is built before the list is freed */
+  {
+    char msg[4096];
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s %s: unknown %s; allowed: %s", opt, value[0] ? value : "(empty)", what, allowed));
+    PetscCall(PetscFree(allowed));
+    SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "%s", msg);
+  }
+}
+
+/*
+  The value of an option without marking it as used (PetscOptionsGet*() would, and hide it from
+  the report of unused options): read from the database's listing.
+*/
+static PetscErrorCode PeekOption(const char name[], char value[], size_t len, PetscBool *set)
+{
+  char     *all = NULL, *tok, *save = NULL;
+  PetscBool mine = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  *set     = PETSC_FALSE;
+  value[0] = 0;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    /* an option name, or a value (which may be a negative number) */
+    if (tok[0] == '-' && !(isdigit((unsigned char)tok[1]) || tok[1] == '.')) {
+      mine = strcmp(tok, name) ? PETSC_FALSE : PETSC_TRUE;
+      if (mine) *set = PETSC_TRUE;
+    } else if (mine) {
+      PetscCall(PetscStrncpy(value, tok, len));
+      mine = PETSC_FALSE;
+    }
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The theta2 family's options, checked before TSSetFromOptions(): an error raised inside PETSc's
+  options block leaves its bookkeeping unfreed (PETSc 3.18), which -malloc_dump would report.
+*/
+static PetscErrorCode CheckTheta2Options(MPI_Comm comm)
+{
+  char      value[256], *end;
+  PetscBool set;
+  PetscReal theta;
+  PetscInt  i;
+
+  PetscFunctionBegin;
+  PetscCall(PeekOption("-ts_theta_theta", value, sizeof(value), &set));
+  if (set) {
+    theta = (PetscReal)strtod(value, &end);
+    PetscCheck(*end || (theta >= 0 && theta <= 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_theta %s is outside [0, 1]", value);
+  }
+  PetscCall(PeekOption("-ts_theta_linearized_guess", value, sizeof(value), &set));
+  if (set) {
+    char allowed[256] = "";
+    for (i = 0; TSTheta2Guesses[i] && i < 16 && strcmp(TSTheta2Guesses[i], "TSTheta2Guess"); i++) {
+      PetscBool match;
+      PetscCall(PetscStrcasecmp(value, TSTheta2Guesses[i], &match));
+      if (match) PetscFunctionReturn(0);
+      if (i) PetscCall(PetscStrlcat(allowed, ", ", sizeof(allowed)));
+      PetscCall(PetscStrlcat(allowed, TSTheta2Guesses[i], sizeof(allowed)));
+    }
+    SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_theta_linearized_guess %s: unknown linearized guess; allowed: %s", value, allowed);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* -ts_adapt_type: PETSc keeps its list private; a type is tried on a scratch controller */
+static PetscErrorCode CheckAdaptType(MPI_Comm comm)
+{
+  char           value[256];
+  PetscBool      set;
+  TSAdapt        adapt;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_adapt_type", value, sizeof(value), &set));
+  if (!set) PetscFunctionReturn(0);
+  PetscCall(TSAdaptCreate(comm, &adapt));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = TSAdaptSetType(adapt, value);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(TSAdaptDestroy(&adapt));
+  PetscCheck(!ierr, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_adapt_type %s: unknown step-size controller; allowed: none, basic, dsp, cfl, glee, history", value);
+  PetscFunctionReturn(0);
+}
+
+/* An absolute form of a path that may not exist yet (its directory must): for comparisons */
+static void CanonicalPath(const char path[], char canon[], size_t len)
+{
+  char        dir[PETSC_MAX_PATH_LEN], real[PATH_MAX];
+  const char *slash = strrchr(path, '/');
+
+  if (realpath(path, real)) {
+    (void)PetscStrncpy(canon, real, len);
+    return;
+  }
+  if (!slash) (void)PetscStrncpy(dir, ".", sizeof(dir));
+  else if (slash == path) (void)PetscStrncpy(dir, "/", sizeof(dir));
+  else (void)PetscStrncpy(dir, path, PetscMin(sizeof(dir), (size_t)(slash - path) + 1));
+  if (realpath(dir, real)) (void)PetscSNPrintf(canon, len, "%s/%s", real, slash ? slash + 1 : path);
+  else (void)PetscStrncpy(canon, path, len);
+}
+
+static PetscErrorCode SamePath(MPI_Comm comm, const char a[], const char b[], PetscBool *same)
+{
+  PetscMPIInt rank;
+  char        ca[PETSC_MAX_PATH_LEN], cb[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  *same = PETSC_FALSE;
+  if (rank == 0) {
+    CanonicalPath(a, ca, sizeof(ca));
+    CanonicalPath(b, cb, sizeof(cb));
+    *same = strcmp(ca, cb) ? PETSC_FALSE : PETSC_TRUE;
+  }
+  PetscCallMPI(MPI_Bcast(same, 1, MPIU_BOOL, 0, comm));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The files of the run, before anything is created: -output and -checkpoint must be writable, must
+  not name the same file (or the -restart file, for -output), and an existing file there must be of
+  the kind the run would replace or continue: a run never overwrites a checkpoint with an output,
+  an output with a checkpoint, or a file that is not HDF5 (a typo must not cost a file).
+*/
+static PetscErrorCode CheckFiles(App *app)
+{
+  MPI_Comm   comm = app->comm;
+  char       problem[PETSC_MAX_PATH_LEN + 256];
+  MechIOKind kind;
+  PetscBool  same;
+
+  PetscFunctionBegin;
+  /* the -restart file is checked by MechCheckpointLoad(), against the model */
+  if (app->hasoutput) {
+    PetscCall(MechIOCheckWritable(comm, app->output, problem, sizeof(problem)));
+    PetscCheck(!problem[0], comm, PETSC_ERR_FILE_OPEN, "-output %s cannot be written: %s", app->output, problem);
+    PetscCall(MechIOFileKind(comm, app->output, &kind));
+    PetscCheck(kind != MECH_IO_CHECKPOINT, comm, PETSC_ERR_ARG_WRONG, "-output %s: it is a tsmech checkpoint, which the output would overwrite; give another file name", app->output);
+    PetscCheck(kind != MECH_IO_NOT_HDF5, comm, PETSC_ERR_ARG_WRONG, "-output %s: the file exists and is not an HDF5 file; it is not overwritten (remove it or give another file name)", app->output);
+    PetscCheck(kind != MECH_IO_HDF5, comm, PETSC_ERR_ARG_WRONG, "-output %s: the file exists and is an HDF5 file but not a tsmech output; it is not overwritten (remove it or give another file name)", app->output);
+  }
+  if (app->hasck) {
+    PetscCall(MechIOCheckWritable(comm, app->ckpath, problem, sizeof(problem)));
+    PetscCheck(!problem[0], comm, PETSC_ERR_FILE_OPEN, "-checkpoint %s cannot be written: %s", app->ckpath, problem);
+    PetscCall(MechIOFileKind(comm, app->ckpath, &kind));
+    PetscCheck(kind != MECH_IO_OUTPUT, comm, PETSC_ERR_ARG_WRONG, "-checkpoint %s: it is a tsmech output file, which a checkpoint would replace; give another file name", app->ckpath);
+    PetscCheck(kind != MECH_IO_NOT_HDF5, comm, PETSC_ERR_ARG_WRONG, "-checkpoint %s: the file exists and is not an HDF5 file; it is not overwritten (remove it or give another file name)", app->ckpath);
+    PetscCheck(kind != MECH_IO_HDF5, comm, PETSC_ERR_ARG_WRONG, "-checkpoint %s: the file exists and is an HDF5 file but not a tsmech checkpoint; it is not overwritten (remove it or give another file name)", app->ckpath);
+    if (app->hasoutput) {
+      PetscCall(SamePath(comm, app->output, app->ckpath, &same));
+      PetscCheck(!same, comm, PETSC_ERR_ARG_INCOMP, "-output %s and -checkpoint %s name the same file: give them different names", app->output, app->ckpath);
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* An error of a library call about the file of an option: the message gets "-option file: " */
+static PetscErrorCode OptionError(MPI_Comm comm, PetscErrorCode ierr, const char opt[], const char value[])
+{
+  char line[2048];
+
+  PetscFunctionBegin;
+  ErrorLine(ierr, PETSC_FALSE, line, sizeof(line));
+  SETERRQ(comm, ierr, "%s %s: %s", opt, value, line);
+}
+
+/* Whether the TS type is explicit (no Newton solve: its stability limits the step) */
+static PetscErrorCode IsExplicit(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  /* PETSc's explicit types, as the first-order form (src/mech/firstorder.c) recognizes them */
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, flg, TSEULER2, TSSYMEULER2, TSEULER, TSRK, TSSSP, TSMPRK, TSGLEE, ""));
+  if (!*flg) {
+    PetscBool theta2;
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA2, &theta2));
+    if (theta2) {
+      PetscReal theta;
+      PetscCall(TSTheta2GetTheta(ts, &theta));
+      *flg = theta == 0 ? PETSC_TRUE : PETSC_FALSE;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The last good state                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The TS's own solution vectors: (q, v) of the second-order types, X = [q; v] otherwise */
+static PetscErrorCode TSSolutionVectors(App *app, Vec *x, Vec *v)
+{
+  PetscFunctionBegin;
+  *v = NULL;
+  if (app->second) PetscCall(TS2GetSolution(app->ts, x, v));
+  else PetscCall(TSGetSolution(app->ts, x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SaveState(App *app, Saved *st)
+{
+  Vec x, v;
+
+  PetscFunctionBegin;
+  PetscCall(TSSolutionVectors(app, &x, &v));
+  if (!st->x) PetscCall(VecDuplicate(x, &st->x));
+  PetscCall(VecCopy(x, st->x));
+  if (v) {
+    if (!st->v) PetscCall(VecDuplicate(v, &st->v));
+    PetscCall(VecCopy(v, st->v));
+  }
+  PetscCall(TSGetStepNumber(app->ts, &st->step));
+  PetscCall(TSGetTime(app->ts, &st->time));
+  PetscFunctionReturn(0);
+}
+
+/* Gives the TS a saved state, its time and its step number back */
+static PetscErrorCode RestoreState(App *app, Saved *st)
+{
+  Vec x, v;
+
+  PetscFunctionBegin;
+  if (!st->x) PetscFunctionReturn(0);
+  PetscCall(TSSolutionVectors(app, &x, &v));
+  PetscCall(VecCopy(st->x, x));
+  if (v && st->v) PetscCall(VecCopy(st->v, v));
+  PetscCall(TSSetTime(app->ts, st->time));
+  PetscCall(TSSetStepNumber(app->ts, st->step));
+  PetscFunctionReturn(0);
+}
+
+static void FreeState(Saved *st)
+{
+  (void)VecDestroy(&st->x);
+  (void)VecDestroy(&st->v);
+}
+
+/*
+  Whether the state after a step may be kept: finite, and, for explicit types, without an energy
+  blow-up. A blow-up: the energy gained since the start, E - E0, exceeds BLOWUP_FACTOR times what
+  the state holds otherwise, 2 max(E0, 0) + 2 max(-PE, 0) (so that E - E0 plus it is
+  KE + |PE| + |E0|), and as many times the start's content KE0 + |PE0| and the largest such
+  scale of the good states before (a chain falling from rest, whose scale starts at zero, has
+  one then). A stable run, whose energy does not grow, never gets there, while an unstable mode,
+  whose energy swamps everything else, does within a few dozen steps, long before it overflows.
+  The first BLOWUP_MINSTEPS steps of a run are not judged: from rest (E0 = 0) an explicit
+  method's first step gains energy (explicit Euler moves v, not q) before any scale exists.
+*/
+static PetscErrorCode StateIsGood(App *app, FailKind *kind, PetscBool *sane)
+{
+  Vec       x, v;
+  PetscReal nx, nv = 0, t, ke, pe;
+  PetscInt  step;
+
+  PetscFunctionBegin;
+  *kind = FAIL_NONE;
+  *sane = PETSC_FALSE;
+  PetscCall(TSSolutionVectors(app, &x, &v));
+  PetscCall(VecNorm(x, NORM_INFINITY, &nx));
+  if (v) PetscCall(VecNorm(v, NORM_INFINITY, &nv));
+  if (PetscIsInfOrNanReal(nx) || PetscIsInfOrNanReal(nv)) {
+    *kind = FAIL_NONFINITE;
+    PetscFunctionReturn(0);
+  }
+  if (!app->explicit_) PetscFunctionReturn(0);
+  PetscCall(TSGetTime(app->ts, &t));
+  PetscCall(TSMechGetSolution(app->ts, app->qw, app->vw));
+  PetscCall(MechSystemComputeEnergy(app->sys, t, app->qw, app->vw, &ke, &pe));
+  if (PetscIsInfOrNanReal(ke + pe)) *kind = FAIL_NONFINITE;
+  else {
+    PetscReal gain = ke + pe - app->E0, rest = 2 * PetscMax(app->E0, 0) + 2 * PetscMax(-pe, 0);
+
+    PetscReal scale = PetscMax(PetscMax(rest, app->C0), app->restmax);
+
+    PetscCall(TSGetStepNumber(app->ts, &step));
+    if (step - app->startstep >= BLOWUP_MINSTEPS && gain > BLOWUP_FACTOR * scale && gain > 0) {
+      *kind      = FAIL_BLOWUP;
+      app->failE = ke + pe;
+    } else {
+      app->restmax = PetscMax(app->restmax, rest);
+      /* not yet polluted by a growing mode: the state a checkpoint after a blow-up holds */
+      *sane = gain <= SANE_FACTOR * scale ? PETSC_TRUE : PETSC_FALSE;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* After every step                                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Records the step in the output and flushes it (so the output reaches the checkpoint's step),
+   then writes the checkpoint */
+static PetscErrorCode WriteCheckpoint(App *app)
+{
+  PetscFunctionBegin;
+  if (app->out) {
+    PetscCall(MechOutputRecord(app->out, app->ts));
+    PetscCall(MechOutputFlush(app->out));
+  }
+  PetscCall(MechCheckpointWrite(app->ck, app->ts, app->ckpath));
+  PetscCall(PetscTime(&app->lastwrite));
+  app->written = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  After every step (TSPostStep, also after a step the TS gave up on): checks the new state (a
+  state that is not finite, or an explicit method's energy blow-up, ends the run, or for PETSc's
+  explicit types under an adaptive controller, which cannot reject it themselves, is retried
+  from the last good state with a quarter of the step), keeps it as the last good state, then
+  writes a checkpoint every -checkpoint_every steps, after -checkpoint_interval seconds (rank
+  0's clock), at the last step and when a signal asked the run to stop; then the run stops
+  (TS_CONVERGED_USER). The ranks agree on every decision (reductions).
+*/
+static PetscErrorCode PostStep(TS ts)
+{
+  App              *app = app_ctx;
+  MPI_Comm          comm;
+  PetscMPIInt       rank;
+  PetscInt          step, maxreject;
+  TSConvergedReason reason;
+  FailKind          kind;
+  PetscBool         sane;
+  int               flags[2] = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(TSGetConvergedReason(ts, &reason));
+  if (reason < 0) {
+    /* the TS gave up on this step: its state is not kept, no checkpoint is written */
+    app->fail = FAIL_TS;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(StateIsGood(app, &kind, &sane));
+  if (kind != FAIL_NONE) {
+    PetscReal t;
+
+    PetscCall(TSGetTime(ts, &t));
+    app->faildt = t - app->good.time;
+    maxreject   = ts->max_reject;
+    if (kind == FAIL_NONFINITE && app->adaptive && (maxreject < 0 || app->retries < maxreject)) {
+      /* a rejection of the step, as the tsmech types and PETSc's implicit ones make it */
+      PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT ": the state is not finite; retried with dt %g\n", app->good.step + 1, (double)(0.25 * app->faildt)));
+      PetscCall(RestoreState(app, &app->good));
+      PetscCall(TSSetTimeStep(ts, 0.25 * app->faildt));
+      PetscCall(TSRestartStep(ts));
+      app->retries++;
+      app->driverrejects++;
+      PetscFunctionReturn(0);
+    }
+    app->fail = kind;
+    PetscCall(TSSetConvergedReason(ts, TS_DIVERGED_NONLINEAR_SOLVE));
+    PetscFunctionReturn(0);
+  }
+  app->retries = 0;
+  PetscCall(SaveState(app, &app->good));
+  if (sane) PetscCall(SaveState(app, &app->sane));
+
+  PetscCall(TSGetStepNumber(ts, &step));
+  if (step == app->pause_at_step) {
+    char marker[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(marker, sizeof(marker), "%s.pause", app->ckpath[0] ? app->ckpath : "tsmech"));
+    PetscCall(MechTestPause(comm, marker, &stop_signal));
+  }
+  flags[0] = (int)stop_signal;
+  if (app->hasck && app->interval > 0 && rank == 0) {
+    PetscLogDouble now;
+    PetscCall(PetscTime(&now));
+    flags[1] = now - app->lastwrite >= app->interval;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, comm));
+  if (app->hasck && (flags[0] || flags[1] || (app->ckevery > 0 && step % app->ckevery == 0) || reason > 0)) PetscCall(WriteCheckpoint(app));
+  if (flags[0]) {
+    app->interrupted = flags[0];
+    PetscCall(TSSetConvergedReason(ts, TS_CONVERGED_USER));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
 {
-  Progress      *p = (Progress *)ctx;
-  PetscLogDouble now;
-  PetscReal      dt, ke, pe, frac = 0, tmax = p->tmax;
-  PetscInt       its, kits, maxsteps = p->maxsteps;
-  Vec            q, v;
-  char           remaining[64] = "";
+  Progress         *p = (Progress *)ctx;
+  PetscLogDouble    now;
+  PetscReal         dt, ke, pe, frac = 0, tmax = p->tmax;
+  PetscInt          its, kits, maxsteps = p->maxsteps;
+  Vec               q, v;
+  char              remaining[64] = "";
+  TSConvergedReason reason;
 
   PetscFunctionBegin;
   (void)X;
+  /* the call after a failed step is not a step */
+  PetscCall(TSGetConvergedReason(ts, &reason));
+  if (reason < 0) PetscFunctionReturn(0);
   PetscCall(PetscTime(&now));
   /* a line at most every 0.2 s on a terminal and every 5 s in a log, plus the first and last */
   if (step > 0 && now - p->last < (p->tty ? 0.2 : 5.0)) {
@@ -149,14 +734,14 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Summary(TS ts, MechSystem sys, Progress *p, PetscReal E0, PetscLogDouble start)
+static PetscErrorCode Summary(App *app)
 {
+  TS                ts = app->ts;
   PetscInt          steps, rejected, its, kits;
-  PetscReal         t, ke, pe, E1;
+  PetscReal         t, ke, pe, E1, E0 = app->E0;
   PetscLogDouble    now;
   TSConvergedReason reason;
   TSType            type;
-  Vec               q, v;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&now));
@@ -167,163 +752,478 @@ static PetscErrorCode Summary(TS ts, MechSystem sys, Progress *p, PetscReal E0, 
   PetscCall(TSGetTime(ts, &t));
   PetscCall(TSGetConvergedReason(ts, &reason));
   PetscCall(TSGetType(ts, &type));
-  PetscCall(MechSystemCreateState(sys, &q, &v));
-  PetscCall(TSMechGetSolution(ts, q, v));
-  PetscCall(MechSystemComputeEnergy(sys, t, q, v, &ke, &pe));
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
+  PetscCall(TSMechGetSolution(ts, app->qw, app->vw));
+  PetscCall(MechSystemComputeEnergy(app->sys, t, app->qw, app->vw, &ke, &pe));
   E1 = ke + pe;
-  if (p && p->printed && p->tty) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "tsmech: %s, %" PetscInt_FMT " steps (%" PetscInt_FMT " rejected) to t = %g, %" PetscInt_FMT " Newton / %" PetscInt_FMT " KSP iterations, %.2f s wall, energy %.6g -> %.6g (change relative to the larger %.3e), %s\n", type, steps, rejected, (double)t, its, kits, (double)(now - start), (double)E0, (double)E1, (double)((E1 - E0) / PetscMax(PetscMax(PetscAbsReal(E0), PetscAbsReal(E1)), PETSC_SMALL)), TSConvergedReasons[reason]));
+  if (!app->quiet && app->prog.printed && app->prog.tty) PetscCall(Say(app->comm, PETSC_STDOUT, "\n"));
+  PetscCall(Say(app->comm, PETSC_STDOUT, "tsmech: %s, %" PetscInt_FMT " steps (%" PetscInt_FMT " rejected) to t = %g, %" PetscInt_FMT " Newton / %" PetscInt_FMT " KSP iterations, %.2f s wall, energy %.6g -> %.6g (change relative to the larger %.3e), %s\n", type, steps, rejected + app->driverrejects, (double)t, its, kits, (double)(now - app->start), (double)E0, (double)E1, (double)((E1 - E0) / PetscMax(PetscMax(PetscAbsReal(E0), PetscAbsReal(E1)), PETSC_SMALL)), TSConvergedReasons[reason]));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Set-up: every check before any file is written                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+static PetscErrorCode Setup(App *app)
+{
+  MPI_Comm    comm = app->comm;
+  PetscBool   set;
+  PetscReal   ke, pe, dt, tmax;
+  PetscInt    maxsteps;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  (void)PetscStrncpy(app->model, "cloth", sizeof(app->model));
+  app->every         = 10;
+  app->keep          = 1;
+  app->pause_at_step = -1;
+  PetscOptionsBegin(comm, NULL, "tsmech driver options", "tsmech");
+  PetscCall(PetscOptionsString("-model", "Model to integrate", "MechCreateModel", app->model, app->model, sizeof(app->model), NULL));
+  PetscCall(PetscOptionsString("-output", "HDF5 output file (with an .xmf beside it for grid models)", "MechOutputCreate", app->output, app->output, sizeof(app->output), &app->hasoutput));
+  PetscCall(PetscOptionsInt("-output_every", "Write the fields every N steps (first and last always)", "MechOutputCreate", app->every, &app->every, NULL));
+  PetscCall(PetscOptionsBool("-quiet", "No progress line", NULL, app->quiet, &app->quiet, NULL));
+  PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (HDF5), written atomically at the end, on SIGTERM/SIGINT, after a failed step and as below", "MechCheckpointWrite", app->ckpath, app->ckpath, sizeof(app->ckpath), &app->hasck));
+  PetscCall(PetscOptionsInt("-checkpoint_every", "Write a checkpoint every N steps (0: no)", "MechCheckpointWrite", app->ckevery, &app->ckevery, &set));
+  PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_every %" PetscInt_FMT ": needs -checkpoint FILE.h5", app->ckevery);
+  PetscCall(PetscOptionsReal("-checkpoint_interval", "Write a checkpoint when S seconds of wall-clock time have passed since the last (0: no)", "MechCheckpointWrite", app->interval, &app->interval, &set));
+  PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_interval %g: needs -checkpoint FILE.h5", (double)app->interval);
+  PetscCall(PetscOptionsInt("-checkpoint_keep", "Keep the last K checkpoints: FILE.h5, FILE.h5.1, ...", "MechCheckpointSetKeep", app->keep, &app->keep, &set));
+  PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_keep %" PetscInt_FMT ": needs -checkpoint FILE.h5", app->keep);
+  PetscCall(PetscOptionsString("-restart", "Continue the run from this checkpoint (with the options of the interrupted run)", "MechCheckpointLoad", app->restart, app->restart, sizeof(app->restart), &app->hasrestart));
+  PetscCall(PetscOptionsName("-traceback", "On an error, PETSc's full error trace besides tsmech's one-line message", NULL, &set));
+  PetscOptionsEnd();
+  PetscCheck(app->every >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_every %" PetscInt_FMT ": must be at least 1", app->every);
+  PetscCheck(!app->hasoutput || app->output[0], comm, PETSC_ERR_ARG_WRONG, "-output: needs a file name");
+  PetscCheck(!app->hasck || app->ckpath[0], comm, PETSC_ERR_ARG_WRONG, "-checkpoint: needs a file name");
+  PetscCheck(!app->hasrestart || app->restart[0], comm, PETSC_ERR_ARG_WRONG, "-restart: needs a checkpoint file");
+  PetscCheck(app->ckevery >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_every %" PetscInt_FMT ": must be 0 (none) or positive", app->ckevery);
+  PetscCheck(app->interval >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %g: must be 0 (none) or positive", (double)app->interval);
+  PetscCheck(app->keep >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be at least 1", app->keep);
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &app->pause_at_step, NULL)); /* test hook */
+
+  /* names of types: the lists of registered types, before anything reads them */
+  PetscCall(TSInitializePackage());
+  PetscCall(SNESInitializePackage());
+  PetscCall(KSPInitializePackage());
+  PetscCall(PCInitializePackage());
+  PetscCall(CheckTypeOption(comm, "-ts_type", TSList, "TS type (integrator)"));
+  PetscCall(CheckTypeOption(comm, "-snes_type", SNESList, "SNES type (nonlinear solver)"));
+  PetscCall(CheckTypeOption(comm, "-ksp_type", KSPList, "KSP type (linear solver)"));
+  PetscCall(CheckTypeOption(comm, "-pc_type", PCList, "PC type (preconditioner)"));
+  PetscCall(CheckAdaptType(comm));
+  PetscCall(CheckTheta2Options(comm));
+  /* the files, before the model (which may be large) is built */
+  PetscCall(CheckFiles(app));
+
+  PetscCall(MechCreateModel(comm, app->model, &app->sys));
+  PetscCall(TSCreate(comm, &app->ts));
+  PetscCall(TSSetType(app->ts, TSMIDPOINT2));
+  PetscCall(TSMechSetSystem(app->ts, app->sys));
+  PetscCall(TSSetTimeStep(app->ts, 1e-3));
+  PetscCall(TSSetMaxTime(app->ts, 1.0));
+  PetscCall(TSSetMaxSteps(app->ts, PETSC_MAX_INT));
+  PetscCall(TSSetExactFinalTime(app->ts, TS_EXACTFINALTIME_MATCHSTEP));
+  if (app->hasck || app->hasrestart) PetscCall(MechCheckpointCreate(app->sys, app->ts, &app->ck));
+  if (app->hasck) PetscCall(MechCheckpointSetKeep(app->ck, app->keep));
+  /* validated before anything is written; its TS settings become the defaults */
+  if (app->hasrestart) {
+    PetscErrorCode ierr = MechCheckpointLoad(app->ck, app->ts, app->restart);
+    if (ierr) PetscCall(OptionError(comm, ierr, "-restart", app->restart));
+    if (app->hasoutput) {
+      PetscCall(SamePath(comm, app->output, app->restart, &set));
+      PetscCheck(!set, comm, PETSC_ERR_ARG_INCOMP, "-output %s and -restart %s name the same file: -restart takes the checkpoint (-checkpoint FILE), -output the results", app->output, app->restart);
+    }
+  }
+  PetscCall(TSSetFromOptions(app->ts));
+  PetscCall(TSGetTimeStep(app->ts, &dt));
+  PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g: the step must be positive", (double)dt);
+  PetscCall(TSGetMaxSteps(app->ts, &maxsteps));
+  PetscCheck(maxsteps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_steps %" PetscInt_FMT ": must be non-negative", maxsteps);
+  PetscCall(TSGetMaxTime(app->ts, &tmax));
+  PetscCheck(app->hasrestart || (tmax > 0 && !PetscIsNanReal(tmax)), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_time %g: must be positive (the run starts at t = 0)", (double)tmax);
+  PetscCall(IsExplicit(app->ts, &app->explicit_));
+  PetscCall(TSMechIsSecondOrder(app->ts, &app->second));
+  PetscCall(PetscObjectTypeCompare((PetscObject)app->ts, TSTHETA, &set));
+  if (set) {
+    PetscReal theta;
+
+    /* PETSc's theta divides by theta; its check comes only at the first step */
+    PetscCall(TSThetaGetTheta(app->ts, &theta));
+    PetscCheck(theta > 0 && theta <= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_theta %g: PETSc's theta type needs theta in (0, 1]; for explicit Euler use -ts_type euler2 or euler", (double)theta);
+  }
+  if (app->explicit_) {
+    /* the explicit types solve with M: its solver, created at the first step, is checked now */
+    PetscCall(CheckTypeOption(comm, "-mass_ksp_type", KSPList, "KSP type (the mass solve's)"));
+    PetscCall(CheckTypeOption(comm, "-mass_pc_type", PCList, "PC type (the mass solve's)"));
+  }
+  {
+    TSAdapt     adapt;
+    TSAdaptType atype;
+    const char *prefix;
+
+    /* A failed step is reported by the TS (TSGetConvergedReason()), not raised as an error:
+       tsmech then writes the last good state. With an adaptive controller a failed Newton solve
+       or a non-finite state is a rejected step, retried with a smaller one, however often it
+       happens in a run (-ts_max_reject bounds the retries of one step); PETSc's default of 1
+       would end the run at the first. */
+    PetscCall(TSSetErrorIfStepFails(app->ts, PETSC_FALSE));
+    PetscCall(TSGetAdapt(app->ts, &adapt));
+    PetscCall(TSAdaptGetType(adapt, &atype));
+    PetscCall(PetscStrcmp(atype, TSADAPTNONE, &set));
+    app->adaptive = set ? PETSC_FALSE : PETSC_TRUE;
+    PetscCall(TSGetOptionsPrefix(app->ts, &prefix));
+    PetscCall(PetscOptionsHasName(NULL, prefix, "-ts_max_snes_failures", &set));
+    if (app->adaptive && !set) PetscCall(TSSetMaxSNESFailures(app->ts, -1));
+  }
+
+  PetscCall(MechSystemCreateState(app->sys, &app->q, &app->v));
+  PetscCall(MechSystemCreateState(app->sys, &app->qw, &app->vw));
+  /* the energy of the initial state, also for a restarted run */
+  PetscCall(MechSystemComputeEnergy(app->sys, 0.0, app->q, app->v, &ke, &pe));
+  app->E0 = ke + pe;
+  app->C0 = PetscAbsReal(ke) + PetscAbsReal(pe);
+  if (app->hasrestart) PetscCall(MechCheckpointRestore(app->ck, app->ts, app->q, app->v));
+  else PetscCall(TSMechSetSolution(app->ts, app->q, app->v));
+  /* the type's own set-up checks (PETSc's theta range, a first-order form) before files exist */
+  PetscCall(TSSetUp(app->ts));
+  PetscCall(SaveState(app, &app->good));
+  if (app->explicit_) PetscCall(SaveState(app, &app->sane));
+  app->startstep = app->good.step;
+
+  PetscCall(PetscTime(&app->start));
+  if (!app->quiet) {
+    Progress *p = &app->prog;
+    p->sys      = app->sys;
+    p->tty      = (rank == 0 && isatty(fileno(stdout))) ? PETSC_TRUE : PETSC_FALSE;
+    PetscCallMPI(MPI_Bcast(&p->tty, 1, MPIU_BOOL, 0, comm));
+    p->start = app->start;
+    p->last  = app->start;
+    p->E0    = app->E0;
+    PetscCall(TSGetTime(app->ts, &p->t0));
+    PetscCall(TSGetMaxTime(app->ts, &p->tmax));
+    PetscCall(TSGetMaxSteps(app->ts, &p->maxsteps));
+    PetscCall(TSMonitorSet(app->ts, ProgressMonitor, p, NULL));
+  }
+  app->lastwrite = app->start;
+  /* last: the output file (a new one under a temporary name until the first step is done) */
+  if (app->hasoutput) {
+    /* a restarted run continues the output of the interrupted one */
+    PetscErrorCode ierr;
+
+    if (app->hasrestart) ierr = MechOutputContinue(app->sys, app->ts, app->output, app->every, &app->out);
+    else ierr = MechOutputCreate(app->sys, app->ts, app->output, app->every, &app->out);
+    if (ierr) PetscCall(OptionError(comm, ierr, "-output", app->output));
+    PetscCall(TSMonitorSet(app->ts, TSMonitorMechOutput, app->out, NULL));
+  }
+  if (app->hasrestart) {
+    PetscInt  step;
+    PetscReal t;
+
+    PetscCall(TSGetStepNumber(app->ts, &step));
+    PetscCall(TSGetTime(app->ts, &t));
+    PetscCall(Say(comm, PETSC_STDOUT, "tsmech: restarting from %s at step %" PetscInt_FMT ", t = %.10g\n", app->restart, step, (double)t));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Failures                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* What the solver of the failed step reported, for the one-line message */
+static PetscErrorCode DescribeSolver(App *app, char msg[], size_t len)
+{
+  TS                  ts     = app->ts;
+  PetscBool           theta2 = PETSC_FALSE, linearized = PETSC_FALSE;
+  SNES                snes;
+  KSP                 ksp;
+  SNESConvergedReason sreason;
+  KSPConvergedReason  kreason;
+  PetscInt            sits, kits;
+
+  PetscFunctionBegin;
+  msg[0] = 0;
+  if (app->explicit_) PetscFunctionReturn(0); /* no solver but the mass solve */
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &theta2, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, ""));
+  if (theta2) PetscCall(TSTheta2GetLinearized(ts, &linearized, NULL));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetConvergedReason(ksp, &kreason));
+  PetscCall(KSPGetIterationNumber(ksp, &kits));
+  if (linearized) {
+    if (kreason < 0) PetscCall(PetscSNPrintf(msg, len, "KSP %s after %" PetscInt_FMT " iteration%s (the linearized step's linear solve)", KSPConvergedReasons[kreason], kits, kits == 1 ? "" : "s"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(SNESGetConvergedReason(snes, &sreason));
+  PetscCall(SNESGetIterationNumber(snes, &sits));
+  if (sreason < 0) {
+    if (sreason == SNES_DIVERGED_LINEAR_SOLVE && kreason < 0) PetscCall(PetscSNPrintf(msg, len, "SNES %s after %" PetscInt_FMT " iteration%s (KSP %s after %" PetscInt_FMT " iteration%s)", SNESConvergedReasons[sreason], sits, sits == 1 ? "" : "s", KSPConvergedReasons[kreason], kits, kits == 1 ? "" : "s"));
+    else PetscCall(PetscSNPrintf(msg, len, "SNES %s after %" PetscInt_FMT " iteration%s", SNESConvergedReasons[sreason], sits, sits == 1 ? "" : "s"));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The one line that says why the run stopped (app->failmsg) */
+static PetscErrorCode DescribeFailure(App *app)
+{
+  TSConvergedReason reason;
+  char              solver[512], what[768];
+  PetscReal         dt;
+  PetscInt          maxreject;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetConvergedReason(app->ts, &reason));
+  PetscCall(TSGetTimeStep(app->ts, &dt));
+  if (app->fail == FAIL_TS || app->fail == FAIL_ERROR) app->faildt = dt;
+  switch (app->fail) {
+  case FAIL_NONFINITE:
+    PetscCall(Format(what, sizeof(what), "the new state is not finite (NaN or Inf)"));
+    break;
+  case FAIL_BLOWUP:
+    PetscCall(Format(what, sizeof(what), "energy blow-up: the energy rose from %g to %g, more than %g times what the state holds otherwise", (double)app->E0, (double)app->failE, (double)BLOWUP_FACTOR));
+    break;
+  case FAIL_ERROR:
+    PetscCall(PetscStrncpy(what, app->failmsg, sizeof(what)));
+    break;
+  default:
+    PetscCall(DescribeSolver(app, solver, sizeof(solver)));
+    if (reason == TS_DIVERGED_STEP_REJECTED) {
+      maxreject = app->ts->max_reject;
+      PetscCall(Format(what, sizeof(what), "rejected %" PetscInt_FMT " times in a row (-ts_max_reject), dt down to %g%s%s", maxreject + 1, (double)dt, solver[0] ? "; last attempt: " : "", solver));
+    } else if (reason == TS_DIVERGED_NONLINEAR_SOLVE) {
+      /* a converged solve and a failed step: the state was not finite */
+      PetscCall(Format(what, sizeof(what), "%s", solver[0] ? solver : "the new state is not finite (NaN or Inf)"));
+      if (!solver[0]) app->fail = FAIL_NONFINITE;
+    } else PetscCall(Format(what, sizeof(what), "%s%s%s", TSConvergedReasons[reason], solver[0] ? ", " : "", solver));
+  }
+  PetscCall(Format(app->failmsg, sizeof(app->failmsg), "step %" PetscInt_FMT " at t = %g (dt = %g) failed: %s", app->good.step + 1, (double)app->good.time, (double)app->faildt, what));
+  PetscFunctionReturn(0);
+}
+
+/*
+  After a failure from a non-finite state or a blow-up, or of an explicit type: the largest
+  frequency of the last good state and the stable step of the integrator for it, when the step
+  taken was beyond it (or for any step, for explicit Euler without damping).
+*/
+static PetscErrorCode ReportStability(App *app)
+{
+  PetscReal   dtmax, omega, c, rho, t, dt = app->faildt;
+  const char *type;
+  char        kind[64];
+
+  PetscFunctionBegin;
+  if (!(app->fail == FAIL_NONFINITE || app->fail == FAIL_BLOWUP || (app->explicit_ && app->fail == FAIL_TS)) || !(dt > 0)) PetscFunctionReturn(0);
+  PetscCall(TSGetType(app->ts, &type));
+  PetscCall(PetscSNPrintf(kind, sizeof(kind), "%s %s", app->explicit_ ? "the explicit method" : "the method", type));
+  /* at the last good state, or after a blow-up at the last one before the energy grew */
+  PetscCall(RestoreState(app, app->fail == FAIL_BLOWUP && app->sane.x ? &app->sane : &app->good));
+  PetscCall(TSGetTime(app->ts, &t));
+  PetscCall(TSMechGetSolution(app->ts, app->qw, app->vw));
+  PetscCall(MechSystemEstimateStableStep(app->sys, app->ts, t, app->qw, app->vw, &dtmax, &omega, &c));
+  if (omega <= 0) PetscFunctionReturn(0);
+  PetscCall(TSMechComputeAmplification(app->ts, omega, c, dt, &rho));
+  if (rho <= 1 + 1e-8) {
+    if (app->explicit_) PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s is stable at dt = %g for the largest frequency omega = %g of the last good state (stable step %g, 2/omega = %g): the failure is not its step-size limit\n", kind, (double)dt, (double)omega, dtmax < PETSC_MAX_REAL ? (double)dtmax : (double)PETSC_INFINITY, (double)(2 / omega)));
+    PetscFunctionReturn(0);
+  }
+  if (dtmax > 0) PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s is unstable at dt = %g (largest frequency omega = %g, amplified %.4g times per step): the stable step is below %.6g (2/omega = %.6g)\n", kind, (double)dt, (double)omega, (double)rho, (double)dtmax, (double)(2 / omega)));
+  else PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s amplifies the largest frequency omega = %g at every step size (%.4g times per step at dt = %g%s): it has no stable step; use symeuler2 (stable below 2/omega = %.6g) or an implicit type\n", kind, (double)omega, (double)rho, (double)dt, c > 0 ? "" : ", undamped", (double)(2 / omega)));
+  PetscFunctionReturn(0);
+}
+
+/*
+  After the run stopped on a failure: the output is closed at the last good state, and the
+  checkpoint holds that state or, after a blow-up, the last state whose energy had not grown yet
+  (the states in between hold a growing mode). A run that failed at its first step leaves no
+  file behind: a new output is removed, a continued one is left as it was.
+*/
+static PetscErrorCode SaveAfterFailure(App *app)
+{
+  PetscFunctionBegin;
+  PetscCall(RestoreState(app, &app->good));
+  if (app->good.step == app->startstep) {
+    if (app->out) PetscCall(MechOutputDiscard(&app->out));
+    PetscFunctionReturn(0);
+  }
+  if (app->out) {
+    PetscCall(MechOutputClose(app->out, app->ts));
+    PetscCall(MechOutputDestroy(&app->out));
+  }
+  if (app->fail == FAIL_BLOWUP && app->sane.x) PetscCall(RestoreState(app, &app->sane));
+  PetscCall(TSGetStepNumber(app->ts, &app->ckstep));
+  PetscCall(TSGetTime(app->ts, &app->cktime));
+  if (app->hasck && app->ckstep > app->startstep) PetscCall(WriteCheckpoint(app));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Options given but never used                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Every option nobody read is named on stderr (rank 0). Options PETSc reads in PetscFinalize(),
+   after this report, are marked as read first. */
+static PetscErrorCode ReportUnused(MPI_Comm comm)
+{
+  static const char *const late[] = {"-citations", "-options_left", "-options_view", "-get_total_flops", "-log_view", "-log_all", "-log", "-log_mpe", "-log_perfstubs", "-log_summary", "-memory_view", "-malloc_dump", "-malloc_view", "-malloc_view_threshold", "-malloc_debug", "-malloc_test", "-objects_dump", "-python"};
+  PetscInt                 n, i;
+  char                   **names, **values;
+  PetscBool                has;
+
+  PetscFunctionBegin;
+  for (i = 0; i < (PetscInt)(sizeof(late) / sizeof(late[0])); i++) PetscCall(PetscOptionsHasName(NULL, NULL, late[i], &has));
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (i = 0; i < n; i++) PetscCall(Say(comm, PETSC_STDERR, "tsmech: warning: option -%s%s%s was given but never used\n", names[i], values[i] ? " " : "", values[i] ? values[i] : ""));
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static PetscErrorCode Destroy(App *app)
+{
+  PetscFunctionBegin;
+  if (app->out) PetscCall(MechOutputDestroy(&app->out));
+  PetscCall(VecDestroy(&app->q));
+  PetscCall(VecDestroy(&app->v));
+  PetscCall(VecDestroy(&app->qw));
+  PetscCall(VecDestroy(&app->vw));
+  FreeState(&app->good);
+  FreeState(&app->sane);
+  PetscCall(TSDestroy(&app->ts));
+  PetscCall(MechCheckpointDestroy(&app->ck));
+  PetscCall(MechSystemDestroy(&app->sys));
+  PetscFunctionReturn(0);
+}
+
+/* The run itself, after Setup(): TSSolve(), the final checkpoint and the output's close */
+static PetscErrorCode Run(App *app)
+{
+  TSConvergedReason reason;
+  PetscInt          step, last;
+
+  PetscFunctionBegin;
+  app_ctx = app;
+  PetscCall(TSSetPostStep(app->ts, PostStep));
+  PetscCall(InstallStopHandlers());
+  PetscCall(TSSolve(app->ts, NULL));
+  PetscCall(TSGetConvergedReason(app->ts, &reason));
+  if (reason < 0) PetscFunctionReturn(0); /* the caller reports and saves */
+  /* the final checkpoint, if the last step did not write it (a run with no step to do) */
+  PetscCall(TSGetStepNumber(app->ts, &step));
+  if (app->hasck) {
+    PetscCall(MechCheckpointGetLast(app->ck, &last, NULL));
+    if (!app->written || last != step) PetscCall(WriteCheckpoint(app));
+  }
+  if (app->out) PetscCall(MechOutputClose(app->out, app->ts));
   PetscFunctionReturn(0);
 }
 
 int main(int argc, char **argv)
 {
-  MPI_Comm       comm;
-  char           model[64] = "cloth", output[PETSC_MAX_PATH_LEN] = "", ckpath[PETSC_MAX_PATH_LEN] = "", restart[PETSC_MAX_PATH_LEN] = "";
-  PetscInt       every = 10, ckevery = 0, keep = 1;
-  PetscReal      interval = 0;
-  PetscBool      quiet = PETSC_FALSE, hasoutput = PETSC_FALSE, hasck = PETSC_FALSE, hasrestart = PETSC_FALSE, set;
-  MechSystem     sys;
-  MechOutput     out = NULL;
-  MechCheckpoint ck  = NULL;
-  TS             ts;
-  Vec            q, v;
-  Progress       prog;
-  Run            run;
-  PetscReal      ke, pe, E0;
-  PetscLogDouble start;
+  App               app;
+  MPI_Comm          errcomm;
+  PetscErrorCode    ierr;
+  PetscBool         traceback = PETSC_FALSE, failed = PETSC_FALSE;
+  int               status = 0;
+  char              line[2048];
+  TSConvergedReason reason = TS_CONVERGED_ITERATING;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  comm = PETSC_COMM_WORLD;
+  PetscCall(PetscMemzero(&app, sizeof(app)));
+  app.comm = PETSC_COMM_WORLD;
+  /* a communicator of its own for the agreement on errors, so that it cannot match another
+     collective operation of a rank that is still running */
+  PetscCallMPI(MPI_Comm_dup(PETSC_COMM_WORLD, &errcomm));
   PetscCall(TSMechInitializePackage());
-  PetscOptionsBegin(comm, NULL, "tsmech driver options", "tsmech");
-  PetscCall(PetscOptionsString("-model", "Model to integrate", "MechCreateModel", model, model, sizeof(model), NULL));
-  PetscCall(PetscOptionsString("-output", "HDF5 output file (with an .xmf beside it for grid models)", "MechOutputCreate", output, output, sizeof(output), &hasoutput));
-  PetscCall(PetscOptionsInt("-output_every", "Write the fields every N steps (first and last always)", "MechOutputCreate", every, &every, NULL));
-  PetscCall(PetscOptionsBool("-quiet", "No progress line", NULL, quiet, &quiet, NULL));
-  PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (HDF5), written atomically at the end, on SIGTERM/SIGINT and as below", "MechCheckpointWrite", ckpath, ckpath, sizeof(ckpath), &hasck));
-  PetscCall(PetscOptionsInt("-checkpoint_every", "Write a checkpoint every N steps (0: no)", "MechCheckpointWrite", ckevery, &ckevery, &set));
-  PetscCheck(!set || hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_every needs -checkpoint FILE.h5");
-  PetscCall(PetscOptionsReal("-checkpoint_interval", "Write a checkpoint when S seconds of wall-clock time have passed since the last (0: no)", "MechCheckpointWrite", interval, &interval, &set));
-  PetscCheck(!set || hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_interval needs -checkpoint FILE.h5");
-  PetscCall(PetscOptionsInt("-checkpoint_keep", "Keep the last K checkpoints: FILE.h5, FILE.h5.1, ...", "MechCheckpointSetKeep", keep, &keep, &set));
-  PetscCheck(!set || hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_keep needs -checkpoint FILE.h5");
-  PetscCall(PetscOptionsString("-restart", "Continue the run from this checkpoint (with the options of the interrupted run)", "MechCheckpointLoad", restart, restart, sizeof(restart), &hasrestart));
-  PetscOptionsEnd();
-  PetscCheck(every >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_every %" PetscInt_FMT " must be at least 1", every);
-  PetscCheck(!hasoutput || output[0], comm, PETSC_ERR_ARG_WRONG, "-output needs a file name");
-  PetscCheck(!hasck || ckpath[0], comm, PETSC_ERR_ARG_WRONG, "-checkpoint needs a file name");
-  PetscCheck(!hasrestart || restart[0], comm, PETSC_ERR_ARG_WRONG, "-restart needs a checkpoint file");
-  PetscCheck(ckevery >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_every %" PetscInt_FMT " must be 0 (none) or positive", ckevery);
-  PetscCheck(interval >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %g must be 0 (none) or positive", (double)interval);
-  PetscCheck(keep >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT " must be at least 1", keep);
-  PetscCall(PetscMemzero(&run, sizeof(run)));
-  run.pause_at_step = -1;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &run.pause_at_step, NULL)); /* test hook */
+  /* errors are returned, not printed, and told in one line; -traceback also prints PETSc's trace */
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-traceback", &traceback, NULL));
+  if (!traceback) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
 
-  PetscCall(MechCreateModel(comm, model, &sys));
-  PetscCall(TSCreate(comm, &ts));
-  PetscCall(TSSetType(ts, TSMIDPOINT2));
-  PetscCall(TSMechSetSystem(ts, sys));
-  PetscCall(TSSetTimeStep(ts, 1e-3));
-  PetscCall(TSSetMaxTime(ts, 1.0));
-  PetscCall(TSSetMaxSteps(ts, PETSC_MAX_INT));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
-  if (hasck || hasrestart) PetscCall(MechCheckpointCreate(sys, ts, &ck));
-  if (hasck) PetscCall(MechCheckpointSetKeep(ck, keep));
-  /* validated before anything is written; its TS settings become the defaults */
-  if (hasrestart) PetscCall(MechCheckpointLoad(ck, ts, restart));
-  PetscCall(TSSetFromOptions(ts));
-  {
-    PetscReal dt;
-    PetscCall(TSGetTimeStep(ts, &dt));
-    PetscCheck(dt > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g must be positive", (double)dt);
-  }
-  PetscCall(MechSystemCreateState(sys, &q, &v));
-  /* the energy of the initial state, also for a restarted run */
-  PetscCall(MechSystemComputeEnergy(sys, 0.0, q, v, &ke, &pe));
-  E0 = ke + pe;
-  if (hasrestart) {
-    PetscInt  step;
-    PetscReal t;
-
-    PetscCall(MechCheckpointRestore(ck, ts, q, v));
-    PetscCall(TSGetStepNumber(ts, &step));
-    PetscCall(TSGetTime(ts, &t));
-    PetscCall(PetscPrintf(comm, "tsmech: restarting from %s at step %" PetscInt_FMT ", t = %.10g\n", restart, step, (double)t));
-  } else PetscCall(TSMechSetSolution(ts, q, v));
-
-  PetscCall(PetscTime(&start));
-  PetscCall(PetscMemzero(&prog, sizeof(prog)));
-  if (!quiet) {
-    PetscMPIInt rank;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    prog.sys = sys;
-    prog.tty = (rank == 0 && isatty(fileno(stdout))) ? PETSC_TRUE : PETSC_FALSE;
-    PetscCallMPI(MPI_Bcast(&prog.tty, 1, MPIU_BOOL, 0, comm));
-    prog.start = start;
-    prog.last  = start;
-    prog.E0    = E0;
-    PetscCall(TSGetTime(ts, &prog.t0));
-    PetscCall(TSGetMaxTime(ts, &prog.tmax));
-    PetscCall(TSGetMaxSteps(ts, &prog.maxsteps));
-    PetscCall(TSMonitorSet(ts, ProgressMonitor, &prog, NULL));
-  }
-  if (hasoutput) {
-    /* a restarted run continues the output of the interrupted one */
-    if (hasrestart) PetscCall(MechOutputContinue(sys, ts, output, every, &out));
-    else PetscCall(MechOutputCreate(sys, ts, output, every, &out));
-    PetscCall(TSMonitorSet(ts, TSMonitorMechOutput, out, NULL));
-  }
-  run.ck        = hasck ? ck : NULL;
-  run.ckpath    = ckpath;
-  run.every     = ckevery;
-  run.interval  = interval;
-  run.lastwrite = start;
-  run.out       = out;
-  run_ctx       = &run;
-  PetscCall(TSSetPostStep(ts, CheckpointPostStep));
-  PetscCall(InstallStopHandlers());
-  PetscCall(TSSolve(ts, NULL));
-  {
-    TSConvergedReason reason;
-    PetscInt          step, last;
-
-    /* the final checkpoint, if the last step did not write it (a run with no step to do) */
-    PetscCall(TSGetConvergedReason(ts, &reason));
-    PetscCall(TSGetStepNumber(ts, &step));
-    if (run.ck && reason >= 0) {
-      PetscCall(MechCheckpointGetLast(ck, &last, NULL));
-      if (!run.written || last != step) PetscCall(WriteCheckpoint(&run, ts));
+  ierr = Setup(&app);
+  if (ierr) {
+    /* bad input: nothing was written (the output is created last) */
+    ErrorLine(ierr, PETSC_TRUE, line, sizeof(line));
+    status = EXIT_TSMECH_INPUT;
+  } else {
+    ierr = Run(&app);
+    if (ierr && app.good.step == app.startstep && IsInputError(ierr)) {
+      /* an error of the kind bad input raises, before the first step was done: a solver or
+         controller option that is checked only when used (no file was kept) */
+      ErrorLine(ierr, PETSC_TRUE, line, sizeof(line));
+      status = EXIT_TSMECH_INPUT;
+    } else if (ierr) {
+      /* an error in a step or in the output or checkpoint writes: the state of the last good
+         step is saved if that still works */
+      ErrorLine(ierr, PETSC_TRUE, line, sizeof(line));
+      (void)PetscSNPrintf(app.failmsg, sizeof(app.failmsg), "%s", line);
+      app.fail = FAIL_ERROR;
+      if (app.ts) (void)TSSetConvergedReason(app.ts, TS_DIVERGED_NONLINEAR_SOLVE);
     }
+    if (app.ts) (void)TSGetConvergedReason(app.ts, &reason);
+    if (reason < 0 || app.fail != FAIL_NONE) failed = PETSC_TRUE;
   }
-  if (out) PetscCall(MechOutputClose(out, ts));
-  PetscCall(Summary(ts, sys, quiet ? NULL : &prog, E0, start));
-  if (hasoutput) PetscCall(PetscPrintf(comm, "tsmech: results in %s\n", output));
-  if (hasck) PetscCall(PetscPrintf(comm, "tsmech: checkpoint in %s\n", ckpath));
-  if (run.interrupted) {
-    PetscInt  step;
-    PetscReal t;
+  /* every rank must be on the error path before anything collective happens there; a rank that
+     waits alone tells its message and ends the job */
+  if (ierr && !AllRanksFailed(errcomm, 10.0)) {
+    PetscMPIInt rank;
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+    fprintf(stderr, "tsmech: error on rank %d: %s\n", (int)rank, line);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, status ? status : EXIT_TSMECH_FAILED);
+  }
+  if (status == EXIT_TSMECH_INPUT) {
+    (void)Say(app.comm, PETSC_STDERR, "tsmech: error: %s\n", line);
+  } else if (failed) {
+    PetscErrorCode e;
 
-    PetscCall(TSGetStepNumber(ts, &step));
-    PetscCall(TSGetTime(ts, &t));
-    if (hasck) PetscCall(PetscPrintf(comm, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; continue with: tsmech <same options> -restart %s\n", run.interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t, ckpath));
-    else PetscCall(PetscPrintf(comm, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; no -checkpoint was given, so the run cannot be continued\n", run.interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t));
+    status = EXIT_TSMECH_FAILED;
+    e      = DescribeFailure(&app);
+    if (!e) e = Say(app.comm, PETSC_STDERR, "tsmech: %s\n", app.failmsg);
+    if (!e) e = ReportStability(&app);
+    if (!e) e = RestoreState(&app, &app.good);
+    if (!e) e = Summary(&app);
+    if (!e) e = SaveAfterFailure(&app);
+    if (!e && app.good.step > app.startstep) {
+      if (app.out || app.hasoutput) e = Say(app.comm, PETSC_STDOUT, "tsmech: results up to step %" PetscInt_FMT " (t = %g) in %s\n", app.good.step, (double)app.good.time, app.output);
+      if (!e && app.hasck && app.ckstep > app.startstep) e = Say(app.comm, PETSC_STDOUT, "tsmech: checkpoint of step %" PetscInt_FMT " (t = %g), %s, in %s; continue with: tsmech <same options, a smaller -ts_dt or other solver options> -restart %s\n", app.ckstep, (double)app.cktime, app.fail == FAIL_BLOWUP ? "the last state before the energy grew" : "the last good state", app.ckpath, app.ckpath);
+      else if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: no checkpoint was written: the energy grew from the start\n");
+    } else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: no step was completed: %s\n", app.hasrestart ? "the output and checkpoint files are as they were" : "no file was written");
+    if (e) {
+      ErrorLine(e, PETSC_TRUE, line, sizeof(line));
+      (void)Say(app.comm, PETSC_STDERR, "tsmech: error while saving the last good state: %s\n", line);
+    }
+    (void)ReportUnused(app.comm);
+  } else {
+    PetscErrorCode e;
+
+    e = Summary(&app);
+    if (!e && app.hasoutput) e = Say(app.comm, PETSC_STDOUT, "tsmech: results in %s\n", app.output);
+    if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: checkpoint in %s\n", app.ckpath);
+    if (!e && app.interrupted) {
+      PetscInt  step;
+      PetscReal t;
+
+      e = TSGetStepNumber(app.ts, &step);
+      if (!e) e = TSGetTime(app.ts, &t);
+      if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; continue with: tsmech <same options> -restart %s\n", app.interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t, app.ckpath);
+      else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; no -checkpoint was given, so the run cannot be continued\n", app.interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t);
+    }
+    if (!e) e = ReportUnused(app.comm);
+    if (e) {
+      ErrorLine(e, PETSC_TRUE, line, sizeof(line));
+      (void)Say(app.comm, PETSC_STDERR, "tsmech: error: %s\n", line);
+      status = EXIT_TSMECH_ERROR;
+    }
+    /* an interrupted run ends with 128 + the signal number, as if the signal had ended it */
+    if (!status && app.interrupted) status = 128 + app.interrupted;
   }
-  {
-    TSConvergedReason reason;
-    PetscCall(TSGetConvergedReason(ts, &reason));
-    PetscCheck(reason >= 0, comm, PETSC_ERR_NOT_CONVERGED, "The time integration stopped: %s", TSConvergedReasons[reason]);
-  }
-  PetscCall(MechOutputDestroy(&out));
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
-  PetscCall(TSDestroy(&ts));
-  PetscCall(MechCheckpointDestroy(&ck));
-  PetscCall(MechSystemDestroy(&sys));
+  /* a new output file of a run that failed before writing anything is not kept */
+  if (app.out && status == EXIT_TSMECH_INPUT) (void)MechOutputDiscard(&app.out);
+  ierr = Destroy(&app);
+  if (ierr && !status) status = EXIT_TSMECH_ERROR;
+  if (!traceback) (void)PetscPopErrorHandler();
+  MPI_Comm_free(&errcomm);
   PetscCall(PetscFinalize());
-  /* an interrupted run ends with 128 + the signal number, as if the signal had ended it */
-  return run.interrupted ? 128 + run.interrupted : 0;
+  return status;
 }

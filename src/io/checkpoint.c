@@ -12,7 +12,8 @@
                                 the TS parameters (theta, endpoint, linearized, guess, extrapolate |
                                 alpha_m, alpha_f, gamma, beta), has_previous, has_previous_position,
                                 previous_time, snes_its, ksp_its, rejected, snes_failures,
-                                adapt_decrease_count, checksum_<vector> (hex)
+                                adapt_decrease_count, failed_step (1: written after a failed
+                                step, with the last good state), checksum_<vector> (hex)
     /checkpoint/model_parameters  group; one double attribute per model parameter
     /checkpoint/q, v            the state (grid models: natural ordering, the grid's shape)
     /checkpoint/v_previous      the velocity at the start of the last step (theta2 family)
@@ -86,6 +87,7 @@ struct _n_MechCheckpoint {
   PetscBool hasvprev, hasqprev;
   TSParams  tsp;
   PetscInt  snes_its, ksp_its, reject, snes_failures, adapt_decrease;
+  PetscInt  failed; /* it was written after a failed step */
 
   PetscInt  last_step; /* of the last checkpoint loaded or written, -1 none */
   PetscReal last_time;
@@ -268,6 +270,13 @@ static PetscErrorCode TrackerMonitor(TS ts, PetscInt step, PetscReal t, Vec X, v
   PetscFunctionBegin;
   (void)X;
   if (step < 0) PetscFunctionReturn(0);
+  /* after a failed step TSSolve() calls the monitors once more, with the step counter advanced
+     but the state of the start of the failed step: not a step */
+  {
+    TSConvergedReason reason;
+    PetscCall(TSGetConvergedReason(ts, &reason));
+    if (reason < 0) PetscFunctionReturn(0);
+  }
   PetscCall(IsTheta2Family(ts, &theta2));
   if (!theta2) PetscFunctionReturn(0);
   PetscCall(TS2GetSolution(ts, &q, NULL));
@@ -523,6 +532,7 @@ typedef struct {
   PetscBool hasvprev, hasqprev;
   TSParams  tsp;
   PetscInt  snes_its, ksp_its, reject, snes_failures, adapt_decrease;
+  PetscInt  failed; /* written after a failed step (attribute failed_step) */
   uint64_t  sum[MECH_CKPT_NVEC];
 } Header;
 
@@ -632,6 +642,7 @@ static PetscErrorCode WriteFile(MechCheckpoint ck, const char tmp[], const char 
   PetscCall(WriteInt(viewer, "rejected", h->reject));
   PetscCall(WriteInt(viewer, "snes_failures", h->snes_failures));
   PetscCall(WriteInt(viewer, "adapt_decrease_count", h->adapt_decrease));
+  PetscCall(WriteInt(viewer, "failed_step", h->failed));
   for (i = 0; i < h->nvec; i++) {
     char name[64], hex[32];
     PetscCall(PetscSNPrintf(name, sizeof(name), "checksum_%s", VecNames[i]));
@@ -711,11 +722,15 @@ static int CommitFile(const char tmp[], const char path[], PetscInt keep, char w
   renamed over path by rank 0; a crash (or kill -9) before the rename leaves the previous
   checkpoint as it was (and a stale path.tmp-<pid>, which may be deleted). With keep > 1 the
   previous checkpoints are kept as path.1, path.2, ...
+  After a failed step (TSGetConvergedReason() negative) the caller gives the TS its last good
+  state, time and step number back first; the checkpoint is then marked (attribute failed_step)
+  and holds no history of the last step, which was the failed one: MechCheckpointRestore() starts
+  it as at a first step and lets a -ts_dt of the restart's command line replace its dt.
 @*/
 PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 {
   Header         h;
-  PetscBool      theta2, ok;
+  PetscBool      theta2;
   PetscErrorCode ierr;
   char           tmp[PETSC_MAX_PATH_LEN], what[2 * PETSC_MAX_PATH_LEN + 64] = "";
   int            pid, err;
@@ -733,6 +748,19 @@ PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
   PetscCall(GetTSParams(ts, &h.tsp));
   PetscCall(TSMechGetSolution(ts, ck->vec[0], ck->vec[1]));
   PetscCall(IsTheta2Family(ts, &theta2));
+  {
+    TSConvergedReason reason;
+
+    /* After a failed step the TS holds the last good state (the caller restores it and its
+       step number if the type does not), but the theta2 family's record of the start of the
+       last step is that of the failed step: the checkpoint then holds no history, and the
+       restart proceeds as from a first step. */
+    PetscCall(TSGetConvergedReason(ts, &reason));
+    if (reason < 0) {
+      h.failed = 1;
+      theta2   = PETSC_FALSE;
+    }
+  }
   if (theta2) {
     PetscCall(TSTheta2GetPreviousVelocity(ts, ck->vec[2], &h.hasvprev));
     if (h.hasvprev) {
@@ -759,13 +787,12 @@ PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
   pid = (int)getpid();
   PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, ck->comm));
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp-%d", path, pid));
-  if (ck->rank == 0) {
-    char dir[PETSC_MAX_PATH_LEN];
-    PetscCall(DirName(path, dir, sizeof(dir)));
-    PetscCall(PetscTestDirectory(dir, 'w', &ok));
+  {
+    char problem[PETSC_MAX_PATH_LEN + 256];
+
+    PetscCall(MechIOCheckWritable(ck->comm, path, problem, sizeof(problem)));
+    PetscCheck(!problem[0], ck->comm, PETSC_ERR_FILE_OPEN, "Cannot write the checkpoint %s: %s", path, problem);
   }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPIU_BOOL, 0, ck->comm));
-  PetscCheck(ok, ck->comm, PETSC_ERR_FILE_OPEN, "Cannot write the checkpoint %s: its directory does not exist or is not writable", path);
 
   ierr = WriteFile(ck, tmp, path, &h);
   if (ierr) {
@@ -971,6 +998,7 @@ static PetscErrorCode ReadHeader(MechCheckpoint ck, PetscViewer viewer, Header *
   PetscCall(ReadInt(viewer, "rejected", 0, &h->reject));
   PetscCall(ReadInt(viewer, "snes_failures", 0, &h->snes_failures));
   PetscCall(ReadInt(viewer, "adapt_decrease_count", 0, &h->adapt_decrease));
+  PetscCall(ReadInt(viewer, "failed_step", 0, &h->failed));
   for (i = 0; i < h->nvec; i++) {
     char               name[64];
     unsigned long long v = 0;
@@ -1081,6 +1109,7 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
   ck->reject         = h.reject;
   ck->snes_failures  = h.snes_failures;
   ck->adapt_decrease = h.adapt_decrease;
+  ck->failed         = h.failed;
   ck->last_step      = h.step;
   ck->last_time      = h.time;
   PetscFunctionReturn(0);
@@ -1128,7 +1157,8 @@ static PetscErrorCode RestorePrevious(TS ts, PetscReal t, PetscReal dt, PetscRea
 
   Notes:
   Sets the time, step number, dt (the next step's, as the interrupted run had chosen it; it
-  overrides -ts_dt), the iteration and rejection counters, the TSAdapt's counter and, for the
+  overrides -ts_dt, except for a checkpoint written after a failed step, whose dt failed: then a
+  -ts_dt given wins, with a note), the iteration and rejection counters, the TSAdapt's counter and, for the
   theta2 family, the start of the last step. With the same TS settings and a deterministic
   solver configuration the run then continues bit for bit on the same number of ranks.
   Types whose history cannot be restored (TSALPHA2's acceleration, multistep and FSAL methods)
@@ -1166,6 +1196,17 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
   PetscCall(TSSetStepNumber(ts, ck->step));
   PetscCall(TSSetTime(ts, ck->time));
   PetscCall(TSSetTimeStep(ts, ck->dt));
+  if (ck->failed) {
+    const char *prefix;
+    PetscBool   set;
+    PetscReal   dt;
+
+    /* the step after this checkpoint failed with its dt: a -ts_dt given now is the next step */
+    PetscCall(TSGetOptionsPrefix(ts, &prefix));
+    PetscCall(PetscOptionsGetReal(((PetscObject)ts)->options, prefix, "-ts_dt", &dt, &set));
+    if (set && dt > 0) PetscCall(TSSetTimeStep(ts, dt));
+    PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s holds the last good state (step %" PetscInt_FMT ") of a run that failed with dt = %g; the run continues with dt = %g%s\n", ck->path, ck->step, (double)ck->dt, (double)(set && dt > 0 ? dt : ck->dt), set && dt > 0 ? " (-ts_dt)" : ": give a smaller -ts_dt or other solver options, or it fails again"));
+  }
   PetscCall(IsTheta2Family(ts, &theta2));
   if (theta2 && ck->hasvprev && ck->tsp.family == 1) {
     PetscCall(RestorePrevious(ts, ck->time, ck->dt, ck->tprev, ck->hasqprev ? ck->vec[3] : NULL, ck->vec[2]));

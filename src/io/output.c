@@ -11,11 +11,21 @@
   so they are written with raw HDF5 calls on the viewer's file; everything else goes through the
   viewer. Every snapshot ends with a flush of the file, so a run killed mid-way leaves a readable
   file whose /monitor covers the steps up to its last snapshot.
+
+  A new file is written under a temporary name, FILE.tmp-<pid>, and renamed to FILE when the
+  first completed step is recorded (or at the close): a run that fails or is killed before its
+  first step leaves an existing FILE as it was. A continued file (MechOutputContinue()) is only
+  opened for writing, and cut back to the restart step, when the first new record is written.
 */
+#define _POSIX_C_SOURCE 200809L
 #include <petsc/private/viewerhdf5impl.h> /* PetscCallHDF5(); first, as it must precede <hdf5.h> */
 #include <petsc/private/petscimpl.h>
 #include <petscdmda.h>
 #include "outputimpl.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #define MECH_OUTPUT_NREAL 5 /* time, dt, kinetic, potential, energy; the invariants follow */
 #define MECH_OUTPUT_NINT  3 /* step, snes_its, ksp_its */
@@ -29,7 +39,13 @@ struct _n_MechOutput {
   MPI_Comm    comm;
   PetscMPIInt rank;
   char       *h5path, *xmfpath, *h5name; /* h5name: the .h5 relative to the .xmf */
+  char       *tmppath;                   /* a new file's temporary name until it is renamed, else NULL */
   PetscInt    every;
+
+  /* a continued file, not opened for writing yet (MechOutputContinue()): the records and
+     snapshots to keep and the new restart count */
+  PetscBool pending;
+  PetscInt  pending_nrec, pending_nsnap, pending_restarts;
 
   Vec      q, v;     /* the state copied out of the TS; DMDA global vectors for grid models */
   PetscInt dim;      /* dimension of the system's DMDA, 0 without one */
@@ -104,6 +120,8 @@ static PetscErrorCode WriteSeries(MechOutput out, const char group[], const char
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode EnsureOpen(MechOutput);
+
 /* Writes the /monitor records not yet in the file. Collective. */
 static PetscErrorCode FlushMonitor(MechOutput out)
 {
@@ -111,6 +129,7 @@ static PetscErrorCode FlushMonitor(MechOutput out)
   PetscInt j;
 
   PetscFunctionBegin;
+  PetscCall(EnsureOpen(out));
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_REAL, &realtype));
   for (j = 0; j < out->nreal; j++) {
@@ -129,6 +148,7 @@ static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
   hid_t fileid, inttype, realtype;
 
   PetscFunctionBegin;
+  PetscCall(EnsureOpen(out));
   if (out->nsnap == out->maxsnap) {
     out->maxsnap = PetscMax(64, 2 * out->maxsnap);
     PetscCall(PetscRealloc(out->maxsnap * sizeof(PetscReal), &out->snaptime));
@@ -285,6 +305,7 @@ static PetscErrorCode MechOutputFree(MechOutput out)
   PetscCall(VecDestroy(&out->v));
   PetscCall(MechSystemDestroy(&out->sys));
   PetscCall(PetscFree(out->h5path));
+  PetscCall(PetscFree(out->tmppath));
   PetscCall(PetscFree(out->xmfpath));
   PetscCall(PetscFree(out->h5name));
   PetscCall(PetscFree(out));
@@ -372,36 +393,22 @@ static PetscErrorCode SetPaths(MechOutput out, const char filename[])
 }
 
 /*
-  Opens the file: refuses up front a path whose directory is missing or not writable, and turns
-  a failure of the HDF5 open itself into an error naming the path (HDF5's own error stack is
-  silenced meanwhile). Removes a file the failed attempt may have created.
+  Opens a new file at `path` (the temporary name of `filename`): refuses up front a `filename`
+  that cannot be written (MechIOCheckWritable()), and turns a failure of the HDF5 open itself into
+  an error naming the file (HDF5's own error stack is silenced meanwhile). Removes a file the
+  failed attempt may have created.
 */
-static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filename[], PetscViewer *viewer)
+static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filename[], const char path[], PetscViewer *viewer)
 {
   PetscErrorCode ierr;
-  PetscBool      ok = PETSC_TRUE, flags[2] = {PETSC_FALSE, PETSC_FALSE};
+  PetscBool      ok = PETSC_TRUE;
   H5E_auto2_t    efunc;
   void          *edata;
+  char           problem[PETSC_MAX_PATH_LEN + 256];
 
   PetscFunctionBegin;
-  if (rank == 0) {
-    char      dir[PETSC_MAX_PATH_LEN];
-    size_t    len, i, slash = 0;
-    PetscBool has = PETSC_FALSE;
-
-    PetscCall(PetscStrlen(filename, &len));
-    for (i = 0; i < len; i++)
-      if (filename[i] == '/') {
-        slash = i;
-        has   = PETSC_TRUE;
-      }
-    if (!has) PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
-    else PetscCall(PetscStrncpy(dir, filename, PetscMin(sizeof(dir), slash ? slash + 1 : 2)));
-    PetscCall(PetscTestDirectory(dir, 'w', &flags[0]));
-    PetscCall(PetscTestFile(filename, 'r', &flags[1]));
-  }
-  PetscCallMPI(MPI_Bcast(flags, 2, MPIU_BOOL, 0, comm));
-  PetscCheck(flags[0], comm, PETSC_ERR_FILE_OPEN, "Cannot create the HDF5 output file %s: its directory does not exist or is not writable", filename);
+  PetscCall(MechIOCheckWritable(comm, filename, problem, sizeof(problem)));
+  PetscCheck(!problem[0], comm, PETSC_ERR_FILE_OPEN, "Cannot create the HDF5 output file %s: %s", filename, problem);
   PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &efunc, &edata));
   PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -411,7 +418,7 @@ static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filen
   ierr    = PetscViewerCreate(comm, viewer);
   if (!ierr) ierr = PetscViewerSetType(*viewer, PETSCVIEWERHDF5);
   if (!ierr) ierr = PetscViewerFileSetMode(*viewer, FILE_MODE_WRITE);
-  if (!ierr) ierr = PetscViewerFileSetName(*viewer, filename);
+  if (!ierr) ierr = PetscViewerFileSetName(*viewer, path);
   if (ierr) ok = PETSC_FALSE;
   PetscCall(PetscPopErrorHandler());
   PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, efunc, edata));
@@ -420,13 +427,23 @@ static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filen
        when the viewer is destroyed */
     if (*viewer && ((PetscViewer_HDF5 *)(*viewer)->data)->file_id < 0) ((PetscViewer_HDF5 *)(*viewer)->data)->file_id = 0;
     PetscCall(PetscViewerDestroy(viewer));
-    if (rank == 0 && !flags[1]) {
-      PetscBool now;
-      PetscCall(PetscTestFile(filename, 'r', &now));
-      if (now) (void)remove(filename);
-    }
+    if (rank == 0) (void)remove(path);
     SETERRQ(comm, PETSC_ERR_FILE_OPEN, "Cannot create the HDF5 output file %s", filename);
   }
+  PetscFunctionReturn(0);
+}
+
+/* Renames a new file from its temporary name to its name, once. Collective. */
+static PetscErrorCode Commit(MechOutput out)
+{
+  int err = 0;
+
+  PetscFunctionBegin;
+  if (!out->tmppath) PetscFunctionReturn(0);
+  if (out->rank == 0 && rename(out->tmppath, out->h5path)) err = errno;
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, out->comm));
+  PetscCheck(!err, out->comm, PETSC_ERR_FILE_WRITE, "Cannot rename the HDF5 output %s to %s: %s", out->tmppath, out->h5path, strerror(err));
+  PetscCall(PetscFree(out->tmppath));
   PetscFunctionReturn(0);
 }
 
@@ -475,8 +492,10 @@ static PetscErrorCode SetUp(MechOutput out, const char filename[])
         MechOutputClose() and MechOutputDestroy()
 
   Notes:
-  Fails, without leaving a file behind, if the file cannot be created.
-  The layout is documented in the README.
+  Fails, without leaving a file behind, if the file cannot be created (MechIOCheckWritable()).
+  The file is written as filename.tmp-<pid of rank 0> and renamed to filename when the first
+  completed step is recorded or at MechOutputClose(), so an existing filename is only replaced
+  once the run has taken a step. The layout is documented in the README.
 @*/
 PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], PetscInt every, MechOutput *outp)
 {
@@ -506,7 +525,16 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
   PetscCall(PetscObjectReference((PetscObject)sys));
   out->sys = sys;
   ierr     = SetUp(out, filename);
-  if (!ierr) ierr = OpenFile(comm, rank, filename, &out->viewer);
+  if (!ierr) {
+    char tmp[PETSC_MAX_PATH_LEN];
+    int  pid = (int)getpid();
+
+    /* the temporary name is rank 0's */
+    PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
+    PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp-%d", filename, pid));
+    PetscCall(PetscStrallocpy(tmp, &out->tmppath));
+    ierr = OpenFile(comm, rank, filename, out->tmppath, &out->viewer);
+  }
   if (ierr) {
     (void)MechOutputFree(out);
     PetscCall(ierr);
@@ -515,7 +543,7 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
   if (ierr) {
     /* do not leave a file with a partial header behind */
     (void)PetscViewerDestroy(&out->viewer);
-    if (rank == 0) (void)remove(filename);
+    if (rank == 0) (void)remove(out->tmppath);
     (void)MechOutputFree(out);
     PetscCall(ierr);
   }
@@ -539,7 +567,7 @@ PetscErrorCode MechOutputFlush(MechOutput out)
 
   PetscFunctionBegin;
   PetscValidPointer(out, 1);
-  PetscCheck(out->viewer, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The output to %s is closed", out->h5path);
+  PetscCheck(out->viewer || out->pending, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The output to %s is closed", out->h5path);
   PetscCall(FlushMonitor(out));
   PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
   PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
@@ -614,6 +642,38 @@ static PetscErrorCode TruncateDataset(hid_t fileid, const char path[], PetscInt 
   PetscCallHDF5Return(dset, H5Dopen2, (fileid, path, H5P_DEFAULT));
   PetscCallHDF5(H5Dset_extent, (dset, dims));
   PetscCallHDF5(H5Dclose, (dset));
+  PetscFunctionReturn(0);
+}
+
+/*
+  A continued file is opened for writing at its first write: the records after the restart step
+  (which the run recomputes) are removed and the restart count is raised. Collective.
+*/
+static PetscErrorCode EnsureOpen(MechOutput out)
+{
+  hid_t    fileid;
+  PetscInt j;
+  char     path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (!out->pending) PetscFunctionReturn(0);
+  out->pending = PETSC_FALSE;
+  PetscCall(PetscViewerHDF5Open(out->comm, out->h5path, FILE_MODE_APPEND, &out->viewer));
+  PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
+  for (j = 0; j < out->nreal + MECH_OUTPUT_NINT; j++) {
+    const char *name = j < MECH_OUTPUT_NREAL ? MechOutputRealNames[j] : (j < out->nreal ? out->invname[j - MECH_OUTPUT_NREAL] : MechOutputIntNames[j - out->nreal]);
+
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/monitor/%s", name));
+    PetscCall(TruncateDataset(fileid, path, out->pending_nrec));
+  }
+  if (out->pending_nsnap >= 0) {
+    PetscCall(TruncateDataset(fileid, "/fields/q", out->pending_nsnap));
+    PetscCall(TruncateDataset(fileid, "/fields/v", out->pending_nsnap));
+    PetscCall(TruncateDataset(fileid, "/fields/time", out->pending_nsnap));
+    PetscCall(TruncateDataset(fileid, "/fields/step", out->pending_nsnap));
+  }
+  PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "restarts", PETSC_INT, &out->pending_restarts));
+  PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
   PetscFunctionReturn(0);
 }
 
@@ -799,7 +859,8 @@ static PetscErrorCode ContinueInspect(MechOutput out, PetscViewer viewer, PetscI
   model parameters or state size, whose /monitor does not reach the restart step (the steps in
   between would be missing) or whose time at the restart step differs from the TS's.
   The attribute /restarts counts the continuations; the other attributes of / are the first
-  run's.
+  run's. The file is changed (cut back and its count raised) only when the first new record is
+  written, so a run that fails at its first step leaves it as it was.
 @*/
 PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], PetscInt every, MechOutput *outp)
 {
@@ -811,12 +872,10 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
   PetscBool      exists = PETSC_FALSE, ok;
   PetscViewer    viewer = NULL;
   ContinueInfo   info;
-  PetscInt       step, j;
+  PetscInt       step;
   PetscReal      t;
   H5E_auto2_t    efunc;
   void          *edata;
-  hid_t          fileid;
-  char           path[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
@@ -872,30 +931,12 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
     SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "Cannot continue the output file %s from step %" PetscInt_FMT ": %s. Nothing was changed; give another -output", filename, step, info.problem);
   }
 
-  /* open for writing, remove what follows the restart step */
-  ierr = PetscViewerHDF5Open(comm, filename, FILE_MODE_APPEND, &out->viewer);
-  if (ierr) {
-    (void)PetscFree(info.snaptime);
-    (void)PetscFree(info.snapstep);
-    (void)MechOutputFree(out);
-    PetscCall(ierr);
-  }
-  PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
-  for (j = 0; j < out->nreal + MECH_OUTPUT_NINT; j++) {
-    const char *name = j < MECH_OUTPUT_NREAL ? MechOutputRealNames[j] : (j < out->nreal ? out->invname[j - MECH_OUTPUT_NREAL] : MechOutputIntNames[j - out->nreal]);
-
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/monitor/%s", name));
-    PetscCall(TruncateDataset(fileid, path, info.nrec));
-  }
-  if (info.snapstep) {
-    PetscCall(TruncateDataset(fileid, "/fields/q", info.nsnap));
-    PetscCall(TruncateDataset(fileid, "/fields/v", info.nsnap));
-    PetscCall(TruncateDataset(fileid, "/fields/time", info.nsnap));
-    PetscCall(TruncateDataset(fileid, "/fields/step", info.nsnap));
-  }
-  info.restarts++;
-  PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "restarts", PETSC_INT, &info.restarts));
-  PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
+  /* opened for writing, and cut back to the restart step, when the first new record is
+     written (EnsureOpen()): a run that fails before leaves the file as it was */
+  out->pending          = PETSC_TRUE;
+  out->pending_nrec     = info.nrec;
+  out->pending_nsnap    = info.snapstep ? info.nsnap : -1;
+  out->pending_restarts = info.restarts + 1;
 
   /* the records up to the restart step are in the file; the next one is step + 1 */
   out->nrec     = info.nrec;
@@ -933,7 +974,7 @@ PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
   PetscFunctionBegin;
   PetscValidPointer(out, 1);
   PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
-  PetscCheck(out->viewer, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The output to %s is closed", out->h5path);
+  PetscCheck(out->viewer || out->pending, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The output to %s is closed", out->h5path);
   PetscCall(TSGetStepNumber(ts, &step));
   PetscCall(TSGetTime(ts, &t));
   first = out->nrec ? PETSC_FALSE : PETSC_TRUE;
@@ -941,6 +982,8 @@ PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
     /* a monitor called twice for one step, e.g. by hand before TSSolve() and by TSSolve() */
     if (step == out->laststep) PetscFunctionReturn(0);
     PetscCheck(step > out->laststep, out->comm, PETSC_ERR_ARG_WRONGSTATE, "Step %" PetscInt_FMT " recorded after step %" PetscInt_FMT ": the output needs increasing step numbers", step, out->laststep);
+    /* a step was completed: the new file takes its name */
+    PetscCall(Commit(out));
   }
   PetscCall(TSMechGetSolution(ts, out->q, out->v));
   PetscCall(MechSystemComputeEnergy(out->sys, t, out->q, out->v, &ke, &pe));
@@ -982,14 +1025,22 @@ PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
   Notes:
   The state is read from the TS, so X may be the first-order vector [q; v]. The call with a
   negative step that TSSolve() makes after interpolating to the final time is ignored: that
-  state is not a step of the integration.
+  state is not a step of the integration; nor is the call after a failed step (the TS's
+  converged reason is then negative).
 @*/
 PetscErrorCode TSMonitorMechOutput(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
 {
+  TSConvergedReason reason;
+
   PetscFunctionBegin;
   (void)t;
   (void)X;
   if (step < 0) PetscFunctionReturn(0);
+  /* after a failed step TSSolve() calls the monitors once more, with the step counter advanced
+     and the state of the start of the failed step (or, for a type that cannot reject, the
+     failed state): neither is a step of the integration */
+  PetscCall(TSGetConvergedReason(ts, &reason));
+  if (reason < 0) PetscFunctionReturn(0);
   PetscCall(MechOutputRecord((MechOutput)ctx, ts));
   PetscFunctionReturn(0);
 }
@@ -1014,7 +1065,7 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
 
   PetscFunctionBegin;
   PetscValidPointer(out, 1);
-  if (!out->viewer) PetscFunctionReturn(0);
+  if (!out->viewer && !out->pending) PetscFunctionReturn(0);
   if (ts) {
     PetscInt step;
 
@@ -1028,6 +1079,7 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
   }
   PetscCall(FlushMonitor(out));
   PetscCall(PetscViewerDestroy(&out->viewer));
+  PetscCall(Commit(out));
   /* the XDMF only describes the closed file, so it is written once the .h5 is complete */
   PetscCall(MechSystemGetModelName(out->sys, &model));
   if (out->rank == 0 && out->dim >= 2 && out->shape[out->dim] == 3 && out->nsnap > 0) PetscCall(MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->nsnap, out->snaptime));
@@ -1044,6 +1096,25 @@ PetscErrorCode MechOutputDestroy(MechOutput *out)
   PetscFunctionBegin;
   if (!*out) PetscFunctionReturn(0);
   PetscCall(MechOutputClose(*out, NULL));
+  PetscCall(MechOutputFree(*out));
+  *out = NULL;
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechOutputDiscard - Closes the output without writing anything more and frees it, for a run
+  that failed before completing a step: a new file still under its temporary name is removed (an
+  existing file of that name is left as it was), a continued file not yet opened for writing is
+  untouched. A file already renamed (a step was recorded) is closed as it is, valid up to its last
+  flush. Collective.
+*/
+PetscErrorCode MechOutputDiscard(MechOutput *out)
+{
+  PetscFunctionBegin;
+  if (!*out) PetscFunctionReturn(0);
+  (*out)->pending = PETSC_FALSE;
+  if ((*out)->viewer) PetscCall(PetscViewerDestroy(&(*out)->viewer));
+  if ((*out)->tmppath && (*out)->rank == 0) (void)remove((*out)->tmppath);
   PetscCall(MechOutputFree(*out));
   *out = NULL;
   PetscFunctionReturn(0);
@@ -1103,6 +1174,13 @@ PetscErrorCode MechOutputFlush(MechOutput out)
 {
   PetscFunctionBegin;
   (void)out;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechOutputDiscard(MechOutput *out)
+{
+  PetscFunctionBegin;
+  if (out) *out = NULL;
   PetscFunctionReturn(0);
 }
 #endif

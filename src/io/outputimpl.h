@@ -31,4 +31,27 @@ PETSC_INTERN PetscErrorCode MechIOCreateStateVectors(MechSystem, Vec *q, Vec *v,
    tsmech program can call it, not part of the public API */
 PETSC_EXTERN PetscErrorCode MechTestPause(MPI_Comm, const char[], volatile sig_atomic_t *);
 
+/* What an existing file is (MechIOFileKind()) */
+typedef enum {
+  MECH_IO_MISSING,    /* no such file */
+  MECH_IO_EMPTY,      /* a file of size 0 */
+  MECH_IO_NOT_HDF5,   /* no HDF5 signature at its start */
+  MECH_IO_DAMAGED,    /* the HDF5 signature, but HDF5 cannot open it (truncated, damaged) */
+  MECH_IO_CHECKPOINT, /* a tsmech checkpoint (group /checkpoint) */
+  MECH_IO_OUTPUT,     /* a tsmech output (attribute /model and group /monitor) */
+  MECH_IO_HDF5,       /* another HDF5 file */
+  MECH_IO_OTHER       /* not a regular file, or unreadable */
+} MechIOKind;
+
+/* Checks made before a run writes anything (files.c), exported for the tsmech program: why path
+   cannot be written ("" if it can; a probe file is created in its directory and removed), and
+   what an existing file is. Collective; rank 0 looks. */
+PETSC_EXTERN PetscErrorCode MechIOCheckWritable(MPI_Comm, const char path[], char problem[], size_t len);
+PETSC_EXTERN PetscErrorCode MechIOFileKind(MPI_Comm, const char path[], MechIOKind *);
+
+/* Closes an output without writing anything more, for a run that failed before completing a
+   step: a new file (still under its temporary name) is removed, a continued file that has not
+   been changed yet stays as it was. Collective. */
+PETSC_EXTERN PetscErrorCode MechOutputDiscard(MechOutput *);
+
 #endif

@@ -189,6 +189,17 @@ PetscErrorCode TSMechEvaluateWLTE(TS ts, TSMechStepState *st, NormType wnormtype
     *wlte = -1;
     PetscFunctionReturn(0);
   }
+  {
+    /* a finite but huge state (an explicit method running away) would make the weighted norm
+       raise an error; it is an infinitely bad step instead */
+    PetscReal nq, nv;
+    PetscCall(VecNorm(ts->vec_sol, NORM_INFINITY, &nq));
+    PetscCall(VecNorm(ts->vec_dot, NORM_INFINITY, &nv));
+    if (PetscIsInfOrNanReal(nq) || PetscIsInfOrNanReal(nv) || nq > 1e150 || nv > 1e150) {
+      *wlte = PETSC_INFINITY;
+      PetscFunctionReturn(0);
+    }
+  }
   if (!st->hasprev || st->dtprev <= 0) {
     PetscCall(VecWAXPY(st->lteq, h, st->v0, st->q0));
     PetscCall(TSErrorWeightedNorm(ts, ts->vec_sol, st->lteq, wnormtype, wlte, &exa, &exr));
