@@ -1,49 +1,47 @@
 #include "testutil.h"
 
-PetscErrorCode TestIntegrate(MechSystem sys, const char type[], const char opts[], PetscReal dt, PetscReal T, Vec *q, Vec *v, PetscInt *its, PetscInt *kits)
+/* An option name, not a value: values may be negative numbers such as -1 or -.5 */
+static PetscBool TestIsOptionName(const char tok[])
 {
-  static int runs = 0;
-  char       prefix[32], **args = NULL;
-  int        argc = 0;
-  TS         ts;
-  MPI_Comm   comm   = PetscObjectComm((PetscObject)sys);
-  PetscInt   nsteps = (PetscInt)(T / dt + 0.5);
+  return tok[0] == '-' && !(tok[1] >= '0' && tok[1] <= '9') && tok[1] != '.' ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscErrorCode TestSolve(MechSystem sys, const char type[], const char prefix[], const char opts[], PetscReal dt, PetscInt nsteps, PetscReal tmax, TSExactFinalTimeOption final, PetscErrorCode (*monitor)(TS, PetscInt, PetscReal, Vec, void *), void *ctx, Vec *q, Vec *v, TS *ts)
+{
+  char   **args = NULL;
+  int      argc = 0;
+  MPI_Comm comm = PetscObjectComm((PetscObject)sys);
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "run%d_", runs++));
   /* put every option of opts under this run's prefix (removed again at the end of the run) */
   if (opts) PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
-  {
-    for (int i = 0; i < argc; i++) {
-      char        name[256];
-      const char *value = NULL;
-      PetscCheck(args[i][0] == '-', comm, PETSC_ERR_ARG_WRONG, "Test options must start with an option name: %s", args[i]);
-      PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
-      if (i + 1 < argc && !(args[i + 1][0] == '-' && (args[i + 1][1] < '0' || args[i + 1][1] > '9'))) value = args[++i];
-      PetscCall(PetscOptionsSetValue(NULL, name, value));
-    }
+  for (int i = 0; i < argc; i++) {
+    char        name[256];
+    const char *value = NULL;
+    PetscCheck(args[i][0] == '-', comm, PETSC_ERR_ARG_WRONG, "Test options must start with an option name: %s", args[i]);
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
+    if (i + 1 < argc && !(args[i + 1][0] == '-' && (args[i + 1][1] < '0' || args[i + 1][1] > '9'))) value = args[++i];
+    PetscCall(PetscOptionsSetValue(NULL, name, value));
   }
-  PetscCall(TSCreate(comm, &ts));
-  PetscCall(TSSetOptionsPrefix(ts, prefix));
-  PetscCall(TSSetType(ts, type));
-  PetscCall(TSMechSetSystem(ts, sys));
-  PetscCall(TSSetTimeStep(ts, dt));
-  PetscCall(TSSetMaxSteps(ts, nsteps));
-  PetscCall(TSSetMaxTime(ts, nsteps * dt));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
-  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSCreate(comm, ts));
+  PetscCall(TSSetOptionsPrefix(*ts, prefix));
+  PetscCall(TSSetType(*ts, type));
+  PetscCall(TSMechSetSystem(*ts, sys));
+  PetscCall(TSSetTimeStep(*ts, dt));
+  PetscCall(TSSetMaxSteps(*ts, nsteps));
+  PetscCall(TSSetMaxTime(*ts, tmax));
+  PetscCall(TSSetExactFinalTime(*ts, final));
+  if (monitor) PetscCall(TSMonitorSet(*ts, monitor, ctx, NULL));
+  PetscCall(TSSetFromOptions(*ts));
   PetscCall(MechSystemCreateState(sys, q, v));
-  PetscCall(TSMechSetSolution(ts, *q, *v));
-  PetscCall(TSSolve(ts, NULL));
+  PetscCall(TSMechSetSolution(*ts, *q, *v));
+  PetscCall(TSSolve(*ts, NULL));
   {
     TSConvergedReason reason;
-    PetscCall(TSGetConvergedReason(ts, &reason));
+    PetscCall(TSGetConvergedReason(*ts, &reason));
     PetscCheck(reason >= 0, comm, PETSC_ERR_NOT_CONVERGED, "TS %s (%s) diverged: %s", type, opts ? opts : "", TSConvergedReasons[reason]);
   }
-  PetscCall(TSMechGetSolution(ts, *q, *v));
-  if (its) PetscCall(TSGetSNESIterations(ts, its));
-  if (kits) PetscCall(TSGetKSPIterations(ts, kits));
-  PetscCall(TSDestroy(&ts));
+  PetscCall(TSMechGetSolution(*ts, *q, *v));
   for (int i = 0; i < argc; i++) {
     char name[256];
     if (args[i][0] != '-' || (args[i][1] >= '0' && args[i][1] <= '9')) continue;
@@ -51,6 +49,22 @@ PetscErrorCode TestIntegrate(MechSystem sys, const char type[], const char opts[
     PetscCall(PetscOptionsClearValue(NULL, name));
   }
   if (opts) PetscCall(PetscStrToArrayDestroy(argc, args));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestIntegrate(MechSystem sys, const char type[], const char opts[], PetscReal dt, PetscReal T, Vec *q, Vec *v, PetscInt *its, PetscInt *kits)
+{
+  static int runs = 0;
+  char       prefix[32];
+  TS         ts;
+  PetscInt   nsteps = (PetscInt)(T / dt + 0.5);
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "run%d_", runs++));
+  PetscCall(TestSolve(sys, type, prefix, opts, dt, nsteps, nsteps * dt, TS_EXACTFINALTIME_MATCHSTEP, NULL, NULL, q, v, &ts));
+  if (its) PetscCall(TSGetSNESIterations(ts, its));
+  if (kits) PetscCall(TSGetKSPIterations(ts, kits));
+  PetscCall(TSDestroy(&ts));
   PetscFunctionReturn(0);
 }
 
@@ -70,5 +84,20 @@ PetscErrorCode TestRelDiff(Vec qa, Vec va, Vec qb, Vec vb, PetscReal *rel)
   PetscCall(VecDestroy(&w));
   *rel = PetscSqrtReal(dq * dq + dv * dv);
   if (nq * nq + nv * nv > 0) *rel /= PetscSqrtReal(nq * nq + nv * nv);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestClearOptions(const char options[])
+{
+  char  *copy, *tok;
+  size_t len;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(options, &len));
+  if (!len) PetscFunctionReturn(0);
+  PetscCall(PetscStrallocpy(options, &copy));
+  for (tok = strtok(copy, " "); tok; tok = strtok(NULL, " "))
+    if (TestIsOptionName(tok)) PetscCall(PetscOptionsClearValue(NULL, tok));
+  PetscCall(PetscFree(copy));
   PetscFunctionReturn(0);
 }

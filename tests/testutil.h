@@ -8,8 +8,17 @@
    written without the prefix, e.g. "-ts_theta_theta 0.3") are inserted under that prefix.
    On return q, v hold the final state (created here); its/kits the Newton/KSP iterations. */
 PetscErrorCode TestIntegrate(MechSystem sys, const char type[], const char opts[], PetscReal dt, PetscReal T, Vec *q, Vec *v, PetscInt *its, PetscInt *kits);
+/* The core of TestIntegrate() and IntegRun(): solves sys from its initial state under TS type
+   `type` with the options prefix `prefix`, the options opts set under it for the run only, step
+   dt, at most nsteps steps up to time tmax with exact final time `final`, and monitor (if not
+   NULL). Fails if the TS diverged. q, v (created here) hold the final state; the caller queries
+   and destroys *ts. */
+PetscErrorCode TestSolve(MechSystem sys, const char type[], const char prefix[], const char opts[], PetscReal dt, PetscInt nsteps, PetscReal tmax, TSExactFinalTimeOption final, PetscErrorCode (*monitor)(TS, PetscInt, PetscReal, Vec, void *), void *ctx, Vec *q, Vec *v, TS *ts);
 /* ||a - b||_2 / ||b||_2 (||a - b|| when b = 0) over the pair (q, v) */
 PetscErrorCode TestRelDiff(Vec qa, Vec va, Vec qb, Vec vb, PetscReal *rel);
+/* Removes from the options database the options named in `options` (a string as given to
+   PetscOptionsInsertString(); values, including negative numbers, are skipped) */
+PetscErrorCode TestClearOptions(const char options[]);
 /* Fails with a message when cond is false */
 #define TestCheck(comm, cond, ...) PetscCheck(cond, comm, PETSC_ERR_PLIB, __VA_ARGS__)
 #endif

@@ -475,6 +475,53 @@ static PetscErrorCode SetUp(MechOutput out, const char filename[])
   PetscFunctionReturn(0);
 }
 
+/*
+  The checks MechOutputCreate() and MechOutputContinue() (caller, named in the messages) share:
+  their arguments (the numbers in the messages are the callers' argument positions) and a TS with
+  its type set. Takes the system from ts when *sys is NULL; gives the communicator and rank.
+*/
+static PetscErrorCode CheckArguments(MechSystem *sys, TS ts, const char filename[], MechOutput *outp, const char caller[], MPI_Comm *comm, PetscMPIInt *rank)
+{
+  const char *type;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
+  PetscValidCharPointer(filename, 3);
+  PetscValidPointer(outp, 5);
+  *outp = NULL;
+  PetscCall(PetscObjectGetComm((PetscObject)ts, comm));
+  PetscCallMPI(MPI_Comm_rank(*comm, rank));
+  if (!*sys) PetscCall(TSMechGetSystem(ts, sys));
+  PetscCheck(*sys, *comm, PETSC_ERR_ARG_WRONGSTATE, "No MechSystem given nor attached to the TS (TSMechSetSystem())");
+  PetscValidHeaderSpecific(*sys, MECHSYSTEM_CLASSID, 1);
+  PetscCall(TSGetType(ts, &type));
+  PetscCheck(type, *comm, PETSC_ERR_ARG_WRONGSTATE, "Set the TS type (TSSetType() or TSSetFromOptions()) before %s(): it is recorded in the file", caller);
+  PetscCheck(filename[0], *comm, PETSC_ERR_ARG_WRONG, "Empty file name for the HDF5 output");
+  PetscFunctionReturn(0);
+}
+
+/* A new output of sys for filename, prepared by SetUp(); on failure nothing is left behind */
+static PetscErrorCode OutputNew(MPI_Comm comm, PetscMPIInt rank, MechSystem sys, PetscInt every, const char filename[], MechOutput *outp)
+{
+  MechOutput     out;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&out));
+  out->comm  = comm;
+  out->rank  = rank;
+  out->every = every > 0 ? every : 0;
+  PetscCall(PetscObjectReference((PetscObject)sys));
+  out->sys = sys;
+  ierr     = SetUp(out, filename);
+  if (ierr) {
+    (void)MechOutputFree(out);
+    PetscCall(ierr);
+  }
+  *outp = out;
+  PetscFunctionReturn(0);
+}
+
 /*@C
   MechOutputCreate - Creates the HDF5 output of a run and records its metadata on /.
 
@@ -501,40 +548,19 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
 {
   MPI_Comm       comm;
   PetscMPIInt    rank;
-  const char    *type;
   MechOutput     out;
   PetscErrorCode ierr;
+  char           tmp[PETSC_MAX_PATH_LEN];
+  int            pid = (int)getpid();
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
-  PetscValidCharPointer(filename, 3);
-  PetscValidPointer(outp, 5);
-  *outp = NULL;
-  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!sys) PetscCall(TSMechGetSystem(ts, &sys));
-  PetscCheck(sys, comm, PETSC_ERR_ARG_WRONGSTATE, "No MechSystem given nor attached to the TS (TSMechSetSystem())");
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  PetscCall(TSGetType(ts, &type));
-  PetscCheck(type, comm, PETSC_ERR_ARG_WRONGSTATE, "Set the TS type (TSSetType() or TSSetFromOptions()) before MechOutputCreate(): it is recorded in the file");
-  PetscCheck(filename[0], comm, PETSC_ERR_ARG_WRONG, "Empty file name for the HDF5 output");
-  PetscCall(PetscNew(&out));
-  out->comm  = comm;
-  out->rank  = rank;
-  out->every = every > 0 ? every : 0;
-  PetscCall(PetscObjectReference((PetscObject)sys));
-  out->sys = sys;
-  ierr     = SetUp(out, filename);
-  if (!ierr) {
-    char tmp[PETSC_MAX_PATH_LEN];
-    int  pid = (int)getpid();
-
-    /* the temporary name is rank 0's */
-    PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
-    PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp-%d", filename, pid));
-    PetscCall(PetscStrallocpy(tmp, &out->tmppath));
-    ierr = OpenFile(comm, rank, filename, out->tmppath, &out->viewer);
-  }
+  PetscCall(CheckArguments(&sys, ts, filename, outp, "MechOutputCreate", &comm, &rank));
+  PetscCall(OutputNew(comm, rank, sys, every, filename, &out));
+  /* the temporary name is rank 0's */
+  PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp-%d", filename, pid));
+  PetscCall(PetscStrallocpy(tmp, &out->tmppath));
+  ierr = OpenFile(comm, rank, filename, out->tmppath, &out->viewer);
   if (ierr) {
     (void)MechOutputFree(out);
     PetscCall(ierr);
@@ -866,7 +892,6 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
 {
   MPI_Comm       comm;
   PetscMPIInt    rank;
-  const char    *type;
   MechOutput     out;
   PetscErrorCode ierr;
   PetscBool      exists = PETSC_FALSE, ok;
@@ -878,18 +903,7 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
   void          *edata;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
-  PetscValidCharPointer(filename, 3);
-  PetscValidPointer(outp, 5);
-  *outp = NULL;
-  PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!sys) PetscCall(TSMechGetSystem(ts, &sys));
-  PetscCheck(sys, comm, PETSC_ERR_ARG_WRONGSTATE, "No MechSystem given nor attached to the TS (TSMechSetSystem())");
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  PetscCall(TSGetType(ts, &type));
-  PetscCheck(type, comm, PETSC_ERR_ARG_WRONGSTATE, "Set the TS type before MechOutputContinue()");
-  PetscCheck(filename[0], comm, PETSC_ERR_ARG_WRONG, "Empty file name for the HDF5 output");
+  PetscCall(CheckArguments(&sys, ts, filename, outp, "MechOutputContinue", &comm, &rank));
   if (rank == 0) PetscCall(PetscTestFile(filename, 'r', &exists));
   PetscCallMPI(MPI_Bcast(&exists, 1, MPIU_BOOL, 0, comm));
   if (!exists) {
@@ -898,17 +912,7 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
   }
   PetscCall(TSGetStepNumber(ts, &step));
   PetscCall(TSGetTime(ts, &t));
-  PetscCall(PetscNew(&out));
-  out->comm  = comm;
-  out->rank  = rank;
-  out->every = every > 0 ? every : 0;
-  PetscCall(PetscObjectReference((PetscObject)sys));
-  out->sys = sys;
-  ierr     = SetUp(out, filename);
-  if (ierr) {
-    (void)MechOutputFree(out);
-    PetscCall(ierr);
-  }
+  PetscCall(OutputNew(comm, rank, sys, every, filename, &out));
 
   /* inspect the file read-only; HDF5's own error stack is silenced meanwhile */
   PetscCall(PetscMemzero(&info, sizeof(info)));

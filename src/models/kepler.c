@@ -10,13 +10,6 @@ typedef struct {
   PetscReal GM, e;
 } Kepler;
 
-static PetscErrorCode KeplerDestroy(void *ctx)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(ctx));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode KeplerRadius(const PetscScalar x[2], PetscReal *r)
 {
   PetscFunctionBegin;
@@ -182,12 +175,10 @@ static PetscErrorCode KeplerExact(MechSystem sys, PetscReal t, Vec q, Vec v, voi
 */
 PetscErrorCode MechCreateKepler(MPI_Comm comm, MechSystem *sys)
 {
-  Kepler      opt = {1.0, 0.6}, *kp;
-  MechSystem  s;
-  Vec         q, v;
-  Mat         M, J;
-  PetscReal   mass[2] = {1, 1};
-  PetscMPIInt rank;
+  Kepler     opt = {1.0, 0.6}, *kp;
+  MechSystem s;
+  Mat        J;
+  PetscReal  mass[2] = {1, 1}, q0[2], v0[2];
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Kepler model options", "MechSystem");
@@ -198,37 +189,23 @@ PetscErrorCode MechCreateKepler(MPI_Comm comm, MechSystem *sys)
   PetscCall(PetscNew(&kp));
   *kp = opt;
   PetscCall(MechSystemCreate(comm, &s));
-  PetscCall(MechSystemSetApplicationContext(s, kp, KeplerDestroy));
+  PetscCall(MechSystemSetApplicationContext(s, kp, PetscContainerUserDestroyDefault)); /* PetscFree() of kp */
   PetscCall(MechSystemSetModelName(s, "kepler"));
   PetscCall(MechSystemAddParameter(s, "GM", kp->GM));
   PetscCall(MechSystemAddParameter(s, "e", kp->e));
 
-  PetscCall(MechModelCreateSmall(comm, 2, mass, &q, &M, &J));
-  PetscCall(MechSystemSetMass(s, M));
+  /* at pericentre */
+  q0[0] = 1 - kp->e;
+  q0[1] = 0;
+  v0[0] = 0;
+  v0[1] = PetscSqrtReal((1 + kp->e) / (1 - kp->e));
+  PetscCall(MechModelSetUpSmall(s, 2, mass, q0, v0, &J));
   PetscCall(MechSystemSetForce(s, KeplerForce, kp));
   PetscCall(MechSystemSetTangent(s, J, PETSC_FALSE, KeplerTangent, kp));
   PetscCall(MechSystemSetPotential(s, KeplerPotential, kp));
   PetscCall(MechSystemSetExactSolution(s, KeplerExact, kp));
   PetscCall(MechSystemAddInvariant(s, "angular_momentum", KeplerAngularMomentum, kp));
   PetscCall(MechSystemSetLinear(s, PETSC_FALSE));
-
-  PetscCall(VecDuplicate(q, &v));
-  PetscCall(VecSet(q, 0.0));
-  PetscCall(VecSet(v, 0.0));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    PetscCall(VecSetValue(q, 0, 1 - kp->e, INSERT_VALUES));
-    PetscCall(VecSetValue(v, 1, PetscSqrtReal((1 + kp->e) / (1 - kp->e)), INSERT_VALUES));
-  }
-  PetscCall(VecAssemblyBegin(q));
-  PetscCall(VecAssemblyEnd(q));
-  PetscCall(VecAssemblyBegin(v));
-  PetscCall(VecAssemblyEnd(v));
-  PetscCall(MechSystemSetInitialState(s, q, v));
-
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
-  PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&J));
   *sys = s;
   PetscFunctionReturn(0);

@@ -9,13 +9,6 @@ typedef struct {
   PetscReal m, k, c, g, q0, v0;
 } Oscillator;
 
-static PetscErrorCode OscillatorDestroy(void *ctx)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(ctx));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode OscillatorForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
 {
   const Oscillator  *o = (const Oscillator *)ctx;
@@ -150,11 +143,9 @@ static PetscErrorCode OscillatorExact(MechSystem sys, PetscReal t, Vec q, Vec v,
 */
 PetscErrorCode MechCreateOscillator(MPI_Comm comm, MechSystem *sys)
 {
-  Oscillator  opt = {1.0, 4.0, 0.0, 9.81, 1.0, 0.0}, *o;
-  MechSystem  s;
-  Vec         q, v;
-  Mat         M, J;
-  PetscMPIInt rank;
+  Oscillator opt = {1.0, 4.0, 0.0, 9.81, 1.0, 0.0}, *o;
+  MechSystem s;
+  Mat        J;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Oscillator model options", "MechSystem");
@@ -172,7 +163,7 @@ PetscErrorCode MechCreateOscillator(MPI_Comm comm, MechSystem *sys)
   PetscCall(PetscNew(&o));
   *o = opt;
   PetscCall(MechSystemCreate(comm, &s));
-  PetscCall(MechSystemSetApplicationContext(s, o, OscillatorDestroy));
+  PetscCall(MechSystemSetApplicationContext(s, o, PetscContainerUserDestroyDefault)); /* PetscFree() of o */
   PetscCall(MechSystemSetModelName(s, "oscillator"));
   PetscCall(MechSystemAddParameter(s, "m", o->m));
   PetscCall(MechSystemAddParameter(s, "k", o->k));
@@ -181,29 +172,12 @@ PetscErrorCode MechCreateOscillator(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemAddParameter(s, "q0", o->q0));
   PetscCall(MechSystemAddParameter(s, "v0", o->v0));
 
-  PetscCall(MechModelCreateSmall(comm, 1, &o->m, &q, &M, &J));
-  PetscCall(MechSystemSetMass(s, M));
+  PetscCall(MechModelSetUpSmall(s, 1, &o->m, &o->q0, &o->v0, &J));
   PetscCall(MechSystemSetForce(s, OscillatorForce, o));
   PetscCall(MechSystemSetTangent(s, J, o->c > 0 ? PETSC_TRUE : PETSC_FALSE, OscillatorTangent, o));
   PetscCall(MechSystemSetPotential(s, OscillatorPotential, o));
   PetscCall(MechSystemSetExactSolution(s, OscillatorExact, o));
   PetscCall(MechSystemSetLinear(s, PETSC_TRUE));
-
-  PetscCall(VecDuplicate(q, &v));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    PetscCall(VecSetValue(q, 0, o->q0, INSERT_VALUES));
-    PetscCall(VecSetValue(v, 0, o->v0, INSERT_VALUES));
-  }
-  PetscCall(VecAssemblyBegin(q));
-  PetscCall(VecAssemblyEnd(q));
-  PetscCall(VecAssemblyBegin(v));
-  PetscCall(VecAssemblyEnd(v));
-  PetscCall(MechSystemSetInitialState(s, q, v));
-
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
-  PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&J));
   *sys = s;
   PetscFunctionReturn(0);

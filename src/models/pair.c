@@ -12,13 +12,6 @@ typedef struct {
   PetscReal  x0[3], x1[3], v0[3], v1[3]; /* initial state */
 } Pair;
 
-static PetscErrorCode PairDestroy(void *ctx)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(ctx));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode PairForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
 {
   const Pair        *p = (const Pair *)ctx;
@@ -163,14 +156,12 @@ static PetscErrorCode PairExact(MechSystem sys, PetscReal t, Vec q, Vec v, void 
 */
 PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
 {
-  Pair        opt, *p;
-  MechSystem  s;
-  Vec         q, v;
-  Mat         M, J;
-  PetscReal   mass[6];
-  PetscInt    i, nx;
-  PetscMPIInt rank;
-  PetscBool   linear;
+  Pair       opt, *p;
+  MechSystem s;
+  Mat        J;
+  PetscReal  mass[6], q0[6], v0[6];
+  PetscInt   i, nx;
+  PetscBool  linear;
 
   PetscFunctionBegin;
   /* defaults; x0, v0 and the other components are zero */
@@ -208,7 +199,7 @@ PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
   PetscCall(PetscNew(&p));
   *p = opt;
   PetscCall(MechSystemCreate(comm, &s));
-  PetscCall(MechSystemSetApplicationContext(s, p, PairDestroy));
+  PetscCall(MechSystemSetApplicationContext(s, p, PetscContainerUserDestroyDefault)); /* PetscFree() of p */
   PetscCall(MechSystemSetModelName(s, "pair"));
   PetscCall(MechSystemAddParameter(s, "m0", p->m[0]));
   PetscCall(MechSystemAddParameter(s, "m1", p->m[1]));
@@ -221,34 +212,17 @@ PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
   for (i = 0; i < 3; i++) {
     mass[i]     = p->m[0];
     mass[3 + i] = p->m[1];
+    q0[i]       = p->x0[i];
+    q0[3 + i]   = p->x1[i];
+    v0[i]       = p->v0[i];
+    v0[3 + i]   = p->v1[i];
   }
-  PetscCall(MechModelCreateSmall(comm, 6, mass, &q, &M, &J));
-  PetscCall(MechSystemSetMass(s, M));
+  PetscCall(MechModelSetUpSmall(s, 6, mass, q0, v0, &J));
   PetscCall(MechSystemSetForce(s, PairForce, p));
   PetscCall(MechSystemSetTangent(s, J, p->spring.c > 0 ? PETSC_TRUE : PETSC_FALSE, PairTangent, p));
   PetscCall(MechSystemSetPotential(s, PairPotential, p));
   if (linear) PetscCall(MechSystemSetExactSolution(s, PairExact, p));
   PetscCall(MechSystemSetLinear(s, linear));
-
-  PetscCall(VecDuplicate(q, &v));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    for (i = 0; i < 3; i++) {
-      PetscCall(VecSetValue(q, i, p->x0[i], INSERT_VALUES));
-      PetscCall(VecSetValue(q, 3 + i, p->x1[i], INSERT_VALUES));
-      PetscCall(VecSetValue(v, i, p->v0[i], INSERT_VALUES));
-      PetscCall(VecSetValue(v, 3 + i, p->v1[i], INSERT_VALUES));
-    }
-  }
-  PetscCall(VecAssemblyBegin(q));
-  PetscCall(VecAssemblyEnd(q));
-  PetscCall(VecAssemblyBegin(v));
-  PetscCall(VecAssemblyEnd(v));
-  PetscCall(MechSystemSetInitialState(s, q, v));
-
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
-  PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&J));
   *sys = s;
   PetscFunctionReturn(0);

@@ -1,5 +1,6 @@
 /*
-  Spring kernel shared by the particle models (chain now; cloth and 3-D lattice later).
+  Spring kernel shared by the particle models (the pair, and the chain, cloth and lattice through
+  the spring grid of gridsprings.h).
 
   A spring joins particle a to particle b in 3-D. With d = xb - xa, r = |d|, dhat = d / r and
   u = vb - va, the physical force on a is
@@ -17,7 +18,7 @@
 #ifndef TSMECH_SPRINGS_H
 #define TSMECH_SPRINGS_H
 
-#include <petscmat.h>
+#include <tsmech.h>
 
 /* Parameters of one spring: stiffness k > 0, rest length L >= 0, damping c >= 0 along the spring. */
 typedef struct {
@@ -44,10 +45,10 @@ PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscRe
 
 /*
   Helper of the small models (oscillator, pair, kepler), defined in models.c: all n dofs live on
-  rank 0. Creates the state vector layout x, the diagonal mass matrix M with entries mass[] and
-  a tangent template J whose n x n block is dense (explicit zeros, assembled) so that its
-  sparsity holds K + D + M.
+  rank 0. Gives sys its diagonal mass matrix with entries mass[] and its initial state q0[], v0[],
+  and creates a tangent template J whose n x n block is dense (explicit zeros, assembled) so that
+  its sparsity holds K + D + M (for MechSystemSetTangent(); the caller destroys it).
 */
-PETSC_INTERN PetscErrorCode MechModelCreateSmall(MPI_Comm, PetscInt n, const PetscReal mass[], Vec *x, Mat *M, Mat *J);
+PETSC_INTERN PetscErrorCode MechModelSetUpSmall(MechSystem sys, PetscInt n, const PetscReal mass[], const PetscReal q0[], const PetscReal v0[], Mat *J);
 
 #endif

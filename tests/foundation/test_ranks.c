@@ -2,7 +2,7 @@ static const char help[] = "The final state of a long nonlinear chain does not d
                            "  -ranks_ref_file <file>  reference file (PETSc binary)\n"
                            "  -ranks_write            write the reference instead of comparing with it\n"
                            "  -ranks_tol <1e-10>      largest relative difference accepted\n"
-                           "Model options (-chain_k, ...) change the model: tests/foundation/ranks.sh uses that\n"
+                           "Model options (-chain_k, ...) change the model: tests/compare_ranks.sh uses that\n"
                            "to check that a different run is detected.\n";
 
 /*

@@ -2,18 +2,32 @@
 
 PetscErrorCode IntegCreateModel(MPI_Comm comm, const char name[], const char opts[], MechSystem *sys)
 {
-  char **args = NULL;
-  int    argc = 0;
+  PetscFunctionBegin;
+  if (opts) PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(MechCreateModel(comm, name, sys));
+  PetscCall(TestClearOptions(opts));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode IntegKickChain(MechSystem sys, PetscInt n, PetscInt mode)
+{
+  Vec          q, v;
+  PetscScalar *va;
+  PetscInt     rs, re;
 
   PetscFunctionBegin;
-  if (opts) {
-    PetscCall(PetscOptionsInsertString(NULL, opts));
-    PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
+  PetscCall(MechSystemCreateState(sys, &q, &v));
+  PetscCall(VecGetOwnershipRange(v, &rs, &re));
+  PetscCall(VecGetArray(v, &va));
+  for (PetscInt j = rs; j < re; j++) {
+    PetscInt i = j / 3, c = j % 3;
+    if (c == 1) va[j - rs] = 2.0 * PetscSinReal(PETSC_PI * i / (n - 1));
+    if (c == 2) va[j - rs] = 0.5 * PetscCosReal(mode * PETSC_PI * i / (n - 1));
   }
-  PetscCall(MechCreateModel(comm, name, sys));
-  for (int i = 0; i < argc; i++)
-    if (args[i][0] == '-' && !(args[i][1] >= '0' && args[i][1] <= '9') && args[i][1] != '.') PetscCall(PetscOptionsClearValue(NULL, args[i]));
-  if (opts) PetscCall(PetscStrToArrayDestroy(argc, args));
+  PetscCall(VecRestoreArray(v, &va));
+  PetscCall(MechSystemSetInitialState(sys, q, v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
   PetscFunctionReturn(0);
 }
 
@@ -117,55 +131,19 @@ PetscReal IntegRelDiffArray(PetscInt n, const PetscReal *a, const PetscReal *b)
 PetscErrorCode IntegRun(MechSystem sys, const char type[], const char opts[], PetscReal dt, PetscInt nsteps, PetscErrorCode (*monitor)(TS, PetscInt, PetscReal, Vec, void *), void *ctx, Vec *q, Vec *v, PetscInt *its)
 {
   static int runs = 0;
-  char       prefix[32], **args = NULL;
-  int        argc = 0;
+  char       prefix[32];
   TS         ts;
-  MPI_Comm   comm = PetscObjectComm((PetscObject)sys);
+  PetscInt   steps;
+  PetscReal  t;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "integ%d_", runs++));
-  if (opts) PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
-  for (int i = 0; i < argc; i++) {
-    char        name[256];
-    const char *value = NULL;
-    PetscCheck(args[i][0] == '-', comm, PETSC_ERR_ARG_WRONG, "Test options must start with an option name: %s", args[i]);
-    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
-    if (i + 1 < argc && !(args[i + 1][0] == '-' && (args[i + 1][1] < '0' || args[i + 1][1] > '9'))) value = args[++i];
-    PetscCall(PetscOptionsSetValue(NULL, name, value));
-  }
-  PetscCall(TSCreate(comm, &ts));
-  PetscCall(TSSetOptionsPrefix(ts, prefix));
-  PetscCall(TSSetType(ts, type));
-  PetscCall(TSMechSetSystem(ts, sys));
-  PetscCall(TSSetTimeStep(ts, dt));
-  PetscCall(TSSetMaxSteps(ts, nsteps));
-  PetscCall(TSSetMaxTime(ts, (nsteps + 0.5) * dt));
-  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_STEPOVER));
-  if (monitor) PetscCall(TSMonitorSet(ts, monitor, ctx, NULL));
-  PetscCall(TSSetFromOptions(ts));
-  PetscCall(MechSystemCreateState(sys, q, v));
-  PetscCall(TSMechSetSolution(ts, *q, *v));
-  PetscCall(TSSolve(ts, NULL));
-  {
-    TSConvergedReason reason;
-    PetscInt          steps;
-    PetscCall(TSGetConvergedReason(ts, &reason));
-    PetscCheck(reason >= 0, comm, PETSC_ERR_NOT_CONVERGED, "TS %s (%s) diverged: %s", type, opts ? opts : "", TSConvergedReasons[reason]);
-    PetscReal t;
-    PetscCall(TSGetStepNumber(ts, &steps));
-    PetscCall(TSGetTime(ts, &t));
-    /* a rejected step (e.g. a SNES failure with -ts_max_snes_failures -1) silently shrinks dt */
-    PetscCheck(steps == nsteps && PetscAbsReal(t - nsteps * dt) <= 1e-12 * nsteps * dt, comm, PETSC_ERR_PLIB, "TS %s (%s) took %" PetscInt_FMT " steps to t = %g instead of %" PetscInt_FMT " steps of %g", type, opts ? opts : "", steps, (double)t, nsteps, (double)dt);
-  }
-  PetscCall(TSMechGetSolution(ts, *q, *v));
+  PetscCall(TestSolve(sys, type, prefix, opts, dt, nsteps, (nsteps + 0.5) * dt, TS_EXACTFINALTIME_STEPOVER, monitor, ctx, q, v, &ts));
+  PetscCall(TSGetStepNumber(ts, &steps));
+  PetscCall(TSGetTime(ts, &t));
+  /* a rejected step (e.g. a SNES failure with -ts_max_snes_failures -1) silently shrinks dt */
+  PetscCheck(steps == nsteps && PetscAbsReal(t - nsteps * dt) <= 1e-12 * nsteps * dt, PetscObjectComm((PetscObject)sys), PETSC_ERR_PLIB, "TS %s (%s) took %" PetscInt_FMT " steps to t = %g instead of %" PetscInt_FMT " steps of %g", type, opts ? opts : "", steps, (double)t, nsteps, (double)dt);
   if (its) PetscCall(TSGetSNESIterations(ts, its));
   PetscCall(TSDestroy(&ts));
-  for (int i = 0; i < argc; i++) {
-    char name[256];
-    if (args[i][0] != '-' || (args[i][1] >= '0' && args[i][1] <= '9')) continue;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
-    PetscCall(PetscOptionsClearValue(NULL, name));
-  }
-  if (opts) PetscCall(PetscStrToArrayDestroy(argc, args));
   PetscFunctionReturn(0);
 }

@@ -6,6 +6,9 @@
 /* Create the model `name` with the model options `opts` (e.g. "-chain_n 30 -chain_c 0.1"), which
    are inserted for the creation only and cleared afterwards. */
 PetscErrorCode IntegCreateModel(MPI_Comm, const char name[], const char opts[], MechSystem *);
+/* Gives the chain of n particles sys an out-of-plane initial velocity, for a genuinely 3-D motion:
+   particle i gets v_y = 2 sin(pi i / (n - 1)) and v_z = 0.5 cos(mode pi i / (n - 1)). */
+PetscErrorCode IntegKickChain(MechSystem, PetscInt n, PetscInt mode);
 /* Dense copy (row-major, n x n, on every rank) of a matrix of global size n x n. */
 PetscErrorCode IntegMatToDense(Mat, PetscInt *n, PetscReal **a);
 /* Dense copy of a vector of global size n on every rank. */

@@ -52,24 +52,7 @@ int main(int argc, char **argv)
     PetscCall(MechSystemGetLinear(sys, &linear));
     TestCheck(comm, !linear, "The chain of this test must be nonlinear");
   }
-  {
-    /* out-of-plane initial velocity so that the motion is genuinely 3-D */
-    Vec          q, v;
-    PetscScalar *va;
-    PetscInt     rs, re;
-    PetscCall(MechSystemCreateState(sys, &q, &v));
-    PetscCall(VecGetOwnershipRange(v, &rs, &re));
-    PetscCall(VecGetArray(v, &va));
-    for (PetscInt j = rs; j < re; j++) {
-      PetscInt i = j / 3, c = j % 3;
-      if (c == 1) va[j - rs] = 2.0 * PetscSinReal(PETSC_PI * i / (n - 1));
-      if (c == 2) va[j - rs] = 0.5 * PetscCosReal(3 * PETSC_PI * i / (n - 1));
-    }
-    PetscCall(VecRestoreArray(v, &va));
-    PetscCall(MechSystemSetInitialState(sys, q, v));
-    PetscCall(VecDestroy(&q));
-    PetscCall(VecDestroy(&v));
-  }
+  PetscCall(IntegKickChain(sys, n, 3));
   PetscCall(PetscPrintf(comm, "chain of %" PetscInt_FMT " particles (%s), %" PetscInt_FMT " steps of %g; solver %s\n", n, model, steps, (double)dt, solver));
   for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
     const Pair *p = &pairs[i];

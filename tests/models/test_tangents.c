@@ -14,10 +14,10 @@ static const char help[] = "Checks the models' tangents K = df/dq and D = df/dv,
   For systems marked linear, the same differences with step 1 must match to round-off.
   Exits non-zero when any check fails.
 */
-#include <tsmech.h>
+#include "fdcheck.h"
+#include "testutil.h"
 
-#define NDIRECTIONS 3
-#define TOL         1e-6
+#define TOL 1e-6
 
 typedef struct {
   const char *label;
@@ -41,105 +41,6 @@ static const Config configs[] = {
     {"kepler",                     "kepler",     "",                                                   0.05},
     {"kepler eccentric",           "kepler",     "-kepler_e 0.9",                                      0.01},
 };
-
-static PetscErrorCode RelativeError(Vec a, Vec b, Vec work, PetscReal *err)
-{
-  PetscReal na, nb, nd;
-
-  PetscFunctionBegin;
-  PetscCall(VecNorm(a, NORM_2, &na));
-  PetscCall(VecNorm(b, NORM_2, &nb));
-  PetscCall(VecWAXPY(work, -1.0, a, b));
-  PetscCall(VecNorm(work, NORM_2, &nd));
-  *err = PetscMax(na, nb) > 0 ? nd / PetscMax(na, nb) : 0;
-  PetscFunctionReturn(0);
-}
-
-/*
-  max over random w of |A w - central difference of f with step h| / max(|A w|, |difference|),
-  A = K (which = 0) or D (which = 1). For a system marked linear the difference is exact for any
-  step, so h = 1 tests the linear flag as well.
-*/
-static PetscErrorCode CheckTangent(MechSystem sys, PetscInt which, PetscReal h, Vec q, Vec v, PetscRandom rnd, PetscReal *maxerr)
-{
-  const PetscReal t = 0.25;
-  Mat             J;
-  IS              fixed;
-  Vec             w, s, fp, fm, Aw, work;
-  PetscInt        d;
-  PetscReal       err = 0;
-
-  PetscFunctionBegin;
-  *maxerr = 0;
-  PetscCall(MechSystemCreateOperator(sys, &J));
-  PetscCall(MechSystemComputeOperator(sys, t, q, v, which == 0 ? 1.0 : 0.0, which == 1 ? 1.0 : 0.0, 0.0, J));
-  PetscCall(MechSystemGetFixed(sys, &fixed));
-  PetscCall(VecDuplicate(q, &w));
-  PetscCall(VecDuplicate(q, &s));
-  PetscCall(VecDuplicate(q, &fp));
-  PetscCall(VecDuplicate(q, &fm));
-  PetscCall(VecDuplicate(q, &Aw));
-  PetscCall(VecDuplicate(q, &work));
-  for (d = 0; d < NDIRECTIONS; d++) {
-    PetscCall(VecSetRandom(w, rnd));
-    if (fixed) PetscCall(VecISSet(w, fixed, 0.0));
-    PetscCall(VecWAXPY(s, h, w, which == 0 ? q : v));
-    PetscCall(MechSystemComputeForce(sys, t, which == 0 ? s : q, which == 0 ? v : s, fp));
-    PetscCall(VecWAXPY(s, -h, w, which == 0 ? q : v));
-    PetscCall(MechSystemComputeForce(sys, t, which == 0 ? s : q, which == 0 ? v : s, fm));
-    PetscCall(VecAXPY(fp, -1.0, fm));
-    PetscCall(VecScale(fp, 1 / (2 * h)));
-    PetscCall(MatMult(J, w, Aw));
-    PetscCall(RelativeError(Aw, fp, work, &err));
-    *maxerr = PetscMax(*maxerr, err);
-  }
-  PetscCall(VecDestroy(&w));
-  PetscCall(VecDestroy(&s));
-  PetscCall(VecDestroy(&fp));
-  PetscCall(VecDestroy(&fm));
-  PetscCall(VecDestroy(&Aw));
-  PetscCall(VecDestroy(&work));
-  PetscCall(MatDestroy(&J));
-  PetscFunctionReturn(0);
-}
-
-/* f(q, 0) must be the gradient of the potential */
-static PetscErrorCode CheckPotential(MechSystem sys, Vec q, PetscRandom rnd, PetscReal *maxerr)
-{
-  const PetscReal h = 1e-6, t = 0.25;
-  IS              fixed;
-  Vec             zero, w, s, f;
-  PetscReal       vp, vm, fd, fw;
-  PetscScalar     dot;
-  PetscInt        d;
-
-  PetscFunctionBegin;
-  *maxerr = 0;
-  PetscCall(MechSystemGetFixed(sys, &fixed));
-  PetscCall(VecDuplicate(q, &zero));
-  PetscCall(VecDuplicate(q, &w));
-  PetscCall(VecDuplicate(q, &s));
-  PetscCall(VecDuplicate(q, &f));
-  PetscCall(VecSet(zero, 0.0));
-  PetscCall(MechSystemComputeForce(sys, t, q, zero, f));
-  for (d = 0; d < NDIRECTIONS; d++) {
-    PetscCall(VecSetRandom(w, rnd));
-    if (fixed) PetscCall(VecISSet(w, fixed, 0.0));
-    PetscCall(VecWAXPY(s, h, w, q));
-    PetscCall(MechSystemComputeEnergy(sys, t, s, zero, NULL, &vp));
-    PetscCall(VecWAXPY(s, -h, w, q));
-    PetscCall(MechSystemComputeEnergy(sys, t, s, zero, NULL, &vm));
-    fd = (vp - vm) / (2 * h);
-    PetscCall(VecDot(f, w, &dot));
-    fw = PetscRealPart(dot);
-    if (PetscMax(PetscAbsReal(fd), PetscAbsReal(fw)) > 0) *maxerr = PetscMax(*maxerr, PetscAbsReal(fd - fw) / PetscMax(PetscAbsReal(fd), PetscAbsReal(fw)));
-  }
-  PetscCall(VecDestroy(&zero));
-  PetscCall(VecDestroy(&w));
-  PetscCall(VecDestroy(&s));
-  PetscCall(VecDestroy(&f));
-  PetscFunctionReturn(0);
-}
 
 /*
   Along the exact solution: residual |M q'' + f| / |M q''| and |q' - v| / |v| from fourth-order
@@ -289,21 +190,6 @@ static PetscErrorCode CheckPartitionIndependence(const Config *cfg, MechSystem s
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ClearOptions(const char options[])
-{
-  char  *copy, *tok;
-  size_t len;
-
-  PetscFunctionBegin;
-  PetscCall(PetscStrlen(options, &len));
-  if (!len) PetscFunctionReturn(0);
-  PetscCall(PetscStrallocpy(options, &copy));
-  for (tok = strtok(copy, " "); tok; tok = strtok(NULL, " "))
-    if (tok[0] == '-' && !(tok[1] >= '0' && tok[1] <= '9')) PetscCall(PetscOptionsClearValue(NULL, tok));
-  PetscCall(PetscFree(copy));
-  PetscFunctionReturn(0);
-}
-
 /* Error paths: an unknown model name and an out-of-range option must return the documented codes. */
 static PetscErrorCode CheckErrors(PetscInt *nfail)
 {
@@ -338,17 +224,14 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  PetscCall(PetscRandomSetSeed(rnd, 20240601));
-  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 20240601, &rnd));
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-28s %9s %9s %9s %9s %9s %9s %9s %9s\n", "model", "K", "D", "linear", "potential", "exact ode", "exact t=0", "invariant", "partition"));
   for (c = 0; c < (PetscInt)(sizeof(configs) / sizeof(configs[0])); c++) {
     const Config *cfg = &configs[c];
     MechSystem    sys;
     Vec           q, v, dq;
-    PetscReal     errK, errD, errV, errL = 0, err, ode = 0, init = 0, inv = 0, part = 0;
+    PetscReal     errK, errD, errV, errL, ode = 0, init = 0, inv = 0, part = 0;
     PetscBool     has, ok, chain, linear;
     char          lin[16] = "-";
 
@@ -362,16 +245,9 @@ int main(int argc, char **argv)
     PetscCall(VecSetRandom(v, rnd));
     PetscCall(MechSystemApplyFixed(sys, q, v));
 
-    PetscCall(CheckTangent(sys, 0, 1e-6, q, v, rnd, &errK));
-    PetscCall(CheckTangent(sys, 1, 1e-6, q, v, rnd, &errD));
-    PetscCall(MechSystemGetLinear(sys, &linear));
-    if (linear) {
-      PetscCall(CheckTangent(sys, 0, 1.0, q, v, rnd, &errL));
-      PetscCall(CheckTangent(sys, 1, 1.0, q, v, rnd, &err));
-      errL = PetscMax(errL, err);
-      PetscCall(PetscSNPrintf(lin, sizeof(lin), "%.2e", (double)errL));
-    }
-    PetscCall(CheckPotential(sys, q, rnd, &errV));
+    PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, NULL));
+    if (linear) PetscCall(PetscSNPrintf(lin, sizeof(lin), "%.2e", (double)errL));
+    PetscCall(FDCheckPotential(sys, q, rnd, 1e-6, 2, &errV));
     PetscCall(CheckExact(sys, &has, &ode, &init, &inv));
     PetscCall(PetscStrcmp(cfg->model, "chain", &chain));
     if (chain && size > 1) PetscCall(CheckPartitionIndependence(cfg, sys, q, v, &part));
@@ -384,7 +260,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&v));
     PetscCall(VecDestroy(&dq));
     PetscCall(MechSystemDestroy(&sys));
-    PetscCall(ClearOptions(cfg->options));
+    PetscCall(TestClearOptions(cfg->options));
   }
   PetscCall(CheckErrors(&nfail));
   PetscCall(PetscRandomDestroy(&rnd));

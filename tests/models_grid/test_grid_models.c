@@ -17,11 +17,11 @@ static const char help[] = "Checks the grid models (cloth, lattice): tangents an
   The sphere configurations check that some particles do penetrate the sphere at the test state.
   Exits non-zero when any check fails.
 */
-#include <tsmech.h>
 #include <petscdmda.h>
+#include "fdcheck.h"
+#include "testutil.h"
 
-#define NDIRECTIONS 3
-#define TOL         1e-6
+#define TOL 1e-6
 
 typedef struct {
   const char *label;
@@ -125,10 +125,7 @@ static PetscErrorCode RandomState(MechSystem sys, PetscReal amp, Vec *q, Vec *v,
   PetscCall(MechSystemCreateState(sys, q, v));
   PetscCall(GatherNatural(da, *q, qall));
   PetscCall(VecDuplicate(*qall, vall));
-  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  PetscCall(PetscRandomSetSeed(rnd, 4242));
-  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(FDRandomCreate(PETSC_COMM_SELF, 4242, &rnd));
   PetscCall(VecGetLocalSize(*qall, &n));
   PetscCall(VecGetArray(*qall, &a));
   for (i = 0; i < n; i++) {
@@ -145,112 +142,6 @@ static PetscErrorCode RandomState(MechSystem sys, PetscReal amp, Vec *q, Vec *v,
   PetscCall(ScatterNatural(da, *qall, *q));
   PetscCall(ScatterNatural(da, *vall, *v));
   PetscCall(MechSystemApplyFixed(sys, *q, *v));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode RelativeError(Vec a, Vec b, Vec work, PetscReal *err)
-{
-  PetscReal na, nb, nd;
-
-  PetscFunctionBegin;
-  PetscCall(VecNorm(a, NORM_2, &na));
-  PetscCall(VecNorm(b, NORM_2, &nb));
-  PetscCall(VecWAXPY(work, -1.0, a, b));
-  PetscCall(VecNorm(work, NORM_2, &nd));
-  *err = PetscMax(na, nb) > 0 ? nd / PetscMax(na, nb) : 0;
-  PetscFunctionReturn(0);
-}
-
-/*
-  max over random w of |A w - central difference of f with step h| / max(|A w|, |difference|),
-  A = K (which = 0) or D (which = 1); with symmetric, also whether K is symmetric.
-*/
-static PetscErrorCode CheckTangent(MechSystem sys, PetscInt which, PetscReal h, Vec q, Vec v, PetscRandom rnd, PetscReal *maxerr, PetscBool *symmetric)
-{
-  const PetscReal t = 0.25;
-  Mat             J;
-  IS              fixed;
-  Vec             w, s, fp, fm, Aw, work;
-  PetscInt        d;
-  PetscReal       err = 0;
-
-  PetscFunctionBegin;
-  *maxerr = 0;
-  PetscCall(MechSystemCreateOperator(sys, &J));
-  PetscCall(MechSystemComputeOperator(sys, t, q, v, which == 0 ? 1.0 : 0.0, which == 1 ? 1.0 : 0.0, 0.0, J));
-  if (symmetric) PetscCall(MatIsSymmetric(J, 1e-12, symmetric));
-  PetscCall(MechSystemGetFixed(sys, &fixed));
-  PetscCall(VecDuplicate(q, &w));
-  PetscCall(VecDuplicate(q, &s));
-  PetscCall(VecDuplicate(q, &fp));
-  PetscCall(VecDuplicate(q, &fm));
-  PetscCall(VecDuplicate(q, &Aw));
-  PetscCall(VecDuplicate(q, &work));
-  for (d = 0; d < NDIRECTIONS; d++) {
-    PetscCall(VecSetRandom(w, rnd));
-    if (fixed) PetscCall(VecISSet(w, fixed, 0.0));
-    PetscCall(VecWAXPY(s, h, w, which == 0 ? q : v));
-    PetscCall(MechSystemComputeForce(sys, t, which == 0 ? s : q, which == 0 ? v : s, fp));
-    PetscCall(VecWAXPY(s, -h, w, which == 0 ? q : v));
-    PetscCall(MechSystemComputeForce(sys, t, which == 0 ? s : q, which == 0 ? v : s, fm));
-    PetscCall(VecAXPY(fp, -1.0, fm));
-    PetscCall(VecScale(fp, 1 / (2 * h)));
-    PetscCall(MatMult(J, w, Aw));
-    PetscCall(RelativeError(Aw, fp, work, &err));
-    *maxerr = PetscMax(*maxerr, err);
-  }
-  PetscCall(VecDestroy(&w));
-  PetscCall(VecDestroy(&s));
-  PetscCall(VecDestroy(&fp));
-  PetscCall(VecDestroy(&fm));
-  PetscCall(VecDestroy(&Aw));
-  PetscCall(VecDestroy(&work));
-  PetscCall(MatDestroy(&J));
-  PetscFunctionReturn(0);
-}
-
-/*
-  f(q, 0) must be the gradient of the potential. The potential is a sum of thousands of spring
-  energies while f.w is small near equilibrium, so a second-order difference at h = 1e-6 loses
-  ~1e-7 to cancellation and at larger h as much to truncation; the fourth-order difference
-  (V(q - 2hw) - 8 V(q - hw) + 8 V(q + hw) - V(q + 2hw)) / 12h at h = 1e-4 avoids both.
-*/
-static PetscErrorCode CheckPotential(MechSystem sys, Vec q, PetscRandom rnd, PetscReal *maxerr)
-{
-  const PetscReal h = 1e-4, t = 0.25, step[4] = {-2, -1, 1, 2}, weight[4] = {1, -8, 8, -1};
-  IS              fixed;
-  Vec             zero, w, s, f;
-  PetscReal       V, fd, fw;
-  PetscScalar     dot;
-  PetscInt        d, k;
-
-  PetscFunctionBegin;
-  *maxerr = 0;
-  PetscCall(MechSystemGetFixed(sys, &fixed));
-  PetscCall(VecDuplicate(q, &zero));
-  PetscCall(VecDuplicate(q, &w));
-  PetscCall(VecDuplicate(q, &s));
-  PetscCall(VecDuplicate(q, &f));
-  PetscCall(VecSet(zero, 0.0));
-  PetscCall(MechSystemComputeForce(sys, t, q, zero, f));
-  for (d = 0; d < NDIRECTIONS; d++) {
-    PetscCall(VecSetRandom(w, rnd));
-    if (fixed) PetscCall(VecISSet(w, fixed, 0.0));
-    fd = 0;
-    for (k = 0; k < 4; k++) {
-      PetscCall(VecWAXPY(s, step[k] * h, w, q));
-      PetscCall(MechSystemComputeEnergy(sys, t, s, zero, NULL, &V));
-      fd += weight[k] * V;
-    }
-    fd /= 12 * h;
-    PetscCall(VecDot(f, w, &dot));
-    fw = PetscRealPart(dot);
-    if (PetscMax(PetscAbsReal(fd), PetscAbsReal(fw)) > 0) *maxerr = PetscMax(*maxerr, PetscAbsReal(fd - fw) / PetscMax(PetscAbsReal(fd), PetscAbsReal(fw)));
-  }
-  PetscCall(VecDestroy(&zero));
-  PetscCall(VecDestroy(&w));
-  PetscCall(VecDestroy(&s));
-  PetscCall(VecDestroy(&f));
   PetscFunctionReturn(0);
 }
 
@@ -337,21 +228,6 @@ static PetscErrorCode CheckPartition(const Config *cfg, MechSystem sys, Vec q, V
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ClearOptions(const char options[])
-{
-  char  *copy, *tok;
-  size_t len;
-
-  PetscFunctionBegin;
-  PetscCall(PetscStrlen(options, &len));
-  if (!len) PetscFunctionReturn(0);
-  PetscCall(PetscStrallocpy(options, &copy));
-  for (tok = strtok(copy, " "); tok; tok = strtok(NULL, " "))
-    if (tok[0] == '-' && !(tok[1] >= '0' && tok[1] <= '9')) PetscCall(PetscOptionsClearValue(NULL, tok));
-  PetscCall(PetscFree(copy));
-  PetscFunctionReturn(0);
-}
-
 /* Invalid options must be refused with PETSC_ERR_ARG_OUTOFRANGE (or _SIZ for a short array) */
 static PetscErrorCode CheckErrors(PetscInt *nfail)
 {
@@ -381,7 +257,7 @@ static PetscErrorCode CheckErrors(PetscInt *nfail)
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = MechCreateModel(PETSC_COMM_WORLD, cases[c].model, &sys);
     PetscCall(PetscPopErrorHandler());
-    PetscCall(ClearOptions(cases[c].options));
+    PetscCall(TestClearOptions(cases[c].options));
     if (ierr != cases[c].expected) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAIL %s %s returned %d, expected %d\n", cases[c].model, cases[c].options, (int)ierr, (int)cases[c].expected));
       (*nfail)++;
@@ -397,10 +273,7 @@ int main(int argc, char **argv)
   PetscInt    c, nfail = 0;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  PetscCall(PetscRandomSetSeed(rnd, 20240601));
-  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 20240601, &rnd));
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s %9s %9s %9s %9s %5s %6s %9s %9s\n", "model", "K", "D", "linear", "potential", "symm", "inside", "f ranks", "V ranks"));
   for (c = 0; c < (PetscInt)(sizeof(configs) / sizeof(configs[0])); c++) {
@@ -408,7 +281,7 @@ int main(int argc, char **argv)
     MechSystem    sys;
     Vec           q, v, qall, vall;
     IS            fixed;
-    PetscReal     errK, errD, errV, errL = 0, err, h, size, n, cdamp, fdiff = -1, vdiff = -1;
+    PetscReal     errK, errD, errV, errL, h, size, n, cdamp, fdiff = -1, vdiff = -1;
     PetscInt      nfix, inside = -1;
     PetscBool     ok, linear, symm = PETSC_TRUE;
     char          lin[16] = "-", ins[16] = "-";
@@ -421,18 +294,14 @@ int main(int argc, char **argv)
     h = size / (n - 1);
     PetscCall(RandomState(sys, cfg->amplitude * h, &q, &v, &qall, &vall));
 
-    PetscCall(CheckTangent(sys, 0, 1e-6, q, v, rnd, &errK, cdamp == 0 ? &symm : NULL));
     /* f is affine in v in both models (spring dampers and drag are linear in the velocities), so
-       a larger step loses nothing to truncation and keeps round-off below the small drag terms */
-    PetscCall(CheckTangent(sys, 1, 1e-3, q, v, rnd, &errD, NULL));
-    PetscCall(MechSystemGetLinear(sys, &linear));
-    if (linear) {
-      PetscCall(CheckTangent(sys, 0, 1.0, q, v, rnd, &errL, NULL));
-      PetscCall(CheckTangent(sys, 1, 1.0, q, v, rnd, &err, NULL));
-      errL = PetscMax(errL, err);
-      PetscCall(PetscSNPrintf(lin, sizeof(lin), "%.2e", (double)errL));
-    }
-    PetscCall(CheckPotential(sys, q, rnd, &errV));
+       a larger step for D loses nothing to truncation and keeps round-off below the small drag terms */
+    PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-3, &errK, &errD, &linear, &errL, cdamp == 0 ? &symm : NULL));
+    if (linear) PetscCall(PetscSNPrintf(lin, sizeof(lin), "%.2e", (double)errL));
+    /* The potential is a sum of thousands of spring energies while f.w is small near equilibrium, so
+       a second-order difference at h = 1e-6 loses ~1e-7 to cancellation and at larger h as much to
+       truncation; the fourth-order difference at h = 1e-4 avoids both. */
+    PetscCall(FDCheckPotential(sys, q, rnd, 1e-4, 4, &errV));
     PetscCall(MechSystemGetFixed(sys, &fixed));
     PetscCall(ISGetSize(fixed, &nfix));
     if (cfg->sphere[3] > 0) {
@@ -452,7 +321,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&qall));
     PetscCall(VecDestroy(&vall));
     PetscCall(MechSystemDestroy(&sys));
-    PetscCall(ClearOptions(cfg->options));
+    PetscCall(TestClearOptions(cfg->options));
   }
   PetscCall(CheckErrors(&nfail));
   PetscCall(PetscRandomDestroy(&rnd));

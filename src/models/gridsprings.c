@@ -1,0 +1,561 @@
+#include "models/gridsprings.h"
+
+#if defined(PETSC_USE_COMPLEX)
+#error "The grid spring models need a real PETSc build (PetscScalar == PetscReal)"
+#endif
+
+/* Position of point (i, j, k) in the ghosted local array, in points */
+static inline PetscInt GridGhost(const MechSpringGrid *g, PetscInt i, PetscInt j, PetscInt k)
+{
+  return ((k - g->gs[2]) * g->gm[1] + (j - g->gs[1])) * g->gm[0] + (i - g->gs[0]);
+}
+
+/* Position of the owned point (i, j, k) in the rank's part of a global vector, in points */
+static inline PetscInt GridOwnedIndex(const MechSpringGrid *g, PetscInt i, PetscInt j, PetscInt k)
+{
+  return ((k - g->xs[2]) * g->xm[1] + (j - g->xs[1])) * g->xm[0] + (i - g->xs[0]);
+}
+
+/* Whether point (i, j, k) is on the grid */
+static inline PetscBool GridInside(const MechSpringGrid *g, PetscInt i, PetscInt j, PetscInt k)
+{
+  return i >= 0 && i < g->n[0] && j >= 0 && j < g->n[1] && k >= 0 && k < g->n[2] ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Whether the whole stencil of point (i, j, k) is on the grid: then the loops skip GridInside() */
+static inline PetscBool GridInterior(const MechSpringGrid *g, PetscInt i, PetscInt j, PetscInt k)
+{
+  return i >= g->reach[0] && i < g->n[0] - g->reach[0] && j >= g->reach[1] && j < g->n[1] - g->reach[1] && k >= g->reach[2] && k < g->n[2] - g->reach[2] ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Whether point (i, j, k) is owned by this rank */
+static inline PetscBool GridOwned(const MechSpringGrid *g, PetscInt i, PetscInt j, PetscInt k)
+{
+  return i >= g->xs[0] && i < g->xs[0] + g->xm[0] && j >= g->xs[1] && j < g->xs[1] + g->xm[1] && k >= g->xs[2] && k < g->xs[2] + g->xm[2] ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/*
+  The buffer holds one entry (3 or 9 reals) per forward spring: slab slot k % (sw + 1), then j,
+  i, forward spring. Start of slab k's part, in entries:
+*/
+static inline PetscInt GridSlabStart(const MechSpringGrid *g, PetscInt k)
+{
+  return (k % (g->sw + 1)) * g->bm[1] * g->bm[0] * g->nfw;
+}
+
+/* Entry of the first forward spring of point (i, j) within its slab */
+static inline PetscInt GridPointStart(const MechSpringGrid *g, PetscInt i, PetscInt j)
+{
+  return ((j - g->b0[1]) * g->bm[0] + (i - g->b0[0])) * g->nfw;
+}
+
+/* sb[dk + sw] = start of slab k + dk, dk = -sw, ..., 0: the slabs where the springs a particle of
+   slab k reads were buffered. Once per slab, to keep the modulo out of the particle loops. */
+static inline void GridSlabStarts(const MechSpringGrid *g, PetscInt k, PetscInt sb[])
+{
+  PetscInt dk;
+
+  for (dk = -g->sw; dk <= 0; dk++) sb[dk + g->sw] = k + dk >= 0 ? GridSlabStart(g, k + dk) : 0;
+}
+
+/*
+  The buffered result (w reals) of the spring from a particle of slab k to its stencil entry s:
+  its partner's forward spring (in slab k + dk) if s is backward, its own otherwise. sb: the
+  slab starts of GridSlabStarts(), pb: the particle's GridPointStart().
+*/
+static inline const PetscReal *GridSpringResult(const MechSpringGrid *g, const PetscInt sb[], PetscInt pb, PetscInt s, PetscInt w)
+{
+  return g->buf + w * (sb[(s < g->self ? g->d[s][2] : 0) + g->sw] + pb + g->bent[s]);
+}
+
+/* Ghosted local copy of a state vector, as a flat array of 3 reals per point */
+static PetscErrorCode GridGetLocal(DM da, Vec x, Vec *xl, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(da, xl));
+  PetscCall(DMGlobalToLocalBegin(da, x, INSERT_VALUES, *xl));
+  PetscCall(DMGlobalToLocalEnd(da, x, INSERT_VALUES, *xl));
+  PetscCall(VecGetArrayRead(*xl, a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridRestoreLocal(DM da, Vec *xl, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayRead(*xl, a));
+  PetscCall(DMRestoreLocalVector(da, xl));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechSpringGridSetUpDMDA(DM da)
+{
+  PetscFunctionBegin;
+  PetscCall(DMSetMatType(da, MATAIJ));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMDASetFieldName(da, 0, "x"));
+  PetscCall(DMDASetFieldName(da, 1, "y"));
+  PetscCall(DMDASetFieldName(da, 2, "z"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechSpringGridCheckParameters(MPI_Comm comm, const char prefix[], PetscInt n, PetscReal size, PetscReal mass, const PetscReal k[3], PetscReal c, PetscReal drag)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_n %" PetscInt_FMT " must be at least 2", prefix, n);
+  PetscCheck(size > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_size %g must be positive", prefix, (double)size);
+  PetscCheck(mass > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_mass %g must be positive", prefix, (double)mass);
+  PetscCheck(k[0] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_k %g must be positive", prefix, (double)k[0]);
+  PetscCheck(k[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_k_shear %g must be non-negative", prefix, (double)k[1]);
+  PetscCheck(k[2] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_k_bend %g must be non-negative", prefix, (double)k[2]);
+  PetscCheck(c >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_c %g must be non-negative", prefix, (double)c);
+  PetscCheck(drag >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_drag %g must be non-negative", prefix, (double)drag);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechSpringGridCreate(DM da, const PetscReal k[3], PetscReal scale, PetscReal c, PetscReal h, PetscBool zerorest, MechSpringGrid **grid)
+{
+  MechSpringGrid        *g;
+  ISLocalToGlobalMapping ltog;
+  PetscInt               dim, width, bs, n[3], s[3], m[3], gs[3], gm[3], reach[3] = {0, 0, 0}, a, di, dj, dk;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(da, &dim, &n[0], &n[1], &n[2], NULL, NULL, NULL, NULL, &width, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &s[0], &s[1], &s[2], &m[0], &m[1], &m[2]));
+  PetscCall(DMDAGetGhostCorners(da, &gs[0], &gs[1], &gs[2], &gm[0], &gm[1], &gm[2]));
+  PetscCall(DMGetLocalToGlobalMapping(da, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetBlockSize(ltog, &bs));
+  PetscCheck(bs == 3, PetscObjectComm((PetscObject)da), PETSC_ERR_PLIB, "Expected a DMDA local-to-global map of block size 3, got %" PetscInt_FMT, bs);
+
+  PetscCall(PetscNew(&g));
+  PetscCall(PetscObjectReference((PetscObject)da));
+  g->da = da;
+  /* the slowest direction of the DMDA becomes k, so that a slab is always one k */
+  for (a = 0; a < 3; a++) {
+    g->n[a]  = 1;
+    g->xs[a] = g->gs[a] = 0;
+    g->xm[a] = g->gm[a] = 1;
+  }
+  for (a = 0; a < dim; a++) {
+    const PetscInt sl = a == dim - 1 ? 2 : a;
+
+    g->n[sl]  = n[a];
+    g->xs[sl] = s[a];
+    g->xm[sl] = m[a];
+    g->gs[sl] = gs[a];
+    g->gm[sl] = gm[a];
+    reach[sl] = 2;
+  }
+
+  /* the stencil in natural order: offsets sorted by (dk, dj, di); families with zero stiffness left out */
+  for (dk = -reach[2]; dk <= reach[2]; dk++) {
+    for (dj = -reach[1]; dj <= reach[1]; dj++) {
+      for (di = -reach[0]; di <= reach[0]; di++) {
+        const PetscInt ai = PetscAbsInt(di), aj = PetscAbsInt(dj), ak = PetscAbsInt(dk), nnz = (ai > 0) + (aj > 0) + (ak > 0);
+        PetscReal      kf;
+
+        if (nnz == 0) kf = -1; /* the particle itself */
+        else if (ai <= 1 && aj <= 1 && ak <= 1) kf = nnz == 1 ? k[0] : k[1];
+        else if (nnz == 1 && ai + aj + ak == 2) kf = k[2];
+        else continue;
+        if (kf == 0) continue;
+        if (kf < 0) g->self = g->nst;
+        g->d[g->nst][0]     = di;
+        g->d[g->nst][1]     = dj;
+        g->d[g->nst][2]     = dk;
+        g->goff[g->nst]     = (dk * g->gm[1] + dj) * g->gm[0] + di;
+        g->spring[g->nst].k = kf < 0 ? 0 : kf * scale;
+        g->spring[g->nst].L = zerorest ? 0 : h * PetscSqrtReal((PetscReal)(di * di + dj * dj + dk * dk));
+        g->spring[g->nst].c = c * scale;
+        g->sw               = PetscMax(g->sw, PetscMax(ai, PetscMax(aj, ak)));
+        g->nst++;
+      }
+    }
+  }
+  if (width < g->sw) {
+    PetscCall(MechSpringGridDestroy(g));
+    SETERRQ(PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_INCOMP, "The springs reach %" PetscInt_FMT " points, the DMDA's stencil width is only %" PetscInt_FMT, g->sw, width);
+  }
+
+  for (a = 0; a < 3; a++) g->reach[a] = reach[a] ? g->sw : 0;
+  /* backward partners sit up to sw behind and 1 ahead (diagonals) along i and j, up to sw slabs back */
+  g->nfw = g->nst - g->self - 1;
+  for (a = 0; a < 2; a++) {
+    g->b0[a] = PetscMax(g->xs[a] - g->sw, 0);
+    g->bm[a] = PetscMin(g->xs[a] + g->xm[a] + 1, g->n[a]) - g->b0[a];
+  }
+  /* a backward spring is its partner's forward spring to the mirrored entry nst - 1 - s, forward
+     spring number self - s - 1 since the stencil is symmetric */
+  for (a = 0; a < g->nst; a++) g->bent[a] = a < g->self ? (g->d[a][1] * g->bm[0] + g->d[a][0]) * g->nfw + g->self - a - 1 : a - g->self - 1;
+  PetscCall(PetscMalloc1((g->sw + 1) * g->bm[1] * g->bm[0] * g->nfw * 9, &g->buf));
+  *grid = g;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechSpringGridDestroy(void *ctx)
+{
+  MechSpringGrid *g = (MechSpringGrid *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(DMDestroy(&g->da));
+  PetscCall(PetscFree(g->buf));
+  PetscCall(PetscFree(g->extractx));
+  PetscCall(PetscFree(g));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Forward springs of slab k (points with (i, j) in the buffered range) into the buffer: forces
+  (w = 3), or blocks B = cK Kaa + cD Daa (w = 9). Only springs with an owned end are needed.
+*/
+static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD)
+{
+  const PetscInt sb = GridSlabStart(g, k);
+  PetscInt       i, j, m, a;
+  PetscReal      K[9] = {0}, D[9] = {0};
+
+  PetscFunctionBegin;
+  for (j = g->b0[1]; j < g->b0[1] + g->bm[1]; j++) {
+    for (i = g->b0[0]; i < g->b0[0] + g->bm[0]; i++) {
+      const PetscBool own = GridOwned(g, i, j, k), all = GridInterior(g, i, j, k);
+      const PetscInt  p = GridGhost(g, i, j, k);
+
+      for (m = 0; m < g->nfw; m++) {
+        const PetscInt s = g->self + 1 + m, ii = i + g->d[s][0], jj = j + g->d[s][1], kk = k + g->d[s][2], pp = p + g->goff[s];
+        PetscReal     *b;
+
+        if (!(all || GridInside(g, ii, jj, kk)) || !(own || GridOwned(g, ii, jj, kk))) continue;
+        b = g->buf + (sb + GridPointStart(g, i, j) + m) * w;
+        if (w == 3) PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b, NULL, NULL, NULL));
+        else {
+          PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], NULL, cK != 0 ? K : NULL, cD != 0 ? D : NULL, NULL));
+          for (a = 0; a < 9; a++) b[a] = cK * K[a] + cD * D[a];
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  f on the owned particles: springs in stencil order, then gravity, drag and the model's term. A
+  backward spring's force is the negative of its partner's forward result. Fixed particles are
+  computed too (the system zeroes them); it keeps the loop free of tests.
+*/
+static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
+{
+  const MechSpringGrid *g = (const MechSpringGrid *)ctx;
+  Vec                   ql, vl;
+  const PetscScalar    *x, *u;
+  PetscScalar          *fa;
+  PetscReal             fr[3];
+  PetscInt              i, j, k, s, c, r = 0, sb[3]; /* sw <= 2 */
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(GridGetLocal(g->da, q, &ql, &x));
+  PetscCall(GridGetLocal(g->da, v, &vl, &u));
+  PetscCall(VecGetArray(f, &fa));
+  /* r runs through the owned points in the order of the global vector */
+  for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
+    PetscCall(GridSlabSprings(g, k, x, u, 3, 0, 0));
+    if (k < g->xs[2]) continue;
+    GridSlabStarts(g, k, sb);
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        const PetscInt  p = GridGhost(g, i, j, k), pb = GridPointStart(g, i, j);
+        const PetscBool all = GridInterior(g, i, j, k);
+
+        fr[0] = fr[1] = fr[2] = 0;
+        for (s = 0; s < g->nst; s++) {
+          const PetscReal *b;
+
+          if (s == g->self || !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
+          b = GridSpringResult(g, sb, pb, s, 3);
+          if (s < g->self)
+            for (c = 0; c < 3; c++) fr[c] -= b[c];
+          else
+            for (c = 0; c < 3; c++) fr[c] += b[c];
+        }
+        fr[2] += g->weight;
+        for (c = 0; c < 3; c++) fr[c] += g->drag * u[3 * p + c];
+        if (g->extra) (void)g->extra(g->extractx, &x[3 * p], fr, 0, NULL);
+        for (c = 0; c < 3; c++) fa[3 * r + c] = fr[c];
+        r++;
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(f, &fa));
+  PetscCall(GridRestoreLocal(g->da, &vl, &u));
+  PetscCall(GridRestoreLocal(g->da, &ql, &x));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The stencil entries of point (i, j, k) that lie on the grid: their positions s in the stencil
+  and their global block indices (through the DMDA's local-to-global map gidx of the ghosted
+  box). Columns come out in increasing order on one rank, which keeps AIJ insertion cheap.
+*/
+static inline PetscInt GridRowStencil(const MechSpringGrid *g, PetscInt i, PetscInt j, PetscInt k, const PetscInt gidx[], PetscInt sidx[], PetscInt cols[])
+{
+  const PetscInt  p   = GridGhost(g, i, j, k);
+  const PetscBool all = GridInterior(g, i, j, k);
+  PetscInt        s, nc = 0;
+
+  for (s = 0; s < g->nst; s++) {
+    if (!(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
+    sidx[nc]   = s;
+    cols[nc++] = gidx[p + g->goff[s]];
+  }
+  return nc;
+}
+
+/*
+  J = cK K + cD D, one block row per owned particle in a single MatSetValuesBlocked call. For a
+  spring to partner b the particle's own block gets +B and column b gets -B, B = cK Kaa + cD Daa
+  (springs.h; the same block seen from either end); drag and the model's term add to the own block.
+*/
+static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  const MechSpringGrid  *g = (const MechSpringGrid *)ctx;
+  Vec                    ql, vl;
+  const PetscScalar     *x, *u;
+  ISLocalToGlobalMapping ltog;
+  const PetscInt        *gidx;
+  PetscReal              diag[9];
+  PetscScalar            vals[9 * MECH_GRID_STENCIL];
+  PetscInt               sidx[MECH_GRID_STENCIL], cols[MECH_GRID_STENCIL];
+  PetscInt               i, j, k, b, nc, dpos, a, e, sb[3]; /* sw <= 2 */
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(GridGetLocal(g->da, q, &ql, &x));
+  PetscCall(GridGetLocal(g->da, v, &vl, &u));
+  PetscCall(DMGetLocalToGlobalMapping(g->da, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
+  for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
+    PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD));
+    if (k < g->xs[2]) continue;
+    GridSlabStarts(g, k, sb);
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        const PetscInt p = GridGhost(g, i, j, k), row = gidx[p], pb = GridPointStart(g, i, j);
+
+        nc   = GridRowStencil(g, i, j, k, gidx, sidx, cols);
+        dpos = 0;
+        for (a = 0; a < 9; a++) diag[a] = 0;
+        for (a = 0; a < 3; a++) diag[4 * a] = cD * g->drag;
+        /* vals is the 3 x 3nc row-major block row: entry (a, e) of block b at a * 3nc + 3b + e */
+        for (b = 0; b < nc; b++) {
+          const PetscInt   s = sidx[b];
+          const PetscReal *B;
+
+          if (s == g->self) {
+            dpos = b;
+            continue;
+          }
+          B = GridSpringResult(g, sb, pb, s, 9);
+          for (a = 0; a < 3; a++) {
+            for (e = 0; e < 3; e++) {
+              diag[3 * a + e] += B[3 * a + e];
+              vals[a * 3 * nc + 3 * b + e] = -B[3 * a + e];
+            }
+          }
+        }
+        if (g->extra) (void)g->extra(g->extractx, &x[3 * p], NULL, cK, diag);
+        for (a = 0; a < 3; a++)
+          for (e = 0; e < 3; e++) vals[a * 3 * nc + 3 * dpos + e] = diag[3 * a + e];
+        PetscCall(MatSetValuesBlocked(J, 1, &row, nc, cols, vals, ADD_VALUES));
+      }
+    }
+  }
+  PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(ltog, &gidx));
+  PetscCall(GridRestoreLocal(g->da, &vl, &u));
+  PetscCall(GridRestoreLocal(g->da, &ql, &x));
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Springs enter once: each is counted by its end of smaller natural index, i.e. a particle counts
+  the stencil entries after itself. Plus m g z and the model's energy.
+*/
+static PetscErrorCode GridPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
+{
+  const MechSpringGrid *g = (const MechSpringGrid *)ctx;
+  Vec                   ql;
+  const PetscScalar    *x;
+  PetscReal             e = 0, es;
+  PetscInt              i, j, k, s;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCall(GridGetLocal(g->da, q, &ql, &x));
+  for (k = g->xs[2]; k < g->xs[2] + g->xm[2]; k++) {
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        const PetscInt  p   = GridGhost(g, i, j, k);
+        const PetscBool all = GridInterior(g, i, j, k);
+
+        for (s = g->self + 1; s < g->nst; s++) {
+          if (!(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
+          PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * (p + g->goff[s])], NULL, NULL, NULL, NULL, NULL, &es));
+          e += es;
+        }
+        e += g->weight * x[3 * p + 2];
+        if (g->extra) e += g->extra(g->extractx, &x[3 * p], NULL, 0, NULL);
+      }
+    }
+  }
+  PetscCall(GridRestoreLocal(g->da, &ql, &x));
+  PetscCall(MPIU_Allreduce(&e, potential, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)q)));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The tangent template: exactly the spring couplings (13 blocks per interior row of the cloth, 33
+  of the lattice with bend springs), preallocated exactly and filled with explicit zeros so the
+  pattern is fixed before the first evaluation. DMCreateMatrix would give the full box stencil
+  (25 and 125 blocks with width 2), multiplying the memory traffic of every product.
+*/
+static PetscErrorCode GridCreateTangentMatrix(const MechSpringGrid *g, Mat *J)
+{
+  ISLocalToGlobalMapping ltog;
+  const PetscInt        *gidx;
+  MatType                mtype;
+  PetscInt               i, j, k, b, nc, nloc, N, *dnz, *onz;
+  PetscInt               sidx[MECH_GRID_STENCIL], cols[MECH_GRID_STENCIL];
+  PetscScalar            zeros[9 * MECH_GRID_STENCIL] = {0};
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalToGlobalMapping(g->da, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
+  nloc = g->xm[0] * g->xm[1] * g->xm[2];
+  N    = g->n[0] * g->n[1] * g->n[2];
+  PetscCall(PetscMalloc2(nloc, &dnz, nloc, &onz));
+  for (k = g->xs[2]; k < g->xs[2] + g->xm[2]; k++) {
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        const PetscInt r = GridOwnedIndex(g, i, j, k);
+
+        nc     = GridRowStencil(g, i, j, k, gidx, sidx, cols);
+        dnz[r] = onz[r] = 0;
+        for (b = 0; b < nc; b++) {
+          if (GridOwned(g, i + g->d[sidx[b]][0], j + g->d[sidx[b]][1], k + g->d[sidx[b]][2])) dnz[r]++;
+          else onz[r]++;
+        }
+      }
+    }
+  }
+  PetscCall(DMGetMatType(g->da, &mtype));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)g->da), J));
+  PetscCall(MatSetSizes(*J, 3 * nloc, 3 * nloc, 3 * N, 3 * N));
+  PetscCall(MatSetBlockSize(*J, 3));
+  PetscCall(MatSetType(*J, mtype));
+  PetscCall(MatXAIJSetPreallocation(*J, 3, dnz, onz, NULL, NULL));
+  PetscCall(MatSetLocalToGlobalMapping(*J, ltog, ltog));
+  PetscCall(PetscFree2(dnz, onz));
+  for (k = g->xs[2]; k < g->xs[2] + g->xm[2]; k++) {
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        const PetscInt row = gidx[GridGhost(g, i, j, k)];
+
+        nc = GridRowStencil(g, i, j, k, gidx, sidx, cols);
+        PetscCall(MatSetValuesBlocked(*J, 1, &row, nc, cols, zeros, INSERT_VALUES));
+      }
+    }
+  }
+  PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(ltog, &gidx));
+  PetscCall(MatAssemblyBegin(*J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechSpringGridSetUpSystem(MechSpringGrid *g, MechSystem sys, PetscReal pmass, PetscBool damped)
+{
+  const PetscInt nloc = g->xm[0] * g->xm[1] * g->xm[2], N = g->n[0] * g->n[1] * g->n[2];
+  PetscInt       rstart, rend, r;
+  Mat            M, J;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemSetApplicationContext(sys, g, MechSpringGridDestroy));
+  /* lumped mass: a diagonal AIJ matrix with the DMDA's layout */
+  PetscCall(MatCreateAIJ(PetscObjectComm((PetscObject)g->da), 3 * nloc, 3 * nloc, 3 * N, 3 * N, 1, NULL, 0, NULL, &M));
+  PetscCall(MatGetOwnershipRange(M, &rstart, &rend));
+  for (r = rstart; r < rend; r++) PetscCall(MatSetValue(M, r, r, pmass, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MechSystemSetMass(sys, M));
+  PetscCall(GridCreateTangentMatrix(g, &J));
+  PetscCall(MechSystemSetForce(sys, GridForce, g));
+  PetscCall(MechSystemSetTangent(sys, J, damped, GridTangent, g));
+  PetscCall(MechSystemSetPotential(sys, GridPotential, g));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&J));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechSpringGridSetFixedBase(MechSpringGrid *g, MechSystem sys, PetscBool ends)
+{
+  ISLocalToGlobalMapping ltog;
+  const PetscInt        *gidx;
+  PetscInt              *fidx, nfix = 0, i, j, c;
+  IS                     fixed;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalToGlobalMapping(g->da, &ltog));
+  PetscCall(PetscMalloc1(g->xs[2] == 0 ? 3 * g->xm[1] * g->xm[0] : 0, &fidx));
+  PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
+  if (g->xs[2] == 0) {
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        if (ends && i != 0 && i != g->n[0] - 1) continue;
+        for (c = 0; c < 3; c++) fidx[nfix++] = 3 * gidx[GridGhost(g, i, j, 0)] + c;
+      }
+    }
+  }
+  PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(ltog, &gidx));
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)g->da), nfix, fidx, PETSC_OWN_POINTER, &fixed));
+  PetscCall(MechSystemSetFixed(sys, fixed, NULL));
+  PetscCall(ISDestroy(&fixed));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechSpringGridSetInitialState(MechSpringGrid *g, MechSystem sys, PetscReal h, PetscReal stretch, const PetscReal v0[3])
+{
+  Vec          q, v;
+  PetscScalar *x, *u;
+  PetscInt     dim, i, j, k, c;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(g->da, &dim));
+  PetscCall(DMCreateGlobalVector(g->da, &q));
+  PetscCall(VecDuplicate(q, &v));
+  PetscCall(VecGetArray(q, &x));
+  PetscCall(VecGetArray(v, &u));
+  for (k = g->xs[2]; k < g->xs[2] + g->xm[2]; k++) {
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        /* back from (i, j, k) to the DMDA's (x, y, z), see gridsprings.h */
+        const PetscInt p = GridOwnedIndex(g, i, j, k), pt[3] = {dim == 1 ? k : i, dim == 3 ? j : (dim == 2 ? k : 0), dim == 3 ? k : 0};
+
+        x[3 * p]     = pt[0] * stretch * h;
+        x[3 * p + 1] = pt[1] * h;
+        x[3 * p + 2] = pt[2] * h;
+        for (c = 0; c < 3; c++) u[3 * p + c] = k == 0 ? 0 : v0[c];
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(v, &u));
+  PetscCall(VecRestoreArray(q, &x));
+  PetscCall(MechSystemSetInitialState(sys, q, v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(0);
+}
