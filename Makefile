@@ -6,7 +6,7 @@ MESON_TEST_ARGS ?= --print-errorlogs
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: setup build demo test clean format
+.PHONY: setup build demo test bench clean format
 
 setup:
 	@sh config/setup.sh
@@ -20,6 +20,10 @@ demo: build
 
 test: build
 	@meson test -C $(BUILD) $(MESON_TEST_ARGS)
+
+# the benchmark against PETSc's own steppers (bench/README.md); not part of the test suite
+bench: build
+	@/usr/bin/python3 bench/run_bench.py $(BENCH_ARGS)
 
 format:
 	@clang-format -i include/*.h src/*/*.[ch] examples/*.c tests/*.c tests/*/*.c

@@ -1,0 +1,753 @@
+#!/usr/bin/python3
+"""tsmech benchmark: tsmech's velocity-form steppers against PETSc's TSALPHA2 and first-order
+TSCN/TSTHETA, on the same model, step and tolerances.
+
+Run with Debian's interpreter (h5py, numpy, matplotlib):
+
+    /usr/bin/python3 bench/run_bench.py            # the full benchmark (see bench/README.md)
+    /usr/bin/python3 bench/run_bench.py --quick    # 128^2 cloth and a small lattice only
+
+Every run is a separate `mpiexec -n P build/tsmech ...` process, wrapped per rank in
+`/usr/bin/time` (peak resident memory of every rank). Seconds per step are the TSStep time of the
+run's own -log_view (max over ranks) divided by the number of steps: model creation, output and
+the start-up outside TSStep are excluded; a stepper's own start-up (TSALPHA2's initial
+acceleration, preconditioner set-up) is inside TSStep and counted. The final state is read from
+the run's HDF5 output (-output FILE.h5 -output_every 1000000: first and last snapshot) and
+compared with a reference run of the same scheme at tight tolerances.
+
+Solver configurations are chosen per peer by a ladder: at the smallest size of a case every
+standard configuration is run; each larger size runs only the best --keep of the previous size
+(--keep-last at the largest), falling back to the next one when a configuration fails.
+"""
+import argparse
+import csv
+import datetime
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# ---------------------------------------------------------------------------------------------
+# Solver configurations. "P" in a tuple is replaced by the rank count at run time (ICC/ILU need
+# block Jacobi in parallel).
+# ---------------------------------------------------------------------------------------------
+
+
+def solver_args(name, ranks):
+    ksp, pc = name.split("+")
+    a = ["-ksp_type", ksp]
+    if pc == "jacobi":
+        a += ["-pc_type", "jacobi"]
+    elif pc == "gamg":
+        a += ["-pc_type", "gamg"]
+    elif pc == "hypre-classic":
+        a += ["-pc_type", "hypre", "-pc_hypre_type", "boomeramg"]
+    elif pc == "hypre":
+        # BoomerAMG with HMIS coarsening, ext+i interpolation and one level of aggressive coarsening
+        # (faster than the classical defaults on every case measured)
+        a += ["-pc_type", "hypre", "-pc_hypre_type", "boomeramg", "-pc_hypre_boomeramg_coarsen_type", "HMIS",
+              "-pc_hypre_boomeramg_interp_type", "ext+i", "-pc_hypre_boomeramg_P_max", "4",
+              "-pc_hypre_boomeramg_agg_nl", "1"]
+    elif pc in ("ilu", "icc"):
+        a += ["-pc_type", pc] if ranks == 1 else ["-pc_type", "bjacobi", "-sub_pc_type", pc]
+    else:
+        raise ValueError(name)
+    return a
+
+
+# configurations screened for the symmetric positive definite velocity-form / I2 Jacobian and
+# for the non-symmetric 2N first-order Jacobian
+SECOND_ORDER_SOLVERS = ["cg+jacobi", "cg+icc", "cg+gamg", "cg+hypre", "gmres+ilu"]
+# gmres+gamg on the 2N first-order form: 8.4 s/step at 128^2 linear (ILU 0.26), diverged on the
+# nonlinear cloth; left out by default (--first-order-solvers to add it)
+FIRST_ORDER_SOLVERS = ["gmres+ilu", "gmres+jacobi", "gmres+hypre"]
+OTHER_SOLVERS = ["gmres+gamg", "cg+hypre-classic", "gmres+hypre-classic", "gmres+jacobi", "cg+ilu", "gmres+icc"]
+
+# ---------------------------------------------------------------------------------------------
+# Peers. family: the discrete scheme, whose reference run the final state is compared with.
+# trapezoidal = cn2 = TSCN on [q; v] (identical schemes); midpoint = midpoint2 = TSTHETA(1/2) on
+# [q; v] = TSALPHA2 at radius 1 (Newmark average acceleration is the implicit midpoint rule in
+# (q, v) for any f). For a linear f the two families coincide.
+# ---------------------------------------------------------------------------------------------
+PEERS = [
+    dict(key="cn2", label="tsmech cn2 (Newton)", ts=["-ts_type", "cn2"], family="trapezoidal", second=True, tsmech=True),
+    dict(key="cn2-lin", label="tsmech cn2 linearized", ts=["-ts_type", "cn2", "-ts_theta_linearized"], family="trapezoidal", second=True, tsmech=True, follows="cn2"),
+    dict(key="midpoint2", label="tsmech midpoint2 (Newton)", ts=["-ts_type", "midpoint2"], family="midpoint", second=True, tsmech=True, follows="cn2"),
+    dict(key="midpoint2-lin", label="tsmech midpoint2 linearized", ts=["-ts_type", "midpoint2", "-ts_theta_linearized"], family="midpoint", second=True, tsmech=True, follows="cn2"),
+    dict(key="alpha2", label="PETSc TSALPHA2 (radius 1)", ts=["-ts_type", "alpha2", "-ts_alpha_radius", "1"], family="midpoint", second=True, tsmech=False),
+    dict(key="cn", label="PETSc TSCN [q;v]", ts=["-ts_type", "cn"], family="trapezoidal", second=False, tsmech=False),
+    dict(key="theta", label="PETSc TSTHETA(1/2) [q;v]", ts=["-ts_type", "theta", "-ts_theta_theta", "0.5"], family="midpoint", second=False, tsmech=False, follows="cn"),
+]
+PEER = {p["key"]: p for p in PEERS}
+
+CASES = {
+    "linear": dict(label="linear cloth", model=lambda n: ["-model", "cloth", "-cloth_n", str(n), "-cloth_linear"], dofs=lambda n: 3 * n * n, linear=True, sym="²"),
+    "nonlinear": dict(label="nonlinear cloth", model=lambda n: ["-model", "cloth", "-cloth_n", str(n)], dofs=lambda n: 3 * n * n, linear=False, sym="²"),
+    "lattice": dict(label="lattice", model=lambda n: ["-model", "lattice", "-lattice_n", str(n)], dofs=lambda n: 3 * n ** 3, linear=False, sym="³"),
+}
+
+EVENTS = ["TSStep", "KSPSolve", "PCSetUp", "PCApply", "MatMult", "MechForce", "MechOperator", "SNESJacobianEval",
+          "SNESFunctionEval", "MatAssemblyEnd", "MatZeroEntries", "KSPGMRESOrthog", "MatILUFactorNum",
+          "MatICCFactorNum", "MatPtAP", "MatConvert"]
+
+CSV_FIELDS = ["case", "model", "n", "unknowns", "solver_unknowns", "ranks", "peer", "label", "family", "config", "role",
+              "selected", "status", "steps", "s_per_step", "tsstep_s", "wall_s", "elapsed_s", "newton", "ksp", "rss_max_mb",
+              "rss_sum_mb", "rel_dq", "rel_v", "rel_q", "rel", "ref", "ratio_vs_cn2", "ratio_vs_midpoint2", "load1", "other_load",
+              "attempts"] + \
+             ["ev_" + e for e in EVENTS] + ["cmd"]
+
+
+def cpu_times():
+    """(busy, total) jiffies summed over all cores, from /proc/stat."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v) - idle, sum(v)
+
+
+def other_load(before, after, ranks):
+    """Cores kept busy by other processes between two cpu_times() samples, given that this run
+    keeps `ranks` cores busy (0 if the interval is too short to say)."""
+    busy, total = after[0] - before[0], after[1] - before[1]
+    if total <= 0:
+        return 0.0
+    ncpu = os.cpu_count() or 1
+    return max(0.0, busy / total * ncpu - ranks)
+
+
+def log(msg=""):
+    print(msg, flush=True)
+
+
+class Bench:
+    def __init__(self, a):
+        self.a = a
+        self.rows = []  # every run (csv)
+        self.refs = {}  # (case, n, family) -> (q, v, q0, tag)
+        self.ranking = {}  # (case, leader) -> dict(order, time, ranks)
+        self.waited = 0.0  # seconds spent waiting for a quiet machine
+        os.makedirs(a.out, exist_ok=True)
+        self.logdir = os.path.join(a.out, "logs")
+        os.makedirs(self.logdir, exist_ok=True)
+        self.h5dir = a.workdir
+        os.makedirs(self.h5dir, exist_ok=True)
+        self.t0 = time.time()
+        self.snapshot()
+
+    def snapshot(self):
+        """Copies build/tsmech and its libtsmech.so.0 beside each other (the driver's RUNPATH starts
+        with $ORIGIN), so that a rebuild during the benchmark does not change what is measured."""
+        a = self.a
+        src = a.tsmech
+        a.tsmech_src = src
+        if a.dry_run:
+            return
+        bindir = os.path.join(self.h5dir, "bin")
+        os.makedirs(bindir, exist_ok=True)
+        dst = os.path.join(bindir, "tsmech")
+        shutil.copy2(src, dst)
+        lib = os.path.join(os.path.dirname(src), "libtsmech.so.0")
+        if os.path.exists(lib):
+            shutil.copy2(os.path.realpath(lib), os.path.join(bindir, "libtsmech.so.0"))
+        a.tsmech = dst
+        a.binary_info = "%s (built %s)" % (src, time.strftime("%Y-%m-%d %H:%M", time.localtime(os.path.getmtime(src))))
+
+    # -----------------------------------------------------------------------------------------
+    def command(self, ranks, args, h5):
+        mpi = ["mpiexec", "-n", str(ranks)] + self.a.mpiexec_args.split()
+        if ranks > (os.cpu_count() or 1):
+            mpi.append("--oversubscribe")
+        return mpi + ["/usr/bin/time", "-f", "TSMECH_BENCH_RSS_KB %M", self.a.tsmech, "-quiet", "-log_view",
+                      "-output", h5, "-output_every", "1000000"] + args
+
+    def common(self, case, n):
+        c = CASES[case]
+        return c["model"](n) + ["-ts_dt", repr(self.a.dt), "-ts_max_steps", str(self.a.steps), "-ts_max_time", "1e30"]
+
+    def run(self, case, n, ranks, peer, config, role, extra, tag):
+        """One configuration: waits for a quiet machine, runs, and runs again (keeping the fastest)
+        when other processes took more than --busy cores during the run."""
+        a = self.a
+        best = None
+        # a machine that stayed busy through the whole --wait-budget is busy for good: no retries
+        retries = a.retries if role == "timing" and self.waited < a.wait_budget else 0
+        for attempt in range(1 + retries):
+            self.wait_quiet(ranks)
+            r = self.run_once(case, n, ranks, peer, config, role, extra, tag)
+            if best is None or (r["status"] == "ok" and (best["status"] != "ok" or r.get("s_per_step", 1e99) < best.get("s_per_step", 1e99))):
+                best = r
+            best["attempts"] = attempt + 1
+            if a.dry_run or r["status"] != "ok" or r.get("other_load", 0) <= a.busy:
+                break
+            log("    (other processes used %.1f cores during the run: once more)" % r["other_load"])
+        self.rows.append(best)
+        return best
+
+    def wait_quiet(self, ranks):
+        """Waits (at most --max-wait seconds) until other processes use less than --busy cores."""
+        a = self.a
+        if a.dry_run or a.max_wait <= 0 or self.waited >= a.wait_budget:
+            return
+        t = time.time()
+        said = False
+        while time.time() - t < min(a.max_wait, a.wait_budget - self.waited):
+            b = cpu_times()
+            time.sleep(1.0)
+            o = other_load(b, cpu_times(), 0)
+            if o <= a.busy:
+                self.waited += 1.0 if said else 0.0
+                return
+            if not said:
+                log("    (waiting for a quiet machine: other processes use %.1f cores)" % o)
+                said = True
+            time.sleep(4.0)
+            self.waited += 5.0
+        log("    (still busy after %.0f s: running anyway; %.0f s of the --wait-budget used)" % (time.time() - t, self.waited))
+
+    def run_once(self, case, n, ranks, peer, config, role, extra, tag):
+        a = self.a
+        h5 = os.path.join(self.h5dir, tag + ".h5")
+        if os.path.exists(h5):
+            os.remove(h5)
+        args = self.common(case, n) + PEER[peer]["ts"] + solver_args(config, ranks) + extra + a.extra.split()
+        cmd = self.command(ranks, args, h5)
+        row = dict(case=case, model=CASES[case]["model"](n)[1], n=n, unknowns=CASES[case]["dofs"](n),
+                   solver_unknowns=CASES[case]["dofs"](n) * (1 if PEER[peer]["second"] else 2), ranks=ranks, peer=peer,
+                   label=PEER[peer]["label"], family=PEER[peer]["family"], config=config, role=role, selected=0,
+                   cmd=" ".join(cmd), load1=float(open("/proc/loadavg").read().split()[0]))
+        if a.dry_run:
+            log("  [dry] " + row["cmd"])
+            row["status"] = "dry"
+            return row
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        t = time.time()
+        c0 = cpu_times()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True,
+                             text=True)
+        try:
+            out, err = p.communicate(timeout=a.timeout)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGTERM)  # the process group of this run only
+            try:
+                out, err = p.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                out, err = p.communicate()
+            rc = "timeout"
+        row["elapsed_s"] = round(time.time() - t, 2)
+        row["other_load"] = round(other_load(c0, cpu_times(), ranks), 2)
+        with open(os.path.join(self.logdir, tag + ".log"), "w") as f:
+            f.write(row["cmd"] + "\n\n" + out + "\n---- stderr ----\n" + err)
+        self.parse(row, out, err)
+        if rc != 0:
+            row["status"] = "timeout" if rc == "timeout" else "failed(rc=%s)" % rc
+            reason = re.findall(r"(DIVERGED_\w+|not converged|CONVERGED_\w+)", out + err)
+            if reason:
+                row["status"] += " " + reason[-1]
+        else:
+            row["status"] = "ok"
+            try:
+                row["_state"] = self.read_state(h5)
+            except Exception as e:  # noqa: BLE001
+                row["status"] = "no-output (%s)" % e
+        if os.path.exists(h5) and not a.keep_h5:
+            os.remove(h5)
+        return row
+
+    def parse(self, row, out, err):
+        m = re.search(r"^tsmech: (\S+), (\d+) steps \((\d+) rejected\) to t = \S+, (\d+) Newton / (\d+) KSP iterations, "
+                      r"([\d.]+) s wall", out, re.M)
+        if m:
+            row["steps"] = int(m.group(2))
+            row["newton"] = int(m.group(4))
+            row["ksp"] = int(m.group(5))
+            row["wall_s"] = float(m.group(6))
+        for e in EVENTS:
+            m = re.search(r"^%s\s+(\d+)\s+[\d.]+\s+([\d.eE+-]+)\s" % re.escape(e), out, re.M)
+            if m:
+                row["ev_" + e] = float(m.group(2))
+        if "ev_TSStep" in row and row.get("steps"):
+            row["tsstep_s"] = row["ev_TSStep"]
+            row["s_per_step"] = row["ev_TSStep"] / row["steps"]
+        rss = [int(x) for x in re.findall(r"TSMECH_BENCH_RSS_KB (\d+)", err)]
+        if rss:
+            row["rss_max_mb"] = round(max(rss) / 1024, 1)
+            row["rss_sum_mb"] = round(sum(rss) / 1024, 1)
+
+    @staticmethod
+    def read_state(h5):
+        import h5py
+        with h5py.File(h5, "r") as f:
+            q = np.asarray(f["fields/q"])
+            v = np.asarray(f["fields/v"])
+        return q[-1].ravel().copy(), v[-1].ravel().copy(), q[0].ravel().copy()
+
+    # -----------------------------------------------------------------------------------------
+    def reference(self, case, n, family):
+        """The most accurate run of a scheme: tsmech at tight tolerances (rank-independent, so it is
+        computed once per case and size, with the most ranks asked for)."""
+        a = self.a
+        fam = "trapezoidal" if CASES[case]["linear"] else family  # one scheme for a linear f
+        key = (case, n, fam)
+        if key in self.refs:
+            return self.refs[key]
+        peer = "cn2" if fam == "trapezoidal" else "midpoint2"
+        ranks = max(a.ranks)
+        tag = "%s_n%d_ref_%s" % (case, n, fam)
+        extra = ["-ksp_rtol", repr(a.ref_ksp_rtol), "-ksp_atol", "0", "-ksp_max_it", "20000"]
+        if not CASES[case]["linear"]:
+            # plain Newton (no line search to fail at round-off); the residual floor is ~1e-11 relative
+            extra += ["-snes_rtol", repr(a.ref_snes_rtol), "-snes_atol", "0", "-snes_linesearch_type", "basic", "-snes_max_it", "50"]
+        for cfg in a.ref_solvers:
+            log("  reference (%s): %s %s, ksp_rtol %g, %d rank(s)" % (fam, peer, cfg, a.ref_ksp_rtol, ranks))
+            row = self.run(case, n, ranks, peer, cfg, "reference", extra, tag)
+            log("    %s" % self.brief(row))
+            if row["status"] in ("ok", "dry"):
+                break
+        if row["status"] != "ok" and not a.dry_run:
+            log("    reference failed: accuracy columns stay empty for this case")
+            self.refs[key] = None
+        else:
+            self.refs[key] = (row.get("_state"), tag)
+        return self.refs[key]
+
+    def compare(self, row, case, n):
+        if row["status"] != "ok":
+            return
+        ref = self.reference(case, n, row["family"])
+        if not ref or ref[0] is None:
+            return
+        (qr, vr, q0r), tag = ref
+        q, v, _ = row["_state"]
+        row["rel_q"] = float(np.linalg.norm(q - qr) / max(np.linalg.norm(qr), 1e-300))
+        row["rel_dq"] = float(np.linalg.norm(q - qr) / max(np.linalg.norm(qr - q0r), 1e-300))
+        row["rel_v"] = float(np.linalg.norm(v - vr) / max(np.linalg.norm(vr), 1e-300))
+        row["rel"] = max(row["rel_dq"], row["rel_v"])
+        row["ref"] = tag
+
+    def brief(self, row):
+        if row.get("status") == "dry":
+            return "dry run"
+        s = "%-8s" % row["status"]
+        if row.get("s_per_step") is not None:
+            s += " %8.3f s/step" % row["s_per_step"]
+        if row.get("newton") is not None:
+            s += "  newton %4d  ksp %6d" % (row["newton"], row["ksp"])
+        if row.get("rss_max_mb") is not None:
+            s += "  rss %7.0f MB" % row["rss_sum_mb"]
+        if row.get("rel") is not None:
+            s += "  rel %.1e" % row["rel"]
+        s += "  (%.0f s, others %.1f cores%s)" % (row.get("elapsed_s", 0), row.get("other_load", 0),
+                                                ", %d runs" % row["attempts"] if row.get("attempts", 1) > 1 else "")
+        return s
+
+    # -----------------------------------------------------------------------------------------
+    def case_ladder(self, case, sizes, ranks, peers, skip):
+        """Runs the peers of one case over its sizes (ascending) on one rank count.
+
+        Configuration ladder: the first time a case is met, a leader (tsmech cn2 for the tsmech
+        types, TSALPHA2, TSCN for the first-order types) runs every configuration; afterwards it
+        runs only the configurations of its latest ranking that were within --keep-within of the
+        best (at most --keep; at least 2 on the first size of a new rank count). A follower
+        (the other tsmech types: the same matrix; TSTHETA: the same form as TSCN) runs the best
+        configuration of its leader's ranking at the same size. A failed run hands over to the
+        next configuration of the ranking."""
+        a = self.a
+        for i, n in enumerate(sorted(sizes)):
+            log("\n== %s %d%s (%d unknowns), %d rank%s  [%.0f s so far]" % (
+                CASES[case]["label"], n, CASES[case]["sym"], CASES[case]["dofs"](n), ranks, "s" if ranks > 1 else "",
+                time.time() - self.t0))
+            here = [p for p in peers if p not in skip.get(n, ())]
+            for p in peers:
+                if p not in here:
+                    log("  %-28s skipped at this size (--skip-big)" % PEER[p]["label"])
+            for fam in (["trapezoidal"] if CASES[case]["linear"] else ["trapezoidal", "midpoint"]):
+                if any(PEER[p]["family"] == fam or CASES[case]["linear"] for p in here):
+                    self.reference(case, n, fam)
+            for p in sorted(here, key=lambda p: (PEER[p].get("follows") is not None, [q["key"] for q in PEERS].index(p))):
+                allc = list(a.second_solvers if PEER[p]["second"] else a.first_solvers)
+                leader = PEER[p].get("follows") or p
+                key = (case, leader)
+                if leader not in here:
+                    key = (case, p)
+                    leader = p
+                rk = self.ranking.get(key)
+                forced = a.config.get(p)
+                if forced:
+                    cands, want = [forced], 1
+                elif a.screen_all or (rk is None and leader == p):
+                    cands, want = allc, len(allc)
+                elif leader != p:
+                    cands, want = (rk["order"] if rk else allc), 1
+                else:
+                    best = min(rk["time"].values()) if rk["time"] else None
+                    close = [c for c in rk["order"] if best and c in rk["time"] and rk["time"][c] <= a.keep_within * best]
+                    want = max(1, min(a.keep, len(close)))
+                    if i == 0 and rk["ranks"] != ranks:
+                        want = max(want, min(2, len(rk["order"])))
+                    cands = rk["order"]
+                results = []
+                for cfg in cands:
+                    if sum(1 for r in results if r["status"] == "ok") >= want:
+                        break
+                    tag = "%s_n%d_np%d_%s_%s" % (case, n, ranks, p, cfg)
+                    extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it)]
+                    r = self.run(case, n, ranks, p, cfg, "timing", extra, tag)
+                    self.compare(r, case, n)
+                    results.append(r)
+                    log("  %-28s %-16s %s" % (PEER[p]["label"], cfg, self.brief(r)))
+                ok = [r for r in results if r["status"] == "ok" and r.get("s_per_step") is not None]
+                # best: the fastest run that converged and agrees with the reference; else the fastest
+                acc = [r for r in ok if r.get("rel") is not None and r["rel"] <= a.agree]
+                pool = acc if acc else ok
+                if pool:
+                    min(pool, key=lambda r: r["s_per_step"])["selected"] = 1
+                elif not a.dry_run:
+                    log("  %-28s no configuration converged" % PEER[p]["label"])
+                if leader == p and not forced and (ok or rk is None):
+                    ranked = sorted(ok, key=lambda r: (r not in acc, r["s_per_step"]))
+                    order = [r["config"] for r in ranked]
+                    tried = [r["config"] for r in results]
+                    order += [c for c in (rk["order"] if rk else cands) if c not in order and c not in tried]
+                    order += [c for c in tried if c not in order]  # failures last
+                    self.ranking[key] = dict(order=order, time={r["config"]: r["s_per_step"] for r in ok}, ranks=ranks)
+            self.ratios(case, n, ranks)
+            self.write_csv()
+
+    def ratios(self, case, n, ranks):
+        sel = [r for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["selected"]]
+        base = {r["peer"]: r["s_per_step"] for r in sel}
+        for r in self.rows:
+            if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r.get("s_per_step"):
+                if base.get("cn2"):
+                    r["ratio_vs_cn2"] = r["s_per_step"] / base["cn2"]
+                if base.get("midpoint2"):
+                    r["ratio_vs_midpoint2"] = r["s_per_step"] / base["midpoint2"]
+
+    # -----------------------------------------------------------------------------------------
+    def write_csv(self):
+        path = os.path.join(self.a.out, self.a.name + ".csv")
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+            w.writeheader()
+            for r in self.rows:
+                w.writerow({k: (("%.6g" % v) if isinstance(v, float) else v) for k, v in r.items() if not k.startswith("_")})
+        return path
+
+    def table(self):
+        a = self.a
+        lines = []
+        P = lines.append
+        P("tsmech benchmark  %s  (%s; %s)" % (datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), git_describe(),
+                                                getattr(a, "binary_info", a.tsmech)))
+        P("%d steps of %g s; timing runs -ksp_rtol %g (-ksp_max_it %d); reference: %s %s -ksp_rtol %g%s" % (
+            a.steps, a.dt, a.ksp_rtol, a.ksp_max_it, "cn2/midpoint2", a.ref_solvers[0], a.ref_ksp_rtol,
+            ", -snes_rtol %g" % a.ref_snes_rtol))
+        P("s/step: TSStep time of -log_view (max over ranks) / steps.  RSS: peak resident memory, sum over ranks.")
+        P("rel: max(|q-q_ref|/|q_ref-q_0|, |v-v_ref|/|v_ref|) against the reference of the same scheme.")
+        P("x cn2 / x mid2: seconds per step of the row divided by those of tsmech cn2 / midpoint2 (each in its best configuration).")
+        keys = []
+        for r in self.rows:
+            k = (r["case"], r["ranks"], r["n"])
+            if k not in keys and r["role"] == "timing":
+                keys.append(k)
+        order = {"linear": 0, "nonlinear": 1, "lattice": 2}
+        keys.sort(key=lambda k: (order[k[0]], k[1], k[2]))
+        for case, ranks, n in keys:
+            c = CASES[case]
+            P("")
+            P("%s %d%s: %d unknowns (first-order form %d), %d rank%s" % (c["label"], n, c["sym"], c["dofs"](n), 2 * c["dofs"](n),
+                                                                       ranks, "s" if ranks > 1 else ""))
+            P("  %-28s %-16s %9s %7s %7s %9s %9s %8s %8s  %s" % ("peer", "config", "s/step", "Newton", "KSP", "RSS MB", "rel",
+                                                             "x cn2", "x mid2", "others tried"))
+            for p in PEERS:
+                rs = [r for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == p["key"]
+                      and r["role"] == "timing"]
+                if not rs:
+                    continue
+                sel = [r for r in rs if r["selected"]]
+                others = ", ".join("%s %s" % (r["config"], ("%.3g" % r["s_per_step"]) if r["status"] == "ok" and r.get("s_per_step") is not None else r["status"].split()[0])
+                                   for r in rs if not r["selected"])
+                if not sel:
+                    P("  %-28s %-16s %9s %7s %7s %9s %9s %8s %8s  %s" % (p["label"], "-", "failed", "", "", "", "", "", "", others))
+                    continue
+                r = sel[0]
+                P("  %-28s %-16s %9.3f %7d %7d %9.0f %9s %8s %8s  %s" % (
+                    p["label"], r["config"], r["s_per_step"], r.get("newton", 0), r.get("ksp", 0), r.get("rss_sum_mb", float("nan")),
+                    ("%.1e" % r["rel"]) if r.get("rel") is not None else "-",
+                    ("%.2f" % r["ratio_vs_cn2"]) if r.get("ratio_vs_cn2") else "-",
+                    ("%.2f" % r["ratio_vs_midpoint2"]) if r.get("ratio_vs_midpoint2") else "-", others))
+        P("")
+        P(self.breakdown())
+        P("")
+        P(self.targets())
+        P("")
+        if not a.from_csv:
+            P("total benchmark time %.0f s (%.0f s of it waiting for a quiet machine)" % (time.time() - self.t0, self.waited))
+        busy = [r for r in self.rows if r.get("other_load", 0) > a.busy and r["role"] == "timing"]
+        if busy:
+            P("%d timing run(s) ran while other processes used more than %.1f cores (other_load in the CSV)" % (len(busy), a.busy))
+        return "\n".join(lines)
+
+    def breakdown(self):
+        """Seconds per step in the main -log_view events, for the selected run of every peer at the
+        largest size of each case and rank count (events nest: KSPSolve holds PCApply, MatMult;
+        MechOperator is the operator assembly, inside SNESJacobianEval with the first-order form's
+        insertion; MechForce is every force evaluation)."""
+        out = ["Where the time goes (s/step; largest size of each case): TSStep = KSPSolve + PCSetUp + MechOperator + "
+               "MechForce + rest (first-order Jacobian insertion, vector work)"]
+        keys = sorted({(r["case"], r["ranks"]) for r in self.rows if r["role"] == "timing"},
+                      key=lambda k: ({"linear": 0, "nonlinear": 1, "lattice": 2}[k[0]], k[1]))
+        ev = ["TSStep", "KSPSolve", "PCSetUp", "MechOperator", "MechForce", "SNESJacobianEval"]
+        for case, ranks in keys:
+            ns = [r["n"] for r in self.rows if r["case"] == case and r["ranks"] == ranks and r["role"] == "timing"]
+            n = max(ns)
+            out.append("  %s %d%s, %d rank%s:%s" % (CASES[case]["label"], n, CASES[case]["sym"], ranks, "s" if ranks > 1 else "",
+                                                  "".join(" %12s" % e for e in ev + ["rest"])))
+            for p in PEERS:
+                r = self.best(case, n, ranks, p["key"])
+                if not r or not r.get("steps"):
+                    continue
+                st = r["steps"]
+                v = [r.get("ev_" + e) for e in ev]
+                known = sum(x for x, e in zip(v[1:5], ev[1:5]) if x)
+                rest = (v[0] - known) / st if v[0] else None
+                out.append("    %-30s%s %12s  (%s)" % (p["label"], "".join(" %12s" % ("%.3f" % (x / st) if x is not None else "-") for x in v),
+                                                      "%.3f" % rest if rest is not None else "-", r["config"]))
+        return "\n".join(out)
+
+    def best(self, case, n, ranks, peer):
+        for r in self.rows:
+            if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == peer and r["selected"]:
+                return r
+        return None
+
+    def targets(self):
+        out = ["Targets (issue): per-step time of the peer / tsmech cn2, each in its best configuration"]
+
+        def line(what, num, den, goal):
+            if not num or not den:
+                out.append("  %-58s not measured" % what)
+                return
+            ratio = num["s_per_step"] / den["s_per_step"]
+            out.append("  %-58s %6.2f  (target >= %.1f: %s)" % (what, ratio, goal, "MET" if ratio >= goal else "NOT MET"))
+
+        for case in ("linear", "nonlinear"):
+            ns = sorted({r["n"] for r in self.rows if r["case"] == case and r["ranks"] == 1 and r["role"] == "timing"})
+            if not ns:
+                continue
+            n = 512 if 512 in ns else ns[-1]
+            cn2 = self.best(case, n, 1, "cn2")
+            g1, g2 = (3.0, 5.0) if case == "linear" else (1.5, 3.0)
+            line("%s %d², 1 rank: TSALPHA2 / cn2" % (CASES[case]["label"], n), self.best(case, n, 1, "alpha2"), cn2, g1)
+            line("%s %d², 1 rank: TSCN [q;v] / cn2" % (CASES[case]["label"], n), self.best(case, n, 1, "cn"), cn2, g2)
+            rels = [(r["peer"], r["rel"]) for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == 1 and r["selected"]
+                    and r["peer"] in ("cn2", "alpha2", "cn") and r.get("rel") is not None]
+            if rels:
+                worst = max(rels, key=lambda x: x[1])
+                out.append("  %-58s %.1e  (target <= %.0e: %s; worst %s)" % (
+                    "%s %d², cn2/TSALPHA2/TSCN final state vs reference" % (CASES[case]["label"], n), worst[1], self.a.agree,
+                    "MET" if worst[1] <= self.a.agree else "NOT MET", worst[0]))
+        for case in ("linear", "nonlinear", "lattice"):
+            ns = sorted({r["n"] for r in self.rows if r["case"] == case and r["ranks"] == 2 and r["role"] == "timing"}
+                        & {r["n"] for r in self.rows if r["case"] == case and r["ranks"] == 1 and r["role"] == "timing"})
+            if not ns:
+                continue
+            n = ns[-1]
+            for p in ("cn2", "midpoint2"):
+                b1, b2 = self.best(case, n, 1, p), self.best(case, n, 2, p)
+                if b1 and b2:
+                    ratio = b1["s_per_step"] / b2["s_per_step"]
+                    tgt = case != "lattice" and n == 512 and p == "cn2"
+                    out.append("  %-58s %6.2f%s" % ("%s %d%s: tsmech %s 1 rank / 2 ranks" % (CASES[case]["label"], n, CASES[case]["sym"], p),
+                                                   ratio, ("  (target >= 1.7: %s)" % ("MET" if ratio >= 1.7 else "NOT MET")) if tgt else ""))
+        return "\n".join(out)
+
+    # -----------------------------------------------------------------------------------------
+    def plot(self):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        cases = [c for c in ("linear", "nonlinear", "lattice") if any(r["case"] == c and r["selected"] for r in self.rows)]
+        if not cases:
+            return None
+        fig, axes = plt.subplots(1, len(cases), figsize=(6 * len(cases), 5), squeeze=False)
+        colors = dict(zip([p["key"] for p in PEERS], plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+        for ax, case in zip(axes[0], cases):
+            for p in PEERS:
+                for ranks, ls, mk in ((1, "-", "o"), (2, "--", "s"), (4, ":", "^")):
+                    pts = sorted((r["unknowns"], r["s_per_step"]) for r in self.rows if r["case"] == case and r["peer"] == p["key"]
+                                 and r["ranks"] == ranks and r["selected"])
+                    if pts:
+                        x, y = zip(*pts)
+                        ax.loglog(x, y, ls, marker=mk, color=colors[p["key"]], label="%s, %d rank%s" % (p["label"], ranks, "s" if ranks > 1 else ""))
+            ax.set_xlabel("unknowns N (dofs of q; the first-order form solves 2N)")
+            ax.set_ylabel("seconds per step")
+            ax.set_title("%s, %d steps of %g s, ksp_rtol %g" % (CASES[case]["label"], self.a.steps, self.a.dt, self.a.ksp_rtol))
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7)
+        fig.tight_layout()
+        path = os.path.join(self.a.out, self.a.name + ".png")
+        fig.savefig(path, dpi=120)
+        return path
+
+
+def load_csv(path):
+    rows = []
+    ints = ("n", "unknowns", "solver_unknowns", "ranks", "selected", "steps", "newton", "ksp")
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            d = {}
+            for k, v in r.items():
+                if v in ("", None):
+                    continue
+                if k in ints:
+                    d[k] = int(float(v))
+                else:
+                    try:
+                        d[k] = float(v) if k not in ("case", "model", "peer", "label", "family", "config", "role", "status", "ref", "cmd") else v
+                    except ValueError:
+                        d[k] = v
+            d.setdefault("selected", 0)
+            d.setdefault("load1", 0.0)
+            rows.append(d)
+    return rows
+
+
+def git_describe():
+    try:
+        c = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True, text=True, timeout=10)
+        return "tsmech " + c.stdout.strip()
+    except Exception:  # noqa: BLE001
+        return "tsmech"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="128² cloth (linear and nonlinear) and a 16³ lattice, 1 rank")
+    ap.add_argument("--cases", default="linear,nonlinear,lattice", help="comma list of linear, nonlinear, lattice")
+    ap.add_argument("--sizes", default="128,256,512", help="cloth sizes n (n x n particles)")
+    ap.add_argument("--sizes2", default=None,
+                    help="nonlinear cloth sizes on more than one rank (default: the smallest of --sizes; the linear cloth runs all "
+                         "--sizes, the lattice its largest size)")
+    ap.add_argument("--lattice-sizes", default="16,32", help="lattice sizes n (n³ particles); the largest is the reported case")
+    ap.add_argument("--ranks", default="1,2", help="comma list of rank counts")
+    ap.add_argument("--peers", default=",".join(p["key"] for p in PEERS), help="comma list of " + ", ".join(PEER))
+    ap.add_argument("--skip-big", default="theta",
+                    help="peers left out at the largest cloth size on every rank count (the full run's time budget); '' keeps all")
+    ap.add_argument("--config", action="append", default=[], metavar="PEER=CONFIG",
+                    help="force a configuration (e.g. cn2=cg+gamg); configurations: " + ", ".join(SECOND_ORDER_SOLVERS + FIRST_ORDER_SOLVERS))
+    ap.add_argument("--screen-all", action="store_true", help="every configuration at every size (slow)")
+    ap.add_argument("--keep", type=int, default=2, help="at most this many configurations of a leader's ranking are run at a later size")
+    ap.add_argument("--keep-within", type=float, default=1.15,
+                    help="... those within this factor of the best time at the previous size")
+    ap.add_argument("--second-order-solvers", default=",".join(SECOND_ORDER_SOLVERS), help="screened for tsmech and TSALPHA2")
+    ap.add_argument("--first-order-solvers", default=",".join(FIRST_ORDER_SOLVERS), help="screened for TSCN/TSTHETA")
+    ap.add_argument("--big-size", type=int, default=512, help="cloth sizes from which --skip-big applies")
+    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--dt", type=float, default=1e-3)
+    ap.add_argument("--ksp-rtol", type=float, default=1e-8, help="-ksp_rtol of every timing run")
+    ap.add_argument("--ksp-max-it", type=int, default=1000, help="-ksp_max_it of every timing run (a solve that needs more fails)")
+    ap.add_argument("--ref-solver", default="cg+icc,gmres+ilu",
+                    help="configuration of the reference runs (the next one if a run fails)")
+    ap.add_argument("--ref-ksp-rtol", type=float, default=1e-11)
+    ap.add_argument("--ref-snes-rtol", type=float, default=1e-10)
+    ap.add_argument("--agree", type=float, default=1e-6, help="relative agreement asked of the final state")
+    ap.add_argument("--extra", default="", help="extra options for every run (quoted)")
+    ap.add_argument("--timeout", type=float, default=400, help="seconds before a run is stopped")
+    ap.add_argument("--busy", type=float, default=0.3,
+                    help="other processes using more cores than this make the machine busy (waiting before, a retry after a run)")
+    ap.add_argument("--max-wait", type=float, default=60, help="seconds to wait for a quiet machine before each run (0: never)")
+    ap.add_argument("--wait-budget", type=float, default=600, help="total seconds of such waiting in one benchmark")
+    ap.add_argument("--retries", type=int, default=1, help="extra runs of a timing run that other processes disturbed")
+    ap.add_argument("--mpiexec-args", default="--bind-to none", help="extra mpiexec arguments")
+    ap.add_argument("--tsmech", default=os.path.join(ROOT, "build", "tsmech"))
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--name", default=None, help="base name of the csv/png/txt (default bench or bench_quick)")
+    ap.add_argument("--workdir", default=None, help="where the HDF5 files go (default $TMPDIR/tsmech_bench)")
+    ap.add_argument("--keep-h5", action="store_true")
+    ap.add_argument("--dry-run", action="store_true", help="print the commands only")
+    ap.add_argument("--from-csv", default=None, metavar="CSV", help="no runs: print the table and draw the plot of an earlier CSV")
+    a = ap.parse_args()
+
+    if a.quick:
+        a.sizes, a.ranks, a.lattice_sizes = "128", "1", "16"
+    a.name = a.name or ("bench_quick" if a.quick else "bench")
+    a.workdir = a.workdir or os.path.join(os.environ.get("TMPDIR", "/tmp"), "tsmech_bench")
+    a.cases = [c for c in a.cases.split(",") if c]
+    a.sizes = sorted(int(s) for s in a.sizes.split(",") if s)
+    a.sizes2 = sorted(int(s) for s in a.sizes2.split(",") if s) if a.sizes2 is not None else a.sizes[:1]
+    a.lattice_sizes = sorted(int(s) for s in a.lattice_sizes.split(",") if s)
+    a.ranks = sorted(int(s) for s in a.ranks.split(",") if s)
+    a.peers = [p for p in a.peers.split(",") if p]
+    a.skip_big = [p for p in a.skip_big.split(",") if p]
+    a.config = dict(c.split("=", 1) for c in a.config)
+    a.ref_solvers = [c for c in a.ref_solver.split(",") if c]
+    a.second_solvers = [c for c in a.second_order_solvers.split(",") if c]
+    a.first_solvers = [c for c in a.first_order_solvers.split(",") if c]
+    for c in a.second_solvers + a.first_solvers + list(a.config.values()):
+        solver_args(c, 1)
+    for p in a.peers + list(a.config):
+        if p not in PEER:
+            ap.error("unknown peer %s" % p)
+    for c in a.cases:
+        if c not in CASES:
+            ap.error("unknown case %s" % c)
+    if not os.access(a.tsmech, os.X_OK) and not a.dry_run:
+        ap.error("%s is not built: meson compile -C build" % a.tsmech)
+    if not shutil.which("mpiexec"):
+        ap.error("mpiexec not found")
+
+    if a.from_csv:
+        a.dry_run = True
+        b = Bench(a)
+        b.rows = load_csv(a.from_csv)
+        if not a.name or a.name in ("bench", "bench_quick"):
+            a.name = os.path.splitext(os.path.basename(a.from_csv))[0] + "_report"
+        rep = b.table()
+        log(rep)
+        with open(os.path.join(a.out, a.name + ".txt"), "w") as f:
+            f.write(rep + "\n")
+        log("\nwrote %s" % b.plot())
+        return
+    b = Bench(a)
+    log("tsmech benchmark: cases %s, cloth sizes %s (nonlinear on >1 rank: %s), lattice %s, ranks %s, peers %s" % (
+        ",".join(a.cases), a.sizes, a.sizes2, a.lattice_sizes, a.ranks, ",".join(a.peers)))
+    try:
+        for ranks in a.ranks:
+            for case in a.cases:
+                if case == "lattice":
+                    sizes = a.lattice_sizes if ranks == 1 else a.lattice_sizes[-1:]
+                elif case == "nonlinear" and ranks > 1:
+                    sizes = a.sizes2
+                else:
+                    sizes = a.sizes
+                if not sizes:
+                    continue
+                # peers of --skip-big are left out at the largest cloth size (time budget)
+                skip = {n: set(a.skip_big) for n in sizes if n >= a.big_size} if case != "lattice" else {}
+                b.case_ladder(case, sizes, ranks, a.peers, skip)
+    except KeyboardInterrupt:
+        log("\ninterrupted: writing what was measured")
+    csvp = b.write_csv()
+    rep = b.table()
+    log("\n" + rep)
+    txt = os.path.join(a.out, a.name + ".txt")
+    with open(txt, "w") as f:
+        f.write(rep + "\n")
+    png = None if a.dry_run else b.plot()
+    log("\nwrote %s, %s%s, logs in %s" % (csvp, txt, (", " + png) if png else "", b.logdir))
+
+
+if __name__ == "__main__":
+    main()
