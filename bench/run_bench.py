@@ -102,7 +102,7 @@ EVENTS = ["TSStep", "KSPSolve", "PCSetUp", "PCApply", "MatMult", "MechForce", "M
 CSV_FIELDS = ["case", "model", "n", "unknowns", "solver_unknowns", "ranks", "peer", "label", "family", "config", "role",
               "selected", "status", "steps", "s_per_step", "tsstep_s", "wall_s", "elapsed_s", "newton", "ksp", "rss_max_mb",
               "rss_sum_mb", "rel_dq", "rel_v", "rel_q", "rel", "ref", "ratio_vs_cn2", "ratio_vs_midpoint2", "load1", "other_load",
-              "attempts"] + \
+              "attempts", "snes_rtol", "eq_selected"] + \
              ["ev_" + e for e in EVENTS] + ["cmd"]
 
 
@@ -421,8 +421,36 @@ class Bench:
                     order += [c for c in (rk["order"] if rk else cands) if c not in order and c not in tried]
                     order += [c for c in tried if c not in order]  # failures last
                     self.ranking[key] = dict(order=order, time={r["config"]: r["s_per_step"] for r in ok}, ranks=ranks)
+            if not CASES[case]["linear"] and a.snes_rtols and n == max(sizes):
+                self.equal_accuracy(case, n, ranks, here)
             self.ratios(case, n, ranks)
             self.write_csv()
+
+    def equal_accuracy(self, case, n, ranks, here):
+        """Nonlinear cases: the Newton peers again in their selected configuration with looser
+        -snes_rtol; the fastest run of a peer whose final state agrees with the reference to
+        --agree is its time 'at equal accuracy' (eq_selected)."""
+        a = self.a
+        log("  -- at equal accuracy: the Newton peers with -snes_rtol %s" % ", ".join("%g" % x for x in a.snes_rtols))
+        for p in here:
+            if p.endswith("-lin"):
+                continue
+            base = self.best(case, n, ranks, p)
+            if not base:
+                continue
+            cands = [base]
+            for rt in a.snes_rtols:
+                tag = "%s_n%d_np%d_%s_%s_snesrtol%g" % (case, n, ranks, p, base["config"], rt)
+                extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it), "-snes_rtol", repr(rt)]
+                r = self.run(case, n, ranks, p, base["config"], "accuracy", extra, tag)
+                r["snes_rtol"] = rt
+                self.compare(r, case, n)
+                log("  %-28s %-16s %s" % (PEER[p]["label"], "%s rtol %g" % (base["config"], rt), self.brief(r)))
+                cands.append(r)
+            good = [r for r in cands if r["status"] == "ok" and r.get("rel") is not None and r["rel"] <= a.agree
+                    and r.get("s_per_step") is not None]
+            if good:
+                min(good, key=lambda r: r["s_per_step"])["eq_selected"] = 1
 
     def ratios(self, case, n, ranks):
         sel = [r for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["selected"]]
@@ -487,6 +515,10 @@ class Bench:
                     ("%.1e" % r["rel"]) if r.get("rel") is not None else "-",
                     ("%.2f" % r["ratio_vs_cn2"]) if r.get("ratio_vs_cn2") else "-",
                     ("%.2f" % r["ratio_vs_midpoint2"]) if r.get("ratio_vs_midpoint2") else "-", others))
+        eq = self.equal_table()
+        if eq:
+            P("")
+            P(eq)
         P("")
         P(self.breakdown())
         P("")
@@ -498,6 +530,43 @@ class Bench:
         if busy:
             P("%d timing run(s) ran while other processes used more than %.1f cores (other_load in the CSV)" % (len(busy), a.busy))
         return "\n".join(lines)
+
+    def eq_best(self, case, n, ranks, peer):
+        for r in self.rows:
+            if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == peer and r.get("eq_selected"):
+                return r
+        return None
+
+    def equal_table(self):
+        """Nonlinear cases at their largest size: each Newton peer's fastest run that agrees with the
+        reference to --agree, over -snes_rtol 1e-8 (the timing run) and --snes-rtols."""
+        keys = sorted({(r["case"], r["ranks"], r["n"]) for r in self.rows if r["role"] == "accuracy"},
+                      key=lambda k: ({"linear": 0, "nonlinear": 1, "lattice": 2}[k[0]], k[1], k[2]))
+        if not keys:
+            return ""
+        out = ["At equal accuracy (nonlinear cases): each Newton peer's fastest run with rel <= %g, over -snes_rtol 1e-8 "
+               "and %s" % (self.a.agree, ", ".join("%g" % x for x in self.a.snes_rtols))]
+        for case, ranks, n in keys:
+            c = CASES[case]
+            out.append("  %s %d%s, %d rank%s" % (c["label"], n, c["sym"], ranks, "s" if ranks > 1 else ""))
+            out.append("    %-28s %-16s %10s %9s %7s %7s %9s %8s  %s" % ("peer", "config", "snes_rtol", "s/step", "Newton", "KSP", "rel",
+                                                                   "x cn2", "all runs (snes_rtol: s/step rel)"))
+            base = self.eq_best(case, n, ranks, "cn2")
+            for p in PEERS:
+                rs = [r for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == p["key"]
+                      and (r["role"] == "accuracy" or r["selected"])]
+                if not rs:
+                    continue
+                allr = ", ".join("%g: %s %s" % (r.get("snes_rtol", 1e-8), ("%.3g" % r["s_per_step"]) if r.get("s_per_step") else r["status"],
+                                                 ("%.0e" % r["rel"]) if r.get("rel") is not None else "-") for r in rs)
+                e = self.eq_best(case, n, ranks, p["key"])
+                if not e:
+                    out.append("    %-28s %-16s %10s %9s %7s %7s %9s %8s  %s" % (p["label"], rs[0]["config"], "-", "none", "", "", "", "", allr))
+                    continue
+                out.append("    %-28s %-16s %10g %9.3f %7d %7d %9.1e %8s  %s" % (
+                    p["label"], e["config"], e.get("snes_rtol", 1e-8), e["s_per_step"], e.get("newton", 0), e.get("ksp", 0), e["rel"],
+                    ("%.2f" % (e["s_per_step"] / base["s_per_step"])) if base else "-", allr))
+        return "\n".join(out)
 
     def breakdown(self):
         """Seconds per step in the main -log_view events, for the selected run of every peer at the
@@ -551,6 +620,15 @@ class Bench:
             g1, g2 = (3.0, 5.0) if case == "linear" else (1.5, 3.0)
             line("%s %d², 1 rank: TSALPHA2 / cn2" % (CASES[case]["label"], n), self.best(case, n, 1, "alpha2"), cn2, g1)
             line("%s %d², 1 rank: TSCN [q;v] / cn2" % (CASES[case]["label"], n), self.best(case, n, 1, "cn"), cn2, g2)
+            if case == "nonlinear":
+                e1 = self.eq_best(case, n, 1, "cn2")
+                for p, goal in (("alpha2", g1), ("cn", g2)):
+                    e = self.eq_best(case, n, 1, p)
+                    if e1 and e:
+                        ratio = e["s_per_step"] / e1["s_per_step"]
+                        out.append("  %-58s %6.2f  (target >= %.1f: %s)" % (
+                            "%s %d², 1 rank, equal accuracy: %s / cn2" % (CASES[case]["label"], n, PEER[p]["label"].split(" [")[0]),
+                            ratio, goal, "MET" if ratio >= goal else "NOT MET"))
             rels = [(r["peer"], r["rel"]) for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == 1 and r["selected"]
                     and r["peer"] in ("cn2", "alpha2", "cn") and r.get("rel") is not None]
             if rels:
@@ -604,7 +682,7 @@ class Bench:
 
 def load_csv(path):
     rows = []
-    ints = ("n", "unknowns", "solver_unknowns", "ranks", "selected", "steps", "newton", "ksp")
+    ints = ("n", "unknowns", "solver_unknowns", "ranks", "selected", "eq_selected", "attempts", "steps", "newton", "ksp")
     with open(path) as f:
         for r in csv.DictReader(f):
             d = {}
@@ -663,6 +741,9 @@ def main():
     ap.add_argument("--ref-ksp-rtol", type=float, default=1e-11)
     ap.add_argument("--ref-snes-rtol", type=float, default=1e-10)
     ap.add_argument("--agree", type=float, default=1e-6, help="relative agreement asked of the final state")
+    ap.add_argument("--snes-rtols", default="1e-5",
+                    help="nonlinear cases, largest size: the Newton peers are run again with these -snes_rtol, for the "
+                         "comparison at equal accuracy ('' : none)")
     ap.add_argument("--extra", default="", help="extra options for every run (quoted)")
     ap.add_argument("--timeout", type=float, default=400, help="seconds before a run is stopped")
     ap.add_argument("--busy", type=float, default=0.3,
@@ -674,7 +755,8 @@ def main():
     ap.add_argument("--tsmech", default=os.path.join(ROOT, "build", "tsmech"))
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--name", default=None, help="base name of the csv/png/txt (default bench or bench_quick)")
-    ap.add_argument("--workdir", default=None, help="where the HDF5 files go (default $TMPDIR/tsmech_bench)")
+    ap.add_argument("--workdir", default=None, help="where the HDF5 files and the copy of the binary go (default: a new "
+                    "temporary directory, removed at the end unless --keep-h5)")
     ap.add_argument("--keep-h5", action="store_true")
     ap.add_argument("--dry-run", action="store_true", help="print the commands only")
     ap.add_argument("--from-csv", default=None, metavar="CSV", help="no runs: print the table and draw the plot of an earlier CSV")
@@ -683,7 +765,10 @@ def main():
     if a.quick:
         a.sizes, a.ranks, a.lattice_sizes = "128", "1", "16"
     a.name = a.name or ("bench_quick" if a.quick else "bench")
-    a.workdir = a.workdir or os.path.join(os.environ.get("TMPDIR", "/tmp"), "tsmech_bench")
+    own_workdir = a.workdir is None
+    if own_workdir:
+        import tempfile
+        a.workdir = tempfile.mkdtemp(prefix="tsmech_bench_")
     a.cases = [c for c in a.cases.split(",") if c]
     a.sizes = sorted(int(s) for s in a.sizes.split(",") if s)
     a.sizes2 = sorted(int(s) for s in a.sizes2.split(",") if s) if a.sizes2 is not None else a.sizes[:1]
@@ -693,6 +778,7 @@ def main():
     a.skip_big = [p for p in a.skip_big.split(",") if p]
     a.config = dict(c.split("=", 1) for c in a.config)
     a.ref_solvers = [c for c in a.ref_solver.split(",") if c]
+    a.snes_rtols = [float(x) for x in a.snes_rtols.split(",") if x]
     a.second_solvers = [c for c in a.second_order_solvers.split(",") if c]
     a.first_solvers = [c for c in a.first_order_solvers.split(",") if c]
     for c in a.second_solvers + a.first_solvers + list(a.config.values()):
@@ -747,6 +833,8 @@ def main():
         f.write(rep + "\n")
     png = None if a.dry_run else b.plot()
     log("\nwrote %s, %s%s, logs in %s" % (csvp, txt, (", " + png) if png else "", b.logdir))
+    if own_workdir and not a.keep_h5:
+        shutil.rmtree(a.workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
