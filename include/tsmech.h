@@ -62,6 +62,12 @@ PETSC_EXTERN PetscErrorCode TSTheta2GetLinearized(TS, PetscBool *, TSTheta2Guess
    checkpoint and restart. Get copies into the given Vec and tells whether one is known. */
 PETSC_EXTERN PetscErrorCode TSTheta2GetPreviousVelocity(TS, Vec, PetscBool *);
 PETSC_EXTERN PetscErrorCode TSTheta2SetPreviousVelocity(TS, Vec);
+/* Matrix-free Jacobian through the system's tangent action, the assembled operator only as the
+   preconditioning matrix, rebuilt when the linear iterations grow by the given factor
+   (-ts_theta_matrix_free, -ts_theta_pc_rebuild_growth); Get also returns the number of
+   assemblies of the preconditioning matrix. */
+PETSC_EXTERN PetscErrorCode TSTheta2SetMatrixFree(TS, PetscBool, PetscReal);
+PETSC_EXTERN PetscErrorCode TSTheta2GetMatrixFree(TS, PetscBool *, PetscReal *, PetscInt *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The mechanical system                                                                      */
@@ -74,6 +80,11 @@ PETSC_EXTERN PetscClassId     MECHSYSTEM_CLASSID;
 typedef PetscErrorCode (*MechForceFn)(MechSystem, PetscReal t, Vec q, Vec v, Vec f, void *ctx);
 /* J = cK K(t, q, v) + cD D(t, q, v). J is zeroed on entry; set or add values and assemble. */
 typedef PetscErrorCode (*MechTangentFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx);
+/* Linearize the tangent action at (t, q, v): prepare y = (cK K + cD D) w for the apply callback. */
+typedef PetscErrorCode (*MechTangentLinearizeFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx);
+/* y = (cK K + cD D) w at the state and coefficients of the last linearization (no fixed dofs:
+   the system decouples them). */
+typedef PetscErrorCode (*MechTangentApplyFn)(MechSystem, Vec w, Vec y, void *ctx);
 /* Potential energy (kinetic energy is 1/2 v^T M v, computed by the system). */
 typedef PetscErrorCode (*MechPotentialFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx);
 /* Exact solution, where the model has one. */
@@ -93,6 +104,10 @@ PETSC_EXTERN PetscErrorCode MechSystemSetForce(MechSystem, MechForceFn, void *);
 /* The tangent callback and a preallocated matrix with the sparsity of K + D + M; hasdamping
    false means D = 0 (the callback is then never asked for D). */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangent(MechSystem, Mat, PetscBool hasdamping, MechTangentFn, void *);
+/* Optional: the tangent applied by the model's own kernel, for matrix-free operators
+   (MechSystemCreateOperatorShell()); it must equal the assembled tangent. */
+PETSC_EXTERN PetscErrorCode MechSystemSetTangentAction(MechSystem, MechTangentLinearizeFn, MechTangentApplyFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemHasTangentAction(MechSystem, PetscBool *);
 /* Fixed degrees of freedom (global indices, each rank its own) with prescribed values
    (a full-size Vec, only its fixed entries are read; NULL: the values of the initial state). */
 PETSC_EXTERN PetscErrorCode MechSystemSetFixed(MechSystem, IS, Vec);
@@ -125,6 +140,10 @@ PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q,
 PETSC_EXTERN PetscErrorCode MechSystemComputeOperator(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J);
 /* A new matrix with the sparsity of the operator above. */
 PETSC_EXTERN PetscErrorCode MechSystemCreateOperator(MechSystem, Mat *);
+/* A MATSHELL applying J = cK K + cD D + cM M (fixed dofs decoupled) through the tangent action,
+   without assembly; MechSystemLinearizeOperatorShell() sets its state and coefficients. */
+PETSC_EXTERN PetscErrorCode MechSystemCreateOperatorShell(MechSystem, Mat *);
+PETSC_EXTERN PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat A);
 /* Solve M x = b (fixed dofs decoupled) with the system's mass KSP (prefix <prefix>mass_). */
 PETSC_EXTERN PetscErrorCode MechSystemSolveMass(MechSystem, Vec b, Vec x);
 PETSC_EXTERN PetscErrorCode MechSystemComputeEnergy(MechSystem, PetscReal, Vec q, Vec v, PetscReal *kinetic, PetscReal *potential);

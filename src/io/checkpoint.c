@@ -1182,12 +1182,19 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
   {
     /* exact: the theta2 family, whose history the checkpoint holds, and one-step types without
        history at fixed steps; the others restart as at a first step (TSRestartStep() below) */
-    PetscBool exact, none;
+    PetscBool exact, none, family;
 
-    PetscCall(IsTheta2Family(ts, &exact));
+    PetscCall(IsTheta2Family(ts, &family));
+    exact = family;
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
     if (!exact && none) PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &exact, TSSYMEULER2, TSEULER, TSBEULER, TSCN, TSTHETA, ""));
     if (!exact) PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s with the %s step-size controller keeps history that a checkpoint does not hold: it restarts from %s as at a first step, so the run continues correctly but not bit for bit as the uninterrupted run\n", now.type, now.adapt, ck->path));
+    else if (family) {
+      PetscBool mf;
+
+      PetscCall(TSTheta2GetMatrixFree(ts, &mf, NULL, NULL));
+      if (mf && ts->problem_type != TS_LINEAR) PetscCall(PetscPrintf(ck->comm, "tsmech: note: with -ts_theta_matrix_free the lagged preconditioning matrix is assembled anew at the state of %s, so the run continues to the solver tolerances, not bit for bit as the uninterrupted run\n", ck->path));
+    }
   }
 
   PetscCall(VecCopy(ck->vec[0], q));

@@ -20,12 +20,15 @@ struct _p_MechSystem {
   PetscBool massdiag; /* M is diagonal: M solves and M additions are pointwise */
   KSP       massksp;  /* solves with Mfix */
 
-  MechForceFn   force;
-  void         *forcectx;
-  MechTangentFn tangent;
-  void         *tangentctx;
-  Mat           Jpattern; /* sparsity of K + D + M */
-  PetscBool     hasdamping;
+  MechForceFn            force;
+  void                  *forcectx;
+  MechTangentFn          tangent;
+  void                  *tangentctx;
+  Mat                    Jpattern;  /* sparsity of K + D + M */
+  MechTangentLinearizeFn linearize; /* optional tangent action (matrix-free operators) */
+  MechTangentApplyFn     apply;
+  void                  *actionctx;
+  PetscBool              hasdamping;
 
   IS        fixed;       /* fixed dofs, global indices owned by this rank */
   Vec       fixedvalues; /* prescribed values (full-size), NULL: keep the initial state */
@@ -55,8 +58,9 @@ struct _p_MechSystem {
   PetscBool setupcalled;
 };
 
-/* -log_view events: force evaluations, operator assemblies, mass solves */
-PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve;
+/* -log_view events: force evaluations, operator assemblies, mass solves, linearizations and
+   applications of the matrix-free operator */
+PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve, MECH_Linearize, MECH_Apply;
 
 PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */

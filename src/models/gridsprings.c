@@ -63,9 +63,15 @@ static inline void GridSlabStarts(const MechSpringGrid *g, PetscInt k, PetscInt 
   its partner's forward spring (in slab k + dk) if s is backward, its own otherwise. sb: the
   slab starts of GridSlabStarts(), pb: the particle's GridPointStart().
 */
-static inline const PetscReal *GridSpringResult(const MechSpringGrid *g, const PetscInt sb[], PetscInt pb, PetscInt s, PetscInt w)
+static inline const PetscReal *GridSpringResult(const MechSpringGrid *g, const PetscReal *base, const PetscInt sb[], PetscInt pb, PetscInt s, PetscInt w)
 {
-  return g->buf + w * (sb[(s < g->self ? g->d[s][2] : 0) + g->sw] + pb + g->bent[s]);
+  return base + w * (sb[(s < g->self ? g->d[s][2] : 0) + g->sw] + pb + g->bent[s]);
+}
+
+/* Entries of one slab of forward springs */
+static inline PetscInt GridSlabEntries(const MechSpringGrid *g)
+{
+  return g->bm[1] * g->bm[0] * g->nfw;
 }
 
 /* Ghosted local copy of a state vector, as a flat array of 3 reals per point */
@@ -188,7 +194,10 @@ PetscErrorCode MechSpringGridCreate(DM da, const PetscReal k[3], PetscReal scale
      spring number self - s - 1 since the stencil is symmetric */
   for (a = 0; a < g->nst; a++) g->bent[a] = a < g->self ? (g->d[a][1] * g->bm[0] + g->d[a][0]) * g->nfw + g->self - a - 1 : a - g->self - 1;
   PetscCall(PetscMalloc1((g->sw + 1) * g->bm[1] * g->bm[0] * g->nfw * 9, &g->buf));
-  *grid = g;
+  /* zero-rest-length springs without damping have the constant blocks k I */
+  g->constant = zerorest && c == 0 ? PETSC_TRUE : PETSC_FALSE;
+  g->k0       = PetscMax(g->xs[2] - g->sw, 0);
+  *grid       = g;
   PetscFunctionReturn(0);
 }
 
@@ -199,20 +208,22 @@ PetscErrorCode MechSpringGridDestroy(void *ctx)
   PetscFunctionBegin;
   PetscCall(DMDestroy(&g->da));
   PetscCall(PetscFree(g->buf));
+  PetscCall(PetscFree(g->store));
+  PetscCall(PetscFree(g->ext));
   PetscCall(PetscFree(g->extractx));
   PetscCall(PetscFree(g));
   PetscFunctionReturn(0);
 }
 
 /*
-  Forward springs of slab k (points with (i, j) in the buffered range) into the buffer: forces
-  (w = 3), or blocks B = cK Kaa + cD Daa (w = 9). Only springs with an owned end are needed.
+  Forward springs of slab k (points with (i, j) in the buffered range) into slab, the slab's part
+  of the buffer or of the store: forces (w = 3), or blocks B = cK Kaa + cD Daa (w = 9). Only
+  springs with an owned end are needed.
 */
-static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD)
+static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD, PetscReal *slab)
 {
-  const PetscInt sb = GridSlabStart(g, k);
-  PetscInt       i, j, m, a;
-  PetscReal      K[9] = {0}, D[9] = {0};
+  PetscInt  i, j, m, a;
+  PetscReal K[9] = {0}, D[9] = {0};
 
   PetscFunctionBegin;
   for (j = g->b0[1]; j < g->b0[1] + g->bm[1]; j++) {
@@ -225,7 +236,7 @@ static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const
         PetscReal     *b;
 
         if (!(all || GridInside(g, ii, jj, kk)) || !(own || GridOwned(g, ii, jj, kk))) continue;
-        b = g->buf + (sb + GridPointStart(g, i, j) + m) * w;
+        b = slab + (GridPointStart(g, i, j) + m) * w;
         if (w == 3) PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b, NULL, NULL, NULL));
         else {
           PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], NULL, cK != 0 ? K : NULL, cD != 0 ? D : NULL, NULL));
@@ -259,7 +270,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
   PetscCall(VecGetArray(f, &fa));
   /* r runs through the owned points in the order of the global vector */
   for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
-    PetscCall(GridSlabSprings(g, k, x, u, 3, 0, 0));
+    PetscCall(GridSlabSprings(g, k, x, u, 3, 0, 0, g->buf + 3 * GridSlabStart(g, k)));
     if (k < g->xs[2]) continue;
     GridSlabStarts(g, k, sb);
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
@@ -272,7 +283,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
           const PetscReal *b;
 
           if (s == g->self || !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
-          b = GridSpringResult(g, sb, pb, s, 3);
+          b = GridSpringResult(g, g->buf, sb, pb, s, 3);
           if (s < g->self)
             for (c = 0; c < 3; c++) fr[c] -= b[c];
           else
@@ -336,7 +347,7 @@ static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
   PetscCall(DMGetLocalToGlobalMapping(g->da, &ltog));
   PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
   for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
-    PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD));
+    PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, g->buf + 9 * GridSlabStart(g, k)));
     if (k < g->xs[2]) continue;
     GridSlabStarts(g, k, sb);
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
@@ -356,7 +367,7 @@ static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
             dpos = b;
             continue;
           }
-          B = GridSpringResult(g, sb, pb, s, 9);
+          B = GridSpringResult(g, g->buf, sb, pb, s, 9);
           for (a = 0; a < 3; a++) {
             for (e = 0; e < 3; e++) {
               diag[3 * a + e] += B[3 * a + e];
@@ -376,6 +387,151 @@ static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
   PetscCall(GridRestoreLocal(g->da, &ql, &x));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The matrix-free tangent. The linearization keeps, for every slab from k0 on, the blocks
+  B = cK Kaa + cD Daa of the forward springs (the buffer of GridTangent(), kept whole), and
+  cK times the derivative of the model's term per owned particle; with constant springs (zero rest
+  length, no damping) B = cK k I needs no store at all. Row p of the assembled tangent has the
+  diagonal block sum_s B_s + E_p and -B_s at partner s, so
+      y_p = sum_s B_s (w_p - w_s) + E_p w_p,   E_p = cD drag I + cK (model's term)'.
+*/
+static PetscErrorCode GridTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
+{
+  MechSpringGrid    *g    = (MechSpringGrid *)ctx;
+  const PetscInt     nloc = g->xm[0] * g->xm[1] * g->xm[2];
+  Vec                ql, vl;
+  const PetscScalar *x, *u;
+  PetscInt           i, j, k, a, r = 0;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  g->cK = cK;
+  g->cD = cD;
+  if (g->constant && !g->extra) PetscFunctionReturn(0);
+  PetscCall(GridGetLocal(g->da, q, &ql, &x));
+  PetscCall(GridGetLocal(g->da, v, &vl, &u));
+  if (!g->constant) {
+    if (!g->store) PetscCall(PetscMalloc1((g->xs[2] + g->xm[2] - g->k0) * GridSlabEntries(g) * 9, &g->store));
+    for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, g->store + 9 * (k - g->k0) * GridSlabEntries(g)));
+  }
+  if (g->extra) {
+    if (!g->ext) PetscCall(PetscMalloc1(9 * nloc, &g->ext));
+    for (k = g->xs[2]; k < g->xs[2] + g->xm[2]; k++) {
+      for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+        for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++, r++) {
+          for (a = 0; a < 9; a++) g->ext[9 * r + a] = 0;
+          (void)g->extra(g->extractx, &x[3 * GridGhost(g, i, j, k)], NULL, cK, &g->ext[9 * r]);
+        }
+      }
+    }
+  }
+  PetscCall(GridRestoreLocal(g->da, &vl, &u));
+  PetscCall(GridRestoreLocal(g->da, &ql, &x));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The store offset, in entries, of the block of the spring from a particle to stencil entry s,
+  relative to the particle's own first forward entry: its own forward entry, or its partner's
+  (dk slabs, dj rows and di points away) forward entry self - s - 1.
+*/
+static inline PetscInt GridStoreOffset(const MechSpringGrid *g, PetscInt s)
+{
+  if (s > g->self) return s - g->self - 1;
+  return (g->d[s][2] * g->bm[1] + g->d[s][1]) * g->bm[0] * g->nfw + g->d[s][0] * g->nfw + g->self - s - 1;
+}
+
+static PetscErrorCode GridTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
+{
+  const MechSpringGrid *g = (const MechSpringGrid *)ctx;
+  Vec                   wl;
+  const PetscScalar    *x;
+  PetscScalar          *ya;
+  PetscReal             kc[MECH_GRID_STENCIL], ksum = 0, dw[3], yr[3];
+  PetscInt              boff[MECH_GRID_STENCIL], goff[MECH_GRID_STENCIL], ns = 0;
+  PetscInt              i, j, k, s, a, e, r = 0;
+
+  PetscFunctionBegin;
+  (void)sys;
+  /* the stencil without the particle itself: stiffness (constant springs), store and ghost offsets */
+  for (s = 0; s < g->nst; s++) {
+    if (s == g->self) continue;
+    kc[ns]   = g->cK * g->spring[s].k;
+    boff[ns] = GridStoreOffset(g, s);
+    goff[ns] = g->goff[s];
+    ksum += kc[ns];
+    ns++;
+  }
+  PetscCall(GridGetLocal(g->da, w, &wl, &x));
+  PetscCall(VecGetArray(y, &ya));
+  for (k = g->xs[2]; k < g->xs[2] + g->xm[2]; k++) {
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++, r++) {
+        const PetscInt   p  = GridGhost(g, i, j, k);
+        const PetscReal *wp = &x[3 * p], *Bp = g->store ? g->store + 9 * ((k - g->k0) * GridSlabEntries(g) + GridPointStart(g, i, j)) : NULL;
+
+        for (a = 0; a < 3; a++) yr[a] = g->cD * g->drag * wp[a];
+        if (g->ext)
+          for (a = 0; a < 3; a++)
+            for (e = 0; e < 3; e++) yr[a] += g->ext[9 * r + 3 * a + e] * wp[e];
+        if (GridInterior(g, i, j, k)) {
+          /* the whole stencil is on the grid: no tests, and the sums in registers */
+          PetscReal y0 = yr[0], y1 = yr[1], y2 = yr[2];
+
+          if (g->constant) {
+            y0 += ksum * wp[0];
+            y1 += ksum * wp[1];
+            y2 += ksum * wp[2];
+            for (s = 0; s < ns; s++) {
+              const PetscReal *ws = wp + 3 * goff[s], c = kc[s];
+
+              y0 -= c * ws[0];
+              y1 -= c * ws[1];
+              y2 -= c * ws[2];
+            }
+          } else {
+            for (s = 0; s < ns; s++) {
+              const PetscReal *ws = wp + 3 * goff[s], *B = Bp + 9 * boff[s];
+              const PetscReal  d0 = wp[0] - ws[0], d1 = wp[1] - ws[1], d2 = wp[2] - ws[2];
+
+              y0 += B[0] * d0 + B[1] * d1 + B[2] * d2;
+              y1 += B[3] * d0 + B[4] * d1 + B[5] * d2;
+              y2 += B[6] * d0 + B[7] * d1 + B[8] * d2;
+            }
+          }
+          yr[0] = y0;
+          yr[1] = y1;
+          yr[2] = y2;
+        } else {
+          PetscInt t = 0;
+
+          for (s = 0; s < g->nst; s++) {
+            const PetscReal *ws = wp + 3 * g->goff[s];
+
+            if (s == g->self) continue;
+            if (GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2])) {
+              for (a = 0; a < 3; a++) dw[a] = wp[a] - ws[a];
+              if (g->constant)
+                for (a = 0; a < 3; a++) yr[a] += kc[t] * dw[a];
+              else {
+                const PetscReal *B = Bp + 9 * boff[t];
+
+                for (a = 0; a < 3; a++) yr[a] += B[3 * a] * dw[0] + B[3 * a + 1] * dw[1] + B[3 * a + 2] * dw[2];
+              }
+            }
+            t++;
+          }
+        }
+        for (a = 0; a < 3; a++) ya[3 * r + a] = yr[a];
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(y, &ya));
+  PetscCall(GridRestoreLocal(g->da, &wl, &x));
   PetscFunctionReturn(0);
 }
 
@@ -495,6 +651,7 @@ PetscErrorCode MechSpringGridSetUpSystem(MechSpringGrid *g, MechSystem sys, Pets
   PetscCall(GridCreateTangentMatrix(g, &J));
   PetscCall(MechSystemSetForce(sys, GridForce, g));
   PetscCall(MechSystemSetTangent(sys, J, damped, GridTangent, g));
+  PetscCall(MechSystemSetTangentAction(sys, GridTangentLinearize, GridTangentApply, g));
   PetscCall(MechSystemSetPotential(sys, GridPotential, g));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&J));

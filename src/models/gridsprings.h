@@ -62,6 +62,11 @@ typedef struct {
   PetscReal *buf;                       /* forward spring results of the last sw + 1 slabs: slab slot,
                                            j, i, forward entry, then 3 (force) or 9 (tangent) reals */
   PetscReal          weight, drag;      /* per particle: m g and the drag coefficient */
+  PetscBool          constant;          /* all springs of zero rest length and undamped: blocks k I */
+  PetscInt           k0;                /* first slab of the store */
+  PetscReal         *store;             /* matrix-free tangent: forward blocks of the slabs k0, ..., last owned */
+  PetscReal         *ext;               /* and cK times the derivative of the model's term, per owned particle */
+  PetscReal          cK, cD;            /* coefficients of the last linearization */
   MechGridParticleFn extra;             /* the model's own term, or NULL */
   void              *extractx;          /* its context, freed with PetscFree() by MechSpringGridDestroy() */
 } MechSpringGrid;

@@ -28,6 +28,8 @@ PetscErrorCode TSMechInitializePackage(void)
   PetscCall(PetscLogEventRegister("MechForce", MECHSYSTEM_CLASSID, &MECH_Force));
   PetscCall(PetscLogEventRegister("MechOperator", MECHSYSTEM_CLASSID, &MECH_Operator));
   PetscCall(PetscLogEventRegister("MechMassSolve", MECHSYSTEM_CLASSID, &MECH_MassSolve));
+  PetscCall(PetscLogEventRegister("MechLinearize", MECHSYSTEM_CLASSID, &MECH_Linearize));
+  PetscCall(PetscLogEventRegister("MechOpApply", MECHSYSTEM_CLASSID, &MECH_Apply));
   PetscCall(TSRegister(TSTHETA2, TSCreate_Theta2));
   PetscCall(TSRegister(TSBEULER2, TSCreate_BEuler2));
   PetscCall(TSRegister(TSCN2, TSCreate_CN2));

@@ -46,6 +46,15 @@ typedef struct {
   PetscReal Jscale; /* theta tau of the assembled Jacobian, for reuse on linear problems */
   PetscBool Jvalid; /* J holds M + theta tau D + theta^2 tau^2 K for Jscale */
   PetscBool Kvalid; /* K holds K (linear problems) */
+
+  /* matrix-free Jacobian: the model's tangent action, with the assembled operator as the
+     preconditioning matrix, rebuilt only when theta tau changes or the linear iterations grow */
+  PetscBool matrixfree;
+  PetscReal pcgrowth; /* rebuild when KSP iterations per Newton iteration exceed pcgrowth * its0; 0: always */
+  PetscBool Pvalid, pcstale;
+  PetscReal Pscale;
+  PetscReal its0;     /* KSP iterations per Newton iteration of the first step after a rebuild (< 0: to be measured) */
+  PetscInt  rebuilds; /* preconditioning matrices assembled */
 } TS_Theta2;
 
 /* Stage arguments of F from the candidate v+ (x). */
@@ -100,6 +109,77 @@ static PetscErrorCode SNESTSFormFunction_Theta2(SNES snes, Vec x, Vec R, TS ts)
   PetscFunctionReturn(0);
 }
 
+/* P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a), assembled */
+static PetscErrorCode Theta2AssembleJacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat P)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+  PetscReal  s  = th->Theta * ts->time_step;
+
+  PetscFunctionBegin;
+  if (th->st.sys) {
+    PetscCall(MechSystemComputeOperator(th->st.sys, t, q, v, s * s, s, 1.0, P));
+  } else {
+    PetscCall(TSComputeI2Jacobian(ts, t, q, v, a, 1.0 / s, 1.0 / (s * s), P, P));
+    PetscCall(MatScale(P, s * s));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  Matrix-free: J, the system's operator shell, is linearized at every call (once on linear
+  problems); the preconditioning matrix P only when there is none for this theta tau or the
+  previous steps marked it stale (Theta2WatchPreconditioner()). Since theta tau is fixed within
+  a step, a lagged P is the exact Jacobian of a nearby state, never of another equation.
+*/
+static PetscErrorCode Theta2ComputeJacobianMF(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat J, Mat P)
+{
+  TS_Theta2 *th    = (TS_Theta2 *)ts->data;
+  PetscReal  s     = th->Theta * ts->time_step;
+  PetscBool  fixed = ts->problem_type == TS_LINEAR ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (!(fixed && th->Jvalid && th->Jscale == s)) {
+    PetscCall(MechSystemLinearizeOperatorShell(th->st.sys, t, q, v, s * s, s, 1.0, J));
+    th->Jscale = s;
+    th->Jvalid = PETSC_TRUE;
+  }
+  if (th->Pvalid && th->Pscale == s && (fixed || !th->pcstale)) PetscFunctionReturn(0);
+  PetscCall(PetscInfo(ts, "Assembling the preconditioning matrix (%s)\n", !th->Pvalid ? "first" : (th->Pscale != s ? "new theta tau" : "linear iterations grew")));
+  PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P));
+  th->Pvalid  = PETSC_TRUE;
+  th->Pscale  = s;
+  th->pcstale = th->pcgrowth == 0 ? PETSC_TRUE : PETSC_FALSE;
+  th->its0    = -1;
+  th->rebuilds++;
+  PetscFunctionReturn(0);
+}
+
+/*
+  After a solve of nits Newton iterations with lits linear iterations: the first step after a
+  rebuild sets the reference its0, a later one with more than pcgrowth its0 per Newton iteration
+  (or a failed solve) marks P stale for the next Jacobian evaluation.
+*/
+static PetscErrorCode Theta2WatchPreconditioner(TS ts, PetscInt nits, PetscInt lits, PetscBool ok)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+  PetscReal  per;
+
+  PetscFunctionBegin;
+  if (!th->matrixfree) PetscFunctionReturn(0);
+  if (!ok) {
+    th->pcstale = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  if (nits <= 0) PetscFunctionReturn(0);
+  per = (PetscReal)lits / (PetscReal)nits;
+  if (th->its0 < 0) th->its0 = PetscMax(per, 1.0);
+  else if (th->pcgrowth > 0 && per > th->pcgrowth * th->its0) {
+    PetscCall(PetscInfo(ts, "%g linear iterations per Newton iteration against %g after the last rebuild: preconditioner stale\n", (double)per, (double)th->its0));
+    th->pcstale = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a); reused on linear problems. */
 static PetscErrorCode Theta2ComputeJacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat J, Mat P)
 {
@@ -107,13 +187,12 @@ static PetscErrorCode Theta2ComputeJacobian(TS ts, PetscReal t, Vec q, Vec v, Ve
   PetscReal  s  = th->Theta * ts->time_step;
 
   PetscFunctionBegin;
-  if (ts->problem_type == TS_LINEAR && th->Jvalid && th->Jscale == s) PetscFunctionReturn(0);
-  if (th->st.sys) {
-    PetscCall(MechSystemComputeOperator(th->st.sys, t, q, v, s * s, s, 1.0, P));
-  } else {
-    PetscCall(TSComputeI2Jacobian(ts, t, q, v, a, 1.0 / s, 1.0 / (s * s), P, P));
-    PetscCall(MatScale(P, s * s));
+  if (th->matrixfree) {
+    PetscCall(Theta2ComputeJacobianMF(ts, t, q, v, a, J, P));
+    PetscFunctionReturn(0);
   }
+  if (ts->problem_type == TS_LINEAR && th->Jvalid && th->Jscale == s) PetscFunctionReturn(0);
+  PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P));
   if (J != P) {
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
@@ -242,6 +321,7 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   ts->snes_its += 1;
   ts->ksp_its += its;
   *ok = reason >= 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(Theta2WatchPreconditioner(ts, 1, its, *ok));
   if (!*ok) PetscCall(PetscInfo(ts, "Linearized step: linear solve failed (%s)\n", KSPConvergedReasons[reason]));
   PetscFunctionReturn(0);
 }
@@ -263,13 +343,17 @@ static PetscErrorCode TSStep_Theta2(TS ts)
       PetscCall(Theta2SolveLinearized(ts, th->V, &stageok));
       if (!stageok) PetscCall(TSMechLinearSolveFailed(ts));
     } else {
-      PetscInt nits, lits;
+      PetscInt            nits, lits;
+      SNESConvergedReason snesreason;
+
       if (th->endpoint) PetscCall(Theta2ComputeStartForce(ts));
       if (th->extrapolate) PetscCall(Theta2Extrapolated(ts, th->V));
       else PetscCall(VecCopy(th->st.v0, th->V));
       PetscCall(SNESSolve(ts->snes, NULL, th->V));
       PetscCall(SNESGetIterationNumber(ts->snes, &nits));
       PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
+      PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
+      PetscCall(Theta2WatchPreconditioner(ts, nits, lits, snesreason > 0 ? PETSC_TRUE : PETSC_FALSE));
       ts->snes_its += nits;
       ts->ksp_its += lits;
     }
@@ -335,6 +419,8 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetLinearized_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPreviousVelocity_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPreviousVelocity_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetMatrixFree_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetMatrixFree_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -346,6 +432,7 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   PetscFunctionBegin;
   PetscCall(TSGetType(ts, &type));
   PetscCheck(th->Theta >= 0 && th->Theta <= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_theta %g is outside [0, 1]", (double)th->Theta);
+  PetscCheck(th->pcgrowth >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_pc_rebuild_growth %g must be non-negative", (double)th->pcgrowth);
   PetscCall(TSMechStepStateSetUp(ts, &th->st, th->Theta == 0 ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(VecDuplicate(ts->vec_sol, &th->V));
   PetscCall(VecDuplicate(ts->vec_sol, &th->qs));
@@ -356,6 +443,23 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &th->rhs));
   PetscCall(VecDuplicate(ts->vec_sol, &th->w));
   PetscCall(TSMechSetUpSNES(ts, th->R));
+  if (th->matrixfree && th->Theta > 0) {
+    PetscBool   has   = PETSC_FALSE;
+    const char *model = NULL;
+    Mat         J, P;
+
+    if (th->st.sys) PetscCall(MechSystemHasTangentAction(th->st.sys, &has));
+    if (th->st.sys) PetscCall(MechSystemGetModelName(th->st.sys, &model));
+    PetscCheck(has, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-ts_theta_matrix_free needs a model that applies its tangent itself (MechSystemSetTangentAction(): chain, cloth, lattice); %s%s%s. PETSc's -snes_mf_operator is the finite-difference alternative", th->st.sys ? "model " : "this TS has no MechSystem (TSMechSetSystem())", th->st.sys ? (model ? model : "(unnamed)") : "", th->st.sys ? " only assembles it" : "");
+    PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
+    if (J == P) {
+      PetscCall(MechSystemCreateOperatorShell(th->st.sys, &J));
+      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
+      PetscCall(MatDestroy(&J));
+    }
+  }
+  th->Pvalid  = PETSC_FALSE;
+  th->pcstale = PETSC_FALSE;
   if (th->linearized && th->Theta > 0) {
     Mat P;
     PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
@@ -377,6 +481,8 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
   PetscCall(PetscOptionsBool("-ts_theta_initial_guess_extrapolate", "Newton's initial guess for v+ extrapolated from the previous step", "TSTheta2SetInitialGuessExtrapolate", th->extrapolate, &th->extrapolate, NULL));
   PetscCall(PetscOptionsBool("-ts_theta_linearized", "Exactly one linear solve per step, K and D at the start of the step (note 001)", "TSTheta2SetLinearized", th->linearized, &th->linearized, NULL));
   PetscCall(PetscOptionsEnum("-ts_theta_linearized_guess", "Initial guess of the linearized step", "TSTheta2SetLinearized", TSTheta2Guesses, (PetscEnum)th->guess, (PetscEnum *)&th->guess, NULL));
+  PetscCall(PetscOptionsBool("-ts_theta_matrix_free", "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", th->matrixfree, &th->matrixfree, NULL));
+  PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
   PetscOptionsHeadEnd();
   /* theta is checked in TSSetUp_Theta2(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
@@ -394,6 +500,7 @@ static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
     if (th->Theta == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Explicit: one mass solve per step\n"));
     else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
+    if (th->matrixfree && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", th->rebuilds, (double)th->pcgrowth));
   }
   PetscFunctionReturn(0);
 }
@@ -476,12 +583,34 @@ static PetscErrorCode TSTheta2SetPreviousVelocity_Theta2(TS ts, Vec v)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode TSTheta2SetMatrixFree_Theta2(TS ts, PetscBool flg, PetscReal growth)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCheck(growth == (PetscReal)PETSC_DEFAULT || growth >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Preconditioner rebuild growth %g must be non-negative (-ts_theta_pc_rebuild_growth)", (double)growth);
+  th->matrixfree = flg;
+  if (growth != (PetscReal)PETSC_DEFAULT) th->pcgrowth = growth;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  if (flg) *flg = th->matrixfree;
+  if (growth) *growth = th->pcgrowth;
+  if (rebuilds) *rebuilds = th->rebuilds;
+  PetscFunctionReturn(0);
+}
+
 /*MC
   TSTHETA2 - "theta2": the theta method for M q'' + f(t, q, q') = 0 in velocity form.
 
   Options: -ts_theta_theta, -ts_theta_endpoint, -ts_theta_initial_guess_extrapolate,
   -ts_theta_linearized, -ts_theta_linearized_guess <zero,velocity,predictor,predictor_zero,
-  predictor_extrapolate,extrapolate>.
+  predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.5>.
 M*/
 PetscErrorCode TSCreate_Theta2(TS ts)
 {
@@ -508,6 +637,7 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   th->extrapolate = PETSC_FALSE;
   th->linearized  = PETSC_FALSE;
   th->guess       = TSTHETA2_GUESS_VELOCITY;
+  th->pcgrowth    = 1.5;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetTheta_C", TSTheta2SetTheta_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetTheta_C", TSTheta2GetTheta_Theta2));
@@ -518,6 +648,8 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetLinearized_C", TSTheta2GetLinearized_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPreviousVelocity_C", TSTheta2GetPreviousVelocity_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPreviousVelocity_C", TSTheta2SetPreviousVelocity_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetMatrixFree_C", TSTheta2SetMatrixFree_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetMatrixFree_C", TSTheta2GetMatrixFree_Theta2));
   PetscFunctionReturn(0);
 }
 
@@ -676,5 +808,33 @@ PetscErrorCode TSTheta2SetPreviousVelocity(TS ts, Vec v)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscUseMethod(ts, "TSTheta2SetPreviousVelocity_C", (TS, Vec), (ts, v));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetMatrixFree - Applies the Jacobian through the attached system's tangent action
+  (MechSystemSetTangentAction()) and uses the assembled M + theta tau D + theta^2 tau^2 K only as
+  the preconditioning matrix, assembled again when theta tau changes, after a failed solve, or
+  when the linear iterations per Newton iteration grow beyond growth times those of the first
+  step after the last assembly (0: at every Newton iteration; PETSC_DEFAULT keeps the current
+  value, 1.5 unless set). Options -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth.
+@*/
+PetscErrorCode TSTheta2SetMatrixFree(TS ts, PetscBool flg, PetscReal growth)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscTryMethod(ts, "TSTheta2SetMatrixFree_C", (TS, PetscBool, PetscReal), (ts, flg, growth));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetMatrixFree - Whether the Jacobian is matrix-free, the rebuild growth, and how many
+  times the preconditioning matrix has been assembled (each may be NULL).
+@*/
+PetscErrorCode TSTheta2GetMatrixFree(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscUseMethod(ts, "TSTheta2GetMatrixFree_C", (TS, PetscBool *, PetscReal *, PetscInt *), (ts, flg, growth, rebuilds));
   PetscFunctionReturn(0);
 }
