@@ -79,10 +79,11 @@ OTHER_SOLVERS = ["gmres+gamg", "cg+hypre-classic", "gmres+hypre-classic", "gmres
 # (q, v) for any f). For a linear f the two families coincide.
 # ---------------------------------------------------------------------------------------------
 PEERS = [
-    dict(key="cn2", label="tsmech cn2 (Newton)", ts=["-ts_type", "cn2"], family="trapezoidal", second=True, tsmech=True),
-    dict(key="cn2-lin", label="tsmech cn2 linearized", ts=["-ts_type", "cn2", "-ts_theta_linearized"], family="trapezoidal", second=True, tsmech=True, follows="cn2"),
-    dict(key="midpoint2", label="tsmech midpoint2 (Newton)", ts=["-ts_type", "midpoint2"], family="midpoint", second=True, tsmech=True, follows="cn2"),
-    dict(key="midpoint2-lin", label="tsmech midpoint2 linearized", ts=["-ts_type", "midpoint2", "-ts_theta_linearized"], family="midpoint", second=True, tsmech=True, follows="cn2"),
+    dict(key="cn2", label="tsmech cn2 (Newton, MF)", ts=["-ts_type", "cn2", "-ts_theta_matrix_free"], family="trapezoidal", second=True, tsmech=True),
+    dict(key="cn2-lin", label="tsmech cn2 linearized MF", ts=["-ts_type", "cn2", "-ts_theta_linearized", "-ts_theta_matrix_free"], family="trapezoidal", second=True, tsmech=True, follows="cn2"),
+    dict(key="midpoint2", label="tsmech midpoint2 (Newton, MF)", ts=["-ts_type", "midpoint2", "-ts_theta_matrix_free"], family="midpoint", second=True, tsmech=True, follows="cn2"),
+    dict(key="midpoint2-lin", label="tsmech midpoint2 linearized MF", ts=["-ts_type", "midpoint2", "-ts_theta_linearized", "-ts_theta_matrix_free"], family="midpoint", second=True, tsmech=True, follows="cn2"),
+    dict(key="cn2-asm", label="tsmech cn2 (Newton, assembled J)", ts=["-ts_type", "cn2"], family="trapezoidal", second=True, tsmech=True, follows="cn2"),
     dict(key="alpha2", label="PETSc TSALPHA2 (radius 1)", ts=["-ts_type", "alpha2", "-ts_alpha_radius", "1"], family="midpoint", second=True, tsmech=False),
     dict(key="cn", label="PETSc TSCN [q;v]", ts=["-ts_type", "cn"], family="trapezoidal", second=False, tsmech=False),
     dict(key="theta", label="PETSc TSTHETA(1/2) [q;v]", ts=["-ts_type", "theta", "-ts_theta_theta", "0.5"], family="midpoint", second=False, tsmech=False, follows="cn"),
@@ -95,7 +96,7 @@ CASES = {
     "lattice": dict(label="lattice", model=lambda n: ["-model", "lattice", "-lattice_n", str(n)], dofs=lambda n: 3 * n ** 3, linear=False, sym="³"),
 }
 
-EVENTS = ["TSStep", "KSPSolve", "PCSetUp", "PCApply", "MatMult", "MechForce", "MechOperator", "SNESJacobianEval",
+EVENTS = ["TSStep", "KSPSolve", "PCSetUp", "PCApply", "MatMult", "MechForce", "MechOperator", "MechLinearize", "MechOpApply", "SNESJacobianEval",
           "SNESFunctionEval", "MatAssemblyEnd", "MatZeroEntries", "KSPGMRESOrthog", "MatILUFactorNum",
           "MatICCFactorNum", "MatPtAP", "MatConvert"]
 

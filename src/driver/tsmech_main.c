@@ -1101,12 +1101,17 @@ static PetscErrorCode Run(App *app)
 {
   TSConvergedReason reason;
   PetscInt          step, last;
+  PetscLogStage     stage;
 
   PetscFunctionBegin;
   app_ctx = app;
   PetscCall(TSSetPostStep(app->ts, PostStep));
   PetscCall(InstallStopHandlers());
+  /* -log_view: the time stepping as its own stage, with assembly and I/O nested in theirs */
+  PetscCall(PetscLogStageRegister("Time stepping", &stage));
+  PetscCall(PetscLogStagePush(stage));
   PetscCall(TSSolve(app->ts, NULL));
+  PetscCall(PetscLogStagePop());
   PetscCall(TSGetConvergedReason(app->ts, &reason));
   if (reason < 0) PetscFunctionReturn(0); /* the caller reports and saves */
   /* the final checkpoint, if the last step did not write it (a run with no step to do) */

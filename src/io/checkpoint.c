@@ -706,28 +706,8 @@ static int CommitFile(const char tmp[], const char path[], PetscInt keep, char w
   return 0;
 }
 
-/*@C
-  MechCheckpointWrite - Writes a checkpoint of ts to path: the state between two steps and
-  everything the next step depends on (see the top of src/io/checkpoint.c and the README).
-
-  Collective
-
-  Input Parameters:
-+ ck   - the checkpointer
-. ts   - the TS, between two steps (after TSSolve() or in a TSPostStep)
-- path - the checkpoint file
-
-  Notes:
-  Atomic: the file is written as path.tmp-<pid of rank 0>, closed by all ranks, synced, and
-  renamed over path by rank 0; a crash (or kill -9) before the rename leaves the previous
-  checkpoint as it was (and a stale path.tmp-<pid>, which may be deleted). With keep > 1 the
-  previous checkpoints are kept as path.1, path.2, ...
-  After a failed step (TSGetConvergedReason() negative) the caller gives the TS its last good
-  state, time and step number back first; the checkpoint is then marked (attribute failed_step)
-  and holds no history of the last step, which was the failed one: MechCheckpointRestore() starts
-  it as at a first step and lets a -ts_dt of the restart's command line replace its dt.
-@*/
-PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
+/* MechCheckpointWrite() without its log stage */
+static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 {
   Header         h;
   PetscBool      theta2;
@@ -809,6 +789,36 @@ PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
   }
   ck->last_step = h.step;
   ck->last_time = h.time;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechCheckpointWrite - Writes a checkpoint of ts to path: the state between two steps and
+  everything the next step depends on (see the top of src/io/checkpoint.c and the README).
+
+  Collective
+
+  Input Parameters:
++ ck   - the checkpointer
+. ts   - the TS, between two steps (after TSSolve() or in a TSPostStep)
+- path - the checkpoint file
+
+  Notes:
+  Atomic: the file is written as path.tmp-<pid of rank 0>, closed by all ranks, synced, and
+  renamed over path by rank 0; a crash (or kill -9) before the rename leaves the previous
+  checkpoint as it was (and a stale path.tmp-<pid>, which may be deleted). With keep > 1 the
+  previous checkpoints are kept as path.1, path.2, ...
+  After a failed step (TSGetConvergedReason() negative) the caller gives the TS its last good
+  state, time and step number back first; the checkpoint is then marked (attribute failed_step)
+  and holds no history of the last step, which was the failed one: MechCheckpointRestore() starts
+  it as at a first step and lets a -ts_dt of the restart's command line replace its dt.
+@*/
+PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogStagePush(MECH_StageIO));
+  PetscCall(CheckpointWrite(ck, ts, path));
+  PetscCall(PetscLogStagePop());
   PetscFunctionReturn(0);
 }
 

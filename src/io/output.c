@@ -958,18 +958,8 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechOutputRecord - Records the current state of ts: one /monitor entry (time, step size,
-  energies, iterations of the step, invariants) and, every `every` steps and at the first record,
-  a snapshot of (q, v) in /fields.
-
-  Collective
-
-  Notes:
-  Works for every TS type (the state is read with TSMechGetSolution()). A second call for the same
-  step number is ignored; step numbers must increase.
-@*/
-PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
+/* MechOutputRecord() without its log stage */
+static PetscErrorCode OutputRecord(MechOutput out, TS ts)
 {
   PetscInt  step, sits, kits, j, ninv = out ? out->nreal - MECH_OUTPUT_NREAL : 0;
   PetscReal t, ke, pe;
@@ -1019,6 +1009,26 @@ PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
   out->lastsnes = sits;
   out->lastksp  = kits;
   if (first || (out->every && step % out->every == 0)) PetscCall(WriteSnapshot(out, step, t));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOutputRecord - Records the current state of ts: one /monitor entry (time, step size,
+  energies, iterations of the step, invariants) and, every `every` steps and at the first record,
+  a snapshot of (q, v) in /fields.
+
+  Collective
+
+  Notes:
+  Works for every TS type (the state is read with TSMechGetSolution()). A second call for the same
+  step number is ignored; step numbers must increase. Logged in the stage "Mech I/O".
+@*/
+PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogStagePush(MECH_StageIO));
+  PetscCall(OutputRecord(out, ts));
+  PetscCall(PetscLogStagePop());
   PetscFunctionReturn(0);
 }
 

@@ -5,6 +5,9 @@
 #include <tsmech.h>
 #include <signal.h>
 
+/* -log_view stage of the HDF5 output and the checkpoints (registered with the package) */
+PETSC_INTERN PetscLogStage MECH_StageIO;
+
 /*
   Writes the XDMF description of the snapshots in /fields of an HDF5 file: a temporal collection
   of structured grids (2DSMesh for dim 2, 3DSMesh for dim 3), one per snapshot, geometry from

@@ -61,6 +61,8 @@ struct _p_MechSystem {
 /* -log_view events: force evaluations, operator assemblies, mass solves, linearizations and
    applications of the matrix-free operator */
 PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve, MECH_Linearize, MECH_Apply;
+/* -log_view stages: operator assembly and linearization; HDF5 output and checkpoints */
+PETSC_INTERN PetscLogStage MECH_StageAssembly, MECH_StageIO;
 
 PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */

@@ -12,6 +12,7 @@
 
 PetscClassId  MECHSYSTEM_CLASSID = 0;
 PetscLogEvent MECH_Force = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0;
+PetscLogStage MECH_StageAssembly = -1, MECH_StageIO = -1;
 
 /*@C
   MechSystemCreate - Creates an empty mechanical system.
@@ -508,6 +509,7 @@ PetscErrorCode MechSystemComputeOperator(MechSystem sys, PetscReal t, Vec q, Vec
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
   if (!sys->hasdamping) cD = 0;
+  PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Operator, sys, J, 0, 0));
   PetscCall(MatZeroEntries(J));
   if (cK != 0 || cD != 0) {
@@ -524,6 +526,7 @@ PetscErrorCode MechSystemComputeOperator(MechSystem sys, PetscReal t, Vec q, Vec
     } else PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
   }
   PetscCall(PetscLogEventEnd(MECH_Operator, sys, J, 0, 0));
+  PetscCall(PetscLogStagePop());
   PetscFunctionReturn(0);
 }
 

@@ -140,9 +140,11 @@ PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem sys, PetscReal t, Vec
   PetscCall(MatShellGetContext(A, &sh));
   PetscCheck(sh && sh->sys == sys, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The matrix is not an operator shell of this system (MechSystemCreateOperatorShell())");
   if (!sys->hasdamping) cD = 0;
+  PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Linearize, sys, q, v, 0));
   if (cK != 0 || cD != 0) PetscCall((*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx));
   PetscCall(PetscLogEventEnd(MECH_Linearize, sys, q, v, 0));
+  PetscCall(PetscLogStagePop());
   sh->cK         = cK;
   sh->cD         = cD;
   sh->cM         = cM;

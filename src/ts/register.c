@@ -30,6 +30,8 @@ PetscErrorCode TSMechInitializePackage(void)
   PetscCall(PetscLogEventRegister("MechMassSolve", MECHSYSTEM_CLASSID, &MECH_MassSolve));
   PetscCall(PetscLogEventRegister("MechLinearize", MECHSYSTEM_CLASSID, &MECH_Linearize));
   PetscCall(PetscLogEventRegister("MechOpApply", MECHSYSTEM_CLASSID, &MECH_Apply));
+  PetscCall(PetscLogStageRegister("Mech assembly", &MECH_StageAssembly));
+  PetscCall(PetscLogStageRegister("Mech I/O", &MECH_StageIO));
   PetscCall(TSRegister(TSTHETA2, TSCreate_Theta2));
   PetscCall(TSRegister(TSBEULER2, TSCreate_BEuler2));
   PetscCall(TSRegister(TSCN2, TSCreate_CN2));
