@@ -210,6 +210,7 @@ PetscErrorCode MechSpringGridDestroy(void *ctx)
   PetscCall(PetscFree(g->buf));
   PetscCall(PetscFree(g->store));
   PetscCall(PetscFree(g->ext));
+  PetscCall(PetscFree(g->yl));
   PetscCall(PetscFree(g->extractx));
   PetscCall(PetscFree(g));
   PetscFunctionReturn(0);
@@ -435,73 +436,103 @@ static PetscErrorCode GridTangentLinearize(MechSystem sys, PetscReal t, Vec q, V
 }
 
 /*
-  The store offset, in entries, of the block of the spring from a particle to stencil entry s,
-  relative to the particle's own first forward entry: its own forward entry, or its partner's
-  (dk slabs, dj rows and di points away) forward entry self - s - 1.
+  The stored tangent applied spring by spring: the spring from p to its forward partner b adds
+  B (w_p - w_b) to row p and its negative to row b, in a ghosted work array. Rows of ghost points
+  are dropped: a spring with an end on another rank is also stored there. Each block is read once.
 */
-static inline PetscInt GridStoreOffset(const MechSpringGrid *g, PetscInt s)
+static PetscErrorCode GridApplyStored(MechSpringGrid *g, const PetscScalar x[], PetscReal yl[])
 {
-  if (s > g->self) return s - g->self - 1;
-  return (g->d[s][2] * g->bm[1] + g->d[s][1]) * g->bm[0] * g->nfw + g->d[s][0] * g->nfw + g->self - s - 1;
+  const PetscInt nfw = g->nfw, self = g->self;
+  PetscInt       i, j, k, m;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(yl, 3 * g->gm[0] * g->gm[1] * g->gm[2]));
+  for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) {
+    const PetscReal *slab = g->store + 9 * (k - g->k0) * GridSlabEntries(g);
+
+    for (j = g->b0[1]; j < g->b0[1] + g->bm[1]; j++) {
+      for (i = g->b0[0]; i < g->b0[0] + g->bm[0]; i++) {
+        const PetscInt   p = GridGhost(g, i, j, k);
+        const PetscBool  own = GridOwned(g, i, j, k), all = GridInterior(g, i, j, k);
+        const PetscReal *Bp  = slab + 9 * GridPointStart(g, i, j);
+        const PetscReal *wp;
+        PetscReal       *yp;
+
+        wp = &x[3 * p];
+        yp = &yl[3 * p];
+        for (m = 0; m < nfw; m++) {
+          const PetscInt   s = self + 1 + m, b = p + g->goff[s];
+          const PetscReal *B = Bp + 9 * m, *wb = &x[3 * b];
+          PetscReal        d0, d1, d2, t0, t1, t2;
+
+          if (!(all && own) && (!(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2])) || !(own || GridOwned(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2])))) continue;
+          d0 = wp[0] - wb[0];
+          d1 = wp[1] - wb[1];
+          d2 = wp[2] - wb[2];
+          t0 = B[0] * d0 + B[1] * d1 + B[2] * d2;
+          t1 = B[3] * d0 + B[4] * d1 + B[5] * d2;
+          t2 = B[6] * d0 + B[7] * d1 + B[8] * d2;
+          yp[0] += t0;
+          yp[1] += t1;
+          yp[2] += t2;
+          yl[3 * b] -= t0;
+          yl[3 * b + 1] -= t1;
+          yl[3 * b + 2] -= t2;
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode GridTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
 {
-  const MechSpringGrid *g = (const MechSpringGrid *)ctx;
-  Vec                   wl;
-  const PetscScalar    *x;
-  PetscScalar          *ya;
-  PetscReal             kc[MECH_GRID_STENCIL], ksum = 0, dw[3], yr[3];
-  PetscInt              boff[MECH_GRID_STENCIL], goff[MECH_GRID_STENCIL], ns = 0;
-  PetscInt              i, j, k, s, a, e, r = 0;
+  MechSpringGrid    *g = (MechSpringGrid *)ctx;
+  Vec                wl;
+  const PetscScalar *x;
+  PetscScalar       *ya;
+  PetscReal          kc[MECH_GRID_STENCIL], ksum = 0, yr[3];
+  PetscInt           goff[MECH_GRID_STENCIL], ns = 0;
+  PetscInt           i, j, k, s, a, e, r = 0;
 
   PetscFunctionBegin;
   (void)sys;
-  /* the stencil without the particle itself: stiffness (constant springs), store and ghost offsets */
+  /* the stencil without the particle itself: stiffness of the constant springs, ghost offsets */
   for (s = 0; s < g->nst; s++) {
     if (s == g->self) continue;
     kc[ns]   = g->cK * g->spring[s].k;
-    boff[ns] = GridStoreOffset(g, s);
     goff[ns] = g->goff[s];
     ksum += kc[ns];
     ns++;
   }
   PetscCall(GridGetLocal(g->da, w, &wl, &x));
+  if (!g->constant) {
+    if (!g->yl) PetscCall(PetscMalloc1(3 * g->gm[0] * g->gm[1] * g->gm[2], &g->yl));
+    PetscCall(GridApplyStored(g, x, g->yl));
+  }
   PetscCall(VecGetArray(y, &ya));
   for (k = g->xs[2]; k < g->xs[2] + g->xm[2]; k++) {
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
       for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++, r++) {
         const PetscInt   p  = GridGhost(g, i, j, k);
-        const PetscReal *wp = &x[3 * p], *Bp = g->store ? g->store + 9 * ((k - g->k0) * GridSlabEntries(g) + GridPointStart(g, i, j)) : NULL;
+        const PetscReal *wp = &x[3 * p];
 
         for (a = 0; a < 3; a++) yr[a] = g->cD * g->drag * wp[a];
         if (g->ext)
           for (a = 0; a < 3; a++)
             for (e = 0; e < 3; e++) yr[a] += g->ext[9 * r + 3 * a + e] * wp[e];
-        if (GridInterior(g, i, j, k)) {
-          /* the whole stencil is on the grid: no tests, and the sums in registers */
-          PetscReal y0 = yr[0], y1 = yr[1], y2 = yr[2];
+        if (!g->constant) {
+          for (a = 0; a < 3; a++) yr[a] += g->yl[3 * p + a];
+        } else if (GridInterior(g, i, j, k)) {
+          /* constant springs, the whole stencil on the grid: no tests, the sums in registers */
+          PetscReal y0 = yr[0] + ksum * wp[0], y1 = yr[1] + ksum * wp[1], y2 = yr[2] + ksum * wp[2];
 
-          if (g->constant) {
-            y0 += ksum * wp[0];
-            y1 += ksum * wp[1];
-            y2 += ksum * wp[2];
-            for (s = 0; s < ns; s++) {
-              const PetscReal *ws = wp + 3 * goff[s], c = kc[s];
+          for (s = 0; s < ns; s++) {
+            const PetscReal *ws = wp + 3 * goff[s], c = kc[s];
 
-              y0 -= c * ws[0];
-              y1 -= c * ws[1];
-              y2 -= c * ws[2];
-            }
-          } else {
-            for (s = 0; s < ns; s++) {
-              const PetscReal *ws = wp + 3 * goff[s], *B = Bp + 9 * boff[s];
-              const PetscReal  d0 = wp[0] - ws[0], d1 = wp[1] - ws[1], d2 = wp[2] - ws[2];
-
-              y0 += B[0] * d0 + B[1] * d1 + B[2] * d2;
-              y1 += B[3] * d0 + B[4] * d1 + B[5] * d2;
-              y2 += B[6] * d0 + B[7] * d1 + B[8] * d2;
-            }
+            y0 -= c * ws[0];
+            y1 -= c * ws[1];
+            y2 -= c * ws[2];
           }
           yr[0] = y0;
           yr[1] = y1;
@@ -510,19 +541,9 @@ static PetscErrorCode GridTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
           PetscInt t = 0;
 
           for (s = 0; s < g->nst; s++) {
-            const PetscReal *ws = wp + 3 * g->goff[s];
-
             if (s == g->self) continue;
-            if (GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2])) {
-              for (a = 0; a < 3; a++) dw[a] = wp[a] - ws[a];
-              if (g->constant)
-                for (a = 0; a < 3; a++) yr[a] += kc[t] * dw[a];
-              else {
-                const PetscReal *B = Bp + 9 * boff[t];
-
-                for (a = 0; a < 3; a++) yr[a] += B[3 * a] * dw[0] + B[3 * a + 1] * dw[1] + B[3 * a + 2] * dw[2];
-              }
-            }
+            if (GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))
+              for (a = 0; a < 3; a++) yr[a] += kc[t] * (wp[a] - wp[3 * goff[t] + a]);
             t++;
           }
         }

@@ -67,6 +67,7 @@ typedef struct {
   PetscReal         *store;             /* matrix-free tangent: forward blocks of the slabs k0, ..., last owned */
   PetscReal         *ext;               /* and cK times the derivative of the model's term, per owned particle */
   PetscReal          cK, cD;            /* coefficients of the last linearization */
+  PetscReal         *yl;                /* ghosted work array of the spring-by-spring product */
   MechGridParticleFn extra;             /* the model's own term, or NULL */
   void              *extractx;          /* its context, freed with PetscFree() by MechSpringGridDestroy() */
 } MechSpringGrid;
