@@ -610,7 +610,7 @@ static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscR
 
   Options: -ts_theta_theta, -ts_theta_endpoint, -ts_theta_initial_guess_extrapolate,
   -ts_theta_linearized, -ts_theta_linearized_guess <zero,velocity,predictor,predictor_zero,
-  predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.5>.
+  predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.1>.
 M*/
 PetscErrorCode TSCreate_Theta2(TS ts)
 {
@@ -637,7 +637,7 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   th->extrapolate = PETSC_FALSE;
   th->linearized  = PETSC_FALSE;
   th->guess       = TSTHETA2_GUESS_VELOCITY;
-  th->pcgrowth    = 1.5;
+  th->pcgrowth    = 1.1;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetTheta_C", TSTheta2SetTheta_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetTheta_C", TSTheta2GetTheta_Theta2));
@@ -817,7 +817,7 @@ PetscErrorCode TSTheta2SetPreviousVelocity(TS ts, Vec v)
   the preconditioning matrix, assembled again when theta tau changes, after a failed solve, or
   when the linear iterations per Newton iteration grow beyond growth times those of the first
   step after the last assembly (0: at every Newton iteration; PETSC_DEFAULT keeps the current
-  value, 1.5 unless set). Options -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth.
+  value, 1.1 unless set). Options -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth.
 @*/
 PetscErrorCode TSTheta2SetMatrixFree(TS ts, PetscBool flg, PetscReal growth)
 {

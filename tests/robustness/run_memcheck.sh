@@ -86,13 +86,16 @@ order_petsc)
   memcheck 0 1 "$order" -suite petsc
   ;;
 driver)
-  # output, checkpoints, restart continuing both; a grid model; a first-order type
+  # output, checkpoints, restart continuing both; a grid model (assembled and matrix-free); a
+  # first-order type
   both 0 1 $chain -ts_max_steps 8 -output o.h5 -checkpoint ck.h5 -checkpoint_every 3 -checkpoint_keep 2 -output_every 3
   rm -f o.h5 ck.h5 ck.h5.1
   both 0 1 $chain -ts_max_steps 8 -output o.h5 -checkpoint ck.h5 -ts_adapt_type basic -ts_theta_initial_guess_extrapolate -ts_dt 0.01
   both 0 1 $chain -ts_max_steps 12 -output o.h5 -checkpoint ck.h5 -restart ck.h5
   rm -f o.h5 ck.h5
   both 0 1 -model cloth -cloth_n 4 -ts_max_steps 3 -output cl.h5 -ts_type beuler -ksp_type preonly -pc_type lu
+  # the matrix-free Jacobian: operator shell, stored blocks, sphere term, lagged preconditioner
+  both 0 1 -model cloth -cloth_n 5 -cloth_sphere -ts_max_steps 4 -ts_type midpoint2 -ts_theta_matrix_free -ts_theta_pc_rebuild_growth 1.01
   both 0 1 -model kepler -ts_type rk -ts_max_steps 5 -output k.h5 -bogus_unused 1
   ;;
 failures)
