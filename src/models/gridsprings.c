@@ -452,9 +452,9 @@ static PetscErrorCode GridApplyStored(MechSpringGrid *g, const PetscScalar x[], 
 
     for (j = g->b0[1]; j < g->b0[1] + g->bm[1]; j++) {
       for (i = g->b0[0]; i < g->b0[0] + g->bm[0]; i++) {
-        const PetscInt   p = GridGhost(g, i, j, k);
+        const PetscInt   p   = GridGhost(g, i, j, k);
         const PetscBool  own = GridOwned(g, i, j, k), all = GridInterior(g, i, j, k);
-        const PetscReal *Bp  = slab + 9 * GridPointStart(g, i, j);
+        const PetscReal *Bp = slab + 9 * GridPointStart(g, i, j);
         const PetscReal *wp;
         PetscReal       *yp;
 
