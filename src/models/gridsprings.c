@@ -63,9 +63,9 @@ static inline void GridSlabStarts(const MechSpringGrid *g, PetscInt k, PetscInt 
   its partner's forward spring (in slab k + dk) if s is backward, its own otherwise. sb: the
   slab starts of GridSlabStarts(), pb: the particle's GridPointStart().
 */
-static inline const PetscReal *GridSpringResult(const MechSpringGrid *g, const PetscReal *base, const PetscInt sb[], PetscInt pb, PetscInt s, PetscInt w)
+static inline const PetscReal *GridSpringResult(const MechSpringGrid *g, const PetscInt sb[], PetscInt pb, PetscInt s, PetscInt w)
 {
-  return base + w * (sb[(s < g->self ? g->d[s][2] : 0) + g->sw] + pb + g->bent[s]);
+  return g->buf + w * (sb[(s < g->self ? g->d[s][2] : 0) + g->sw] + pb + g->bent[s]);
 }
 
 /* Entries of one slab of forward springs */
@@ -284,7 +284,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
           const PetscReal *b;
 
           if (s == g->self || !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
-          b = GridSpringResult(g, g->buf, sb, pb, s, 3);
+          b = GridSpringResult(g, sb, pb, s, 3);
           if (s < g->self)
             for (c = 0; c < 3; c++) fr[c] -= b[c];
           else
@@ -368,7 +368,7 @@ static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
             dpos = b;
             continue;
           }
-          B = GridSpringResult(g, g->buf, sb, pb, s, 9);
+          B = GridSpringResult(g, sb, pb, s, 9);
           for (a = 0; a < 3; a++) {
             for (e = 0; e < 3; e++) {
               diag[3 * a + e] += B[3 * a + e];
