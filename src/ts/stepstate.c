@@ -173,18 +173,30 @@ PetscErrorCode TSMechLinearSolveFailed(TS ts)
 }
 
 /*
-  TSMechEvaluateWLTE - Local error estimate from backward differences over the last two steps
-  (position and velocity), as PETSc's TSALPHA2 does. On the first step, with no history, the
-  position is compared with the explicit predictor q + tau v (an estimate of the error of a
-  first-order step, so the first step is never accepted unchecked).
+  TSMechEvaluateWLTE - Local error estimate of the step just taken, for TSAdapt
+  (docs/schemes.md §6).
+
+  The estimate is the backward difference of PETSc's TSTHETA and TSALPHA2, applied to q and to v:
+  with h = tau, h_prev the previous step and a = 1 + h_prev/h,
+
+    E = x1/a - x0/(a - 1) + x_prev/(a (a - 1)) = (h^2/2) x''(t1) - (h^3/6)(a + 1) x'''(t1) + ...
+
+  for any h_prev, and on the first step, with no history, E_q = (h/2)(v1 - v0) = (h^2/2) q'' + O(h^3)
+  (E_v is then not estimated). The leading term is (h^2/2) x'' whatever the scheme, so the
+  estimate scales as h^2 for every theta, linearized or not, and for symplectic Euler: order is
+  2, the exponent TSAdapt basic needs in hfac = safety enorm^(-1/order) (PETSc 3.18's TSTHETA
+  reports 2 for the same estimate). It is the local error of a first-order step up to a
+  constant factor, and bounds the O(h^3) local error of the second-order ones (theta = 1/2), as
+  in TSCN and TSALPHA2.
 */
-PetscErrorCode TSMechEvaluateWLTE(TS ts, TSMechStepState *st, NormType wnormtype, PetscReal *wlte)
+PetscErrorCode TSMechEvaluateWLTE(TS ts, TSMechStepState *st, NormType wnormtype, PetscInt *order, PetscReal *wlte)
 {
   PetscReal   h = ts->time_step, a, ex, exa, exr, ev, eva, evr;
   PetscScalar scal[3];
   Vec         vq[3], vv[3];
 
   PetscFunctionBegin;
+  if (order) *order = 2;
   if (!st->lteq) {
     *wlte = -1;
     PetscFunctionReturn(0);
@@ -201,7 +213,10 @@ PetscErrorCode TSMechEvaluateWLTE(TS ts, TSMechStepState *st, NormType wnormtype
     }
   }
   if (!st->hasprev || st->dtprev <= 0) {
-    PetscCall(VecWAXPY(st->lteq, h, st->v0, st->q0));
+    /* (h/2)(v1 - v0) rather than q1 - (q0 + h v0): the latter is theta h (v1 - v0) for the theta
+       family, identically zero for explicit Euler, whose first step would go unchecked */
+    PetscCall(VecWAXPY(st->lteq, -1.0, st->v0, ts->vec_dot));
+    PetscCall(VecAYPX(st->lteq, 0.5 * h, ts->vec_sol));
     PetscCall(TSErrorWeightedNorm(ts, ts->vec_sol, st->lteq, wnormtype, wlte, &exa, &exr));
     PetscFunctionReturn(0);
   }
@@ -215,12 +230,14 @@ PetscErrorCode TSMechEvaluateWLTE(TS ts, TSMechStepState *st, NormType wnormtype
   vv[0]   = ts->vec_dot;
   vv[1]   = st->v0;
   vv[2]   = st->vprev;
+  /* lteq = q1 + E_q, so that the weighted norm of their difference is that of E_q */
   PetscCall(VecCopy(ts->vec_sol, st->lteq));
   PetscCall(VecMAXPY(st->lteq, 3, scal, vq));
   PetscCall(VecCopy(ts->vec_dot, st->ltev));
   PetscCall(VecMAXPY(st->ltev, 3, scal, vv));
   PetscCall(TSErrorWeightedNorm(ts, ts->vec_sol, st->lteq, wnormtype, &ex, &exa, &exr));
   PetscCall(TSErrorWeightedNorm(ts, ts->vec_dot, st->ltev, wnormtype, &ev, &eva, &evr));
+  /* the norm of the first-order state [q; v]: the mean of squares over both halves, or the max */
   *wlte = wnormtype == NORM_2 ? PetscSqrtReal(0.5 * (ex * ex + ev * ev)) : PetscMax(ex, ev);
   PetscFunctionReturn(0);
 }

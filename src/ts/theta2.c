@@ -1,11 +1,11 @@
 /*
-  theta2: the theta method for M q'' + f(t, q, q') = 0 in the velocity form of the notes.
+  theta2: the theta method for M q'' + f(t, q, q') = 0 in velocity form (docs/schemes.md §2).
 
   The unknown is the end-of-step velocity v+; the position is recomputed from it after every
   iterate, q+ = q + tau ((1 - theta) v + theta v+), so the position residual is always zero.
 
-    endpoint form (note 000/002):  R = M (v+ - v) + tau ((1-theta) f(t, q, v) + theta f(t+tau, q+, v+))
-    one-leg form (note 003):       R = M (v+ - v) + tau f(t + theta tau, q_theta, v_theta),
+    endpoint form:                 R = M (v+ - v) + tau ((1-theta) f(t, q, v) + theta f(t+tau, q+, v+))
+    one-leg form:                  R = M (v+ - v) + tau f(t + theta tau, q_theta, v_theta),
                                    v_theta = (1-theta) v + theta v+,  q_theta = q + theta tau v_theta
     Jacobian (both):               J = M + theta tau D + theta^2 tau^2 K
 
@@ -17,7 +17,7 @@
   When a MechSystem is attached, J is assembled directly from K, D and M (no rescaling), and
   theta = 0 (explicit Euler) is one solve with M.
 
-  The linearized mode (note 001) does one linear solve per step from an initial guess
+  The linearized mode (docs/schemes.md §4) does one linear solve per step from an initial guess
   (q0, v0) with f0 = f(t, q, v) and K, D at the start of the step:
     J dv = -R_v0 + theta tau K R_q0,  R_v0 = M (v0 - v) + tau f(t, q, v),
     R_q0 = q0 - q - tau ((1-theta) v + theta v0),  v+ = v0 + dv.
@@ -247,7 +247,7 @@ static PetscErrorCode Theta2SolveExplicit(TS ts, Vec x)
   PetscFunctionReturn(0);
 }
 
-/* One linear solve from the guess of note 001 (see the top of this file). */
+/* One linear solve from the chosen guess (docs/schemes.md §4, and the top of this file). */
 static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
 {
   TS_Theta2         *th  = (TS_Theta2 *)ts->data;
@@ -266,7 +266,7 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   case TSTHETA2_GUESS_ZERO:
     PetscCall(VecZeroEntries(x));
     PetscCall(VecZeroEntries(Rq));
-    omitq = PETSC_TRUE; /* as note 001 does for its classic guess */
+    omitq = PETSC_TRUE; /* R_q0 omitted, as customary for this guess (docs/schemes.md §4) */
     break;
   case TSTHETA2_GUESS_VELOCITY:
     PetscCall(VecCopy(v0, x));
@@ -366,13 +366,18 @@ static PetscErrorCode TSStep_Theta2(TS ts)
   PetscFunctionReturn(0);
 }
 
+/*
+  The order reported is that of the estimate's leading term (h^2/2) x'', 2 for every theta and
+  mode, not the order of the scheme: TSAdapt basic takes enorm^(-1/order) as the step factor, and
+  an order of 1 against an estimate in h^2 makes every accepted step grow until the next one is
+  rejected (docs/schemes.md §6).
+*/
 static PetscErrorCode TSEvaluateWLTE_Theta2(TS ts, NormType wnormtype, PetscInt *order, PetscReal *wlte)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
 
   PetscFunctionBegin;
-  PetscCall(TSMechEvaluateWLTE(ts, &th->st, wnormtype, wlte));
-  if (order) *order = th->Theta == 0.5 ? 2 : 1;
+  PetscCall(TSMechEvaluateWLTE(ts, &th->st, wnormtype, order, wlte));
   PetscFunctionReturn(0);
 }
 
@@ -479,7 +484,7 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
   if (!th->lock_theta) PetscCall(PetscOptionsReal("-ts_theta_theta", "Location of the stage, theta in [0, 1]: 0 explicit Euler, 1/2 midpoint/trapezoidal, 1 implicit Euler", "TSTheta2SetTheta", th->Theta, &th->Theta, NULL));
   if (!th->lock_endpoint) PetscCall(PetscOptionsBool("-ts_theta_endpoint", "Endpoint form: f averaged at both ends (trapezoidal); false: one-leg form, f at the theta point", "TSTheta2SetEndpoint", th->endpoint, &th->endpoint, NULL));
   PetscCall(PetscOptionsBool("-ts_theta_initial_guess_extrapolate", "Newton's initial guess for v+ extrapolated from the previous step", "TSTheta2SetInitialGuessExtrapolate", th->extrapolate, &th->extrapolate, NULL));
-  PetscCall(PetscOptionsBool("-ts_theta_linearized", "Exactly one linear solve per step, K and D at the start of the step (note 001)", "TSTheta2SetLinearized", th->linearized, &th->linearized, NULL));
+  PetscCall(PetscOptionsBool("-ts_theta_linearized", "Exactly one linear solve per step, K and D at the start of the step", "TSTheta2SetLinearized", th->linearized, &th->linearized, NULL));
   PetscCall(PetscOptionsEnum("-ts_theta_linearized_guess", "Initial guess of the linearized step", "TSTheta2SetLinearized", TSTheta2Guesses, (PetscEnum)th->guess, (PetscEnum *)&th->guess, NULL));
   PetscCall(PetscOptionsBool("-ts_theta_matrix_free", "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", th->matrixfree, &th->matrixfree, NULL));
   PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
@@ -501,6 +506,16 @@ static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
     else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
     if (th->matrixfree && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", th->rebuilds, (double)th->pcgrowth));
+  }
+  {
+    MechSystem sys;
+
+    PetscCall(TSMechGetSystem(ts, &sys));
+    if (sys) {
+      PetscCall(PetscViewerASCIIPushTab(viewer));
+      PetscCall(MechSystemView(sys, viewer));
+      PetscCall(PetscViewerASCIIPopTab(viewer));
+    } else if (iascii) PetscCall(PetscViewerASCIIPrintf(viewer, "  No MechSystem: a plain I2Function/I2Jacobian\n"));
   }
   PetscFunctionReturn(0);
 }
@@ -669,7 +684,7 @@ static PetscErrorCode TSCreate_Theta2Fixed(TS ts, PetscReal theta, PetscBool end
 }
 
 /*MC
-  TSBEULER2 - "beuler2": implicit Euler in velocity form (theta2 with theta = 1), note 001.
+  TSBEULER2 - "beuler2": implicit Euler in velocity form (theta2 with theta = 1), docs/schemes.md §3.
 M*/
 PetscErrorCode TSCreate_BEuler2(TS ts)
 {
@@ -679,7 +694,7 @@ PetscErrorCode TSCreate_BEuler2(TS ts)
 }
 
 /*MC
-  TSCN2 - "cn2": trapezoidal rule in f (theta2, theta = 1/2, endpoint form), note 000.
+  TSCN2 - "cn2": trapezoidal rule in f (theta2, theta = 1/2, endpoint form), docs/schemes.md §3.
 M*/
 PetscErrorCode TSCreate_CN2(TS ts)
 {
@@ -690,7 +705,7 @@ PetscErrorCode TSCreate_CN2(TS ts)
 
 /*MC
   TSMIDPOINT2 - "midpoint2": the symplectic implicit midpoint rule (theta2, theta = 1/2, one-leg
-  form), note 003.
+  form), docs/schemes.md §3.
 M*/
 PetscErrorCode TSCreate_Midpoint2(TS ts)
 {
