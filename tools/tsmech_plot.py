@@ -2,15 +2,23 @@
 """Plots tsmech HDF5 output (MechOutput, layout in the README).
 
   tsmech_plot.py energy RUN.h5 [RUN2.h5 ...] -o energy.png
-      total energy against time (top) and its relative change (E - E0)/|E0| (bottom), one line
-      per run, labelled model / ts_type from the file's attributes
-  tsmech_plot.py snapshot RUN.h5 [--index -1] -o snapshot.png
-      the positions /fields/q of one snapshot: a surface for a 2-D grid model (cloth), a 3-D
+      total energy against time (top; for a single run also its kinetic and potential parts) and
+      its change (E - E0)/S (bottom), one line per run, labelled model / ts_type from the file's
+      attributes. The scale S is the largest K + |V| the run reached (kinetic plus the magnitude
+      of the potential energy): the energy the system holds, which E0 alone need not measure (a
+      cloth starting flat at z = 0 has E0 = 0 up to round-off). S is given in the legend.
+  tsmech_plot.py snapshot RUN.h5 [--index -1 | --time T] -o snapshot.png
+      the positions /fields/q of one snapshot (by index, or the one nearest to time T): a surface for a 2-D grid model (cloth), a 3-D
       scatter for a 3-D grid model (lattice), the particles (and their path over the snapshots
-      up to this one) for the other models
+      up to this one) for the other models; obstacles recorded in the file's attributes (the
+      cloth's sphere: sphere = 1, sphere_x, sphere_y, sphere_z, sphere_radius) are drawn
+  tsmech_plot.py animate RUN.h5 -o run.gif [--fps 10]
+      every snapshot of /fields as one frame of an animated GIF (Pillow), with fixed axes and
+      colours, the obstacles and the time of each frame
 
-Needs h5py, numpy and matplotlib (Debian's /usr/bin/python3). Writes PNG with the Agg backend.
-Exits with status 1 and a message for a missing file, dataset or snapshot.
+Needs h5py, numpy and matplotlib (Debian's /usr/bin/python3), and Pillow (python3-pil) for
+animate. Writes PNG with the Agg backend. Exits with status 1 and a message for a missing file,
+dataset or snapshot.
 """
 import argparse
 import os
@@ -57,107 +65,267 @@ def label(f):
     return f"{model} / {ts}"
 
 
+def energy_scale(f, e):
+    """S = max over the run of K + |V|, and how it was found; max |E| when the parts are missing."""
+    if "monitor/kinetic" in f and "monitor/potential" in f:
+        k, v = f["monitor/kinetic"][()], f["monitor/potential"][()]
+        return float(np.max(np.abs(k) + np.abs(v))), "max(K + |V|)"
+    return float(np.max(np.abs(e))), "max |E|"
+
+
 def plot_energy(args):
-    fig, (ax, axr) = plt.subplots(2, 1, sharex=True, figsize=(8, 6.5))
-    labels = []
     runs = []
     for path in args.runs:
         with open_run(path) as f:
             t, e = read(f, "monitor/time"), read(f, "monitor/energy")
             if len(t) == 0:
                 raise PlotError(f"{path}: /monitor is empty")
-            runs.append((path, label(f), t, e))
-            labels.append(label(f))
-    relabs = False
-    for path, lab, t, e in runs:
+            scale, how = energy_scale(f, e)
+            parts = (f["monitor/kinetic"][()], f["monitor/potential"][()]) if "monitor/kinetic" in f and "monitor/potential" in f else None
+            runs.append((path, label(f), t, e, scale, how, parts))
+    labels = [r[1] for r in runs]
+    fig, (ax, axr) = plt.subplots(2, 1, sharex=True, figsize=(8, 6.5))
+    hows = set()
+    absolute = False
+    for path, lab, t, e, scale, how, parts in runs:
         # runs with the same model and type are told apart by their file name
         if labels.count(lab) > 1:
             lab = f"{lab} ({os.path.basename(path)})"
-        ax.plot(t, e, label=lab)
-        if e[0] != 0:
-            axr.plot(t, (e - e[0]) / abs(e[0]), label=lab)
-        else:
-            relabs = True
-            axr.plot(t, e - e[0], label=lab)
-    ax.set_ylabel("total energy")
+        (line,) = ax.plot(t, e, label=f"{lab}: total E" if len(runs) == 1 and parts else lab)
+        if len(runs) == 1 and parts is not None:
+            ax.plot(t, parts[0], "--", color=line.get_color(), lw=1, label="kinetic K")
+            ax.plot(t, parts[1], ":", color=line.get_color(), lw=1.2, label="potential V")
+        if scale > 0:
+            hows.add(how)
+            axr.plot(t, (e - e[0]) / scale, color=line.get_color(), label=f"{lab}: S = {how} = {scale:.4g}")
+        else:  # nothing ever moved and nothing holds energy: the change itself
+            absolute = True
+            axr.plot(t, e - e[0], color=line.get_color(), label=f"{lab}: E - E0 (no energy, S = 0)")
+    ax.set_ylabel("energy")
     ax.set_title("Energy")
     ax.legend(fontsize="small")
     ax.grid(True, alpha=0.3)
-    axr.set_ylabel("(E - E0) / |E0|" + ("\n(E - E0 where E0 = 0)" if relabs else ""))
+    how = " or ".join(sorted(hows)) if hows else "max(K + |V|)"
+    axr.set_ylabel(f"(E - E0) / S\nS = {how} over the run" + ("\n(E - E0 where S = 0)" if absolute else ""))
     axr.set_xlabel("time")
+    axr.legend(fontsize="small")
     axr.grid(True, alpha=0.3)
     fig.tight_layout()
     fig.savefig(args.output, dpi=args.dpi)
     print(f"wrote {args.output}")
 
 
-def plot_snapshot(args):
-    with open_run(args.run) as f:
-        qd = f["fields/q"] if "fields/q" in f else None
-        if qd is None:
-            raise PlotError(f"{args.run}: dataset /fields/q missing (is this tsmech output?)")
-        nsnap = qd.shape[0]
-        if "fields/step" in f:
-            nsnap = min(nsnap, f["fields/step"].shape[0])  # complete snapshots only
-        if nsnap == 0:
-            raise PlotError(f"{args.run}: no snapshot in /fields")
-        k = args.index if args.index >= 0 else nsnap + args.index
-        if not 0 <= k < nsnap:
-            raise PlotError(f"{args.run}: snapshot index {args.index} out of range (the file has {nsnap})")
-        q = qd[k]
-        times = read(f, "fields/time")
-        title = f"{label(f)}, snapshot {k} at t = {times[k]:.6g}"
-        model = text(f.attrs.get("model", ""))
-        path = qd[: k + 1] if q.ndim == 1 else None
+def obstacles(f):
+    """The obstacles a model records in its attributes: [(centre, radius)] of spheres."""
+    a = f.attrs
+    keys = ("sphere_x", "sphere_y", "sphere_z", "sphere_radius")
+    if float(a.get("sphere", 0)) != 0 and all(k in a for k in keys):
+        c = np.array([float(a[k]) for k in keys[:3]])
+        r = float(a["sphere_radius"])
+        if r > 0:
+            return [(c, r)]
+    return []
 
-    fig = plt.figure(figsize=(7, 6))
-    if q.ndim == 3 and q.shape[-1] == 3:  # 2-D grid [ny, nx, 3]: a surface
+
+class Run:
+    """The snapshots of /fields of one run and what is needed to draw them."""
+
+    def __init__(self, path):
+        with open_run(path) as f:
+            if "fields/q" not in f:
+                raise PlotError(f"{path}: dataset /fields/q missing (is this tsmech output?)")
+            qd = f["fields/q"]
+            nsnap = qd.shape[0]
+            if "fields/step" in f:
+                nsnap = min(nsnap, f["fields/step"].shape[0])  # complete snapshots only
+            if nsnap == 0:
+                raise PlotError(f"{path}: no snapshot in /fields")
+            self.q = qd[:nsnap]
+            self.times = read(f, "fields/time")[:nsnap]
+            self.label = label(f)
+            self.model = text(f.attrs.get("model", ""))
+            self.obstacles = obstacles(f)
+        self.path = path
+        self.nsnap = nsnap
+        q0 = self.q[0]
+        if not ((q0.ndim in (2, 3, 4) and q0.shape[-1] == 3) or q0.ndim == 1):
+            raise PlotError(f"{path}: cannot draw /fields/q snapshots of shape {q0.shape}")
+
+    def index(self, i):
+        k = i if i >= 0 else self.nsnap + i
+        if not 0 <= k < self.nsnap:
+            raise PlotError(f"{self.path}: snapshot index {i} out of range (the file has {self.nsnap})")
+        return k
+
+    def dim(self):
+        """particles' dimension for plain vectors (pair, kepler, oscillator)"""
+        n = self.q.shape[-1]
+        if self.model == "kepler":
+            return 2
+        return 3 if n % 3 == 0 else 2 if n % 2 == 0 else 1
+
+    def bounds(self, ks):
+        """the box holding the given snapshots and the obstacles"""
+        p = self.q[ks].reshape(-1, 3)
+        lo, hi = p.min(axis=0), p.max(axis=0)
+        for c, r in self.obstacles:
+            lo, hi = np.minimum(lo, c - r), np.maximum(hi, c + r)
+        return lo, hi
+
+
+LIGHT = np.array([-0.4, -0.5, 0.77])
+LIGHT = LIGHT / np.linalg.norm(LIGHT)
+
+
+def quads(X, Y, Z):
+    """the quadrilaterals of a structured surface, shape (m, 4, 3)"""
+    P = np.stack([X, Y, Z], axis=-1)
+    return np.stack([P[:-1, :-1], P[:-1, 1:], P[1:, 1:], P[1:, :-1]], axis=2).reshape(-1, 4, 3)
+
+
+def shaded(polys, rgba):
+    """Lambert shading of each polygon's colour by its normal (two-sided), for depth cues"""
+    n = np.cross(polys[:, 2] - polys[:, 0], polys[:, 3] - polys[:, 1])
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
+    f = 0.45 + 0.55 * np.abs(n @ LIGHT)
+    out = np.array(rgba, dtype=float)
+    out[:, :3] *= f[:, None]
+    return out
+
+
+def draw_grid_surface(ax, q, obst, norm, cmap):
+    """A cloth [ny, nx, 3] and sphere obstacles as one polygon collection, so that matplotlib
+    depth-sorts their faces together (separate collections are drawn whole, one over the other)."""
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    cloth = quads(q[..., 0], q[..., 1], q[..., 2])
+    colours = shaded(cloth, cmap(norm(cloth[:, :, 2].mean(axis=1))))
+    # opaque edges (the cloth's a darker shade of each face, the sphere's its face colour) cover
+    # the hairline seams between polygons through which the faces behind would show
+    dark = colours.copy()
+    dark[:, :3] *= 0.7
+    polys, faces, edges = [cloth], [colours], [dark]
+    for c, r in obst:
+        # a penalty contact lets the cloth sink into the sphere a little: drawn no larger than
+        # the cloth's nearest node allows (and 1 % smaller), the sphere does not show through it
+        r = 0.99 * min(r, float(np.min(np.linalg.norm(q.reshape(-1, 3) - c, axis=1))))
+        u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 49), np.linspace(0, np.pi, 25))
+        sph = quads(c[0] + r * np.cos(u) * np.sin(v), c[1] + r * np.sin(u) * np.sin(v), c[2] + r * np.cos(v))
+        polys.append(sph)
+        faces.append(shaded(sph, np.tile([0.85, 0.35, 0.3, 1.0], (len(sph), 1))))
+        edges.append(faces[-1])
+    coll = Poly3DCollection(np.concatenate(polys), facecolors=np.concatenate(faces), edgecolors=np.concatenate(edges), linewidths=0.25)
+    ax.add_collection3d(coll)
+
+
+def draw(fig, run, k, lim, norm, title):
+    """one snapshot k of run into a new axes of fig; lim: (lo, hi) of the axes (grid models)"""
+    q = run.q[k]
+    cmap = plt.get_cmap("viridis")
+    if q.ndim == 3:  # 2-D grid [ny, nx, 3]: a surface
         ax = fig.add_subplot(projection="3d")
-        ax.plot_surface(q[..., 0], q[..., 1], q[..., 2], cmap="viridis", edgecolor="k", linewidth=0.3, alpha=0.9)
-        set_equal(ax, q.reshape(-1, 3))
-    elif q.ndim == 4 and q.shape[-1] == 3:  # 3-D grid [nz, ny, nx, 3]: the nodes
+        draw_grid_surface(ax, q, run.obstacles, norm, cmap)
+        set_equal(ax, *lim)
+        fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6, pad=0.1, label="height z")
+        if run.obstacles:
+            fig.text(0.01, 0.01, "red: the sphere obstacle", fontsize="small", color=(0.7, 0.2, 0.15))
+    elif q.ndim == 4:  # 3-D grid [nz, ny, nx, 3]: the nodes
         ax = fig.add_subplot(projection="3d")
         p = q.reshape(-1, 3)
-        ax.scatter(p[:, 0], p[:, 1], p[:, 2], c=p[:, 2], cmap="viridis", s=8)
-        set_equal(ax, p)
-    elif q.ndim == 2 and q.shape[-1] == 3:  # 1-D grid [n, 3] (chain): a polyline
+        ax.scatter(p[:, 0], p[:, 1], p[:, 2], c=p[:, 2], cmap=cmap, norm=norm, s=8)
+        set_equal(ax, *lim)
+    elif q.ndim == 2:  # 1-D grid [n, 3] (chain): a polyline
         ax = fig.add_subplot(projection="3d")
         ax.plot(q[:, 0], q[:, 1], q[:, 2], "-o", ms=3)
-        set_equal(ax, q)
-    elif q.ndim == 1:  # plain vector: particles of dimension 3, 2 or 1 (pair, kepler, oscillator)
-        d = 3 if q.size % 3 == 0 else 2 if q.size % 2 == 0 else 1
-        if model == "kepler":
-            d = 2
+        set_equal(ax, *lim)
+    else:  # plain vector: particles of dimension 3, 2 or 1 (pair, kepler, oscillator)
+        d = run.dim()
         pts = q.reshape(-1, d)
-        hist = path.reshape(path.shape[0], -1, d)
+        hist = run.q[: k + 1].reshape(k + 1, -1, d)
         if d == 3:
             ax = fig.add_subplot(projection="3d")
             for j in range(pts.shape[0]):
                 ax.plot(hist[:, j, 0], hist[:, j, 1], hist[:, j, 2], color="0.7", lw=0.8)
             ax.scatter(pts[:, 0], pts[:, 1], pts[:, 2], s=30)
+            set_equal(ax, *lim)
         elif d == 2:
             ax = fig.add_subplot()
             for j in range(pts.shape[0]):
                 ax.plot(hist[:, j, 0], hist[:, j, 1], color="0.7", lw=0.8)
             ax.plot(pts[:, 0], pts[:, 1], "o")
+            ax.set_xlim(lim[0][0], lim[1][0])
+            ax.set_ylim(lim[0][1], lim[1][1])
             ax.set_aspect("equal", adjustable="datalim")
         else:
             ax = fig.add_subplot()
             ax.plot(np.arange(hist.shape[0]), hist[:, :, 0], color="0.7", lw=0.8)
             ax.plot([hist.shape[0] - 1] * pts.shape[0], pts[:, 0], "o")
+            ax.set_xlim(-0.5, run.nsnap - 0.5)
+            ax.set_ylim(lim[0][0], lim[1][0])
             ax.set_xlabel("snapshot")
             ax.set_ylabel("q")
-    else:
-        raise PlotError(f"{args.run}: cannot draw /fields/q snapshots of shape {q.shape}")
     ax.set_title(title, fontsize="medium")
+    return ax
+
+
+def limits(run, ks):
+    """axes box and colour scale (heights) covering snapshots ks and the obstacles"""
+    if run.q.ndim >= 3:
+        lo, hi = run.bounds(ks)
+        z = run.q[ks][..., 2]
+        norm = matplotlib.colors.Normalize(vmin=float(z.min()), vmax=float(max(z.max(), z.min() + 1e-12)))
+        return (lo, hi), norm
+    d = run.dim()
+    p = run.q[: max(ks) + 1].reshape(-1, d)
+    lo, hi = p.min(axis=0), p.max(axis=0)
+    pad = 0.05 * np.maximum(hi - lo, 1e-12)
+    return (lo - pad, hi + pad), None
+
+
+def plot_snapshot(args):
+    run = Run(args.run)
+    if args.time is not None:  # the snapshot nearest to that time
+        if not np.isfinite(args.time):
+            raise PlotError(f"--time {args.time}: not a number")
+        k = int(np.argmin(np.abs(run.times - args.time)))
+    else:
+        k = run.index(args.index)
+    lim, norm = limits(run, [k])
+    fig = plt.figure(figsize=(7.5, 6))
+    draw(fig, run, k, lim, norm, f"{run.label}, snapshot {k} at t = {run.times[k]:.6g}")
     fig.tight_layout()
     fig.savefig(args.output, dpi=args.dpi)
     print(f"wrote {args.output}")
 
 
-def set_equal(ax, p):
+def plot_animation(args):
+    from matplotlib.animation import PillowWriter
+
+    if not args.output.lower().endswith(".gif"):
+        raise PlotError(f"{args.output}: animate writes an animated GIF: give a .gif name")
+    if args.fps <= 0:
+        raise PlotError(f"--fps {args.fps}: must be positive")
+    run = Run(args.run)
+    ks = list(range(run.nsnap))
+    lim, norm = limits(run, ks)  # the same axes and colours in every frame
+    fig = plt.figure(figsize=(6.4, 5.2))
+    writer = PillowWriter(fps=args.fps)
+    tmp = f"{args.output}.tmp-{os.getpid()}.gif"
+    try:
+        with writer.saving(fig, tmp, dpi=args.dpi):
+            for k in ks:
+                fig.clear()
+                draw(fig, run, k, lim, norm, f"{run.label}, t = {run.times[k]:.3f}  ({k + 1}/{run.nsnap})")
+                writer.grab_frame()
+        os.replace(tmp, args.output)  # a failed run leaves no partial GIF under the name
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    print(f"wrote {args.output} ({run.nsnap} frames, {args.fps:g} per second)")
+
+
+def set_equal(ax, lo, hi):
     """Equal scales on the three axes, so a cloth is not stretched by the plot."""
-    lo, hi = p.min(axis=0), p.max(axis=0)
     c, r = (lo + hi) / 2, max((hi - lo).max() / 2, 1e-12)
     ax.set_xlim(c[0] - r, c[0] + r)
     ax.set_ylim(c[1] - r, c[1] + r)
@@ -178,9 +346,16 @@ def main(argv=None):
     p = sub.add_parser("snapshot", help="positions of one snapshot")
     p.add_argument("run", metavar="RUN.h5")
     p.add_argument("--index", type=int, default=-1, help="snapshot index, negative from the end (default -1: the last)")
+    p.add_argument("--time", type=float, default=None, help="the snapshot nearest to this time (instead of --index)")
     p.add_argument("-o", "--output", default="snapshot.png")
     p.add_argument("--dpi", type=int, default=120)
     p.set_defaults(fn=plot_snapshot)
+    p = sub.add_parser("animate", help="every snapshot as a frame of an animated GIF")
+    p.add_argument("run", metavar="RUN.h5")
+    p.add_argument("-o", "--output", default="run.gif")
+    p.add_argument("--fps", type=float, default=10, help="frames per second (default 10)")
+    p.add_argument("--dpi", type=int, default=90)
+    p.set_defaults(fn=plot_animation)
     args = ap.parse_args(argv)
     try:
         args.fn(args)

@@ -65,6 +65,20 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
 
 /*@C
   MechSystemView - Prints the model, its parameters, sizes and properties.
+
+  Collective
+
+  Input Parameters:
++ sys    - the mechanical system
+- viewer - an ASCII viewer (NULL: standard output of the system's communicator)
+
+  Notes:
+  One line gives the model name, the global number of dofs, the number of fixed dofs, whether
+  the system is declared linear, whether M is lumped (diagonal) or consistent, and whether it
+  has damping; then the model's parameters and, once an explicit type has created it, the KSP
+  of the mass solve (options prefix mass_). The views of the tsmech TS types (-ts_view) call it.
+
+.seealso: `MechSystemCreate()`, `MechSystemSolveMass()`, `TSMechSetSystem()`
 @*/
 PetscErrorCode MechSystemView(MechSystem sys, PetscViewer viewer)
 {
@@ -93,6 +107,13 @@ PetscErrorCode MechSystemView(MechSystem sys, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "model: %s, %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed, %s, %s mass, %s\n", sys->modelname ? sys->modelname : "(user)", N, nfix, sys->linear ? "linear" : "nonlinear", sys->massdiag ? "lumped" : "consistent", sys->hasdamping ? "damped" : "undamped"));
   for (PetscInt i = 0; i < sys->nparams; i++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s = %g\n", sys->paramname[i], (double)sys->paramvalue[i]));
+  /* created by the first MechSystemSolveMass() (explicit types), so shown once it exists */
+  if (sys->massksp) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "mass solver (M x = b):\n"));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(KSPView(sys->massksp, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }

@@ -1,5 +1,5 @@
 /*
-  symeuler2: symplectic Euler for M q'' + f(t, q, q') = 0 (note 004)
+  symeuler2: symplectic Euler for M q'' + f(t, q, q') = 0 (docs/schemes.md §5; Hairer, Lubich & Wanner 2006, §VI.3)
 
       v+ = v - tau M^{-1} f(t, q, v),    q+ = q + tau v+
 
@@ -39,8 +39,8 @@ static PetscErrorCode TSStep_SymEuler2(TS ts)
 static PetscErrorCode TSEvaluateWLTE_SymEuler2(TS ts, NormType wnormtype, PetscInt *order, PetscReal *wlte)
 {
   PetscFunctionBegin;
-  PetscCall(TSMechEvaluateWLTE(ts, &((TS_SymEuler2 *)ts->data)->st, wnormtype, wlte));
-  if (order) *order = 1;
+  /* the estimate's own order (2, docs/schemes.md §6), not the scheme's (1) */
+  PetscCall(TSMechEvaluateWLTE(ts, &((TS_SymEuler2 *)ts->data)->st, wnormtype, order, wlte));
   PetscFunctionReturn(0);
 }
 
@@ -85,17 +85,24 @@ static PetscErrorCode TSSetUp_SymEuler2(TS ts)
 
 static PetscErrorCode TSView_SymEuler2(TS ts, PetscViewer viewer)
 {
-  PetscBool iascii;
+  PetscBool  iascii;
+  MechSystem sys;
 
   PetscFunctionBegin;
-  (void)ts;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (iascii) PetscCall(PetscViewerASCIIPrintf(viewer, "  Symplectic Euler: v+ = v - tau M^-1 f(t, q, v), q+ = q + tau v+ (mass solve prefix mass_)\n"));
+  PetscCall(TSMechGetSystem(ts, &sys));
+  if (sys) {
+    /* the system's view shows the mass solver's KSP once the first step has created it */
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(MechSystemView(sys, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
   PetscFunctionReturn(0);
 }
 
 /*MC
-  TSSYMEULER2 - "symeuler2": symplectic Euler for M q'' + f = 0 (note 004); needs a MechSystem.
+  TSSYMEULER2 - "symeuler2": symplectic Euler for M q'' + f = 0 (docs/schemes.md §5; Hairer, Lubich & Wanner 2006, §VI.3); needs a MechSystem.
 M*/
 PetscErrorCode TSCreate_SymEuler2(TS ts)
 {

@@ -99,6 +99,44 @@ tools)
     cat err.txt
   done
   test ! -e x.png || fail "a failed plot left x.png"
+  # the energy scale: max(K + |V|) over the run, not |E0| (which a cloth starting flat has as 0)
+  run "$python" -c "
+import sys, h5py, numpy as np
+sys.path.insert(0, '$(dirname "$plot")')
+import tsmech_plot as tp
+f = h5py.File('chain.h5', 'r')
+s, how = tp.energy_scale(f, f['monitor/energy'][()])
+want = np.max(np.abs(f['monitor/kinetic'][()]) + np.abs(f['monitor/potential'][()]))
+assert how == 'max(K + |V|)' and s == want and s > 0, (s, how, want)
+print(f'energy scale of chain.h5: S = {s:.6g} = {how}')"
+  # obstacles from the attributes: a cloth with its sphere, drawn in a snapshot and an animation
+  run "$mpiexec" -n 2 "$exe" -model cloth -cloth_n 8 -cloth_sphere -o sphere.h5 -steps 12 -every 4 -dt 0.01
+  run "$python" -c "
+import sys, h5py, numpy as np
+sys.path.insert(0, '$(dirname "$plot")')
+import tsmech_plot as tp
+f = h5py.File('sphere.h5', 'r')
+obst = tp.obstacles(f)
+a = f.attrs
+assert len(obst) == 1 and np.allclose(obst[0][0], [a['sphere_x'], a['sphere_y'], a['sphere_z']]) and obst[0][1] == a['sphere_radius'], obst
+assert tp.obstacles(h5py.File('sheet.h5', 'r')) == [], 'an obstacle in a run without one'
+print('obstacles of sphere.h5:', obst)"
+  run "$python" "$plot" snapshot sphere.h5 -o sphere.png
+  run "$python" "$plot" animate sphere.h5 -o sphere.gif --fps 5
+  run "$python" "$plot" animate sheet.h5 -o sheet.gif
+  run "$python" "$plot" animate kepler.h5 -o kepler.gif
+  run "$python" -c "
+import h5py
+from PIL import Image
+for run in ('sphere', 'sheet', 'kepler'):
+    n = h5py.File(run + '.h5', 'r')['fields/q'].shape[0]
+    im = Image.open(run + '.gif')
+    assert im.format == 'GIF' and im.n_frames == n, (run, im.format, im.n_frames, n)
+    print(f'{run}.gif: {im.n_frames} frames = the {n} snapshots, {im.size[0]} x {im.size[1]}')"
+  echo "+ $plot animate sheet.h5 -o x.png (must fail)"
+  if "$python" "$plot" animate sheet.h5 -o x.png 2>err.txt; then fail "animate wrote a non-GIF name"; fi
+  grep -q "tsmech_plot.py: error:.*GIF" err.txt || fail "animate -o x.png gave no clear message: $(cat err.txt)"
+  test ! -e x.png || fail "a refused animation left x.png"
   ;;
 cloth | lattice)
   if [ $case_ = cloth ]; then opts="-cloth_n 8" shape="8 8 3"; else opts="-lattice_n 6" shape="6 6 6 3"; fi
