@@ -36,7 +36,7 @@ PETSC_EXTERN PetscErrorCode TSMechFinalizePackage(void);
 #define TSEULER2    "euler2"    /* explicit Euler (theta2 with theta = 0) */
 #define TSSYMEULER2 "symeuler2" /* symplectic Euler */
 
-/* Initial guesses of the linearized (single linear solve) mode, note 001. */
+/* Initial guesses of the linearized (single linear solve) mode (docs/schemes.md §4). */
 typedef enum {
   TSTHETA2_GUESS_ZERO,                  /* q0 = q,            v0 = 0,        R_q omitted */
   TSTHETA2_GUESS_VELOCITY,              /* q0 = q,            v0 = v                    */
@@ -55,7 +55,7 @@ PETSC_EXTERN PetscErrorCode TSTheta2SetEndpoint(TS, PetscBool);
 PETSC_EXTERN PetscErrorCode TSTheta2GetEndpoint(TS, PetscBool *);
 /* Newton's initial guess for v+ extrapolated from the previous step */
 PETSC_EXTERN PetscErrorCode TSTheta2SetInitialGuessExtrapolate(TS, PetscBool);
-/* Exactly one linear solve per step from the given guess (note 001) */
+/* Exactly one linear solve per step from the given guess (docs/schemes.md §4) */
 PETSC_EXTERN PetscErrorCode TSTheta2SetLinearized(TS, PetscBool, TSTheta2Guess);
 PETSC_EXTERN PetscErrorCode TSTheta2GetLinearized(TS, PetscBool *, TSTheta2Guess *);
 /* The velocity at the start of the previous step (used by the extrapolating guesses); for
@@ -102,8 +102,19 @@ PETSC_EXTERN PetscErrorCode MechSystemGetMass(MechSystem, Mat *);
 /* The force callback. */
 PETSC_EXTERN PetscErrorCode MechSystemSetForce(MechSystem, MechForceFn, void *);
 /* The tangent callback and a preallocated matrix with the sparsity of K + D + M; hasdamping
-   false means D = 0 (the callback is then never asked for D). */
+   false means D = 0 (the callback is then never asked for D). The matrix must hold every entry
+   the callback will ever set, and the diagonal, from the start: the system zeroes it before each
+   call (keeping its structure), adds M and decouples fixed dofs in place, so an entry inserted
+   later is a new nonzero (an error or a reallocation, and missing from the first-order form,
+   whose pattern is copied from this matrix). A coupling whose value
+   is zero now (a slack spring) must be there as an explicit zero: preallocation alone does not
+   create entries. MechSystemCreateTangentMatrix() builds such a matrix from the couplings. */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangent(MechSystem, Mat, PetscBool hasdamping, MechTangentFn, void *);
+/* A matrix for MechSystemSetTangent() (set M first): M's pattern, the diagonal and all couplings
+   among the nodes of each element (bs dofs per node, nper nodes per element, global node
+   numbers in conn, negative ones skipped; nper = 2 for coupled pairs), as explicit zeros; an
+   entry outside it is an error. Any rank may list any element (src/mech/preallocate.c). */
+PETSC_EXTERN PetscErrorCode MechSystemCreateTangentMatrix(MechSystem, PetscInt bs, PetscInt nelem, PetscInt nper, const PetscInt conn[], Mat *);
 /* Optional: the tangent applied by the model's own kernel, for matrix-free operators
    (MechSystemCreateOperatorShell()); it must equal the assembled tangent. */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentAction(MechSystem, MechTangentLinearizeFn, MechTangentApplyFn, void *);
@@ -112,8 +123,14 @@ PETSC_EXTERN PetscErrorCode MechSystemHasTangentAction(MechSystem, PetscBool *);
    (a full-size Vec, only its fixed entries are read; NULL: the values of the initial state). */
 PETSC_EXTERN PetscErrorCode MechSystemSetFixed(MechSystem, IS, Vec);
 PETSC_EXTERN PetscErrorCode MechSystemGetFixed(MechSystem, IS *);
+/* The potential energy callback. It is called on every rank with the distributed q and v and
+   must return the GLOBAL potential, the same value on every rank (sum the local parts with
+   MPIU_Allreduce() or use VecDot()/VecSum(), which already return global values): the energy
+   drives decisions every rank must take alike (blow-up detection, output, monitors). */
 PETSC_EXTERN PetscErrorCode MechSystemSetPotential(MechSystem, MechPotentialFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemSetExactSolution(MechSystem, MechExactFn, void *);
+/* A named invariant (at most 8). Like the potential, its callback must return the global value,
+   the same on every rank. */
 PETSC_EXTERN PetscErrorCode MechSystemAddInvariant(MechSystem, const char name[], MechInvariantFn, void *);
 /* f affine in (q, v): K and D constant; integrators then skip repeated assembly. */
 PETSC_EXTERN PetscErrorCode MechSystemSetLinear(MechSystem, PetscBool);
@@ -175,23 +192,32 @@ PETSC_EXTERN PetscErrorCode TSMechIsSecondOrder(TS, PetscBool *);
 /* Models (options read with the model's name as prefix, e.g. -chain_n)                       */
 /* ------------------------------------------------------------------------------------------ */
 
-/* 1-D spring-damper with gravity, exact solution (note 004) */
+/* 1-D spring-damper with gravity, exact solution (docs/schemes.md §5) */
 PETSC_EXTERN PetscErrorCode MechCreateOscillator(MPI_Comm, MechSystem *);
-/* Two particles joined by a spring (note 004) */
+/* Two particles joined by a spring (docs/schemes.md §5) */
 PETSC_EXTERN PetscErrorCode MechCreatePair(MPI_Comm, MechSystem *);
 /* Rope of N particles in 3-D, rest-length springs, damping, gravity, drag, one end pinned */
 PETSC_EXTERN PetscErrorCode MechCreateChain(MPI_Comm, MechSystem *);
-/* Kepler orbit of note 003: GM = 1, eccentricity -kepler_e, starts at pericentre, period 2 pi */
+/* The Kepler problem (Hairer, Lubich & Wanner 2006, §I.2): GM = 1, eccentricity -kepler_e, starts at pericentre, period 2 pi */
 PETSC_EXTERN PetscErrorCode MechCreateKepler(MPI_Comm, MechSystem *);
 /* n x n cloth on a 2-D DMDA (-cloth_n): structural, shear and bend springs, gravity, drag,
    pinned top corners or edge, optional sphere collision; -cloth_linear: zero rest lengths */
 PETSC_EXTERN PetscErrorCode MechCreateCloth(MPI_Comm, MechSystem *);
 /* n x n x n soft body on a 3-D DMDA (-lattice_n), same spring families, base fixed */
 PETSC_EXTERN PetscErrorCode MechCreateLattice(MPI_Comm, MechSystem *);
-/* Create a model by name (oscillator, pair, chain, ...) */
+/* Hyperelastic solid of linear tetrahedra on a distributed DMPlex: a mesh file (-solid_mesh) or a
+   built-in cantilever beam; materials linear, svk, neohookean; consistent or lumped mass */
+PETSC_EXTERN PetscErrorCode MechCreateSolid(MPI_Comm, MechSystem *);
+/* Create a registered model by name (oscillator, pair, chain, ...; src/models/models.c) */
 PETSC_EXTERN PetscErrorCode MechCreateModel(MPI_Comm, const char name[], MechSystem *);
-/* Comma separated list of the model names, for help and error messages */
-PETSC_EXTERN const char MechModelNames[];
+/* Register a model of one's own under a name; the list of registered models (for PetscOptionsFList()) */
+PETSC_EXTERN PetscErrorCode    MechModelRegister(const char name[], PetscErrorCode (*)(MPI_Comm, MechSystem *));
+PETSC_EXTERN PetscErrorCode    MechModelRegisterAll(void);
+PETSC_EXTERN PetscErrorCode    MechModelFinalizePackage(void);
+PETSC_EXTERN PetscFunctionList MechModelList;
+/* Refuses option values no option can take (NaN, Inf, overflow, subnormal, integers PetscInt
+   would wrap), naming the option; prefix NULL checks every option (src/mech/optionscheck.c) */
+PETSC_EXTERN PetscErrorCode MechOptionsCheckNumbers(MPI_Comm, const char prefix[]);
 
 /* ------------------------------------------------------------------------------------------ */
 /* HDF5 output (layout documented in the README)                                              */
@@ -242,7 +268,7 @@ PETSC_EXTERN PetscErrorCode MechOutputDestroy(MechOutput *);
 typedef struct _n_MechCheckpoint *MechCheckpoint;
 
 /* The format version this tsmech writes and the only one it reads */
-#define MECH_CHECKPOINT_FORMAT_VERSION 1
+#define MECH_CHECKPOINT_FORMAT_VERSION 2
 
 /* Creates the checkpointer of a run (collective on ts). sys NULL: the system attached to ts. It
    installs a TSMonitor keeping the position and time at the start of the last step (the theta2

@@ -101,8 +101,8 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
   if (sys && sys->linear) {
     PetscBool alpha2;
     /* A linear system needs one linear solve per step (SNESKSPONLY), except under TSALPHA2,
-       which updates its stage in the residual callback and would return a stale state (BRIEF
-       section 4). The options are read again so that an explicit -snes_type still wins. */
+       which updates its stage in the residual callback and would return a stale state
+       (docs/schemes.md §7). The options are read again so that an explicit -snes_type still wins. */
     PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSALPHA2, &alpha2));
     if (!alpha2) {
       SNES snes;

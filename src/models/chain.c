@@ -59,9 +59,7 @@ PetscErrorCode MechCreateChain(MPI_Comm comm, MechSystem *sys)
   PetscCheck(stretch > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-chain_stretch %g must be positive", (double)stretch);
 
   PetscCall(DMDACreate1d(comm, DM_BOUNDARY_NONE, n, 3, 1, NULL, &da));
-  PetscCall(DMSetMatType(da, MATAIJ));
-  PetscCall(DMSetFromOptions(da));
-  PetscCall(DMSetUp(da));
+  PetscCall(MechSpringGridSetUpDMDA(da, "chain"));
   /* DMDA options (-da_grid_x, -da_refine) may have changed the size */
   PetscCall(DMDAGetInfo(da, NULL, &n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "The chain needs at least 2 particles, the DMDA has %" PetscInt_FMT, n);

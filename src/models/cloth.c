@@ -127,7 +127,7 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
   /* bend springs reach two particles away: the ghost layer must be as wide */
   sw = kfam[2] > 0 ? 2 : 1;
   PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, PETSC_DECIDE, PETSC_DECIDE, 3, sw, NULL, NULL, &da));
-  PetscCall(MechSpringGridSetUpDMDA(da));
+  PetscCall(MechSpringGridSetUpDMDA(da, "cloth"));
   /* DMDA options (-da_grid_x, -da_refine) may have changed the size */
   PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCheck(nx >= 2 && ny >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "The cloth needs at least 2 x 2 particles, the DMDA has %" PetscInt_FMT " x %" PetscInt_FMT, nx, ny);

@@ -93,11 +93,82 @@ static PetscErrorCode GridRestoreLocal(DM da, Vec *xl, const PetscScalar **a)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode MechSpringGridSetUpDMDA(DM da)
+/*
+  The checks DMSetUp() makes on some ranks only, made on every rank before it: a process grid
+  whose size is not the number of ranks, and a rank with fewer points along a direction than the
+  stencil width (the springs' reach) would raise an error on some ranks and leave the others in
+  a collective call. PETSc's own choice of the process grid is read from a scratch DMDA of one
+  dof and no ghosts, which cannot fail these checks; its ownership ranges are known to every rank.
+*/
+static PetscErrorCode CheckDMDALayout(DM da, const char model[])
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)da);
+  PetscMPIInt     size;
+  PetscInt        dim, N[3] = {1, 1, 1}, p[3] = {1, 1, 1}, sw, d, i, dof;
+  const PetscInt *own[3] = {NULL, NULL, NULL};
+  DM              scratch;
+  const char     *axis     = "xyz";
+  char            grid[64] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(DMDAGetInfo(da, &dim, &N[0], &N[1], &N[2], &p[0], &p[1], &p[2], &dof, &sw, NULL, NULL, NULL, NULL));
+  {
+    /* the global size must fit PETSc's 32-bit indices (counted wide) */
+    long long total = (long long)dof;
+    for (d = 0; d < dim; d++) total *= (long long)N[d];
+    PetscCheck(total <= (long long)PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_n %" PetscInt_FMT ": the %s would have %lld unknowns, more than PETSc's 32-bit indices can count (%d)", model, N[0], model, total, (int)PETSC_MAX_INT);
+  }
+  /* a 1-D DMDA is created with as many processes as ranks; the other counts are the user's */
+  for (d = 0; d < dim; d++) {
+    char         opt[32];
+    const char  *prefix;
+    PetscOptions options;
+    PetscBool    given;
+
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-da_processors_%c", axis[d]));
+    PetscCall(PetscObjectGetOptions((PetscObject)da, &options));
+    PetscCall(DMGetOptionsPrefix(da, &prefix));
+    PetscCall(PetscOptionsHasName(options, prefix, opt, &given));
+    if (!given) p[d] = PETSC_DECIDE;
+  }
+  for (d = 0; d < dim; d++) {
+    PetscCheck(p[d] == PETSC_DECIDE || (p[d] >= 1 && p[d] <= size), comm, PETSC_ERR_ARG_OUTOFRANGE, "-da_processors_%c %" PetscInt_FMT ": must be between 1 and the number of ranks, %d", axis[d], p[d], (int)size);
+  }
+  if (dim == 2 && p[0] > 0 && p[1] > 0) PetscCheck(p[0] * p[1] == size, comm, PETSC_ERR_ARG_INCOMP, "-da_processors_x %" PetscInt_FMT " -da_processors_y %" PetscInt_FMT ": a grid of %" PetscInt_FMT " processes, but the run has %d ranks", p[0], p[1], p[0] * p[1], (int)size);
+  if (dim == 3 && p[0] > 0 && p[1] > 0 && p[2] > 0) PetscCheck(p[0] * p[1] * p[2] == size, comm, PETSC_ERR_ARG_INCOMP, "-da_processors_x %" PetscInt_FMT " -da_processors_y %" PetscInt_FMT " -da_processors_z %" PetscInt_FMT ": a grid of %" PetscInt_FMT " processes, but the run has %d ranks", p[0], p[1], p[2], p[0] * p[1] * p[2], (int)size);
+  for (d = 0; d < dim; d++) {
+    PetscCheck(p[d] == PETSC_DECIDE || p[d] <= N[d], comm, PETSC_ERR_ARG_OUTOFRANGE, "-da_processors_%c %" PetscInt_FMT ": more processes than the %" PetscInt_FMT " particles along %c", axis[d], p[d], N[d], axis[d]);
+  }
+  PetscCheck(N[0] * N[1] * N[2] >= size, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_n %" PetscInt_FMT " on %d ranks: fewer particles than ranks; use at most %" PetscInt_FMT " ranks", model, N[0], (int)size, N[0] * N[1] * N[2]);
+  if (dim == 1) PetscCall(DMDACreate1d(comm, DM_BOUNDARY_NONE, N[0], 1, 0, NULL, &scratch));
+  else if (dim == 2) PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, N[0], N[1], p[0], p[1], 1, 0, NULL, NULL, &scratch));
+  else PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, N[0], N[1], N[2], p[0], p[1], p[2], 1, 0, NULL, NULL, NULL, &scratch));
+  PetscCall(DMSetUp(scratch));
+  PetscCall(DMDAGetInfo(scratch, NULL, NULL, NULL, NULL, &p[0], &p[1], &p[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(scratch, &own[0], &own[1], &own[2]));
+  for (d = 0; d < dim; d++) {
+    PetscInt fewest = N[d];
+
+    for (i = 0; i < p[d]; i++) fewest = PetscMin(fewest, own[d][i]);
+    if (fewest < sw && N[d] > 1) {
+      if (dim == 1) PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT, p[0]));
+      else if (dim == 2) PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT " x %" PetscInt_FMT, p[0], p[1]));
+      else PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, p[0], p[1], p[2]));
+      PetscCall(DMDestroy(&scratch));
+      SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_n %" PetscInt_FMT " on %d ranks: the %s process grid leaves a rank %" PetscInt_FMT " particle%s along %c, fewer than the %" PetscInt_FMT " the springs reach; use fewer ranks or a larger -%s_n", model, N[0], (int)size, grid, fewest, fewest == 1 ? "" : "s", axis[d], sw, model);
+    }
+  }
+  PetscCall(DMDestroy(&scratch));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MechSpringGridSetUpDMDA(DM da, const char model[])
 {
   PetscFunctionBegin;
   PetscCall(DMSetMatType(da, MATAIJ));
   PetscCall(DMSetFromOptions(da));
+  PetscCall(CheckDMDALayout(da, model));
   PetscCall(DMSetUp(da));
   PetscCall(DMDASetFieldName(da, 0, "x"));
   PetscCall(DMDASetFieldName(da, 1, "y"));

@@ -72,8 +72,11 @@ typedef struct {
   void              *extractx;          /* its context, freed with PetscFree() by MechSpringGridDestroy() */
 } MechSpringGrid;
 
-/* Sets up a DMDA created for a grid model: AIJ matrices, the DMDA options, field names x, y, z */
-PETSC_INTERN PetscErrorCode MechSpringGridSetUpDMDA(DM da);
+/* Sets up a DMDA created for a grid model: AIJ matrices, the DMDA options, field names x, y, z.
+   Before DMSetUp() the layout is checked on every rank (size within 32-bit indices, a process
+   grid of the run's ranks, every rank at least the stencil width along each direction), with
+   messages that name -<model>_n or -da_processors_<x>. */
+PETSC_INTERN PetscErrorCode MechSpringGridSetUpDMDA(DM da, const char model[]);
 /*
   Checks the options of a grid model with the given prefix (-<prefix>_n, _size, _mass, _k,
   _k_shear, _k_bend, _c, _drag; k[3] as in MechSpringGridCreate()): at least 2 particles per side,

@@ -1,5 +1,5 @@
 /*
-  Kepler orbit of note 003: one body of unit mass around a fixed centre, GM = 1, q = (x, y).
+  The Kepler problem (Hairer, Lubich & Wanner 2006, §I.2): one body of unit mass around a fixed centre, GM = 1, q = (x, y).
   The semi-major axis is 1, so the period is 2 pi; the body starts at pericentre on the +x axis
   and moves counter-clockwise. Moved to the left-hand side, gravity is f = GM q / |q|^3.
 */
@@ -164,7 +164,7 @@ static PetscErrorCode KeplerExact(MechSystem sys, PetscReal t, Vec q, Vec v, voi
 }
 
 /*
-  MechCreateKepler - the Kepler orbit of note 003 (GM = 1, semi-major axis 1, period 2 pi),
+  MechCreateKepler - the Kepler problem (Hairer, Lubich & Wanner 2006, §I.2) (GM = 1, semi-major axis 1, period 2 pi),
   starting at pericentre q0 = (1 - e, 0), v0 = (0, sqrt((1 + e) / (1 - e))). Both dofs on rank 0.
   Has the invariant "angular_momentum" and an exact solution (Kepler's equation).
 

@@ -75,7 +75,7 @@ PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
   /* bend springs reach two particles away: the ghost layer must be as wide */
   sw = kfam[2] > 0 ? 2 : 1;
   PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, sw, NULL, NULL, NULL, &da));
-  PetscCall(MechSpringGridSetUpDMDA(da));
+  PetscCall(MechSpringGridSetUpDMDA(da, "lattice"));
   PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, &nz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCheck(nx >= 2 && ny >= 2 && nz >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "The lattice needs at least 2 x 2 x 2 particles, the DMDA has %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, nx, ny, nz);
   h     = size / (nx - 1);

@@ -1,48 +1,124 @@
 #include <tsmech.h>
 #include "models/springs.h"
 
-/* Keep in the order of the table below; printed by -help and by the error for an unknown name. */
-const char MechModelNames[] = "oscillator, pair, chain, kepler, cloth, lattice";
+/* The models by name: the built-in ones, and any a program registers with MechModelRegister() */
+PetscFunctionList MechModelList              = NULL;
+static PetscBool  MechModelRegisterAllCalled = PETSC_FALSE;
 
-typedef struct {
-  const char *name;
-  PetscErrorCode (*create)(MPI_Comm, MechSystem *);
-} MechModelEntry;
+/*@C
+  MechModelRegister - Adds a model that `MechCreateModel()` and the tsmech program's `-model`
+  option can create by name.
 
-static const MechModelEntry MechModels[] = {
-    {"oscillator", MechCreateOscillator},
-    {"pair",       MechCreatePair      },
-    {"chain",      MechCreateChain     },
-    {"kepler",     MechCreateKepler    },
-    {"cloth",      MechCreateCloth     },
-    {"lattice",    MechCreateLattice   },
-};
+  Not Collective
 
-/*
-  MechCreateModel - create one of the built-in models by name; its options are read with the
-  model's name as prefix (-chain_n, ...).
+  Input Parameters:
++ name   - the model's name (its options then conventionally take the prefix -name_)
+- create - the function that creates the model's `MechSystem` on a communicator
+
+  Level: intermediate
+
+.seealso: `MechCreateModel()`, `MechModelRegisterAll()`
+@*/
+PetscErrorCode MechModelRegister(const char name[], PetscErrorCode (*create)(MPI_Comm, MechSystem *))
+{
+  PetscFunctionBegin;
+  PetscCall(MechModelRegisterAll());
+  PetscCall(PetscFunctionListAdd(&MechModelList, name, create));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechModelRegisterAll - Registers the built-in models: oscillator, pair, chain, kepler, cloth,
+  lattice, solid. Called by `MechCreateModel()` and `MechModelRegister()`; `MechModelList` is
+  then the list for `PetscOptionsFList()`.
+
+  Not Collective
+
+  Level: advanced
+
+.seealso: `MechModelRegister()`, `MechCreateModel()`
+@*/
+PetscErrorCode MechModelRegisterAll(void)
+{
+  PetscFunctionBegin;
+  if (MechModelRegisterAllCalled) PetscFunctionReturn(0);
+  MechModelRegisterAllCalled = PETSC_TRUE;
+  PetscCall(PetscFunctionListAdd(&MechModelList, "oscillator", MechCreateOscillator));
+  PetscCall(PetscFunctionListAdd(&MechModelList, "pair", MechCreatePair));
+  PetscCall(PetscFunctionListAdd(&MechModelList, "chain", MechCreateChain));
+  PetscCall(PetscFunctionListAdd(&MechModelList, "kepler", MechCreateKepler));
+  PetscCall(PetscFunctionListAdd(&MechModelList, "cloth", MechCreateCloth));
+  PetscCall(PetscFunctionListAdd(&MechModelList, "lattice", MechCreateLattice));
+  PetscCall(PetscFunctionListAdd(&MechModelList, "solid", MechCreateSolid));
+  PetscCall(PetscRegisterFinalize(MechModelFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+/* Frees the list at PetscFinalize(), so that a later PetscInitialize() registers anew */
+PetscErrorCode MechModelFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFunctionListDestroy(&MechModelList));
+  MechModelRegisterAllCalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* The registered names, comma separated, for messages */
+static PetscErrorCode ModelNames(char names[], size_t len)
+{
+  const char **list;
+  int          n, i;
+
+  PetscFunctionBegin;
+  names[0] = 0;
+  PetscCall(PetscFunctionListGet(MechModelList, &list, &n));
+  for (i = 0; i < n && list[i]; i++) {
+    if (i) PetscCall(PetscStrlcat(names, ", ", len));
+    PetscCall(PetscStrlcat(names, list[i], len));
+  }
+  PetscCall(PetscFree(list));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechCreateModel - Creates a registered model by name; its options are read with the model's
+  name as prefix (-chain_n, ...), after `MechOptionsCheckNumbers()` has checked their values.
 
   Collective
 
-  Input: comm, name (one of MechModelNames)
-  Output: sys
-*/
+  Input Parameters:
++ comm - the communicator of the model
+- name - a registered model (`MechModelRegister()`): oscillator, pair, chain, kepler, cloth,
+         lattice, solid, or one of the program's own
+
+  Output Parameter:
+. sys - the model's mechanical system
+
+  Options Database Key:
+. -model <name> - (the tsmech program) the model to create; -help lists the registered ones
+
+  Level: beginner
+
+.seealso: `MechModelRegister()`, `MechOptionsCheckNumbers()`, `TSMechSetSystem()`
+@*/
 PetscErrorCode MechCreateModel(MPI_Comm comm, const char name[], MechSystem *sys)
 {
-  size_t i;
+  PetscErrorCode (*create)(MPI_Comm, MechSystem *) = NULL;
+  char prefix[256], names[1024];
 
   PetscFunctionBegin;
-  PetscCheck(name, comm, PETSC_ERR_ARG_NULL, "No model name given (-model); valid models: %s", MechModelNames);
-  for (i = 0; i < sizeof(MechModels) / sizeof(MechModels[0]); i++) {
-    PetscBool match;
-
-    PetscCall(PetscStrcmp(name, MechModels[i].name, &match));
-    if (match) {
-      PetscCall(MechModels[i].create(comm, sys));
-      PetscFunctionReturn(0);
-    }
+  PetscCall(MechModelRegisterAll());
+  if (name) PetscCall(PetscFunctionListFind(MechModelList, name, &create));
+  if (!create) {
+    PetscCall(ModelNames(names, sizeof(names)));
+    PetscCheck(name, comm, PETSC_ERR_ARG_NULL, "No model name given (-model); valid models: %s", names);
+    SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown model \"%s\" (-model); valid models: %s", name, names);
   }
-  SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown model \"%s\" (-model); valid models: %s", name, MechModelNames);
+  /* the model's options are checked as text before it reads them (PETSc would wrap or accept them) */
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-%s_", name));
+  PetscCall(MechOptionsCheckNumbers(comm, prefix));
+  PetscCall((*create)(comm, sys));
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode MechModelSetUpSmall(MechSystem sys, PetscInt n, const PetscReal mass[], const PetscReal q0[], const PetscReal v0[], Mat *J)

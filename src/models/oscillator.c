@@ -1,5 +1,5 @@
 /*
-  1-D spring-damper with gravity (note 004):  m q'' + c q' + k q + m g = 0.
+  1-D spring-damper with gravity (docs/schemes.md §5):  m q'' + c q' + k q + m g = 0.
   Gravity pulls toward -q, so it enters f as +m g; the equilibrium is q_e = -m g / k.
 */
 #include <tsmech.h>
@@ -129,7 +129,7 @@ static PetscErrorCode OscillatorExact(MechSystem sys, PetscReal t, Vec q, Vec v,
 }
 
 /*
-  MechCreateOscillator - the 1-D spring-damper with gravity of note 004, one dof on rank 0.
+  MechCreateOscillator - the 1-D spring-damper with gravity of docs/schemes.md §5, one dof on rank 0.
 
   Collective
 

@@ -1,5 +1,5 @@
 /*
-  Two particles in 3-D joined by one spring (note 004), gravity along -z. q = (x0, x1), 6 dofs.
+  Two particles in 3-D joined by one spring (docs/schemes.md §5), gravity along -z. q = (x0, x1), 6 dofs.
   With zero rest length and no damping the motion is known in closed form: the centre of mass
   falls freely and the separation r = x1 - x0 obeys r'' = -omega^2 r, omega^2 = k (1/m0 + 1/m1).
 */
@@ -137,7 +137,7 @@ static PetscErrorCode PairExact(MechSystem sys, PetscReal t, Vec q, Vec v, void 
 }
 
 /*
-  MechCreatePair - two particles joined by a spring (note 004), all 6 dofs on rank 0.
+  MechCreatePair - two particles joined by a spring (docs/schemes.md §5), all 6 dofs on rank 0.
 
   Collective
 

@@ -158,23 +158,15 @@ static PetscErrorCode CreateGrid(MPI_Comm comm, PetscInt dim, MechSystem *sys)
   PetscFunctionReturn(0);
 }
 
-/* Whether name is one of the comma separated MechModelNames */
+/* Whether name is a registered model */
 static PetscErrorCode ModelAvailable(const char name[], PetscBool *has)
 {
-  char    **list;
-  int       n, i;
-  PetscBool match;
+  void (*create)(void) = NULL;
 
   PetscFunctionBegin;
-  *has = PETSC_FALSE;
-  PetscCall(PetscStrToArray(MechModelNames, ',', &n, &list));
-  for (i = 0; i < n; i++) {
-    char *tok = list[i];
-    while (*tok == ' ') tok++;
-    PetscCall(PetscStrcmp(tok, name, &match));
-    if (match) *has = PETSC_TRUE;
-  }
-  PetscCall(PetscStrToArrayDestroy(n, list));
+  PetscCall(MechModelRegisterAll());
+  PetscCall(PetscFunctionListFind(MechModelList, name, &create));
+  *has = create ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -261,7 +253,7 @@ int main(int argc, char **argv)
     else {
       PetscCall(ModelAvailable(model, &has));
       if (!has) {
-        PetscCall(PetscPrintf(comm, "Model %s is not built in (models: %s): skipped\n", model, MechModelNames));
+        PetscCall(PetscPrintf(comm, "Model %s is not registered: skipped\n", model));
         PetscCall(PetscFinalize());
         return 77;
       }

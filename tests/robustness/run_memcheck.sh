@@ -67,11 +67,15 @@ mallocdump() {
     fail "exit status $status, expected $want: $*"
   }
 }
-# both STATUS NP ARGS...: a tsmech run under valgrind and with -malloc_dump
+# both STATUS NP ARGS...: a tsmech run under valgrind and with -malloc_dump; the files named in
+# $RESTORE are put back as they were between the two (a restart continues them, and a second
+# restart from the end of the run is refused)
 both() {
   b_status=$1 b_np=$2
   shift 2
+  for f in ${RESTORE:-}; do cp "$f" "$f.orig"; done
   memcheck "$b_status" "$b_np" "$exe" -quiet "$@"
+  for f in ${RESTORE:-}; do mv "$f.orig" "$f"; done
   mallocdump "$b_status" "$b_np" "$@"
 }
 
@@ -91,7 +95,9 @@ driver)
   both 0 1 $chain -ts_max_steps 8 -output o.h5 -checkpoint ck.h5 -checkpoint_every 3 -checkpoint_keep 2 -output_every 3
   rm -f o.h5 ck.h5 ck.h5.1
   both 0 1 $chain -ts_max_steps 8 -output o.h5 -checkpoint ck.h5 -ts_adapt_type basic -ts_theta_initial_guess_extrapolate -ts_dt 0.01
+  RESTORE="o.h5 ck.h5"
   both 0 1 $chain -ts_max_steps 12 -output o.h5 -checkpoint ck.h5 -restart ck.h5
+  RESTORE=""
   rm -f o.h5 ck.h5
   both 0 1 -model cloth -cloth_n 4 -ts_max_steps 3 -output cl.h5 -ts_type beuler -ksp_type preonly -pc_type lu
   # the matrix-free Jacobian: operator shell, stored blocks, sphere term, lagged preconditioner
@@ -116,7 +122,9 @@ failures)
 parallel)
   # 2 ranks: parallel HDF5 output and checkpoint, a restart, a failure and a refusal
   both 0 2 $chain -ts_max_steps 6 -output o.h5 -checkpoint ck.h5
+  RESTORE="o.h5 ck.h5"
   both 0 2 $chain -ts_max_steps 9 -output o.h5 -checkpoint ck.h5 -restart ck.h5
+  RESTORE=""
   both 3 2 $chain -ts_type beuler2 -ts_dt 0.01 -snes_max_it 2 -ts_max_steps 20 -output div.h5 -checkpoint divck.h5
   rm -f div.h5 divck.h5
   both 2 2 -model kepler -restart ck.h5

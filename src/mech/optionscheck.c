@@ -1,0 +1,131 @@
+/*
+  Values of the options database that no option should take: numbers that are not finite, that
+  overflow or underflow a double, that are subnormal, and integers that PETSc's 32-bit PetscInt
+  would wrap (PETSc 3.18 reads "4294967301" as 5). PETSc parses each option only when it is read
+  and accepts all of these; checking the database's text once, before anything reads it, refuses
+  them with the option's name and the value as given.
+*/
+/* strtok_r() is POSIX */
+#define _POSIX_C_SOURCE 200809L
+#include <tsmech.h>
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Options whose values are names (files, types, prefixes), never numbers: "inf" is a file name there */
+static PetscBool TakesName(const char name[])
+{
+  static const char *const suffixes[] = {"_type", "file", "output", "checkpoint", "restart", "_mesh", "prefix", "model", "_label", "_view", "_monitor", "help"};
+  size_t                   n          = strlen(name), i;
+
+  for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+    size_t m = strlen(suffixes[i]);
+    if (n >= m && !strcmp(name + n - m, suffixes[i])) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/* Whether a token is a decimal integer literal (an optional sign and digits) */
+static PetscBool IsIntegerLiteral(const char tok[])
+{
+  const char *c = tok;
+
+  if (*c == '+' || *c == '-') c++;
+  if (!*c) return PETSC_FALSE;
+  for (; *c; c++)
+    if (!isdigit((unsigned char)*c)) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* Whether the whole token reads as a number (strtod(): decimal, hexadecimal, inf, nan) */
+static PetscBool IsNumber(const char tok[])
+{
+  char *end;
+
+  (void)strtod(tok, &end);
+  return end != tok && !*end ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Why a token that reads as a number is not one an option may take ("" if it may) */
+static void CheckToken(const char tok[], char why[], size_t len)
+{
+  char  *end;
+  double x;
+
+  why[0] = 0;
+  if (!tok[0]) return;
+  errno = 0;
+  x     = strtod(tok, &end);
+  if (*end) return; /* not a number: a name, a list of names, a boolean */
+  if (isnan(x) || isinf(x)) {
+    if (errno == ERANGE) (void)PetscSNPrintf(why, len, "overflows a double (largest %g)", DBL_MAX);
+    else (void)PetscSNPrintf(why, len, "not a finite number");
+  } else if (x != 0 && fabs(x) < DBL_MIN) {
+    (void)PetscSNPrintf(why, len, "below the smallest normal double %g (a subnormal number has lost its precision)", DBL_MIN);
+  } else if (x == 0 && errno == ERANGE) {
+    (void)PetscSNPrintf(why, len, "underflows a double to 0 (smallest normal %g)", DBL_MIN);
+  } else if (IsIntegerLiteral(tok)) {
+    long long i;
+
+    errno = 0;
+    i     = strtoll(tok, NULL, 10);
+    if (errno == ERANGE || i > (long long)PETSC_MAX_INT || i < -(long long)PETSC_MAX_INT - 1)
+      (void)PetscSNPrintf(why, len, "too large for PETSc's 32-bit integers (at most %d; a real value this large is written as %.1e)", (int)PETSC_MAX_INT, x);
+  }
+}
+
+/*@C
+  MechOptionsCheckNumbers - Refuses option values that read as numbers no option can take: NaN,
+  infinities, values that overflow or underflow a double or are subnormal, and integer literals
+  beyond PETSc's 32-bit `PetscInt` (which PETSc would wrap silently). Every comma-separated element
+  of a value is checked; options whose values are names (files, types, prefixes) are skipped.
+
+  Collective (every rank holds the same options database; each raises the same error)
+
+  Input Parameters:
++ comm   - the communicator of the error
+- prefix - check only the options whose names start with this (e.g. "-chain_"), or NULL for all
+
+  Level: intermediate
+
+  Notes:
+  Call it before the options are read: PETSc accepts "-oscillator_m 1e-320" and "-chain_n 4294967298"
+  (read as 2) without a word. `MechCreateModel()` calls it for the model's prefix.
+
+.seealso: `MechCreateModel()`
+@*/
+PetscErrorCode MechOptionsCheckNumbers(MPI_Comm comm, const char prefix[])
+{
+  char     *all = NULL, *tok, *save = NULL, name[256] = "", why[256];
+  PetscBool valid = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    char *elem, *esave = NULL, copy[4096];
+
+    /* an option name: "-" and what does not read as a number (-1e3 and -inf are values, as for PETSc) */
+    if (tok[0] == '-' && !IsNumber(tok)) {
+      PetscCall(PetscStrncpy(name, tok, sizeof(name)));
+      valid = (!prefix || !strncmp(name, prefix, strlen(prefix))) && !TakesName(name) ? PETSC_TRUE : PETSC_FALSE;
+      continue;
+    }
+    if (!valid) continue;
+    PetscCall(PetscStrncpy(copy, tok, sizeof(copy)));
+    for (elem = strtok_r(copy, ",", &esave); elem; elem = strtok_r(NULL, ",", &esave)) {
+      CheckToken(elem, why, sizeof(why));
+      if (why[0]) {
+        char msg[4608];
+
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s %s: %s%s%s%s", name, tok, strcmp(elem, tok) ? "the element " : "", strcmp(elem, tok) ? elem : "", strcmp(elem, tok) ? " is " : "", why));
+        PetscCall(PetscFree(all));
+        SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE, "%s", msg);
+      }
+    }
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(0);
+}

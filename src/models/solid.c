@@ -1,0 +1,1337 @@
+/*
+  Solid: a hyperelastic body meshed with linear (P1) tetrahedra on a distributed DMPlex.
+
+  q holds the current position of every vertex (3 dofs per vertex), the mesh coordinates are the
+  reference configuration. On a tetrahedron with reference vertices X0..X3 and current x0..x3
+
+      Dm = [X1 - X0, X2 - X0, X3 - X0],  Ds = [x1 - x0, ...],  F = Ds Dm^-1,  V0 = |det Dm| / 6,
+
+  and the nodal forces (moved to the left-hand side, f = dW/dq) are f_a = V0 P(F) g_a, with g_a
+  (a = 1, 2, 3) the rows of Dm^-1 and g_0 = -(g_1 + g_2 + g_3): the gradients of the linear shape
+  functions. P = dW/dF is the first Piola-Kirchhoff stress of the material:
+
+      linear       P = lambda tr(eps) I + 2 mu eps,  eps = (H + H^T)/2, H = F - I
+      svk          P = F S,  S = lambda tr(E) I + 2 mu E,  E = (F^T F - I)/2
+      neohookean   P = mu (F - F^-T) + lambda ln J F^-T,  J = det F
+
+  (Bonet and Wood, Nonlinear Continuum Mechanics for Finite Element Analysis, 2nd ed., ch. 6).
+  The consistent tangent K_{ai,bk} = V0 (dP/dF)_{ijkl} g_aj g_bl comes from the directional
+  derivatives dP of each law, evaluated for dF = e_k g_b^T.
+
+  Each cell belongs to exactly one rank (no overlap); element contributions are summed in local
+  vectors and added into the global ones (DMLocalToGlobal with ADD_VALUES), and matrices are
+  assembled with global indices.
+
+  Rayleigh damping D = alpha M + beta K0 (K0 the tangent at the reference configuration),
+  gravity -M g, an initial velocity uniform plus a rigid spin about the centroid. Invariants:
+  the three components of the linear momentum sum_i (M v)_i and of the angular momentum
+  sum_i q_i x (M v)_i.
+*/
+#include <tsmech.h>
+#include <petscdmplex.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(PETSC_USE_COMPLEX)
+#error "The solid model needs a real PETSc build (PetscScalar == PetscReal)"
+#endif
+
+typedef enum {
+  SOLID_LINEAR,
+  SOLID_SVK,
+  SOLID_NEOHOOKEAN
+} SolidMaterial;
+static const char *const SolidMaterials[] = {"linear", "svk", "neohookean", "SolidMaterial", "SOLID_", NULL};
+static const char *const SolidMassTypes[] = {"consistent", "lumped", "SolidMass", "SOLID_MASS_", NULL};
+
+typedef struct _n_Solid Solid;
+
+/* Context of one invariant: which component of which momentum */
+typedef struct {
+  Solid   *s;
+  PetscInt comp; /* 0, 1, 2: linear momentum; 3, 4, 5: angular momentum */
+} SolidInvariant;
+
+struct _n_Solid {
+  DM             dm;
+  SolidMaterial  material;
+  PetscReal      mu, lambda, rho, alpha, beta, g[3];
+  PetscInt       ncells;   /* local cells */
+  PetscInt      *loff;     /* per cell, 4 offsets of the vertices' dofs in the local vector */
+  PetscInt      *goff;     /* the same in the global numbering */
+  PetscReal     *Dinv;     /* per cell, Dm^-1 (row-major 3 x 3): its rows are g_1, g_2, g_3 */
+  PetscReal     *vol;      /* per cell, V0 */
+  PetscReal     *ctr;      /* per cell, the reference centroid (names an inverted element) */
+  Mat            M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
+  Vec            fg;       /* gravity force -M g */
+  Vec            work;     /* global work vector */
+  MatNullSpace   nullsp;   /* rigid-body modes of the reference configuration */
+  PetscReal     *store;    /* tangent action: cK times the element tangents (144 reals each) */
+  PetscReal      cK, cD;   /* coefficients of the last linearization */
+  PetscBool      stored;   /* store holds the element tangents of a linear material (constant) */
+  PetscReal      storedcK; /* the cK the store was computed with */
+  SolidInvariant inv[6];
+};
+
+static PetscErrorCode SolidDestroy(void *ctx)
+{
+  Solid *s = (Solid *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(DMDestroy(&s->dm));
+  PetscCall(PetscFree5(s->loff, s->goff, s->Dinv, s->vol, s->ctr));
+  PetscCall(MatDestroy(&s->M));
+  PetscCall(MatDestroy(&s->K0));
+  PetscCall(VecDestroy(&s->fg));
+  PetscCall(VecDestroy(&s->work));
+  PetscCall(MatNullSpaceDestroy(&s->nullsp));
+  PetscCall(PetscFree(s->store));
+  PetscCall(PetscFree(s));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Materials                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+static inline PetscReal Det3(const PetscReal A[9])
+{
+  return A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) + A[2] * (A[3] * A[7] - A[4] * A[6]);
+}
+
+/* B = A^-1 given det A */
+static inline void Inv3(const PetscReal A[9], PetscReal det, PetscReal B[9])
+{
+  B[0] = (A[4] * A[8] - A[5] * A[7]) / det;
+  B[1] = (A[2] * A[7] - A[1] * A[8]) / det;
+  B[2] = (A[1] * A[5] - A[2] * A[4]) / det;
+  B[3] = (A[5] * A[6] - A[3] * A[8]) / det;
+  B[4] = (A[0] * A[8] - A[2] * A[6]) / det;
+  B[5] = (A[2] * A[3] - A[0] * A[5]) / det;
+  B[6] = (A[3] * A[7] - A[4] * A[6]) / det;
+  B[7] = (A[1] * A[6] - A[0] * A[7]) / det;
+  B[8] = (A[0] * A[4] - A[1] * A[3]) / det;
+}
+
+/* C = A B (3 x 3, row-major) */
+static inline void Mul3(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
+{
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+/*
+  What the stress and its derivative at F need: for svk S, for neohookean F^-T and ln J. Returns
+  PETSC_FALSE (and nothing else) when a neo-Hookean element is inverted (J <= 0).
+*/
+typedef struct {
+  PetscReal F[9], S[9], FinvT[9], lnJ, J;
+} SolidPoint;
+
+static PetscBool SolidPointSetUp(const Solid *s, const PetscReal F[9], SolidPoint *p)
+{
+  PetscReal Finv[9], E[9], trE;
+
+  for (PetscInt i = 0; i < 9; i++) p->F[i] = F[i];
+  p->J = Det3(F);
+  switch (s->material) {
+  case SOLID_LINEAR:
+    break;
+  case SOLID_SVK:
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) E[3 * i + j] = 0.5 * (F[i] * F[j] + F[3 + i] * F[3 + j] + F[6 + i] * F[6 + j] - (i == j ? 1.0 : 0.0));
+    trE = E[0] + E[4] + E[8];
+    for (PetscInt i = 0; i < 9; i++) p->S[i] = 2 * s->mu * E[i];
+    for (PetscInt i = 0; i < 3; i++) p->S[4 * i] += s->lambda * trE;
+    break;
+  case SOLID_NEOHOOKEAN:
+    if (!(p->J > 0)) return PETSC_FALSE;
+    Inv3(F, p->J, Finv);
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) p->FinvT[3 * i + j] = Finv[3 * j + i];
+    p->lnJ = PetscLogReal(p->J);
+    break;
+  }
+  return PETSC_TRUE;
+}
+
+/* P(F) and the energy density W(F) */
+static void SolidStress(const Solid *s, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+{
+  const PetscReal *F = p->F;
+  PetscReal        eps[9], tr, ee = 0, E[9];
+
+  switch (s->material) {
+  case SOLID_LINEAR:
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) eps[3 * i + j] = 0.5 * (F[3 * i + j] + F[3 * j + i]) - (i == j ? 1.0 : 0.0);
+    tr = eps[0] + eps[4] + eps[8];
+    for (PetscInt i = 0; i < 9; i++) {
+      P[i] = 2 * s->mu * eps[i];
+      ee += eps[i] * eps[i];
+    }
+    for (PetscInt i = 0; i < 3; i++) P[4 * i] += s->lambda * tr;
+    if (W) *W = 0.5 * s->lambda * tr * tr + s->mu * ee;
+    break;
+  case SOLID_SVK:
+    Mul3(F, p->S, P);
+    if (W) {
+      /* S = lambda tr(E) I + 2 mu E gives back E */
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt j = 0; j < 3; j++) E[3 * i + j] = 0.5 * (F[i] * F[j] + F[3 + i] * F[3 + j] + F[6 + i] * F[6 + j] - (i == j ? 1.0 : 0.0));
+      tr = E[0] + E[4] + E[8];
+      for (PetscInt i = 0; i < 9; i++) ee += E[i] * E[i];
+      *W = 0.5 * s->lambda * tr * tr + s->mu * ee;
+    }
+    break;
+  case SOLID_NEOHOOKEAN:
+    for (PetscInt i = 0; i < 9; i++) P[i] = s->mu * (F[i] - p->FinvT[i]) + s->lambda * p->lnJ * p->FinvT[i];
+    if (W) {
+      for (PetscInt i = 0; i < 9; i++) ee += F[i] * F[i];
+      *W = 0.5 * s->mu * (ee - 3) - s->mu * p->lnJ + 0.5 * s->lambda * p->lnJ * p->lnJ;
+    }
+    break;
+  }
+}
+
+/*
+  dP for the direction dF:
+    linear      dP = lambda tr(dF) I + mu (dF + dF^T)
+    svk         dP = dF S + F dS,  dS = lambda tr(dE) I + 2 mu dE,  dE = (dF^T F + F^T dF)/2
+    neohookean  dP = mu dF + (mu - lambda ln J) F^-T dF^T F^-T + lambda tr(F^-1 dF) F^-T
+*/
+static void SolidStressDiff(const Solid *s, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+{
+  const PetscReal *F = p->F;
+  PetscReal        tr, dE[9], dS[9], A[9], B[9], dFT[9];
+
+  switch (s->material) {
+  case SOLID_LINEAR:
+    tr = dF[0] + dF[4] + dF[8];
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) dP[3 * i + j] = s->mu * (dF[3 * i + j] + dF[3 * j + i]) + (i == j ? s->lambda * tr : 0.0);
+    break;
+  case SOLID_SVK:
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) dE[3 * i + j] = 0.5 * (dF[i] * F[j] + dF[3 + i] * F[3 + j] + dF[6 + i] * F[6 + j] + F[i] * dF[j] + F[3 + i] * dF[3 + j] + F[6 + i] * dF[6 + j]);
+    tr = dE[0] + dE[4] + dE[8];
+    for (PetscInt i = 0; i < 9; i++) dS[i] = 2 * s->mu * dE[i];
+    for (PetscInt i = 0; i < 3; i++) dS[4 * i] += s->lambda * tr;
+    Mul3(dF, p->S, A);
+    Mul3(F, dS, B);
+    for (PetscInt i = 0; i < 9; i++) dP[i] = A[i] + B[i];
+    break;
+  case SOLID_NEOHOOKEAN:
+    /* tr(F^-1 dF) = sum_ij F^-T_ij dF_ij */
+    tr = 0;
+    for (PetscInt i = 0; i < 9; i++) tr += p->FinvT[i] * dF[i];
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) dFT[3 * i + j] = dF[3 * j + i];
+    Mul3(p->FinvT, dFT, A);
+    Mul3(A, p->FinvT, B);
+    for (PetscInt i = 0; i < 9; i++) dP[i] = s->mu * dF[i] + (s->mu - s->lambda * p->lnJ) * B[i] + s->lambda * tr * p->FinvT[i];
+    break;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Elements                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The shape-function gradients g[4][3] of cell c */
+static inline void SolidGradients(const Solid *s, PetscInt c, PetscReal g[4][3])
+{
+  const PetscReal *G = &s->Dinv[9 * c];
+
+  for (PetscInt j = 0; j < 3; j++) {
+    g[1][j] = G[j];
+    g[2][j] = G[3 + j];
+    g[3][j] = G[6 + j];
+    g[0][j] = -(G[j] + G[3 + j] + G[6 + j]);
+  }
+}
+
+/* F = sum_a x_a g_a^T of cell c from the ghosted local array x */
+static inline void SolidDeformation(const Solid *s, PetscInt c, const PetscScalar x[], PetscReal g[4][3], PetscReal F[9])
+{
+  const PetscInt *o = &s->loff[4 * c];
+
+  SolidGradients(s, c, g);
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) F[3 * i + j] = x[o[0] + i] * g[0][j] + x[o[1] + i] * g[1][j] + x[o[2] + i] * g[2][j] + x[o[3] + i] * g[3][j];
+}
+
+/* The element tangent Ke[12][12] (row (a, i), column (b, k)) at the point p, times scale */
+static void SolidElementTangent(const Solid *s, PetscInt c, const SolidPoint *p, PetscReal g[4][3], PetscReal scale, PetscReal Ke[144])
+{
+  const PetscReal V = s->vol[c] * scale;
+  PetscReal       dF[9], dP[9];
+
+  for (PetscInt b = 0; b < 4; b++) {
+    for (PetscInt k = 0; k < 3; k++) {
+      for (PetscInt i = 0; i < 9; i++) dF[i] = 0;
+      for (PetscInt l = 0; l < 3; l++) dF[3 * k + l] = g[b][l];
+      SolidStressDiff(s, p, dF, dP);
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt i = 0; i < 3; i++) Ke[(3 * a + i) * 12 + 3 * b + k] = V * (dP[3 * i] * g[a][0] + dP[3 * i + 1] * g[a][1] + dP[3 * i + 2] * g[a][2]);
+    }
+  }
+}
+
+/* The global indices of the 12 dofs of cell c */
+static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[12])
+{
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = s->goff[4 * c + a] + i;
+}
+
+static PetscErrorCode SolidGetLocal(const Solid *s, Vec x, Vec *xl, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(s->dm, xl));
+  PetscCall(DMGlobalToLocalBegin(s->dm, x, INSERT_VALUES, *xl));
+  PetscCall(DMGlobalToLocalEnd(s->dm, x, INSERT_VALUES, *xl));
+  PetscCall(VecGetArrayRead(*xl, a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayRead(*xl, a));
+  PetscCall(DMRestoreLocalVector(s->dm, xl));
+  PetscFunctionReturn(0);
+}
+
+/*
+  f = elastic forces + gravity + Rayleigh damping. A neo-Hookean element with J <= 0 has no
+  stress: its vertices get a NaN force, so that the residual is not finite and the solver fails
+  the stage (rejected and retried under an adaptive controller) instead of accepting it.
+*/
+static PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  Vec                ql, fl;
+  const PetscScalar *x;
+  PetscScalar       *y;
+  PetscReal          g[4][3], F[9], P[9];
+  SolidPoint         p;
+  PetscInt           ninv = 0, first = -1;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(SolidGetLocal(s, q, &ql, &x));
+  PetscCall(DMGetLocalVector(s->dm, &fl));
+  PetscCall(VecZeroEntries(fl));
+  PetscCall(VecGetArray(fl, &y));
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    const PetscInt *o = &s->loff[4 * c];
+
+    SolidDeformation(s, c, x, g, F);
+    if (!SolidPointSetUp(s, F, &p)) {
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] = (PetscReal)NAN;
+      if (!ninv++) first = c;
+      continue;
+    }
+    SolidStress(s, &p, P, NULL);
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += s->vol[c] * (P[3 * i] * g[a][0] + P[3 * i + 1] * g[a][1] + P[3 * i + 2] * g[a][2]);
+  }
+  if (ninv)
+    PetscCall(PetscInfo(s->dm, "%" PetscInt_FMT " inverted element%s (J <= 0), the first with reference centroid (%g, %g, %g): the stage fails\n", ninv, ninv > 1 ? "s" : "", (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2]));
+  PetscCall(VecRestoreArray(fl, &y));
+  PetscCall(SolidRestoreLocal(s, &ql, &x));
+  PetscCall(VecZeroEntries(f));
+  PetscCall(DMLocalToGlobalBegin(s->dm, fl, ADD_VALUES, f));
+  PetscCall(DMLocalToGlobalEnd(s->dm, fl, ADD_VALUES, f));
+  PetscCall(DMRestoreLocalVector(s->dm, &fl));
+  if (s->fg) PetscCall(VecAXPY(f, 1.0, s->fg));
+  if (s->alpha != 0) {
+    PetscCall(MatMult(s->M, v, s->work));
+    PetscCall(VecAXPY(f, s->alpha, s->work));
+  }
+  if (s->beta != 0) {
+    PetscCall(MatMult(s->K0, v, s->work));
+    PetscCall(VecAXPY(f, s->beta, s->work));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Adds scale times the element tangents at q (the ghosted local array x) into the assembled J */
+static PetscErrorCode SolidAddElementTangents(Solid *s, const PetscScalar x[], PetscReal scale, Mat J)
+{
+  PetscReal  g[4][3], F[9], Ke[144];
+  PetscInt   idx[12];
+  SolidPoint p;
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    if (x) {
+      SolidDeformation(s, c, x, g, F);
+      /* an inverted neo-Hookean element has no tangent; the force has failed the stage already */
+      if (!SolidPointSetUp(s, F, &p)) continue;
+    } else {
+      /* the reference configuration */
+      SolidGradients(s, c, g);
+      for (PetscInt i = 0; i < 9; i++) F[i] = i % 4 == 0 ? 1.0 : 0.0;
+      (void)SolidPointSetUp(s, F, &p);
+    }
+    SolidElementTangent(s, c, &p, g, scale, Ke);
+    SolidCellIndices(s, c, idx);
+    PetscCall(MatSetValues(J, 12, idx, 12, idx, Ke, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* J = cK K + cD (alpha M + beta K0); the rigid-body modes become J's near-null space */
+static PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  Vec                ql;
+  const PetscScalar *x;
+  MatNullSpace       nsp;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCall(SolidGetLocal(s, q, &ql, &x));
+  PetscCall(SolidAddElementTangents(s, x, cK, J));
+  PetscCall(SolidRestoreLocal(s, &ql, &x));
+  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SAME_NONZERO_PATTERN));
+  if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
+  PetscCall(MatGetNearNullSpace(J, &nsp));
+  if (!nsp) PetscCall(MatSetNearNullSpace(J, s->nullsp));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The matrix-free tangent keeps cK times every element tangent (144 reals per cell): the apply is
+  then one small dense product per cell. The linear material's tangents do not depend on q: they
+  are computed once and rescaled when cK changes.
+*/
+static PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  Vec                ql;
+  const PetscScalar *x;
+  PetscReal          g[4][3], F[9];
+  SolidPoint         p;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  s->cK = cK;
+  s->cD = cD;
+  if (!s->store) PetscCall(PetscMalloc1(144 * s->ncells, &s->store));
+  if (s->material == SOLID_LINEAR && s->stored) {
+    if (cK != s->storedcK && s->storedcK != 0) {
+      for (PetscInt i = 0; i < 144 * s->ncells; i++) s->store[i] *= cK / s->storedcK;
+      s->storedcK = cK;
+      PetscFunctionReturn(0);
+    }
+    if (cK == s->storedcK) PetscFunctionReturn(0);
+  }
+  PetscCall(SolidGetLocal(s, q, &ql, &x));
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    SolidDeformation(s, c, x, g, F);
+    if (!SolidPointSetUp(s, F, &p)) {
+      PetscCall(PetscArrayzero(&s->store[144 * c], 144));
+      continue;
+    }
+    SolidElementTangent(s, c, &p, g, cK, &s->store[144 * c]);
+  }
+  PetscCall(SolidRestoreLocal(s, &ql, &x));
+  s->stored   = PETSC_TRUE;
+  s->storedcK = cK;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  Vec                wl, yl;
+  const PetscScalar *x;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  (void)sys;
+  PetscCall(SolidGetLocal(s, w, &wl, &x));
+  PetscCall(DMGetLocalVector(s->dm, &yl));
+  PetscCall(VecZeroEntries(yl));
+  PetscCall(VecGetArray(yl, &ya));
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    const PetscInt  *o  = &s->loff[4 * c];
+    const PetscReal *Ke = &s->store[144 * c];
+    PetscReal        we[12];
+
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt i = 0; i < 3; i++) we[3 * a + i] = x[o[a] + i];
+    for (PetscInt a = 0; a < 4; a++) {
+      for (PetscInt i = 0; i < 3; i++) {
+        const PetscReal *row = Ke + 12 * (3 * a + i);
+        PetscReal        sum = 0;
+
+        for (PetscInt k = 0; k < 12; k++) sum += row[k] * we[k];
+        ya[o[a] + i] += sum;
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(yl, &ya));
+  PetscCall(SolidRestoreLocal(s, &wl, &x));
+  PetscCall(VecZeroEntries(y));
+  PetscCall(DMLocalToGlobalBegin(s->dm, yl, ADD_VALUES, y));
+  PetscCall(DMLocalToGlobalEnd(s->dm, yl, ADD_VALUES, y));
+  PetscCall(DMRestoreLocalVector(s->dm, &yl));
+  if (s->cD != 0 && s->alpha != 0) {
+    PetscCall(MatMult(s->M, w, s->work));
+    PetscCall(VecAXPY(y, s->cD * s->alpha, s->work));
+  }
+  if (s->cD != 0 && s->beta != 0) {
+    PetscCall(MatMult(s->K0, w, s->work));
+    PetscCall(VecAXPY(y, s->cD * s->beta, s->work));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Elastic energy plus the gravitational potential -g . (M q) = fg . q */
+static PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  Vec                ql;
+  const PetscScalar *x;
+  PetscReal          g[4][3], F[9], P[9], W, e = 0, eg = 0;
+  SolidPoint         p;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCall(SolidGetLocal(s, q, &ql, &x));
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    SolidDeformation(s, c, x, g, F);
+    if (!SolidPointSetUp(s, F, &p)) {
+      /* the neo-Hookean energy grows without bound as J -> 0 */
+      e = PETSC_INFINITY;
+      break;
+    }
+    SolidStress(s, &p, P, &W);
+    e += s->vol[c] * W;
+  }
+  PetscCall(SolidRestoreLocal(s, &ql, &x));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &e, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)s->dm)));
+  if (s->fg) PetscCall(VecDot(s->fg, q, &eg));
+  *potential = e + eg;
+  PetscFunctionReturn(0);
+}
+
+/* Component comp of the linear (0-2) or angular (3-5) momentum, on every rank */
+static PetscErrorCode SolidMomentum(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *value, void *ctx)
+{
+  SolidInvariant    *inv = (SolidInvariant *)ctx;
+  Solid             *s   = inv->s;
+  const PetscScalar *x, *p;
+  PetscInt           n, c = inv->comp % 3;
+  PetscReal          sum = 0;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(MatMult(s->M, v, s->work));
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetArrayRead(q, &x));
+  PetscCall(VecGetArrayRead(s->work, &p));
+  for (PetscInt i = 0; i < n; i += 3) {
+    if (inv->comp < 3) sum += p[i + c];
+    else sum += x[i + (c + 1) % 3] * p[i + (c + 2) % 3] - x[i + (c + 2) % 3] * p[i + (c + 1) % 3];
+  }
+  PetscCall(VecRestoreArrayRead(s->work, &p));
+  PetscCall(VecRestoreArrayRead(q, &x));
+  PetscCall(MPIU_Allreduce(&sum, value, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)q)));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Set-up                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+  The built-in beam [0, Lx] x [0, Ly] x [0, Lz]: nx x ny x nz boxes, each split into the 6
+  tetrahedra around its diagonal from (0, 0, 0) to (1, 1, 1) (Kuhn's triangulation, conforming
+  because every box is split alike). Built on rank 0 and distributed by the caller: Debian's PETSc
+  has no tetrahedral mesh generator, which DMPlexCreateBoxMesh() would need for simplices.
+*/
+static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const PetscReal L[3], DM *dm)
+{
+  const PetscInt perm[6][3] = {
+      {0, 1, 2},
+      {0, 2, 1},
+      {1, 0, 2},
+      {1, 2, 0},
+      {2, 0, 1},
+      {2, 1, 0},
+  };
+  PetscMPIInt rank;
+  PetscInt    nv = 0, nc = 0, *cells = NULL;
+  PetscReal  *X = NULL;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    const PetscInt sx = 1, sy = n[0] + 1, sz = (n[0] + 1) * (n[1] + 1), st[3] = {sx, sy, sz};
+
+    nv = (n[0] + 1) * (n[1] + 1) * (n[2] + 1);
+    nc = 6 * n[0] * n[1] * n[2];
+    PetscCall(PetscMalloc2(3 * nv, &X, 4 * nc, &cells));
+    for (PetscInt k = 0; k <= n[2]; k++)
+      for (PetscInt j = 0; j <= n[1]; j++)
+        for (PetscInt i = 0; i <= n[0]; i++) {
+          const PetscInt v = i * sx + j * sy + k * sz;
+
+          X[3 * v]     = L[0] * i / n[0];
+          X[3 * v + 1] = L[1] * j / n[1];
+          X[3 * v + 2] = L[2] * k / n[2];
+        }
+    /* cells numbered along x slowest: the simple partitioner then cuts the beam across its length */
+    nc = 0;
+    for (PetscInt i = 0; i < n[0]; i++)
+      for (PetscInt j = 0; j < n[1]; j++)
+        for (PetscInt k = 0; k < n[2]; k++)
+          for (PetscInt t = 0; t < 6; t++) {
+            PetscInt *c = &cells[4 * nc++], odd;
+
+            c[0] = i * sx + j * sy + k * sz;
+            c[1] = c[0] + st[perm[t][0]];
+            c[2] = c[1] + st[perm[t][1]];
+            c[3] = c[2] + st[perm[t][2]];
+            /* the even permutations (right-handed Dm) have the orientation opposite to PETSc's
+               reference tetrahedron: swapping two vertices gives a positive PETSc volume */
+            odd = (perm[t][0] == 0 && perm[t][1] == 2) || (perm[t][0] == 1 && perm[t][1] == 0) || (perm[t][0] == 2 && perm[t][1] == 1);
+            if (!odd) {
+              const PetscInt tmp = c[1];
+
+              c[1] = c[2];
+              c[2] = tmp;
+            }
+          }
+  }
+  PetscCall(DMPlexCreateFromCellListPetsc(comm, 3, nc, nv, 4, PETSC_TRUE, cells, 3, X, dm));
+  PetscCall(PetscFree2(X, cells));
+  PetscFunctionReturn(0);
+}
+
+/* The mesh: read (after checking on rank 0 that the file exists) or the built-in beam */
+static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm)
+{
+  PetscFunctionBegin;
+  if (file[0]) {
+    PetscBool   exists = PETSC_FALSE;
+    PetscMPIInt rank;
+
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    if (rank == 0) PetscCall(PetscTestFile(file, 'r', &exists));
+    PetscCallMPI(MPI_Bcast(&exists, 1, MPIU_BOOL, 0, comm));
+    PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "-solid_mesh %s: the file does not exist or cannot be read", file);
+    {
+      const char *ext[] = {".msh", ".msh2", ".msh4", ".h5", ".hdf5"};
+      PetscBool   known = PETSC_FALSE;
+      size_t      len, el;
+
+      PetscCall(PetscStrlen(file, &len));
+      for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]) && !known; i++) {
+        PetscCall(PetscStrlen(ext[i], &el));
+        if (len > el) PetscCall(PetscStrcasecmp(file + len - el, ext[i], &known));
+      }
+      PetscCheck(known, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: not a mesh file tsmech reads (Gmsh .msh, format 2 or 4, or PETSc's DMPlex HDF5 .h5)", file);
+    }
+    {
+      /* the signature of the file (read on rank 0): PETSc's readers fail on a file of another
+         kind with messages that do not name it */
+      static const unsigned char hdf5sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+      unsigned char              head[16]   = {0};
+      PetscInt                   kind       = 0; /* 0: neither, 1: Gmsh, 2: HDF5 */
+
+      if (rank == 0) {
+        FILE *fp = fopen(file, "rb");
+
+        if (fp) {
+          size_t nread = fread(head, 1, sizeof(head), fp);
+
+          (void)fclose(fp);
+          if (nread >= 11 && !memcmp(head, "$MeshFormat", 11)) kind = 1;
+          else if (nread >= 8 && !memcmp(head, hdf5sig, 8)) kind = 2;
+        }
+      }
+      PetscCallMPI(MPI_Bcast(&kind, 1, MPIU_INT, 0, comm));
+      PetscCheck(kind, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: neither a Gmsh mesh (no $MeshFormat header) nor an HDF5 file", file);
+    }
+    {
+      PetscErrorCode ierr;
+      const char    *text     = NULL;
+      char          *specific = NULL;
+
+      /* a damaged file: one line naming it instead of the reader's traceback */
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = DMPlexCreateFromFile(comm, file, "tsmech_solid", PETSC_TRUE, dm);
+      PetscCall(PetscPopErrorHandler());
+      if (ierr) {
+        PetscCall(PetscErrorMessage(ierr, &text, &specific));
+        SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: cannot be read as a mesh: %s", file, specific ? specific : (text ? text : "unknown error"));
+      }
+    }
+    {
+      /* a mesh generator numbers cells in no spatial order; in reverse Cuthill-McKee order the
+         simple partitioner's runs of consecutive cells are compact pieces of the body */
+      IS perm;
+      DM pdm;
+
+      PetscCall(DMPlexGetOrdering(*dm, MATORDERINGRCM, NULL, &perm));
+      PetscCall(DMPlexPermute(*dm, perm, &pdm));
+      PetscCall(ISDestroy(&perm));
+      PetscCall(DMDestroy(dm));
+      *dm = pdm;
+    }
+  } else PetscCall(SolidCreateBeam(comm, cells, size, dm));
+  PetscFunctionReturn(0);
+}
+
+/* Refuses a mesh that is not 3-D, has cells other than tetrahedra, or inverted or degenerate cells */
+static PetscErrorCode SolidCheckMesh(DM dm, const char what[])
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)dm);
+  PetscInt  dim, cdim, cStart, cEnd, bad[3]  = {0, 0, 0}, n, N;
+  PetscReal v0[3], J[9], invJ[9], detJ, vmax = 0;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetCoordinateDim(dm, &cdim));
+  PetscCheck(dim == 3 && cdim == 3, comm, PETSC_ERR_ARG_WRONG, "%s: the mesh is %" PetscInt_FMT "-D (coordinates in %" PetscInt_FMT "-D); the solid model needs a 3-D tetrahedral mesh", what, dim, cdim);
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  n = cEnd - cStart;
+  PetscCall(MPIU_Allreduce(&n, &N, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCheck(N > 0, comm, PETSC_ERR_ARG_WRONG, "%s: the mesh has no cells", what);
+  for (PetscInt c = cStart; c < cEnd; c++) {
+    DMPolytopeType ct;
+
+    PetscCall(DMPlexGetCellType(dm, c, &ct));
+    if (ct != DM_POLYTOPE_TETRAHEDRON) {
+      bad[0]++;
+      continue;
+    }
+    PetscCall(DMPlexComputeCellGeometryAffineFEM(dm, c, v0, J, invJ, &detJ));
+    vmax = PetscMax(vmax, PetscAbsReal(detJ));
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &vmax, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad[0], 1, MPIU_INT, MPI_SUM, comm));
+  PetscCheck(!bad[0], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " of the %" PetscInt_FMT " cells are not tetrahedra; the solid model needs a tetrahedral mesh", what, bad[0], N);
+  for (PetscInt c = cStart; c < cEnd; c++) {
+    PetscCall(DMPlexComputeCellGeometryAffineFEM(dm, c, v0, J, invJ, &detJ));
+    /* a volume below 1e-12 of the largest is round-off: degenerate */
+    if (PetscAbsReal(detJ) <= 1e-12 * vmax) bad[1]++;
+    else if (detJ < 0) bad[2]++;
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad[1], 2, MPIU_INT, MPI_SUM, comm));
+  PetscCheck(!bad[1], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " degenerate (zero-volume) tetrahedra", what, bad[1]);
+  PetscCheck(!bad[2], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " inverted (negative-volume) tetrahedra", what, bad[2]);
+  PetscFunctionReturn(0);
+}
+
+/* The element data: vertex offsets, Dm^-1, V0 and centroid of every local cell */
+static PetscErrorCode SolidSetUpCells(Solid *s, PetscReal *hmin)
+{
+  DM           dm = s->dm, cdm;
+  PetscSection ls, gs, cs;
+  Vec          coords;
+  PetscInt     cStart, cEnd, vStart, vEnd;
+  PetscReal    h = PETSC_MAX_REAL;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCall(DMGetLocalSection(dm, &ls));
+  PetscCall(DMGetGlobalSection(dm, &gs));
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetLocalSection(cdm, &cs));
+  PetscCall(DMGetCoordinatesLocal(dm, &coords));
+  s->ncells = cEnd - cStart;
+  PetscCall(PetscMalloc5(4 * s->ncells, &s->loff, 4 * s->ncells, &s->goff, 9 * s->ncells, &s->Dinv, s->ncells, &s->vol, 3 * s->ncells, &s->ctr));
+  for (PetscInt c = cStart; c < cEnd; c++) {
+    const PetscInt cl      = c - cStart;
+    PetscInt      *closure = NULL, nc, nv = 0;
+    PetscReal      X[4][3], Dm[9], det;
+    PetscScalar   *xa;
+
+    PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &nc, &closure));
+    PetscCall(VecGetArray(coords, &xa));
+    for (PetscInt k = 0; k < nc; k++) {
+      const PetscInt pt = closure[2 * k];
+      PetscInt       off;
+
+      if (pt < vStart || pt >= vEnd) continue;
+      PetscCheck(nv < 4, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "Cell %" PetscInt_FMT " has more than 4 vertices", c);
+      PetscCall(PetscSectionGetOffset(ls, pt, &s->loff[4 * cl + nv]));
+      PetscCall(PetscSectionGetOffset(gs, pt, &off));
+      s->goff[4 * cl + nv] = off >= 0 ? off : -(off + 1);
+      PetscCall(PetscSectionGetOffset(cs, pt, &off));
+      for (PetscInt i = 0; i < 3; i++) X[nv][i] = PetscRealPart(xa[off + i]);
+      nv++;
+    }
+    PetscCall(VecRestoreArray(coords, &xa));
+    PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &nc, &closure));
+    PetscCheck(nv == 4, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "Cell %" PetscInt_FMT " has %" PetscInt_FMT " vertices", c, nv);
+    for (PetscInt i = 0; i < 3; i++) {
+      for (PetscInt a = 0; a < 3; a++) Dm[3 * i + a] = X[a + 1][i] - X[0][i];
+      s->ctr[3 * cl + i] = 0.25 * (X[0][i] + X[1][i] + X[2][i] + X[3][i]);
+    }
+    det = Det3(Dm);
+    Inv3(Dm, det, &s->Dinv[9 * cl]);
+    s->vol[cl] = PetscAbsReal(det) / 6;
+    h          = PetscMin(h, PetscCbrtReal(PetscAbsReal(det)));
+  }
+  PetscCall(MPIU_Allreduce(&h, hmin, 1, MPIU_REAL, MPIU_MIN, PetscObjectComm((PetscObject)dm)));
+  PetscFunctionReturn(0);
+}
+
+/* A matrix with the vertex couplings of the mesh, every coupling present (explicit zeros) */
+static PetscErrorCode SolidCreatePattern(Solid *s, Mat *A)
+{
+  PetscReal zeros[144] = {0};
+  PetscInt  idx[12];
+
+  PetscFunctionBegin;
+  PetscCall(DMCreateMatrix(s->dm, A));
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    SolidCellIndices(s, c, idx);
+    PetscCall(MatSetValues(*A, 12, idx, 12, idx, zeros, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* Consistent mass rho V0/20 (1 + delta_ab) I3 per element, or lumped rho V0/4 per vertex */
+static PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
+{
+  PetscReal Me[144];
+  PetscInt  idx[12];
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    const PetscReal m = s->rho * s->vol[c];
+
+    for (PetscInt r = 0; r < 12; r++)
+      for (PetscInt k = 0; k < 12; k++) {
+        const PetscInt a = r / 3, i = r % 3, b = k / 3, j = k % 3;
+
+        Me[12 * r + k] = i != j ? 0.0 : (lumped ? (a == b ? m / 4 : 0.0) : m / 20 * (a == b ? 2.0 : 1.0));
+      }
+    SolidCellIndices(s, c, idx);
+    PetscCall(MatSetValues(M, 12, idx, 12, idx, Me, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Marks (mark[i] = 1, i an owned vertex in the order of the global vector) the vertices of the
+  closures of the points of label NAME with value VALUE; returns how many, over all ranks.
+*/
+static PetscErrorCode SolidMarkLabel(Solid *s, const char name[], PetscInt value, PetscInt mark[], PetscInt *count)
+{
+  DM              dm   = s->dm;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)dm);
+  PetscSection    gs;
+  DMLabel         label;
+  IS              is;
+  const PetscInt *pts;
+  PetscInt        npts = 0, vStart, vEnd, rstart, n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLabel(dm, name, &label));
+  PetscCheck(label, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s: the mesh has no such label", name);
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCall(DMGetGlobalSection(dm, &gs));
+  PetscCall(VecGetOwnershipRange(s->work, &rstart, NULL));
+  PetscCall(DMLabelGetStratumIS(label, value, &is));
+  if (is) {
+    PetscCall(ISGetLocalSize(is, &npts));
+    PetscCall(ISGetIndices(is, &pts));
+  }
+  for (PetscInt k = 0; k < npts; k++) {
+    PetscInt *closure = NULL, nc;
+
+    PetscCall(DMPlexGetTransitiveClosure(dm, pts[k], PETSC_TRUE, &nc, &closure));
+    for (PetscInt j = 0; j < nc; j++) {
+      const PetscInt pt = closure[2 * j];
+      PetscInt       off, dof;
+
+      if (pt < vStart || pt >= vEnd) continue;
+      PetscCall(PetscSectionGetDof(gs, pt, &dof));
+      PetscCall(PetscSectionGetOffset(gs, pt, &off));
+      if (dof <= 0 || off < 0) continue;
+      if (!mark[(off - rstart) / 3]) n++;
+      mark[(off - rstart) / 3] = 1;
+    }
+    PetscCall(DMPlexRestoreTransitiveClosure(dm, pts[k], PETSC_TRUE, &nc, &closure));
+  }
+  if (is) {
+    PetscCall(ISRestoreIndices(is, &pts));
+    PetscCall(ISDestroy(&is));
+  }
+  PetscCall(MPIU_Allreduce(&n, count, 1, MPIU_INT, MPI_SUM, comm));
+  PetscFunctionReturn(0);
+}
+
+/*
+  A checksum of the reference coordinates that does not depend on the partition: the sum, in
+  exact integer arithmetic modulo 2^48, of a hash of the bits of every vertex's coordinates.
+  Output and checkpoints record it, so that a file of another mesh is recognized.
+*/
+static PetscErrorCode SolidMeshChecksum(Vec X, PetscReal *sum)
+{
+  const PetscScalar *x;
+  PetscInt           n;
+  uint64_t           loc = 0, tot = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt i = 0; i < n; i += 3) {
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a over the 24 bytes of the vertex */
+
+    for (int c = 0; c < 3; c++) {
+      double        d = (double)PetscRealPart(x[i + c]);
+      unsigned char b[sizeof(double)];
+
+      if (d == 0) d = 0; /* -0 and +0 alike */
+      memcpy(b, &d, sizeof(d));
+      for (size_t k = 0; k < sizeof(d); k++) h = (h ^ b[k]) * 1099511628211ULL;
+    }
+    loc += h & 0xFFFFFFFFFFFFULL;
+  }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCallMPI(MPI_Allreduce(&loc, &tot, 1, MPI_UINT64_T, MPI_SUM, PetscObjectComm((PetscObject)X)));
+  *sum = (PetscReal)(tot & 0xFFFFFFFFFFFFULL);
+  PetscFunctionReturn(0);
+}
+
+static const char *const SolidAxes = "xyz";
+
+/*
+  MechCreateSolid - a hyperelastic solid of linear tetrahedra on a distributed DMPlex: a mesh read
+  from a file, or a cantilever beam built in.
+
+  Collective
+
+  Options:
++ -solid_mesh <file>               - a tetrahedral mesh: Gmsh .msh (format 2 or 4) or PETSc's DMPlex HDF5;
+                                     without it, the built-in beam below, clamped at x = 0
+. -solid_beam_cells <20,2,2>       - the beam's boxes along x, y, z (each split into 6 tetrahedra)
+. -solid_beam_size <1,0.1,0.1>     - the beam's extent
+. -solid_material <neohookean>     - linear (small strain; the system is then linear), svk, neohookean
+. -solid_E <1e7>, -solid_nu <0.3>  - Young's modulus (> 0) and Poisson's ratio (-1 < nu < 1/2), or
+. -solid_mu, -solid_lambda         - the Lame parameters directly (mu > 0, 3 lambda + 2 mu > 0)
+. -solid_density <1000>            - mass per unit reference volume
+. -solid_mass <consistent>         - consistent or lumped mass matrix
+. -solid_rayleigh <alpha,beta>     - Rayleigh damping D = alpha M + beta K0 (K0: the tangent at the reference)
+. -solid_g <0,0,-9.81>             - gravity (the force -M g is moved to the left-hand side)
+. -solid_v0 <vx,vy,vz>             - uniform initial velocity
+. -solid_spin <wx,wy,wz>           - initial rigid spin about the centroid (added to v0)
+. -solid_fix <x=0 | none>          - fix the vertices on a coordinate plane (tolerance 1e-3 of the smallest
+                                     cell size); default x=0 for the beam, none for a mesh file
+- -solid_fix_label <name>, -solid_fix_value <1> - fix the vertices of the points of a mesh label (Gmsh
+                                     physical groups: "Cell Sets", "Face Sets", "Vertex Sets")
+
+  The mesh is distributed with DMPlexDistribute() (-petscpartitioner_type); DMSetUseNatural() is
+  set before, so that the mesh file's vertex order can be recovered. A mesh that is not 3-D, has
+  cells other than tetrahedra or inverted or degenerate cells is refused, as is a fixing that
+  catches no vertex. A neo-Hookean element that inverts (J <= 0) during a Newton iterate makes the
+  force non-finite: the stage fails (-info names the element).
+
+.seealso: MechCreateModel(), MechSystemSetTangentAction()
+*/
+PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
+{
+  char         file[PETSC_MAX_PATH_LEN] = "", fix[64] = "", label[256] = "";
+  PetscInt     cells[3] = {20, 2, 2}, ncells = 3, nsize = 3, ng = 3, nv = 3, nw = 3, nr = 2, material = SOLID_NEOHOOKEAN, masstype = 0, fixvalue = 1;
+  PetscReal    size[3] = {1, 0.1, 0.1}, E = 1e7, nu = 0.3, mu = 0, lambda = 0, rho = 1000, ray[2] = {0, 0}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
+  PetscBool    hasfile, setcells, setsize, setmu, setlambda, setE, setnu, setg, setv, setw, setr, setfix, setlabel;
+  Solid       *s;
+  MechSystem   sy;
+  DM           dm, dmdist = NULL;
+  PetscSection sec;
+  PetscInt     pStart, pEnd, vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx;
+  PetscReal    hmin;
+  Mat          J;
+  Vec          q, v, Xl, rs;
+  IS           fixed;
+  char         what[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "Solid model options", "MechSystem");
+  PetscCall(PetscOptionsString("-solid_mesh", "Tetrahedral mesh file (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", file, file, sizeof(file), &hasfile));
+  PetscCall(PetscOptionsIntArray("-solid_beam_cells", "Boxes of the built-in beam along x, y, z", "MechCreateSolid", cells, &ncells, &setcells));
+  PetscCall(PetscOptionsRealArray("-solid_beam_size", "Extent of the built-in beam along x, y, z", "MechCreateSolid", size, &nsize, &setsize));
+  PetscCall(PetscOptionsEList("-solid_material", "Material", "MechCreateSolid", SolidMaterials, 3, SolidMaterials[material], &material, NULL));
+  PetscCall(PetscOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", E, &E, &setE));
+  PetscCall(PetscOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", nu, &nu, &setnu));
+  PetscCall(PetscOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", mu, &mu, &setmu));
+  PetscCall(PetscOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", lambda, &lambda, &setlambda));
+  PetscCall(PetscOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", rho, &rho, NULL));
+  PetscCall(PetscOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
+  PetscCall(PetscOptionsRealArray("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", ray, &nr, &setr));
+  PetscCall(PetscOptionsRealArray("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, &ng, &setg));
+  PetscCall(PetscOptionsRealArray("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, &nv, &setv));
+  PetscCall(PetscOptionsRealArray("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, &nw, &setw));
+  PetscCall(PetscOptionsString("-solid_fix", "Fix the vertices on a plane (x=0, y=1.5, ...) or none", "MechCreateSolid", fix, fix, sizeof(fix), &setfix));
+  PetscCall(PetscOptionsString("-solid_fix_label", "Fix the vertices of a mesh label", "MechCreateSolid", label, label, sizeof(label), &setlabel));
+  PetscCall(PetscOptionsInt("-solid_fix_value", "Value of the label -solid_fix_label", "MechCreateSolid", fixvalue, &fixvalue, NULL));
+  PetscOptionsEnd();
+  /* checked after PetscOptionsEnd(), which must run to free the options object */
+  PetscCheck(!setcells || ncells == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_beam_cells needs 3 comma-separated values, got %" PetscInt_FMT, ncells);
+  PetscCheck(cells[0] >= 1 && cells[1] >= 1 && cells[2] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": each must be at least 1", cells[0], cells[1], cells[2]);
+  PetscCheck(!setsize || nsize == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_beam_size needs 3 comma-separated values, got %" PetscInt_FMT, nsize);
+  PetscCheck(size[0] > 0 && size[1] > 0 && size[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_size %g,%g,%g: each must be positive", (double)size[0], (double)size[1], (double)size[2]);
+  PetscCheck(!setg || ng == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_g needs 3 comma-separated values, got %" PetscInt_FMT, ng);
+  PetscCheck(!setv || nv == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_v0 needs 3 comma-separated values, got %" PetscInt_FMT, nv);
+  PetscCheck(!setw || nw == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_spin needs 3 comma-separated values, got %" PetscInt_FMT, nw);
+  PetscCheck(!setr || nr == 2, comm, PETSC_ERR_ARG_SIZ, "-solid_rayleigh needs 2 comma-separated values alpha,beta, got %" PetscInt_FMT, nr);
+  PetscCheck(ray[0] >= 0 && ray[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_rayleigh %g,%g: both must be non-negative", (double)ray[0], (double)ray[1]);
+  PetscCheck(rho > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_density %g must be positive", (double)rho);
+  PetscCheck(!(setmu || setlambda) || !(setE || setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_E and -solid_nu or -solid_mu and -solid_lambda, not both");
+  if (setmu || setlambda) {
+    PetscCheck(setmu && setlambda, comm, PETSC_ERR_ARG_WRONG, "-solid_mu and -solid_lambda go together: give both");
+    PetscCheck(mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_mu %g must be positive", (double)mu);
+    PetscCheck(3 * lambda + 2 * mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_lambda %g: the bulk modulus lambda + 2 mu / 3 must be positive", (double)lambda);
+    E  = mu * (3 * lambda + 2 * mu) / (lambda + mu);
+    nu = lambda / (2 * (lambda + mu));
+  } else {
+    PetscCheck(E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_E %g must be positive", (double)E);
+    PetscCheck(nu > -1 && nu < 0.5, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_nu %g must be in (-1, 1/2)", (double)nu);
+    mu     = E / (2 * (1 + nu));
+    lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+  }
+  if (!setfix && !hasfile && !setlabel) PetscCall(PetscStrcpy(fix, "x=0"));
+  {
+    PetscBool none;
+
+    PetscCall(PetscStrcmp(fix, "none", &none));
+    if (none) fix[0] = 0;
+  }
+  PetscCheck(!(fix[0] && setlabel), comm, PETSC_ERR_ARG_INCOMP, "Give -solid_fix or -solid_fix_label, not both (-solid_fix none with -solid_fix_label)");
+
+  /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
+     (file) order of the vertices can be recovered */
+  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm));
+  PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
+  {
+    PetscErrorCode ierr = SolidCheckMesh(dm, what);
+
+    if (ierr) {
+      PetscCall(DMDestroy(&dm));
+      PetscFunctionReturn(ierr);
+    }
+  }
+  PetscCall(PetscObjectSetName((PetscObject)dm, "solid"));
+  PetscCall(DMSetUseNatural(dm, PETSC_TRUE));
+  PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCall(PetscSectionCreate(comm, &sec));
+  PetscCall(PetscSectionSetChart(sec, pStart, pEnd));
+  for (PetscInt p = vStart; p < vEnd; p++) PetscCall(PetscSectionSetDof(sec, p, 3));
+  PetscCall(PetscSectionSetUp(sec));
+  PetscCall(DMSetLocalSection(dm, sec));
+  PetscCall(PetscSectionDestroy(&sec));
+  {
+    PetscPartitioner part;
+
+    /* the default partitioner of Debian's PETSc, PTScotch, partitions differently from run to
+       run; the simple one (consecutive cells) is reproducible, so a checkpoint of a run can be
+       restarted on the same ranks. -petscpartitioner_type chooses another. */
+    PetscCall(DMPlexGetPartitioner(dm, &part));
+    PetscCall(PetscPartitionerSetType(part, PETSCPARTITIONERSIMPLE));
+    PetscCall(PetscPartitionerSetFromOptions(part));
+  }
+  PetscCall(DMPlexDistribute(dm, 0, NULL, &dmdist));
+  if (dmdist) {
+    PetscCall(DMDestroy(&dm));
+    dm = dmdist;
+  }
+  {
+    PetscSection ls;
+
+    PetscCall(DMGetLocalSection(dm, &ls));
+    if (!ls) {
+      PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
+      PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+      PetscCall(PetscSectionCreate(comm, &sec));
+      PetscCall(PetscSectionSetChart(sec, pStart, pEnd));
+      for (PetscInt p = vStart; p < vEnd; p++) PetscCall(PetscSectionSetDof(sec, p, 3));
+      PetscCall(PetscSectionSetUp(sec));
+      PetscCall(DMSetLocalSection(dm, sec));
+      PetscCall(PetscSectionDestroy(&sec));
+    }
+  }
+  PetscCall(DMSetMatType(dm, MATAIJ));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+
+  PetscCall(PetscNew(&s));
+  s->dm       = dm;
+  s->material = (SolidMaterial)material;
+  s->mu       = mu;
+  s->lambda   = lambda;
+  s->rho      = rho;
+  s->alpha    = ray[0];
+  s->beta     = ray[1];
+  for (PetscInt i = 0; i < 3; i++) s->g[i] = g[i];
+  PetscCall(SolidSetUpCells(s, &hmin));
+  {
+    Vec      g;
+    PetscInt n;
+
+    PetscCall(DMGetGlobalVector(dm, &g));
+    PetscCall(VecGetLocalSize(g, &n));
+    PetscCall(DMRestoreGlobalVector(dm, &g));
+    PetscCall(VecCreateMPI(comm, n, PETSC_DETERMINE, &s->work));
+    PetscCall(VecSetBlockSize(s->work, 3));
+  }
+
+  PetscCall(MechSystemCreate(comm, &sy));
+  PetscCall(MechSystemSetApplicationContext(sy, s, SolidDestroy));
+  PetscCall(MechSystemSetModelName(sy, "solid"));
+  {
+    PetscInt nc = s->ncells, NC, nvtx, NV;
+
+    PetscCall(VecGetLocalSize(s->work, &nvtx));
+    nvtx /= 3;
+    PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, comm));
+    PetscCall(MPIU_Allreduce(&nvtx, &NV, 1, MPIU_INT, MPI_SUM, comm));
+    PetscCall(MechSystemAddParameter(sy, "vertices", (PetscReal)NV));
+    PetscCall(MechSystemAddParameter(sy, "cells", (PetscReal)NC));
+  }
+  if (!hasfile) {
+    for (PetscInt i = 0; i < 3; i++) {
+      const char *cn[] = {"beam_nx", "beam_ny", "beam_nz"}, *sn[] = {"beam_lx", "beam_ly", "beam_lz"};
+
+      PetscCall(MechSystemAddParameter(sy, cn[i], (PetscReal)cells[i]));
+      PetscCall(MechSystemAddParameter(sy, sn[i], size[i]));
+    }
+  }
+  PetscCall(MechSystemAddParameter(sy, "material", (PetscReal)material));
+  PetscCall(MechSystemAddParameter(sy, "E", E));
+  PetscCall(MechSystemAddParameter(sy, "nu", nu));
+  PetscCall(MechSystemAddParameter(sy, "density", rho));
+  PetscCall(MechSystemAddParameter(sy, "lumped", (PetscReal)masstype));
+  PetscCall(MechSystemAddParameter(sy, "rayleigh_alpha", ray[0]));
+  PetscCall(MechSystemAddParameter(sy, "rayleigh_beta", ray[1]));
+  PetscCall(MechSystemAddParameter(sy, "gx", g[0]));
+  PetscCall(MechSystemAddParameter(sy, "gy", g[1]));
+  PetscCall(MechSystemAddParameter(sy, "gz", g[2]));
+  PetscCall(MechSystemSetDM(sy, dm));
+
+  /* matrices: the exact vertex couplings of the mesh, block size 3 */
+  PetscCall(SolidCreatePattern(s, &J));
+  PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->M));
+  PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
+  if (s->beta != 0) {
+    PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
+    PetscCall(SolidAddElementTangents(s, NULL, 1.0, s->K0));
+  }
+
+  /* the reference positions: the initial q and the rigid-body modes */
+  /* plain vectors with the DM's layout: a vector of a DMPlex would be viewed (output,
+     checkpoints) by DMPlex's own HDF5 writer, in its own layout */
+  PetscCall(VecGetLocalSize(s->work, &nloc));
+  PetscCall(VecCreateMPI(comm, nloc, PETSC_DETERMINE, &q));
+  PetscCall(VecSetBlockSize(q, 3));
+  {
+    DM                 cdm;
+    PetscSection       ls, cs;
+    Vec                coords;
+    PetscScalar       *xl;
+    const PetscScalar *ca;
+
+    PetscCall(DMGetLocalVector(dm, &Xl));
+    PetscCall(DMGetLocalSection(dm, &ls));
+    PetscCall(DMGetCoordinateDM(dm, &cdm));
+    PetscCall(DMGetLocalSection(cdm, &cs));
+    PetscCall(DMGetCoordinatesLocal(dm, &coords));
+    PetscCall(VecGetArray(Xl, &xl));
+    PetscCall(VecGetArrayRead(coords, &ca));
+    for (PetscInt p = vStart; p < vEnd; p++) {
+      PetscInt off, coff;
+
+      PetscCall(PetscSectionGetOffset(ls, p, &off));
+      PetscCall(PetscSectionGetOffset(cs, p, &coff));
+      for (PetscInt i = 0; i < 3; i++) xl[off + i] = ca[coff + i];
+    }
+    PetscCall(VecRestoreArrayRead(coords, &ca));
+    PetscCall(VecRestoreArray(Xl, &xl));
+    PetscCall(DMLocalToGlobalBegin(dm, Xl, INSERT_VALUES, q));
+    PetscCall(DMLocalToGlobalEnd(dm, Xl, INSERT_VALUES, q));
+    PetscCall(DMRestoreLocalVector(dm, &Xl));
+  }
+  PetscCall(MatNullSpaceCreateRigidBody(q, &s->nullsp));
+  {
+    PetscReal   sum = 0;
+    PetscMPIInt size;
+
+    PetscCall(SolidMeshChecksum(q, &sum));
+    PetscCall(MechSystemAddParameter(sy, "mesh_checksum", sum));
+    /* the state vectors are in the partition's vertex order: a checkpoint is only valid on as
+       many ranks as wrote it (the partitioner is deterministic for a given count) */
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCall(MechSystemAddParameter(sy, "partition_ranks", (PetscReal)size));
+  }
+  PetscCall(MatSetNearNullSpace(J, s->nullsp));
+
+  /* gravity and the initial velocity: uniform plus the spin about the mass centroid */
+  PetscCall(VecDuplicate(q, &v));
+  PetscCall(VecDuplicate(q, &rs));
+  PetscCall(MatGetRowSum(s->M, rs));
+  {
+    PetscScalar       *u;
+    const PetscScalar *x, *m;
+    PetscReal          loc[4] = {0, 0, 0, 0}, tot[4], cen[3];
+
+    PetscCall(VecGetLocalSize(q, &nloc));
+    PetscCall(VecGetArrayRead(q, &x));
+    PetscCall(VecGetArrayRead(rs, &m));
+    for (PetscInt i = 0; i < nloc; i += 3) {
+      for (PetscInt c = 0; c < 3; c++) loc[c] += m[i] * x[i + c];
+      loc[3] += m[i];
+    }
+    PetscCall(MPIU_Allreduce(loc, tot, 4, MPIU_REAL, MPIU_SUM, comm));
+    for (PetscInt c = 0; c < 3; c++) cen[c] = tot[c] / tot[3];
+    PetscCall(VecGetArray(v, &u));
+    for (PetscInt i = 0; i < nloc; i += 3) {
+      const PetscReal r[3] = {x[i] - cen[0], x[i + 1] - cen[1], x[i + 2] - cen[2]};
+
+      u[i]     = v0[0] + w[1] * r[2] - w[2] * r[1];
+      u[i + 1] = v0[1] + w[2] * r[0] - w[0] * r[2];
+      u[i + 2] = v0[2] + w[0] * r[1] - w[1] * r[0];
+    }
+    PetscCall(VecRestoreArray(v, &u));
+    PetscCall(VecRestoreArrayRead(rs, &m));
+    PetscCall(VecRestoreArrayRead(q, &x));
+  }
+  if (g[0] != 0 || g[1] != 0 || g[2] != 0) {
+    PetscScalar *a;
+
+    PetscCall(VecDuplicate(q, &s->fg));
+    PetscCall(VecGetArray(rs, &a));
+    for (PetscInt i = 0; i < nloc; i += 3)
+      for (PetscInt c = 0; c < 3; c++) a[i + c] = -g[c];
+    PetscCall(VecRestoreArray(rs, &a));
+    PetscCall(MatMult(s->M, rs, s->fg));
+  }
+  PetscCall(VecDestroy(&rs));
+
+  /* fixed vertices: a plane or a label */
+  PetscCall(PetscCalloc1(nloc / 3, &mark));
+  if (fix[0]) {
+    PetscInt  axis = -1, count = 0;
+    PetscReal value = 0;
+    char     *end   = NULL;
+
+    for (PetscInt a = 0; a < 3; a++)
+      if ((fix[0] == SolidAxes[a] || fix[0] == SolidAxes[a] - 'a' + 'A') && fix[1] == '=') axis = a;
+    if (axis >= 0) value = strtod(fix + 2, &end);
+    if (axis < 0 || !end || end == fix + 2 || *end) {
+      PetscCall(PetscFree(mark));
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
+    }
+    {
+      const PetscScalar *x;
+      PetscInt           n = 0;
+
+      PetscCall(VecGetArrayRead(q, &x));
+      for (PetscInt i = 0; i < nloc; i += 3)
+        if (PetscAbsReal(x[i + axis] - value) <= 1e-3 * hmin) {
+          mark[i / 3] = 1;
+          n++;
+        }
+      PetscCall(VecRestoreArrayRead(q, &x));
+      PetscCall(MPIU_Allreduce(&n, &count, 1, MPIU_INT, MPI_SUM, comm));
+    }
+    if (!count) {
+      PetscCall(PetscFree(mark));
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: no vertex of %s lies on the plane %c = %g", fix, what, SolidAxes[axis], (double)value);
+    }
+  } else if (setlabel) {
+    PetscInt       count = 0;
+    PetscErrorCode ierr;
+
+    ierr = SolidMarkLabel(s, label, fixvalue, mark, &count);
+    if (ierr || !count) {
+      PetscCall(PetscFree(mark));
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      if (ierr) PetscFunctionReturn(ierr);
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s -solid_fix_value %" PetscInt_FMT ": no vertex of %s carries it", label, fixvalue, what);
+    }
+  }
+  {
+    PetscInt     rstart;
+    PetscScalar *u;
+
+    for (PetscInt i = 0; i < nloc / 3; i++) nfix += mark[i];
+    PetscCall(PetscMalloc1(3 * nfix, &fidx));
+    PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
+    PetscCall(VecGetArray(v, &u));
+    nfix = 0;
+    for (PetscInt i = 0; i < nloc / 3; i++) {
+      if (!mark[i]) continue;
+      for (PetscInt c = 0; c < 3; c++) {
+        fidx[nfix++] = rstart + 3 * i + c;
+        u[3 * i + c] = 0;
+      }
+    }
+    PetscCall(VecRestoreArray(v, &u));
+    PetscCall(PetscFree(mark));
+    PetscCall(MPIU_Allreduce(&nfix, &nfixall, 1, MPIU_INT, MPI_SUM, comm));
+    if (nfixall) {
+      PetscCall(ISCreateGeneral(comm, nfix, fidx, PETSC_OWN_POINTER, &fixed));
+      PetscCall(MechSystemSetFixed(sy, fixed, NULL));
+      PetscCall(ISDestroy(&fixed));
+    } else PetscCall(PetscFree(fidx));
+    PetscCall(MechSystemAddParameter(sy, "fixed_vertices", (PetscReal)(nfixall / 3)));
+  }
+
+  PetscCall(MechSystemSetMass(sy, s->M));
+  PetscCall(MechSystemSetForce(sy, SolidForce, s));
+  PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
+  PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
+  PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
+  PetscCall(MechSystemSetLinear(sy, s->material == SOLID_LINEAR ? PETSC_TRUE : PETSC_FALSE));
+  for (PetscInt c = 0; c < 6; c++) {
+    const char *names[] = {"momentum_x", "momentum_y", "momentum_z", "angular_momentum_x", "angular_momentum_y", "angular_momentum_z"};
+
+    s->inv[c].s    = s;
+    s->inv[c].comp = c;
+    PetscCall(MechSystemAddInvariant(sy, names[c], SolidMomentum, &s->inv[c]));
+  }
+  PetscCall(MechSystemSetInitialState(sy, q, v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(MatDestroy(&J));
+  *sys = sy;
+  PetscFunctionReturn(0);
+}
