@@ -1,4 +1,4 @@
-static const char help[] = "A mass on a spring with a damper, under gravity (note 004), built with the MechSystem API\n"
+static const char help[] = "A mass on a spring with a damper, under gravity (docs/schemes.md §5), built with the MechSystem API\n"
                            "and integrated with any TS type (-ts_type, default midpoint2). Prints the final state and\n"
                            "its error against the exact solution.\n"
                            "  -m <1>      mass\n"

@@ -1,4 +1,4 @@
-static const char help[] = "Two particles joined by a spring (note 004), from the built-in model MechCreatePair(),\n"
+static const char help[] = "Two particles joined by a spring (docs/schemes.md §5), from the built-in model MechCreatePair(),\n"
                            "integrated with any TS type (-ts_type, default midpoint2). Prints the final positions, the\n"
                            "energy drift over the run and, where the model has one, the error against the exact solution.\n"
                            "  -pair_m0 <1> -pair_m1 <2> -pair_k <10> -pair_L <0> -pair_c <0> -pair_g <0>\n"

@@ -7,7 +7,7 @@ static const char help[] = "Observed order of convergence on the damped and unda
 typedef struct {
   const char *type, *opts;
   PetscReal   order;
-  PetscBool   undamped_only; /* note 001's v0 = 0 guess keeps f0 = f(q, v): inconsistent when D != 0 */
+  PetscBool   undamped_only; /* the zero guess (docs/schemes.md §4) keeps f0 = f(q, v): inconsistent when D != 0 */
 } Case;
 
 static const Case petsc_cases[] = {

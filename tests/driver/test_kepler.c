@@ -1,4 +1,4 @@
-static const char help[] = "Kepler orbit (note 003), e = 0.6, 10^4 steps of 0.01: invariants under midpoint2, cn2, beuler2.\n";
+static const char help[] = "Kepler orbit (docs/schemes.md §3), e = 0.6, 10^4 steps of 0.01: invariants under midpoint2, cn2, beuler2.\n";
 
 #include "testutil.h"
 

@@ -115,7 +115,7 @@ static PetscErrorCode Compare(MechSystem sys, const char *label, PetscInt ndof, 
     }
     closed(c->scheme, N, h, par, ref, ref + ndof);
     rel = IntegRelDiffArray(2 * ndof, x, ref);
-    PetscCall(PetscPrintf(comm, "%-10s %-10s %-38s vs note 004 %-10s after %" PetscInt_FMT " steps: q[0] %+.15f  rel diff %.3e\n", label, c->type, c->opts, SchemeNames[c->scheme], N, (double)x[0], (double)rel));
+    PetscCall(PetscPrintf(comm, "%-10s %-10s %-38s vs docs/schemes.md §5 %-10s after %" PetscInt_FMT " steps: q[0] %+.15f  rel diff %.3e\n", label, c->type, c->opts, SchemeNames[c->scheme], N, (double)x[0], (double)rel));
     *worst = PetscMax(*worst, rel);
     if (!(rel <= tol)) {
       (*failures)++;
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
     PetscCall(MechSystemDestroy(&sys));
   }
   TestCheck(comm, !failures, "%" PetscInt_FMT " closed-form checks failed", failures);
-  PetscCall(PetscPrintf(comm, "all closed forms of note 004 reproduced: largest relative difference %.3e (tolerance %.1e)\n", (double)worst, (double)tol));
+  PetscCall(PetscPrintf(comm, "all closed forms of docs/schemes.md §5 reproduced: largest relative difference %.3e (tolerance %.1e)\n", (double)worst, (double)tol));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -1,4 +1,4 @@
-static const char help[] = "BRIEF section 3: the theta2 family equals PETSc's theta methods on the first-order form\n"
+static const char help[] = "docs/schemes.md §7: the theta2 family equals PETSc's theta methods on the first-order form\n"
                            "[q; v], on a nonlinear 3-D spring network (chain with rest-length springs, damping,\n"
                            "drag and gravity), to solver tolerance.\n"
                            "  -n <30>        particles\n"

@@ -1,5 +1,5 @@
 static const char help[] = "-snes_type ksponly on a linear model gives the converged solution for the theta2 family\n"
-                           "(the TSALPHA2 pitfall of BRIEF section 4, a stage updated only inside the residual\n"
+                           "(the TSALPHA2 pitfall of docs/schemes.md §7, a stage updated only inside the residual\n"
                            "callback, must not exist here): ksponly vs newtonls with tight tolerances.\n"
                            "  -tol <1e-12>\n";
 
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     PetscCall(IntegRun(sys, "alpha2", "-ts_alpha_radius 1 -snes_type ksponly -ksp_type preonly -pc_type lu", dt, steps, NULL, NULL, &qa, &va, NULL));
     PetscCall(IntegRun(sys, "alpha2", "-ts_alpha_radius 1 -snes_type newtonls -snes_rtol 1e-14 -snes_atol 1e-14 -ksp_type preonly -pc_type lu", dt, steps, NULL, NULL, &qb, &vb, NULL));
     PetscCall(TestRelDiff(qa, va, qb, vb, &rel));
-    PetscCall(PetscPrintf(comm, "reference: PETSc alpha2 ksponly vs newtonls: rel diff %.3e [not asserted: the BRIEF section 4 pitfall]\n", (double)rel));
+    PetscCall(PetscPrintf(comm, "reference: PETSc alpha2 ksponly vs newtonls: rel diff %.3e [not asserted: the pitfall of docs/schemes.md §7]\n", (double)rel));
     PetscCall(VecDestroy(&qa));
     PetscCall(VecDestroy(&va));
     PetscCall(VecDestroy(&qb));

@@ -1,4 +1,4 @@
-static const char help[] = "The linearized mode of theta2 (note 001), step by step against the right-hand sides of the\n"
+static const char help[] = "The linearized mode of theta2 (docs/schemes.md §4), step by step against the right-hand sides of the\n"
                            "note solved densely in plain C, for every initial guess, at theta = 1 (the note's formulas)\n"
                            "and theta = 1/2 and 0.3 (the general-theta formula); and the linearized mode as one Newton\n"
                            "iteration: on linear models equal to the converged theta2 result, on a nonlinear model equal\n"
@@ -157,7 +157,7 @@ static void MatVecAdd(PetscInt n, PetscReal alpha, const PetscReal *A, const Pet
   }
 }
 
-/* The right-hand sides of note 001 (theta = 1, with the sign typo of the last one corrected):
+/* The theta = 1 right-hand sides of docs/schemes.md §4 (theta = 1, with the sign typo of the last one corrected):
      zero:                  M v - tau f
      velocity:              (M + tau D) v - tau f
      predictor:             (M + tau D + tau^2 K) v - tau f
@@ -344,11 +344,11 @@ static PetscErrorCode CheckGuess(MechSystem sys, const char *label, const char *
     PetscCall(PetscFree(K));
   }
   PetscCall(PetscPrintf(comm, "%-13s %-9s theta %-4g %-18s guess %-22s v+: %.3e (general formula)", label, type, (double)theta, form, TSTheta2Guesses[g], (double)worst));
-  if (theta == 1) PetscCall(PetscPrintf(comm, " %.3e (note 001)", (double)worstnote));
+  if (theta == 1) PetscCall(PetscPrintf(comm, " %.3e (docs/schemes.md §4, theta = 1)", (double)worstnote));
   PetscCall(PetscPrintf(comm, "  q+: %.3e\n", (double)worstq));
   PetscCall(Verdict(comm, st, worst, tol, "linearized step vs general-theta right-hand side"));
   PetscCall(Verdict(comm, st, worstq, tol, "linearized position vs q + tau((1-theta) v + theta v+)"));
-  if (theta == 1) PetscCall(Verdict(comm, st, worstnote, tol, "linearized step vs note 001's right-hand side"));
+  if (theta == 1) PetscCall(Verdict(comm, st, worstnote, tol, "linearized step vs the right-hand side of docs/schemes.md §4"));
   PetscCall(PetscFree5(f, rhs, rhs2, J, w));
   PetscCall(PetscFree2(tr.q, tr.v));
   PetscCall(VecDestroy(&tr.qt));
@@ -435,7 +435,7 @@ int main(int argc, char **argv)
     PetscCall(CompareRuns(lchain, "linear-chain", "theta2", lin, "theta2", a, 5e-3, 20, tol, PETSC_TRUE, &st));
     PetscCall(CompareRuns(lchain, "linear-chain", "theta2", lin, "theta2", b, 5e-3, 20, tol, PETSC_TRUE, &st));
     /* nonlinear model: one Newton iteration of PETSc's theta method on [q; v] from X = (q, v) is
-       note 001's two-field Newton step with f, K, D at the start of the step */
+       the two-field Newton step of docs/schemes.md §4 with f, K, D at the start of the step */
     PetscCall(PetscSNPrintf(b, sizeof(b), "%s %s", forms[i].opts, one));
     PetscCall(CompareRuns(chain, "nonlin-chain", "theta2", lin, "theta", b, 5e-3, 20, tol, PETSC_TRUE, &st));
     /* theta2's own Newton iterates on v+ with the position projected, so its first iterate

@@ -1,0 +1,821 @@
+static const char help[] = "Tests of the solid model: tangents, patch tests, conservation, rank independence, physics, equivalences, bad meshes.\n";
+
+/*
+  Every check prints its measured number and counts a failure when it misses its bound:
+
+  tangents      K and D (Rayleigh damping) of each material against central differences of f
+                at a random deformed state (<= 1e-6 relative), f against the potential, the
+                linear material exactly linear; the tangent action equals the assembled tangent
+                (<= 1e-13).
+  patch         rigid translation and a 90 degree rotation give zero force (svk, neohookean); a
+                uniform deformation gradient F gives the exact P(F) of each material, read off
+                from f . w = V P : A along the affine fields w = A X; linear = svk to first order.
+  conservation  a free spinning body under midpoint2 keeps its linear and angular momentum over
+                1000 steps (<= 1e-10 relative); the linear material keeps its energy to solver
+                tolerance under midpoint2 and loses it under beuler2.
+  ranks         (run with -mpi on several ranks) the final state equals that of the same run on
+                one rank, vertex by vertex (<= 1e-10 relative).
+  physics       the axial period of a fixed-free bar with nu = 0 against 4 L / c; the first
+                bending frequency of the cantilever (inverse iteration on K x = omega^2 M x)
+                above Euler-Bernoulli's and converging to it under refinement.
+  equivalence   midpoint2 = TSALPHA2 (radius 1), beuler2 = TSBEULER and cn2 = TSCN on the
+                first-order form, on a small neo-Hookean beam.
+  meshes        2-D, hexahedral, inverted and missing mesh files are refused with the right
+                message (files in this directory, -dir).
+*/
+#include <petscdmplex.h>
+#include "fdcheck.h"
+#include "testutil.h"
+
+static PetscInt failures = 0;
+
+#define CHECK(cond, ...)                                                \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      failures++;                                                       \
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
+    }                                                                   \
+  } while (0)
+
+/* A solid with the given options (inserted for its creation only) */
+static PetscErrorCode CreateSolid(MPI_Comm comm, const char opts[], MechSystem *sys)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(MechCreateModel(comm, "solid", sys));
+  PetscCall(TestClearOptions(opts));
+  PetscFunctionReturn(0);
+}
+
+static const char *const materials[] = {"linear", "svk", "neohookean"};
+/* a small free beam, 3 x 2 x 2 boxes (72 tetrahedra), unit-size moduli */
+static const char small[] = "-solid_beam_cells 3,2,2 -solid_beam_size 1,0.5,0.4 -solid_E 1 -solid_nu 0.3 -solid_density 1 -solid_g 0,0,0";
+
+/* q = X + amp r, v = amp r' with random r, r' (fixed dofs kept) */
+static PetscErrorCode RandomState(MechSystem sys, PetscRandom rnd, PetscReal amp, Vec *q, Vec *v)
+{
+  Vec r;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemCreateState(sys, q, v));
+  PetscCall(VecDuplicate(*q, &r));
+  PetscCall(VecSetRandom(r, rnd));
+  PetscCall(VecAXPY(*q, amp, r));
+  PetscCall(VecSetRandom(r, rnd));
+  PetscCall(VecAXPY(*v, amp, r));
+  PetscCall(MechSystemApplyFixed(sys, *q, *v));
+  PetscCall(VecDestroy(&r));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestTangents(void)
+{
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 7, &rnd));
+  for (PetscInt m = 0; m < 3; m++) {
+    MechSystem sys;
+    Vec        q, v, w, y1, y2;
+    Mat        A, S;
+    PetscReal  errK, errD, errL, errV, erra, n2;
+    PetscBool  linear, sym;
+    char       opts[512];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material %s -solid_rayleigh 0.3,0.02 -solid_fix x=0 -solid_g 1,2,-3", small, materials[m]));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(RandomState(sys, rnd, 0.03, &q, &v));
+    PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
+    PetscCall(FDCheckPotential(sys, q, rnd, 1e-4, 4, &errV));
+    /* the tangent action against the assembled operator, at the same state and coefficients */
+    PetscCall(MechSystemCreateOperator(sys, &A));
+    PetscCall(MechSystemCreateOperatorShell(sys, &S));
+    PetscCall(MechSystemComputeOperator(sys, 0.25, q, v, 0.7, 1.3, 2.1, A));
+    PetscCall(MechSystemLinearizeOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, S));
+    PetscCall(VecDuplicate(q, &w));
+    PetscCall(VecDuplicate(q, &y1));
+    PetscCall(VecDuplicate(q, &y2));
+    PetscCall(VecSetRandom(w, rnd));
+    PetscCall(MatMult(A, w, y1));
+    PetscCall(MatMult(S, w, y2));
+    PetscCall(FDRelativeError(y2, y1, w, &erra));
+    PetscCall(VecNorm(y1, NORM_2, &n2));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "tangents %-10s |K - FD| %.2e  |D - FD| %.2e  %s%.2e  symmetric %s  |f - dV| %.2e  |action - assembled| %.2e\n", materials[m], (double)errK, (double)errD, linear ? "linear step 1: " : "(nonlinear) ", (double)errL, sym ? "yes" : "no", (double)errV, (double)erra));
+    CHECK(errK <= 1e-6 && errD <= 1e-6, "%s tangent errors %.2e %.2e > 1e-6\n", materials[m], (double)errK, (double)errD);
+    CHECK(errV <= 1e-6, "%s force is not the gradient of the potential: %.2e\n", materials[m], (double)errV);
+    CHECK(sym, "%s tangent not symmetric\n", materials[m]);
+    CHECK(erra <= 1e-13 && n2 > 0, "%s tangent action differs from the assembled tangent by %.2e\n", materials[m], (double)erra);
+    CHECK((m == 0) == (linear == PETSC_TRUE), "%s: declared %s\n", materials[m], linear ? "linear" : "nonlinear");
+    CHECK(m != 0 || errL <= 1e-9, "linear material not linear: %.2e\n", (double)errL);
+    {
+      MatNullSpace nsp;
+      PetscInt     bs;
+
+      PetscCall(MatGetNearNullSpace(A, &nsp));
+      PetscCall(MatGetBlockSize(A, &bs));
+      CHECK(nsp != NULL, "%s: no near-null space on the operator\n", materials[m]);
+      CHECK(bs == 3, "%s: operator block size %" PetscInt_FMT "\n", materials[m], bs);
+    }
+    PetscCall(VecDestroy(&w));
+    PetscCall(VecDestroy(&y1));
+    PetscCall(VecDestroy(&y2));
+    PetscCall(MatDestroy(&A));
+    PetscCall(MatDestroy(&S));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(0);
+}
+
+/* Stress of the materials, written independently of the model (mu = E / 2.6, lambda = E 0.3 / 0.52 at E = 1, nu = 0.3) */
+static void ExactStress(PetscInt m, const PetscReal F[9], PetscReal P[9])
+{
+  const PetscReal mu = 1 / 2.6, la = 0.3 / (1.3 * 0.4);
+  PetscReal       C[9], E[9], S[9], J, Finv[9], tr = 0;
+
+  if (m == 0) {
+    for (int i = 0; i < 3; i++) tr += F[4 * i] - 1;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) P[3 * i + j] = mu * (F[3 * i + j] + F[3 * j + i] - 2 * (i == j)) + la * tr * (i == j);
+    return;
+  }
+  if (m == 1) {
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        C[3 * i + j] = 0;
+        for (int k = 0; k < 3; k++) C[3 * i + j] += F[3 * k + i] * F[3 * k + j];
+        E[3 * i + j] = 0.5 * (C[3 * i + j] - (i == j));
+      }
+    tr = E[0] + E[4] + E[8];
+    for (int i = 0; i < 9; i++) S[i] = 2 * mu * E[i] + (i % 4 == 0 ? la * tr : 0);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) P[3 * i + j] = F[3 * i] * S[j] + F[3 * i + 1] * S[3 + j] + F[3 * i + 2] * S[6 + j];
+    return;
+  }
+  J       = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) + F[2] * (F[3] * F[7] - F[4] * F[6]);
+  Finv[0] = (F[4] * F[8] - F[5] * F[7]) / J;
+  Finv[1] = (F[2] * F[7] - F[1] * F[8]) / J;
+  Finv[2] = (F[1] * F[5] - F[2] * F[4]) / J;
+  Finv[3] = (F[5] * F[6] - F[3] * F[8]) / J;
+  Finv[4] = (F[0] * F[8] - F[2] * F[6]) / J;
+  Finv[5] = (F[2] * F[3] - F[0] * F[5]) / J;
+  Finv[6] = (F[3] * F[7] - F[4] * F[6]) / J;
+  Finv[7] = (F[1] * F[6] - F[0] * F[7]) / J;
+  Finv[8] = (F[0] * F[4] - F[1] * F[3]) / J;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) P[3 * i + j] = mu * (F[3 * i + j] - Finv[3 * j + i]) + la * PetscLogReal(J) * Finv[3 * j + i];
+}
+
+/* y = A x + c per vertex (x: the reference positions X) */
+static PetscErrorCode AffineMap(Vec X, const PetscReal A[9], const PetscReal c[3], Vec y)
+{
+  const PetscScalar *x;
+  PetscScalar       *a;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt i = 0; i < n; i += 3)
+    for (int r = 0; r < 3; r++) a[i + r] = A[3 * r] * x[i] + A[3 * r + 1] * x[i + 1] + A[3 * r + 2] * x[i + 2] + c[r];
+  PetscCall(VecRestoreArray(y, &a));
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestPatch(void)
+{
+  const PetscReal Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, R[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}, zero[3] = {0, 0, 0}, shift[3] = {0.3, -2, 5};
+  const PetscReal Fu[9] = {1.1, 0.05, -0.02, 0.03, 0.95, 0.04, -0.01, 0.02, 1.02};
+  const PetscReal V     = 1 * 0.5 * 0.4;
+
+  PetscFunctionBegin;
+  for (PetscInt m = 0; m < 3; m++) {
+    MechSystem sys;
+    Vec        X, v, q, f, w;
+    PetscReal  nt, nr, Pex[9], Pm[9], perr = 0, pn = 0, scale;
+    char       opts[512];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material %s -solid_fix none", small, materials[m]));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(MechSystemCreateState(sys, &X, &v));
+    PetscCall(VecDuplicate(X, &q));
+    PetscCall(VecDuplicate(X, &f));
+    PetscCall(VecDuplicate(X, &w));
+    /* the force scale of a unit strain: E times the surface of the body ~ V^(2/3) */
+    scale = PetscPowReal(V, 2.0 / 3);
+    PetscCall(AffineMap(X, Id, shift, q));
+    PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+    PetscCall(VecNorm(f, NORM_INFINITY, &nt));
+    PetscCall(AffineMap(X, R, shift, q));
+    PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+    PetscCall(VecNorm(f, NORM_INFINITY, &nr));
+    /* the uniform F: f . w = V P : A for w = A X, A = e_i e_j^T */
+    PetscCall(AffineMap(X, Fu, zero, q));
+    PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+    ExactStress(m, Fu, Pex);
+    for (int k = 0; k < 9; k++) {
+      PetscReal   A[9] = {0};
+      PetscScalar d;
+
+      A[k] = 1;
+      PetscCall(AffineMap(X, A, zero, w));
+      PetscCall(VecDot(f, w, &d));
+      Pm[k] = PetscRealPart(d) / V;
+      perr  = PetscMax(perr, PetscAbsReal(Pm[k] - Pex[k]));
+      pn    = PetscMax(pn, PetscAbsReal(Pex[k]));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "patch %-10s |f| translation %.2e  rotation 90 deg %.2e (relative to E L^2)  uniform F: |P - P_exact| / |P| = %.2e\n", materials[m], (double)(nt / scale), (double)(nr / scale), (double)(perr / pn)));
+    CHECK(nt / scale <= 1e-13, "%s: a translation gives a force %.2e\n", materials[m], (double)(nt / scale));
+    CHECK(m == 0 || nr / scale <= 1e-13, "%s: a rotation gives a force %.2e\n", materials[m], (double)(nr / scale));
+    /* negative control: small-strain elasticity is not rotation invariant */
+    CHECK(m != 0 || nr / scale > 1e-2, "linear: a 90 degree rotation should stress the body, got %.2e\n", (double)(nr / scale));
+    CHECK(perr / pn <= 1e-12, "%s: uniform F gives P off by %.2e\n", materials[m], (double)(perr / pn));
+    PetscCall(VecDestroy(&X));
+    PetscCall(VecDestroy(&v));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&f));
+    PetscCall(VecDestroy(&w));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  /* both mass matrices carry the body's mass rho V along each direction; lumped is diagonal */
+  for (PetscInt k = 0; k < 2; k++) {
+    MechSystem sys;
+    Mat        M;
+    Vec        one, Mone;
+    PetscReal  total, offdiag;
+    char       opts[512];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_mass %s -solid_fix none", small, k ? "lumped" : "consistent"));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(MechSystemGetMass(sys, &M));
+    PetscCall(MatCreateVecs(M, &one, &Mone));
+    PetscCall(VecSet(one, 1.0));
+    PetscCall(MatMult(M, one, Mone));
+    PetscCall(VecSum(Mone, &total));
+    PetscCall(MatGetDiagonal(M, one));
+    PetscCall(VecAXPY(Mone, -1.0, one));
+    PetscCall(VecNorm(Mone, NORM_INFINITY, &offdiag));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "patch %-10s mass: total %.15g (expected 3 rho V = %.15g), off-diagonal row sums %.2e\n", k ? "lumped" : "consistent", (double)total, (double)(3 * V), (double)offdiag));
+    CHECK(PetscAbsReal(total - 3 * V) <= 1e-14, "%s mass total %.15g\n", k ? "lumped" : "consistent", (double)total);
+    CHECK(k ? offdiag == 0 : offdiag > 0, "%s mass: off-diagonal row sums %.2e\n", k ? "lumped" : "consistent", (double)offdiag);
+    PetscCall(VecDestroy(&one));
+    PetscCall(VecDestroy(&Mone));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  /* linear = svk to first order: their difference is O(eps^2) at a displacement eps r */
+  {
+    MechSystem  lin, svk;
+    Vec         X, v, q, r, fl, fs;
+    PetscRandom rnd;
+    PetscReal   rel[2];
+    char        opts[512];
+
+    /* on one rank: two systems distributed separately need not share a vertex layout */
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material linear -solid_fix none", small));
+    PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &lin));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material svk -solid_fix none", small));
+    PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &svk));
+    PetscCall(FDRandomCreate(PETSC_COMM_SELF, 11, &rnd));
+    PetscCall(MechSystemCreateState(lin, &X, &v));
+    PetscCall(VecDuplicate(X, &q));
+    PetscCall(VecDuplicate(X, &r));
+    PetscCall(VecDuplicate(X, &fl));
+    PetscCall(VecDuplicate(X, &fs));
+    PetscCall(VecSetRandom(r, rnd));
+    for (int k = 0; k < 2; k++) {
+      const PetscReal eps = k ? 1e-5 : 1e-3;
+
+      PetscCall(VecWAXPY(q, eps, r, X));
+      PetscCall(MechSystemComputeForce(lin, 0, q, v, fl));
+      PetscCall(MechSystemComputeForce(svk, 0, q, v, fs));
+      PetscCall(FDRelativeError(fs, fl, q, &rel[k]));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "patch linear vs svk (one rank): |f_svk - f_lin| / |f_lin| = %.2e at strain 1e-3, %.2e at 1e-5 (first order: ratio %.0f, expected ~100)\n", (double)rel[0], (double)rel[1], (double)(rel[0] / rel[1])));
+    CHECK(rel[0] < 1e-1 && rel[1] < 1e-3 && rel[0] / rel[1] > 30, "linear and svk do not agree to first order: %.2e, %.2e\n", (double)rel[0], (double)rel[1]);
+    PetscCall(VecDestroy(&X));
+    PetscCall(VecDestroy(&v));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&r));
+    PetscCall(VecDestroy(&fl));
+    PetscCall(VecDestroy(&fs));
+    PetscCall(PetscRandomDestroy(&rnd));
+    PetscCall(MechSystemDestroy(&lin));
+    PetscCall(MechSystemDestroy(&svk));
+  }
+  PetscFunctionReturn(0);
+}
+
+static const char tight[] = "-snes_rtol 1e-14 -snes_atol 1e-13 -snes_stol 0 -snes_max_it 30 -ksp_type gmres -ksp_rtol 1e-15 -ksp_atol 1e-16 -ksp_max_it 2000 -pc_type jacobi";
+
+/* The invariants (6 momenta) and the energy of sys at (q, v) */
+static PetscErrorCode Invariants(MechSystem sys, Vec q, Vec v, PetscReal mom[6], PetscReal *energy)
+{
+  PetscReal K, V;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 6; i++) PetscCall(MechSystemComputeInvariant(sys, i, 0, q, v, NULL, &mom[i]));
+  PetscCall(MechSystemComputeEnergy(sys, 0, q, v, &K, &V));
+  *energy = K + V;
+  PetscFunctionReturn(0);
+}
+
+/*
+  A free body (no fixed vertex, no gravity, no damping). The spin is a strain-free motion for the
+  linear material (its infinitesimal rotation), so the linear cases start instead from a random
+  velocity field, which deforms the body.
+*/
+static PetscErrorCode TestConservation(void)
+{
+  const char spin[] = "-solid_beam_cells 3,2,2 -solid_beam_size 1,0.5,0.4 -solid_E 100 -solid_density 1 -solid_g 0,0,0 -solid_fix none -solid_v0 0.3,-0.2,0.1 -solid_spin 0.5,1,3";
+  const struct {
+    const char *mat, *type;
+    PetscBool   randomv;
+  } cases[] = {
+      {"linear",     TSMIDPOINT2, PETSC_TRUE },
+      {"svk",        TSMIDPOINT2, PETSC_FALSE},
+      {"neohookean", TSMIDPOINT2, PETSC_FALSE},
+      {"linear",     TSBEULER2,   PETSC_TRUE },
+  };
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 5, &rnd));
+  for (size_t m = 0; m < sizeof(cases) / sizeof(cases[0]); m++) {
+    MechSystem sys;
+    Vec        q0, v0, q, v;
+    PetscReal  m0[6], m1[6], e0, e1, pn = 0, ln = 0, dp = 0, dl = 0;
+    char       opts[512];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material %s", spin, cases[m].mat));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(MechSystemCreateState(sys, &q0, &v0));
+    if (cases[m].randomv) {
+      PetscCall(VecSetRandom(v0, rnd));
+      PetscCall(VecScale(v0, 0.3));
+      PetscCall(MechSystemSetInitialState(sys, q0, v0));
+    }
+    PetscCall(Invariants(sys, q0, v0, m0, &e0));
+    PetscCall(TestIntegrate(sys, cases[m].type, tight, 0.01, 10.0, &q, &v, NULL, NULL));
+    PetscCall(Invariants(sys, q, v, m1, &e1));
+    for (int i = 0; i < 3; i++) {
+      pn += m0[i] * m0[i];
+      ln += m0[3 + i] * m0[3 + i];
+      dp += PetscSqr(m1[i] - m0[i]);
+      dl += PetscSqr(m1[3 + i] - m0[3 + i]);
+    }
+    dp = PetscSqrtReal(dp / pn);
+    dl = PetscSqrtReal(dl / ln);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "conservation %-10s %-9s %s, 1000 steps: momentum drift %.2e, angular momentum drift %.2e, energy %.6e -> %.6e (relative change %.2e)\n", cases[m].mat, cases[m].type, cases[m].randomv ? "random v0" : "spin     ", (double)dp, (double)dl, (double)e0, (double)e1, (double)((e1 - e0) / e0)));
+    CHECK(dp <= 1e-10, "%s %s: linear momentum drift %.2e\n", cases[m].mat, cases[m].type, (double)dp);
+    /* small-strain elasticity is not rotation invariant: its angular momentum is not conserved */
+    if (!cases[m].randomv) CHECK(dl <= 1e-10, "%s %s: angular momentum drift %.2e\n", cases[m].mat, cases[m].type, (double)dl);
+    if (m == 0) CHECK(PetscAbsReal(e1 - e0) <= 1e-10 * e0, "linear midpoint2: energy drift %.2e\n", (double)((e1 - e0) / e0));
+    if (m == 3) CHECK(e1 < 0.9 * e0, "linear beuler2: energy did not decrease (%.6e -> %.6e)\n", (double)e0, (double)e1);
+    PetscCall(VecDestroy(&q0));
+    PetscCall(VecDestroy(&v0));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(0);
+}
+
+/* All of a distributed vector on every rank */
+static PetscErrorCode GatherAll(Vec x, Vec *all)
+{
+  VecScatter sct;
+
+  PetscFunctionBegin;
+  PetscCall(VecScatterCreateToAll(x, &sct, all));
+  PetscCall(VecScatterBegin(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sct));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The same run on all ranks and on one (each rank runs the serial twin): the final states are
+  compared vertex by vertex, the vertices matched by their reference positions.
+*/
+static PetscErrorCode TestRanks(const char label[], const char opts[])
+{
+  MechSystem         par, ser;
+  Vec                X, Xs, v0, q, v, qs, vs, Xa, qa, va;
+  PetscInt           n;
+  PetscReal          num = 0, den = 0;
+  PetscMPIInt        size;
+  const PetscScalar *x, *xs, *a, *as, *b, *bs;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
+  PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ser));
+  PetscCall(MechSystemCreateState(par, &X, &v0));
+  PetscCall(VecDestroy(&v0));
+  PetscCall(MechSystemCreateState(ser, &Xs, &v0));
+  PetscCall(VecDestroy(&v0));
+  PetscCall(TestIntegrate(par, TSMIDPOINT2, tight, 2e-3, 0.1, &q, &v, NULL, NULL));
+  PetscCall(TestIntegrate(ser, TSMIDPOINT2, tight, 2e-3, 0.1, &qs, &vs, NULL, NULL));
+  {
+    PetscInt nloc, nmin;
+
+    PetscCall(VecGetLocalSize(X, &nloc));
+    PetscCall(MPIU_Allreduce(&nloc, &nmin, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+    CHECK(nmin > 0, "%s: a rank owns no vertex: the mesh was not distributed\n", label);
+  }
+  PetscCall(GatherAll(X, &Xa));
+  PetscCall(GatherAll(q, &qa));
+  PetscCall(GatherAll(v, &va));
+  PetscCall(VecGetSize(Xs, &n));
+  PetscCall(VecGetArrayRead(Xa, &x));
+  PetscCall(VecGetArrayRead(Xs, &xs));
+  PetscCall(VecGetArrayRead(qa, &a));
+  PetscCall(VecGetArrayRead(qs, &as));
+  PetscCall(VecGetArrayRead(va, &b));
+  PetscCall(VecGetArrayRead(vs, &bs));
+  for (PetscInt i = 0; i < n; i += 3) {
+    PetscInt j;
+
+    for (j = 0; j < n; j += 3)
+      if (x[j] == xs[i] && x[j + 1] == xs[i + 1] && x[j + 2] == xs[i + 2]) break;
+    PetscCheck(j < n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Vertex (%g, %g, %g) of the serial mesh is not in the distributed one", (double)xs[i], (double)xs[i + 1], (double)xs[i + 2]);
+    for (int c = 0; c < 3; c++) {
+      num += PetscSqr(a[j + c] - as[i + c] - (x[j + c] - xs[i + c])) + PetscSqr(b[j + c] - bs[i + c]);
+      den += PetscSqr(as[i + c] - xs[i + c]) + PetscSqr(bs[i + c]);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(Xa, &x));
+  PetscCall(VecRestoreArrayRead(Xs, &xs));
+  PetscCall(VecRestoreArrayRead(qa, &a));
+  PetscCall(VecRestoreArrayRead(qs, &as));
+  PetscCall(VecRestoreArrayRead(va, &b));
+  PetscCall(VecRestoreArrayRead(vs, &bs));
+  num = PetscSqrtReal(num / den);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &num, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ranks: %d ranks against 1, %s, 50 midpoint2 steps: |(u, v) - (u, v)_serial| / |(u, v)_serial| = %.2e\n", size, label, (double)num));
+  CHECK(num <= 1e-10, "%d ranks differ from 1 by %.2e\n", size, (double)num);
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&Xs));
+  PetscCall(VecDestroy(&Xa));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&qs));
+  PetscCall(VecDestroy(&vs));
+  PetscCall(VecDestroy(&qa));
+  PetscCall(VecDestroy(&va));
+  PetscCall(MechSystemDestroy(&par));
+  PetscCall(MechSystemDestroy(&ser));
+  PetscFunctionReturn(0);
+}
+
+/* Tip history of the axial bar: the mean x displacement of the vertices at x = L */
+typedef struct {
+  Vec       X, q, v;
+  PetscReal L, prev, tprev, cross;
+} TipCtx;
+
+static PetscErrorCode TipMonitor(TS ts, PetscInt step, PetscReal t, Vec u, void *ctx)
+{
+  TipCtx            *tc = (TipCtx *)ctx;
+  const PetscScalar *x, *a;
+  PetscReal          loc[2] = {0, 0}, tot[2], d;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  (void)u;
+  PetscCall(TSMechGetSolution(ts, tc->q, tc->v));
+  PetscCall(VecGetLocalSize(tc->X, &n));
+  PetscCall(VecGetArrayRead(tc->X, &x));
+  PetscCall(VecGetArrayRead(tc->q, &a));
+  for (PetscInt i = 0; i < n; i += 3)
+    if (PetscAbsReal(x[i] - tc->L) < 1e-9) {
+      loc[0] += a[i] - x[i];
+      loc[1] += 1;
+    }
+  PetscCall(VecRestoreArrayRead(tc->q, &a));
+  PetscCall(VecRestoreArrayRead(tc->X, &x));
+  PetscCall(MPIU_Allreduce(loc, tot, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)ts)));
+  d = tot[0] / tot[1];
+  /* the first downward zero crossing, interpolated linearly */
+  if (step > 0 && tc->cross < 0 && tc->prev > 0 && d <= 0) tc->cross = tc->tprev + (t - tc->tprev) * tc->prev / (tc->prev - d);
+  tc->prev  = d;
+  tc->tprev = t;
+  PetscFunctionReturn(0);
+}
+
+/*
+  Axial vibration of a fixed-free bar (nu = 0, E = rho = L = 1: c = 1) started with a uniform
+  velocity: the tip displacement of the continuum returns to zero at t = 2 L / c, half of the
+  period 4 L / c of every mode it excites.
+*/
+static PetscErrorCode TestAxialBar(void)
+{
+  PetscReal prevErr = -1;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 2; k++) {
+    const PetscInt nx = 10 << k;
+    MechSystem     sys;
+    TipCtx         tc;
+    Vec            q, v;
+    TS             ts;
+    PetscReal      T, err;
+    char           opts[512];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_beam_cells %" PetscInt_FMT ",1,1 -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0 -solid_density 1 -solid_g 0,0,0 -solid_v0 1,0,0", nx));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(MechSystemCreateState(sys, &tc.X, NULL));
+    PetscCall(VecDuplicate(tc.X, &tc.q));
+    PetscCall(VecDuplicate(tc.X, &tc.v));
+    tc.L     = 1;
+    tc.prev  = 0;
+    tc.tprev = 0;
+    tc.cross = -1;
+    PetscCall(TestSolve(sys, TSMIDPOINT2, "bar_", "-ksp_type preonly -pc_type lu", 1e-3, 2500, 2.5, TS_EXACTFINALTIME_STEPOVER, TipMonitor, &tc, &q, &v, &ts));
+    T   = 2 * tc.cross;
+    err = (T - 4) / 4;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "physics axial bar %2" PetscInt_FMT " cells: period %.5f against 4 L / c = 4: error %+.3e\n", nx, (double)T, (double)err));
+    CHECK(tc.cross > 0 && PetscAbsReal(err) <= 0.02, "axial bar with %" PetscInt_FMT " cells: period %.5f off 4 by %.2e > 2%%\n", nx, (double)T, (double)err);
+    CHECK(prevErr < 0 || PetscAbsReal(err) < PetscAbsReal(prevErr), "axial bar: the period error did not shrink under refinement (%.2e -> %.2e)\n", (double)prevErr, (double)err);
+    prevErr = err;
+    PetscCall(TSDestroy(&ts));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(VecDestroy(&tc.X));
+    PetscCall(VecDestroy(&tc.q));
+    PetscCall(VecDestroy(&tc.v));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The cantilever's first bending frequency from inverse iteration on K0 x = omega^2 M x (fixed
+  dofs removed: their rows of K0 get a large diagonal), against Euler-Bernoulli's
+  f1 = (1.8751^2 / 2 pi) sqrt(E I / (rho A L^4)), I = b^4 / 12: P1 tetrahedra are too stiff in
+  bending, so the discrete frequency lies above and decreases toward it under refinement.
+*/
+static PetscErrorCode BendingFrequency(PetscInt nx, PetscInt nyz, PetscReal *f1)
+{
+  MechSystem sys;
+  Mat        K, M;
+  Vec        q, v, x, y;
+  KSP        ksp;
+  IS         fixed;
+  PetscReal  lam = 0, dmax;
+  char       opts[512];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0 -solid_density 1 -solid_g 0,0,0", nx, nyz, nyz));
+  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+  PetscCall(MechSystemCreateState(sys, &q, &v));
+  PetscCall(MechSystemCreateOperator(sys, &K));
+  PetscCall(MechSystemComputeOperator(sys, 0, q, v, 1, 0, 0, K));
+  PetscCall(MechSystemGetMass(sys, &M));
+  PetscCall(MechSystemGetFixed(sys, &fixed));
+  PetscCall(VecDuplicate(q, &x));
+  PetscCall(VecDuplicate(q, &y));
+  PetscCall(MatGetDiagonal(K, x));
+  PetscCall(VecMax(x, NULL, &dmax));
+  PetscCall(MatZeroRowsColumnsIS(K, fixed, 1e3 * dmax, NULL, NULL));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "bend_"));
+  PetscCall(KSPSetOperators(ksp, K, K));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  {
+    PC pc;
+
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+  }
+  PetscCall(KSPSetFromOptions(ksp));
+  /* start from the static deflection under a transverse load */
+  PetscCall(VecSet(x, 0));
+  PetscCall(VecStrideSet(x, 2, 1.0));
+  for (PetscInt it = 0; it < 40; it++) {
+    PetscScalar xKx, xMx;
+
+    PetscCall(VecISSet(x, fixed, 0.0));
+    PetscCall(MatMult(M, x, y));
+    PetscCall(VecISSet(y, fixed, 0.0));
+    PetscCall(KSPSolve(ksp, y, x));
+    PetscCall(VecISSet(x, fixed, 0.0));
+    PetscCall(MatMult(K, x, y));
+    PetscCall(VecDot(x, y, &xKx));
+    PetscCall(MatMult(M, x, y));
+    PetscCall(VecDot(x, y, &xMx));
+    lam = PetscRealPart(xKx / xMx);
+    PetscCall(VecScale(x, 1 / PetscSqrtReal(PetscRealPart(xMx))));
+  }
+  *f1 = PetscSqrtReal(lam) / (2 * PETSC_PI);
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&K));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestBending(void)
+{
+  const PetscReal b = 0.1, feb = 1.8751 * 1.8751 / (2 * PETSC_PI) * PetscSqrtReal(b * b * b * b / 12 / (b * b));
+  PetscReal       f[3], e[3];
+  PetscInt        nk = 3;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bending_levels", &nk, NULL));
+  nk = PetscMin(nk, 3);
+  for (PetscInt k = 0; k < nk; k++) {
+    PetscCall(BendingFrequency(8 << k, 1 << k, &f[k]));
+    e[k] = (f[k] - feb) / feb;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "physics cantilever %3d x %d x %d boxes: f1 = %.6f, Euler-Bernoulli %.6f, error %+.4e%s\n", 8 << k, 1 << k, 1 << k, (double)f[k], (double)feb, (double)e[k], k ? "" : ""));
+    if (k) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "physics cantilever observed rate %.2f\n", (double)PetscLog2Real(e[k - 1] / e[k])));
+    CHECK(e[k] > 0, "cantilever: f1 %.6f below Euler-Bernoulli's %.6f\n", (double)f[k], (double)feb);
+    CHECK(k == 0 || e[k] < e[k - 1], "cantilever: the error did not decrease under refinement\n");
+  }
+  PetscFunctionReturn(0);
+}
+
+/* midpoint2 = TSALPHA2 (radius 1), beuler2 = TSBEULER, cn2 = TSCN on a small neo-Hookean beam */
+static PetscErrorCode TestEquivalence(void)
+{
+  const char opts[] = "-solid_beam_cells 4,1,1 -solid_beam_size 1,0.2,0.2 -solid_E 1e5 -solid_material neohookean -solid_v0 0,0,-1";
+  const char eq[]   = "-snes_rtol 1e-13 -snes_atol 1e-10 -snes_stol 0 -snes_max_it 30 -ksp_type preonly -pc_type lu";
+  const struct {
+    const char *a, *b, *optb;
+  } pairs[] = {
+      {TSMIDPOINT2, TSALPHA2, "-ts_alpha_radius 1"},
+      {TSBEULER2,   TSBEULER, ""                  },
+      {TSCN2,       TSCN,     ""                  },
+  };
+  MechSystem sys;
+
+  PetscFunctionBegin;
+  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+  for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+    Vec       qa, va, qb, vb;
+    PetscReal rel;
+    char      ob[512];
+
+    PetscCall(PetscSNPrintf(ob, sizeof(ob), "%s %s", eq, pairs[i].optb));
+    PetscCall(TestIntegrate(sys, pairs[i].a, eq, 2e-3, 0.04, &qa, &va, NULL, NULL));
+    PetscCall(TestIntegrate(sys, pairs[i].b, ob, 2e-3, 0.04, &qb, &vb, NULL, NULL));
+    PetscCall(TestRelDiff(qa, va, qb, vb, &rel));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "equivalence %-9s = %-6s neo-Hookean beam, 20 steps: relative difference %.2e\n", pairs[i].a, pairs[i].b, (double)rel));
+    CHECK(rel <= 1e-9, "%s and %s differ by %.2e\n", pairs[i].a, pairs[i].b, (double)rel);
+    PetscCall(VecDestroy(&qa));
+    PetscCall(VecDestroy(&va));
+    PetscCall(VecDestroy(&qb));
+    PetscCall(VecDestroy(&vb));
+  }
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+/* The message of the first error raised while a handler of this kind is pushed */
+static char lastError[1024];
+
+static PetscErrorCode CatchError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  (void)comm;
+  (void)line;
+  (void)fun;
+  (void)file;
+  (void)ctx;
+  if (p == PETSC_ERROR_INITIAL && mess) PetscStrncpy(lastError, mess, sizeof(lastError));
+  return n;
+}
+
+/* Creating the solid with opts must fail with a message matching `expect` (a substring), or succeed if expect is NULL */
+static PetscErrorCode ExpectRefusal(const char label[], const char opts[], const char expect[])
+{
+  MechSystem     sys = NULL;
+  PetscErrorCode ierr;
+  PetscBool      found = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  lastError[0] = 0;
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(PetscPushErrorHandler(CatchError, NULL));
+  ierr = MechCreateModel(PETSC_COMM_WORLD, "solid", &sys);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(TestClearOptions(opts));
+  if (expect) {
+    char *at;
+
+    PetscCall(PetscStrstr(lastError, expect, &at));
+    found = at ? PETSC_TRUE : PETSC_FALSE;
+  }
+  if (expect) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "meshes %-22s refused (error %d): %s\n", label, (int)ierr, lastError));
+    CHECK(ierr && found, "%s: expected an error containing \"%s\", got %d \"%s\"\n", label, expect, (int)ierr, lastError);
+  } else {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "meshes %-22s accepted%s%s\n", label, ierr ? ": " : "", ierr ? lastError : ""));
+    CHECK(!ierr, "%s: refused: %s\n", label, lastError);
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestMeshes(const char dir[])
+{
+  char opts[PETSC_MAX_PATH_LEN + 256];
+
+  PetscFunctionBegin;
+#define MESH(label, file, extra, expect)                                                    \
+  do {                                                                                      \
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s %s", dir, file, extra)); \
+    PetscCall(ExpectRefusal(label, opts, expect));                                          \
+  } while (0)
+  MESH("two tetrahedra", "tet_ok.msh", "", NULL);
+  MESH("shipped beam, label", "../../examples/meshes/beam.msh", "-solid_fix_label \"Face Sets\" -solid_fix_value 1", NULL);
+  MESH("2-D mesh", "square2d.msh", "", "the mesh is 2-D");
+  MESH("hexahedra", "hexahedra.msh", "", "cells are not tetrahedra");
+  MESH("inverted cell", "inverted.msh", "", "1 inverted (negative-volume) tetrahedra");
+  MESH("missing file", "no_such_mesh.msh", "", "the file does not exist");
+  MESH("not a mesh", "meson.build", "", "not a mesh file tsmech reads");
+  MESH("unknown label", "../../examples/meshes/beam.msh", "-solid_fix_label bogus", "-solid_fix_label bogus: the mesh has no such label");
+  MESH("label value empty", "../../examples/meshes/beam.msh", "-solid_fix_label \"Face Sets\" -solid_fix_value 9", "no vertex of");
+#undef MESH
+  PetscCall(ExpectRefusal("plane off the body", "-solid_fix x=2", "-solid_fix x=2: no vertex"));
+  PetscCall(ExpectRefusal("bad plane", "-solid_fix w=1", "-solid_fix w=1: expected a coordinate plane"));
+  PetscCall(ExpectRefusal("nu = 0.5", "-solid_nu 0.5", "-solid_nu 0.5 must be in (-1, 1/2)"));
+  PetscCall(ExpectRefusal("E = 0", "-solid_E 0", "-solid_E 0"));
+  PetscFunctionReturn(0);
+}
+
+/*
+  A neo-Hookean element pushed through its opposite face has no stress: the force is not finite
+  (the stage fails) while svk, defined for any F, stays finite.
+*/
+static PetscErrorCode TestInversion(void)
+{
+  PetscFunctionBegin;
+  for (PetscInt m = 1; m < 3; m++) {
+    MechSystem sys;
+    Vec        q, v, f;
+    PetscReal  nf;
+    PetscInt   n;
+    char       opts[512];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material %s -solid_fix none", small, materials[m]));
+    PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &sys));
+    PetscCall(MechSystemCreateState(sys, &q, &v));
+    PetscCall(VecDuplicate(q, &f));
+    PetscCall(VecGetSize(q, &n));
+    /* the last vertex far beyond the body along -x, -y, -z flips its cells */
+    PetscCall(VecSetValue(q, n - 1, -10.0, INSERT_VALUES));
+    PetscCall(VecSetValue(q, n - 2, -10.0, INSERT_VALUES));
+    PetscCall(VecSetValue(q, n - 3, -10.0, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(q));
+    PetscCall(VecAssemblyEnd(q));
+    PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+    PetscCall(VecNorm(f, NORM_INFINITY, &nf));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inversion %-10s |f| = %g\n", materials[m], (double)nf));
+    CHECK(m == 2 ? PetscIsInfOrNanReal(nf) : !PetscIsInfOrNanReal(nf), "%s: inverted element gives |f| = %g\n", materials[m], (double)nf);
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(VecDestroy(&f));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscBool mpi                     = PETSC_FALSE;
+  char      dir[PETSC_MAX_PATH_LEN] = ".";
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mpi", &mpi, NULL));
+  PetscCall(TestTangents());
+  PetscCall(TestPatch());
+  /* under MPI: the parallel assembly (tangents, patch) and the comparison with one rank; the
+     serial run covers the long integrations */
+  if (!mpi) PetscCall(TestConservation());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dir", dir, sizeof(dir), NULL));
+  if (mpi) {
+    char opts[PETSC_MAX_PATH_LEN + 256];
+
+    PetscCall(TestRanks("neo-Hookean beam", "-solid_beam_cells 4,2,2 -solid_beam_size 1,0.2,0.2 -solid_E 1e5 -solid_material neohookean -solid_g 0,0,-9.81 -solid_v0 0,0.5,0"));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/../../examples/meshes/beam.msh -solid_fix_label \"Face Sets\" -solid_fix_value 1 -solid_E 1e5 -solid_material svk -solid_v0 0,0,-0.5", dir));
+    PetscCall(TestRanks("svk beam.msh", opts));
+  }
+  if (!mpi) {
+    PetscCall(TestAxialBar());
+    PetscCall(TestBending());
+    PetscCall(TestEquivalence());
+    PetscCall(TestInversion());
+    PetscCall(TestMeshes(dir));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failure%s\n", failures ? "FAILED" : "passed", failures, failures == 1 ? "" : "s"));
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}
