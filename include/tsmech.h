@@ -19,7 +19,11 @@
 /* Package                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Registers the MechSystem class and the TS types of tsmech; called by the other entry points,
+/* Registers the MechSystem class, its log events and stages (src/mech/package.c); called by
+   MechSystemCreate() and TSMechInitializePackage(), safe to call more than once. */
+PETSC_EXTERN PetscErrorCode MechInitializePackage(void);
+PETSC_EXTERN PetscErrorCode MechFinalizePackage(void);
+/* Registers the TS types of tsmech (after the mech package); called by the other entry points,
    by PetscDLLibraryRegister_tsmech() (-dll_append), and safe to call more than once. */
 PETSC_EXTERN PetscErrorCode TSMechInitializePackage(void);
 /* Undoes TSMechInitializePackage(); registered with PetscRegisterFinalize(). */

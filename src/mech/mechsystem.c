@@ -23,7 +23,7 @@ PetscErrorCode MechSystemCreate(MPI_Comm comm, MechSystem *sys)
 
   PetscFunctionBegin;
   PetscValidPointer(sys, 2);
-  PetscCall(TSMechInitializePackage());
+  PetscCall(MechInitializePackage());
   PetscCall(PetscHeaderCreate(s, MECHSYSTEM_CLASSID, "MechSystem", "Mechanical system M q'' + f(t,q,q') = 0", "MechSystem", comm, MechSystemDestroy, MechSystemView));
   *sys = s;
   PetscFunctionReturn(0);

@@ -1,4 +1,4 @@
-/* Package registration: the MechSystem class, the TS types, and the -dll_append entry point. */
+/* Package registration: the TS types (after the mech package they use), and the -dll_append entry point. */
 #include "tsimpl2.h"
 #include "../mech/mechimpl.h"
 
@@ -15,8 +15,9 @@ PetscErrorCode TSMechFinalizePackage(void)
 }
 
 /*@C
-  TSMechInitializePackage - Registers the MechSystem class and the TS types theta2, beuler2, cn2,
-  midpoint2, euler2 and symeuler2. Called automatically; safe to call more than once.
+  TSMechInitializePackage - Registers the TS types theta2, beuler2, cn2, midpoint2, euler2 and
+  symeuler2, after the mech package (`MechInitializePackage()`) they use. Called automatically;
+  safe to call more than once.
 @*/
 PetscErrorCode TSMechInitializePackage(void)
 {
@@ -24,14 +25,7 @@ PetscErrorCode TSMechInitializePackage(void)
   if (TSMechPackageInitialized) PetscFunctionReturn(0);
   TSMechPackageInitialized = PETSC_TRUE;
   PetscCall(TSInitializePackage());
-  PetscCall(PetscClassIdRegister("MechSystem", &MECHSYSTEM_CLASSID));
-  PetscCall(PetscLogEventRegister("MechForce", MECHSYSTEM_CLASSID, &MECH_Force));
-  PetscCall(PetscLogEventRegister("MechOperator", MECHSYSTEM_CLASSID, &MECH_Operator));
-  PetscCall(PetscLogEventRegister("MechMassSolve", MECHSYSTEM_CLASSID, &MECH_MassSolve));
-  PetscCall(PetscLogEventRegister("MechLinearize", MECHSYSTEM_CLASSID, &MECH_Linearize));
-  PetscCall(PetscLogEventRegister("MechOpApply", MECHSYSTEM_CLASSID, &MECH_Apply));
-  PetscCall(PetscLogStageRegister("Mech assembly", &MECH_StageAssembly));
-  PetscCall(PetscLogStageRegister("Mech I/O", &MECH_StageIO));
+  PetscCall(MechInitializePackage());
   PetscCall(TSRegister(TSTHETA2, TSCreate_Theta2));
   PetscCall(TSRegister(TSBEULER2, TSCreate_BEuler2));
   PetscCall(TSRegister(TSCN2, TSCreate_CN2));
