@@ -23,7 +23,9 @@ PetscErrorCode MechSystemCreate(MPI_Comm comm, MechSystem *sys)
 
   PetscFunctionBegin;
   PetscValidPointer(sys, 2);
-  PetscCall(MechInitializePackage());
+  /* the TS types too, not only the mech package: programs create their system, then call
+     TSSetType() with a tsmech type before anything else of tsmech (README, "Using tsmech from C") */
+  PetscCall(TSMechInitializePackage());
   PetscCall(PetscHeaderCreate(s, MECHSYSTEM_CLASSID, "MechSystem", "Mechanical system M q'' + f(t,q,q') = 0", "MechSystem", comm, MechSystemDestroy, MechSystemView));
   *sys = s;
   PetscFunctionReturn(0);

@@ -1,7 +1,8 @@
 /*
   The mech package: the MechSystem class, its log events and the log stages of assembly and I/O.
   It depends on PETSc alone; the TS types (src/ts/register.c) initialize it before registering
-  themselves, so the dependency runs one way: ts -> mech.
+  themselves. The one call from src/mech into src/ts left is MechSystemCreate() registering the
+  TS types for the convenience of programs that call TSSetType() before anything else of tsmech.
 */
 #include "mechimpl.h"
 
