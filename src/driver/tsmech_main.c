@@ -20,11 +20,16 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #include <string.h>
 #include <time.h>
 #include <limits.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 /* Exit statuses (documented in the README and in -help) */
 #define EXIT_TSMECH_ERROR  1 /* an error after the run started that is none of the below */
 #define EXIT_TSMECH_INPUT  2 /* bad input: an option, a file; nothing was written */
 #define EXIT_TSMECH_FAILED 3 /* the integration failed: a step diverged, a method was unstable */
+
+/* The most checkpoints a run keeps: every one is checked before the run and rotated at every write */
+#define MAX_CHECKPOINT_KEEP 100
 
 /* What ended a run early, besides the TS's own failures */
 typedef enum {
@@ -90,7 +95,7 @@ typedef struct {
   char      model[64], output[PETSC_MAX_PATH_LEN], ckpath[PETSC_MAX_PATH_LEN], restart[PETSC_MAX_PATH_LEN];
   PetscInt  every, ckevery, keep;
   PetscReal interval;
-  PetscBool quiet, hasoutput, hasck, hasrestart;
+  PetscBool quiet, hasoutput, hasck, hasrestart, help;
   /* objects */
   MechSystem     sys;
   TS             ts;
@@ -400,75 +405,30 @@ static PetscErrorCode CheckAdaptType(MPI_Comm comm)
   PetscFunctionReturn(0);
 }
 
-/* An absolute form of a path that may not exist yet (its directory must): for comparisons */
-static void CanonicalPath(const char path[], char canon[], size_t len)
-{
-  char        dir[PETSC_MAX_PATH_LEN], real[PATH_MAX];
-  const char *slash = strrchr(path, '/');
-
-  if (realpath(path, real)) {
-    (void)PetscStrncpy(canon, real, len);
-    return;
-  }
-  if (!slash) (void)PetscStrncpy(dir, ".", sizeof(dir));
-  else if (slash == path) (void)PetscStrncpy(dir, "/", sizeof(dir));
-  else (void)PetscStrncpy(dir, path, PetscMin(sizeof(dir), (size_t)(slash - path) + 1));
-  if (realpath(dir, real)) (void)PetscSNPrintf(canon, len, "%s/%s", real, slash ? slash + 1 : path);
-  else (void)PetscStrncpy(canon, path, len);
-}
-
+/* Whether two paths name one file (canonical paths, hard links): MechIOSameFile() */
 static PetscErrorCode SamePath(MPI_Comm comm, const char a[], const char b[], PetscBool *same)
 {
-  PetscMPIInt rank;
-  char        ca[PETSC_MAX_PATH_LEN], cb[PETSC_MAX_PATH_LEN];
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  *same = PETSC_FALSE;
-  if (rank == 0) {
-    CanonicalPath(a, ca, sizeof(ca));
-    CanonicalPath(b, cb, sizeof(cb));
-    *same = strcmp(ca, cb) ? PETSC_FALSE : PETSC_TRUE;
-  }
-  PetscCallMPI(MPI_Bcast(same, 1, MPIU_BOOL, 0, comm));
+  PetscCall(MechIOSameFile(comm, a, b, same));
   PetscFunctionReturn(0);
 }
 
+/* The plan of the run's files: it holds their locks until Destroy() */
+static MechIOPlan files_plan = NULL;
+
 /*
-  The files of the run, before anything is created: -output and -checkpoint must be writable, must
-  not name the same file (or the -restart file, for -output), and an existing file there must be of
-  the kind the run would replace or continue: a run never overwrites a checkpoint with an output,
-  an output with a checkpoint, or a file that is not HDF5 (a typo must not cost a file).
+  The files of the run, before anything is created (MechIOPlanFiles()): every file the run writes
+  (-output, its .xmf, -checkpoint and its -checkpoint_keep rotation slots, their temporaries) must
+  be writable, short enough for the I/O stack, distinct from the others and from -restart, free of
+  any other run (locked until the run ends), and an existing file there must be of the kind the
+  run would replace: a run never overwrites a checkpoint with an output, an output with a
+  checkpoint, or a file that is not its own (a typo must not cost a file).
 */
 static PetscErrorCode CheckFiles(App *app)
 {
-  MPI_Comm   comm = app->comm;
-  char       problem[PETSC_MAX_PATH_LEN + 256];
-  MechIOKind kind;
-  PetscBool  same;
-
   PetscFunctionBegin;
-  /* the -restart file is checked by MechCheckpointLoad(), against the model */
-  if (app->hasoutput) {
-    PetscCall(MechIOCheckWritable(comm, app->output, problem, sizeof(problem)));
-    PetscCheck(!problem[0], comm, PETSC_ERR_FILE_OPEN, "-output %s cannot be written: %s", app->output, problem);
-    PetscCall(MechIOFileKind(comm, app->output, &kind));
-    PetscCheck(kind != MECH_IO_CHECKPOINT, comm, PETSC_ERR_ARG_WRONG, "-output %s: it is a tsmech checkpoint, which the output would overwrite; give another file name", app->output);
-    PetscCheck(kind != MECH_IO_NOT_HDF5, comm, PETSC_ERR_ARG_WRONG, "-output %s: the file exists and is not an HDF5 file; it is not overwritten (remove it or give another file name)", app->output);
-    PetscCheck(kind != MECH_IO_HDF5, comm, PETSC_ERR_ARG_WRONG, "-output %s: the file exists and is an HDF5 file but not a tsmech output; it is not overwritten (remove it or give another file name)", app->output);
-  }
-  if (app->hasck) {
-    PetscCall(MechIOCheckWritable(comm, app->ckpath, problem, sizeof(problem)));
-    PetscCheck(!problem[0], comm, PETSC_ERR_FILE_OPEN, "-checkpoint %s cannot be written: %s", app->ckpath, problem);
-    PetscCall(MechIOFileKind(comm, app->ckpath, &kind));
-    PetscCheck(kind != MECH_IO_OUTPUT, comm, PETSC_ERR_ARG_WRONG, "-checkpoint %s: it is a tsmech output file, which a checkpoint would replace; give another file name", app->ckpath);
-    PetscCheck(kind != MECH_IO_NOT_HDF5, comm, PETSC_ERR_ARG_WRONG, "-checkpoint %s: the file exists and is not an HDF5 file; it is not overwritten (remove it or give another file name)", app->ckpath);
-    PetscCheck(kind != MECH_IO_HDF5, comm, PETSC_ERR_ARG_WRONG, "-checkpoint %s: the file exists and is an HDF5 file but not a tsmech checkpoint; it is not overwritten (remove it or give another file name)", app->ckpath);
-    if (app->hasoutput) {
-      PetscCall(SamePath(comm, app->output, app->ckpath, &same));
-      PetscCheck(!same, comm, PETSC_ERR_ARG_INCOMP, "-output %s and -checkpoint %s name the same file: give them different names", app->output, app->ckpath);
-    }
-  }
+  /* the -restart file's contents are checked by MechCheckpointLoad(), against the model */
+  PetscCall(MechIOPlanFiles(app->comm, app->hasoutput ? app->output : NULL, app->hasck ? app->ckpath : NULL, app->hasck ? app->keep : 1, app->hasrestart ? app->restart : NULL, &files_plan));
   PetscFunctionReturn(0);
 }
 
@@ -711,8 +671,11 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
   /* the call after a failed step is not a step */
   PetscCall(TSGetConvergedReason(ts, &reason));
   if (reason < 0) PetscFunctionReturn(0);
+  /* a line at most every 0.2 s on a terminal and every 5 s in a log, plus the first and last.
+     The energy below is a reduction: rank 0's clock decides for every rank (the ranks' clocks
+     differ, and a rank that skipped it would meet another collective call). */
   PetscCall(PetscTime(&now));
-  /* a line at most every 0.2 s on a terminal and every 5 s in a log, plus the first and last */
+  PetscCallMPI(MPI_Bcast(&now, 1, MPI_DOUBLE, 0, PetscObjectComm((PetscObject)ts)));
   if (step > 0 && now - p->last < (p->tty ? 0.2 : 5.0)) {
     PetscBool last = (t >= tmax * (1 - 1e-12) || step >= maxsteps) ? PETSC_TRUE : PETSC_FALSE;
     if (!last) PetscFunctionReturn(0);
@@ -738,7 +701,7 @@ static PetscErrorCode Summary(App *app)
 {
   TS                ts = app->ts;
   PetscInt          steps, rejected, its, kits;
-  PetscReal         t, ke, pe, E1, E0 = app->E0;
+  PetscReal         t, ke, pe, E1, E0 = app->E0, scale;
   PetscLogDouble    now;
   TSConvergedReason reason;
   TSType            type;
@@ -755,8 +718,11 @@ static PetscErrorCode Summary(App *app)
   PetscCall(TSMechGetSolution(ts, app->qw, app->vw));
   PetscCall(MechSystemComputeEnergy(app->sys, t, app->qw, app->vw, &ke, &pe));
   E1 = ke + pe;
+  /* the change is measured against the energy the state holds, K + |V| (the larger of the start
+     and the end), not against E0: a cloth released flat from rest starts with E0 = 0 */
+  scale = PetscMax(PetscMax(app->C0, PetscAbsReal(ke) + PetscAbsReal(pe)), PETSC_SMALL);
   if (!app->quiet && app->prog.printed && app->prog.tty) PetscCall(Say(app->comm, PETSC_STDOUT, "\n"));
-  PetscCall(Say(app->comm, PETSC_STDOUT, "tsmech: %s, %" PetscInt_FMT " steps (%" PetscInt_FMT " rejected) to t = %g, %" PetscInt_FMT " Newton / %" PetscInt_FMT " KSP iterations, %.2f s wall, energy %.6g -> %.6g (change relative to the larger %.3e), %s\n", type, steps, rejected + app->driverrejects, (double)t, its, kits, (double)(now - app->start), (double)E0, (double)E1, (double)((E1 - E0) / PetscMax(PetscMax(PetscAbsReal(E0), PetscAbsReal(E1)), PETSC_SMALL)), TSConvergedReasons[reason]));
+  PetscCall(Say(app->comm, PETSC_STDOUT, "tsmech: %s, %" PetscInt_FMT " steps (%" PetscInt_FMT " rejected) to t = %g, %" PetscInt_FMT " Newton / %" PetscInt_FMT " KSP iterations, %.2f s wall, energy %.6g -> %.6g (change %.3e of the energy content K + |V| = %.4g), %s\n", type, steps, rejected + app->driverrejects, (double)t, its, kits, (double)(now - app->start), (double)E0, (double)E1, (double)((E1 - E0) / scale), (double)scale, TSConvergedReasons[reason]));
   PetscFunctionReturn(0);
 }
 
@@ -774,12 +740,15 @@ static PetscErrorCode Setup(App *app)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  /* numbers no option may take (NaN, Inf, overflow, subnormal, wrapping integers), before any is read */
+  PetscCall(MechOptionsCheckNumbers(comm, NULL));
   (void)PetscStrncpy(app->model, "cloth", sizeof(app->model));
   app->every         = 10;
   app->keep          = 1;
   app->pause_at_step = -1;
   PetscOptionsBegin(comm, NULL, "tsmech driver options", "tsmech");
-  PetscCall(PetscOptionsString("-model", "Model to integrate", "MechCreateModel", app->model, app->model, sizeof(app->model), NULL));
+  PetscCall(MechModelRegisterAll());
+  PetscCall(PetscOptionsFList("-model", "Model to integrate", "MechCreateModel", MechModelList, app->model, app->model, sizeof(app->model), NULL));
   PetscCall(PetscOptionsString("-output", "HDF5 output file (with an .xmf beside it for grid models)", "MechOutputCreate", app->output, app->output, sizeof(app->output), &app->hasoutput));
   PetscCall(PetscOptionsInt("-output_every", "Write the fields every N steps (first and last always)", "MechOutputCreate", app->every, &app->every, NULL));
   PetscCall(PetscOptionsBool("-quiet", "No progress line", NULL, app->quiet, &app->quiet, NULL));
@@ -799,7 +768,7 @@ static PetscErrorCode Setup(App *app)
   PetscCheck(!app->hasrestart || app->restart[0], comm, PETSC_ERR_ARG_WRONG, "-restart: needs a checkpoint file");
   PetscCheck(app->ckevery >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_every %" PetscInt_FMT ": must be 0 (none) or positive", app->ckevery);
   PetscCheck(app->interval >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %g: must be 0 (none) or positive", (double)app->interval);
-  PetscCheck(app->keep >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be at least 1", app->keep);
+  PetscCheck(app->keep >= 1 && app->keep <= MAX_CHECKPOINT_KEEP, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", app->keep, MAX_CHECKPOINT_KEEP);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &app->pause_at_step, NULL)); /* test hook */
 
   /* names of types: the lists of registered types, before anything reads them */
@@ -842,6 +811,21 @@ static PetscErrorCode Setup(App *app)
   PetscCheck(maxsteps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_steps %" PetscInt_FMT ": must be non-negative", maxsteps);
   PetscCall(TSGetMaxTime(app->ts, &tmax));
   PetscCheck(app->hasrestart || (tmax > 0 && !PetscIsNanReal(tmax)), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_time %g: must be positive (the run starts at t = 0)", (double)tmax);
+  if (app->hasrestart) {
+    PetscInt  ckstep;
+    PetscReal cktime;
+
+    /* a restart continues: its end must lie beyond the checkpoint, or it would only rewrite the
+       checkpoint and cut the continued output back */
+    PetscBool givent, givens;
+
+    PetscCall(MechCheckpointGetLast(app->ck, &ckstep, &cktime));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_max_time", &givent));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-ts_max_steps", &givens));
+    if (givent) PetscCheck(tmax > cktime, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_time %g: the checkpoint %s is at t = %.10g; a restart must run to a later time", (double)tmax, app->restart, (double)cktime);
+    if (givens) PetscCheck(maxsteps > ckstep, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_steps %" PetscInt_FMT ": the checkpoint %s is at step %" PetscInt_FMT "; a restart must run to a later step", maxsteps, app->restart, ckstep);
+    PetscCheck(tmax > cktime && maxsteps > ckstep, comm, PETSC_ERR_ARG_OUTOFRANGE, "-restart %s: the checkpoint is the end of its run (step %" PetscInt_FMT ", t = %.10g, with -ts_max_steps %" PetscInt_FMT " -ts_max_time %g): give a later -ts_max_steps or -ts_max_time to continue it", app->restart, ckstep, (double)cktime, maxsteps, (double)tmax);
+  }
   PetscCall(IsExplicit(app->ts, &app->explicit_));
   PetscCall(TSMechIsSecondOrder(app->ts, &app->second));
   PetscCall(PetscObjectTypeCompare((PetscObject)app->ts, TSTHETA, &set));
@@ -891,7 +875,13 @@ static PetscErrorCode Setup(App *app)
   if (app->explicit_) PetscCall(SaveState(app, &app->sane));
   app->startstep = app->good.step;
 
+  /* rank 0's clock is the run's clock (ProgressMonitor()) */
+  /* -help: every option was printed while it was read; nothing runs and no file is written */
+  PetscCall(PetscOptionsHasHelp(NULL, &app->help));
+  if (app->help) PetscFunctionReturn(0);
+
   PetscCall(PetscTime(&app->start));
+  PetscCallMPI(MPI_Bcast(&app->start, 1, MPI_DOUBLE, 0, comm));
   if (!app->quiet) {
     Progress *p = &app->prog;
     p->sys      = app->sys;
@@ -1093,6 +1083,8 @@ static PetscErrorCode Destroy(App *app)
   PetscCall(TSDestroy(&app->ts));
   PetscCall(MechCheckpointDestroy(&app->ck));
   PetscCall(MechSystemDestroy(&app->sys));
+  /* last: the files are no longer written, other runs may take them */
+  PetscCall(MechIOPlanDestroy(&files_plan));
   PetscFunctionReturn(0);
 }
 
@@ -1124,6 +1116,46 @@ static PetscErrorCode Run(App *app)
   PetscFunctionReturn(0);
 }
 
+/*
+  The files of -options_file and -options_file_yaml, checked before PetscInitialize() reads them:
+  PETSc's own error there is a page of trace and exit 83. MPI is initialized already; rank 0 looks
+  and tells. Returns 0, or EXIT_TSMECH_INPUT after printing the one-line error.
+*/
+static int CheckOptionsFiles(int argc, char **argv)
+{
+  int  rank, i, bad = 0;
+  char msg[PETSC_MAX_PATH_LEN + 256] = "";
+
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    for (i = 1; i < argc && !bad; i++) {
+      struct stat st;
+      FILE       *fp;
+
+      if (strcmp(argv[i], "-options_file") && strcmp(argv[i], "-options_file_yaml")) continue;
+      if (i + 1 >= argc || argv[i + 1][0] == '-') {
+        (void)snprintf(msg, sizeof(msg), "%s: needs a file name", argv[i]);
+        bad = 1;
+      } else if (stat(argv[i + 1], &st)) {
+        (void)snprintf(msg, sizeof(msg), "%s %s: %s", argv[i], argv[i + 1], strerror(errno));
+        bad = 1;
+      } else if (!S_ISREG(st.st_mode)) {
+        (void)snprintf(msg, sizeof(msg), "%s %s: %s, not a file of options", argv[i], argv[i + 1], S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+        bad = 1;
+      } else if (!(fp = fopen(argv[i + 1], "r"))) {
+        (void)snprintf(msg, sizeof(msg), "%s %s: cannot be read (%s)", argv[i], argv[i + 1], strerror(errno));
+        bad = 1;
+      } else (void)fclose(fp);
+    }
+    if (bad) {
+      fprintf(stderr, "tsmech: error: %s\n", msg);
+      fflush(stderr);
+    }
+  }
+  (void)MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return bad ? EXIT_TSMECH_INPUT : 0;
+}
+
 int main(int argc, char **argv)
 {
   App               app;
@@ -1134,6 +1166,13 @@ int main(int argc, char **argv)
   char              line[2048];
   TSConvergedReason reason = TS_CONVERGED_ITERATING;
 
+  /* MPI first, so that a bad -options_file is told once, before PETSc reads it */
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return EXIT_TSMECH_ERROR;
+  status = CheckOptionsFiles(argc, argv);
+  if (status) {
+    MPI_Finalize();
+    return status;
+  }
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscMemzero(&app, sizeof(app)));
   app.comm = PETSC_COMM_WORLD;
@@ -1146,7 +1185,9 @@ int main(int argc, char **argv)
   if (!traceback) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
 
   ierr = Setup(&app);
-  if (ierr) {
+  if (!ierr && app.help) {
+    /* -help printed the options; the run is not made */
+  } else if (ierr) {
     /* bad input: nothing was written (the output is created last) */
     ErrorLine(ierr, PETSC_TRUE, line, sizeof(line));
     status = EXIT_TSMECH_INPUT;
@@ -1181,25 +1222,38 @@ int main(int argc, char **argv)
     (void)Say(app.comm, PETSC_STDERR, "tsmech: error: %s\n", line);
   } else if (failed) {
     PetscErrorCode e;
+    PetscBool      diskfull;
 
-    status = EXIT_TSMECH_FAILED;
-    e      = DescribeFailure(&app);
+    status   = EXIT_TSMECH_FAILED;
+    diskfull = app.fail == FAIL_ERROR && strstr(app.failmsg, "no space left") ? PETSC_TRUE : PETSC_FALSE;
+    e        = DescribeFailure(&app);
     if (!e) e = Say(app.comm, PETSC_STDERR, "tsmech: %s\n", app.failmsg);
     if (!e) e = ReportStability(&app);
     if (!e) e = RestoreState(&app, &app.good);
     if (!e) e = Summary(&app);
-    if (!e) e = SaveAfterFailure(&app);
-    if (!e && app.good.step > app.startstep) {
-      if (app.out || app.hasoutput) e = Say(app.comm, PETSC_STDOUT, "tsmech: results up to step %" PetscInt_FMT " (t = %g) in %s\n", app.good.step, (double)app.good.time, app.output);
-      if (!e && app.hasck && app.ckstep > app.startstep) e = Say(app.comm, PETSC_STDOUT, "tsmech: checkpoint of step %" PetscInt_FMT " (t = %g), %s, in %s; continue with: tsmech <same options, a smaller -ts_dt or other solver options> -restart %s\n", app.ckstep, (double)app.cktime, app.fail == FAIL_BLOWUP ? "the last state before the energy grew" : "the last good state", app.ckpath, app.ckpath);
-      else if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: no checkpoint was written: the energy grew from the start\n");
-    } else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: no step was completed: %s\n", app.hasrestart ? "the output and checkpoint files are as they were" : "no file was written");
+    if (!e && diskfull && app.good.step > app.startstep) {
+      PetscInt  ckstep = -1;
+      PetscReal cktime = 0;
+
+      /* a full disk: writing the last good state again would fail the same way (and a second
+         message would only repeat it); what was written stays as it was */
+      if (app.ck) e = MechCheckpointGetLast(app.ck, &ckstep, &cktime);
+      if (!e && app.hasck && ckstep > app.startstep) e = Say(app.comm, PETSC_STDOUT, "tsmech: the disk is full: the checkpoint of step %" PetscInt_FMT " (t = %g) in %s is intact; free some space and continue with: tsmech <same options> -restart %s\n", ckstep, (double)cktime, app.ckpath, app.ckpath);
+      else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: the disk is full: %s\n", app.hasck ? "no checkpoint was written before it filled" : "no -checkpoint was given, so the run cannot be continued");
+    } else {
+      if (!e) e = SaveAfterFailure(&app);
+      if (!e && app.good.step > app.startstep) {
+        if (app.out || app.hasoutput) e = Say(app.comm, PETSC_STDOUT, "tsmech: results up to step %" PetscInt_FMT " (t = %g) in %s\n", app.good.step, (double)app.good.time, app.output);
+        if (!e && app.hasck && app.ckstep > app.startstep) e = Say(app.comm, PETSC_STDOUT, "tsmech: checkpoint of step %" PetscInt_FMT " (t = %g), %s, in %s; continue with: tsmech <same options, a smaller -ts_dt or other solver options> -restart %s\n", app.ckstep, (double)app.cktime, app.fail == FAIL_BLOWUP ? "the last state before the energy grew" : "the last good state", app.ckpath, app.ckpath);
+        else if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: no checkpoint was written: the energy grew from the start\n");
+      } else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: no step was completed: %s\n", app.hasrestart ? "the output and checkpoint files are as they were" : "no file was written");
+    }
     if (e) {
       ErrorLine(e, PETSC_TRUE, line, sizeof(line));
       (void)Say(app.comm, PETSC_STDERR, "tsmech: error while saving the last good state: %s\n", line);
     }
     (void)ReportUnused(app.comm);
-  } else {
+  } else if (!app.help) {
     PetscErrorCode e;
 
     e = Summary(&app);
@@ -1230,5 +1284,6 @@ int main(int argc, char **argv)
   if (!traceback) (void)PetscPopErrorHandler();
   MPI_Comm_free(&errcomm);
   PetscCall(PetscFinalize());
+  MPI_Finalize();
   return status;
 }

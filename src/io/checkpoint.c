@@ -522,7 +522,411 @@ PetscErrorCode MechCheckpointGetLast(MechCheckpoint ck, PetscInt *step, PetscRea
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Write                                                                                      */
+/* Strict reading of HDF5 metadata (shared with the continuation of outputs, output.c)        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* obj + name for messages: "/checkpoint" + "dt" -> "/checkpoint/dt", "/" + "model" -> "/model" */
+static void JoinName(const char obj[], const char name[], char buf[], size_t len)
+{
+  size_t n = strlen(obj);
+  (void)snprintf(buf, len, "%s%s%s", obj, n && obj[n - 1] == '/' ? "" : "/", name);
+}
+
+/* A datatype in words, for messages ("32-bit little-endian float", "string of 9 bytes", ...) */
+static void DescribeType(hid_t type, char buf[], size_t len)
+{
+  H5T_class_t cls  = H5Tget_class(type);
+  size_t      size = H5Tget_size(type);
+  H5T_order_t order;
+
+  switch (cls) {
+  case H5T_INTEGER:
+    order = H5Tget_order(type);
+    (void)snprintf(buf, len, "%zu-bit %s-endian %s integer", 8 * size, order == H5T_ORDER_BE ? "big" : "little", H5Tget_sign(type) == H5T_SGN_NONE ? "unsigned" : "signed");
+    break;
+  case H5T_FLOAT:
+    order = H5Tget_order(type);
+    (void)snprintf(buf, len, "%zu-bit %s-endian float", 8 * size, order == H5T_ORDER_BE ? "big" : "little");
+    break;
+  case H5T_STRING:
+    if (H5Tis_variable_str(type) > 0) (void)snprintf(buf, len, "variable-length string");
+    else (void)snprintf(buf, len, "string of %zu bytes", size);
+    break;
+  default:
+    (void)snprintf(buf, len, "datatype of class %d and %zu bytes", (int)cls, size);
+  }
+}
+
+/* "its ... has the datatype X, not Y": a type that reads like the expected one differs in its bit layout */
+static void TypeProblem(const char what[], hid_t type, hid_t expected, const char expect[], char problem[], size_t plen)
+{
+  char have[128], want[128];
+
+  DescribeType(type, have, sizeof(have));
+  DescribeType(expected, want, sizeof(want));
+  if (!strcmp(have, want)) (void)PetscStrlcat(have, " of a nonstandard bit layout", sizeof(have));
+  (void)snprintf(problem, plen, "its %s has the datatype %s, not a %s (the file is damaged)", what, have, expect);
+}
+
+/*
+  MechIOReadAttribute - Reads the attribute `name` of the open object obj (named objname in
+  messages) with its datatype and dataspace checked exactly: one value (a scalar dataspace, or a
+  simple one of one element) of
+
+    MECH_IO_ATTR_INT64  H5T_STD_I64LE, into an int64_t
+    MECH_IO_ATTR_INT    H5T_STD_I32LE or H5T_STD_I64LE (PETSC_INT as PETSc writes it), into an int64_t
+    MECH_IO_ATTR_REAL   H5T_IEEE_F64LE, into a double
+    MECH_IO_ATTR_STRING a fixed-length, NUL-terminated ASCII string of at most len bytes with its
+                        NUL, printable, NUL only at its end, into char[len]
+
+  A missing attribute sets *found to false (found NULL: it is a problem). A wrong datatype or
+  dataspace sets problem (reading nothing); errors of HDF5 calls (a damaged file) are returned.
+  Not collective.
+*/
+PetscErrorCode MechIOReadAttribute(hid_t obj, const char objname[], const char name[], MechIOAttrKind kind, void *value, size_t len, PetscBool *found, char problem[], size_t plen)
+{
+  hid_t       attr, space, type, mtype = -1;
+  htri_t      e, eq = 0;
+  H5S_class_t sclass;
+  hssize_t    npoints;
+  char        full[PETSC_MAX_PATH_LEN], what[PETSC_MAX_PATH_LEN + 32];
+
+  PetscFunctionBegin;
+  if (found) *found = PETSC_FALSE;
+  JoinName(objname, name, full, sizeof(full));
+  PetscCallHDF5Return(e, H5Aexists, (obj, name));
+  if (!e) {
+    if (!found) PetscCall(PetscSNPrintf(problem, plen, "it lacks the attribute %s", full));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscSNPrintf(what, sizeof(what), "attribute %s", full));
+  PetscCallHDF5Return(attr, H5Aopen, (obj, name, H5P_DEFAULT));
+  PetscCallHDF5Return(space, H5Aget_space, (attr));
+  PetscCallHDF5Return(sclass, H5Sget_simple_extent_type, (space));
+  PetscCallHDF5Return(npoints, H5Sget_simple_extent_npoints, (space));
+  PetscCallHDF5(H5Sclose, (space));
+  if (!(sclass == H5S_SCALAR || (sclass == H5S_SIMPLE && npoints == 1))) {
+    PetscCallHDF5(H5Aclose, (attr));
+    PetscCall(PetscSNPrintf(problem, plen, "its %s is not a single value (the file is damaged)", what));
+    PetscFunctionReturn(0);
+  }
+  PetscCallHDF5Return(type, H5Aget_type, (attr));
+  switch (kind) {
+  case MECH_IO_ATTR_INT64:
+    PetscCallHDF5Return(eq, H5Tequal, (type, H5T_STD_I64LE));
+    if (!eq) TypeProblem(what, type, H5T_STD_I64LE, "64-bit little-endian signed integer", problem, plen);
+    else PetscCallHDF5(H5Aread, (attr, H5T_NATIVE_INT64, value));
+    break;
+  case MECH_IO_ATTR_INT:
+    PetscCallHDF5Return(eq, H5Tequal, (type, H5T_STD_I64LE));
+    if (!eq) PetscCallHDF5Return(eq, H5Tequal, (type, H5T_STD_I32LE));
+    if (!eq) TypeProblem(what, type, H5T_STD_I32LE, "32- or 64-bit little-endian signed integer", problem, plen);
+    else PetscCallHDF5(H5Aread, (attr, H5T_NATIVE_INT64, value));
+    break;
+  case MECH_IO_ATTR_REAL:
+    PetscCallHDF5Return(eq, H5Tequal, (type, H5T_IEEE_F64LE));
+    if (!eq) TypeProblem(what, type, H5T_IEEE_F64LE, "64-bit little-endian float", problem, plen);
+    else PetscCallHDF5(H5Aread, (attr, H5T_NATIVE_DOUBLE, value));
+    break;
+  case MECH_IO_ATTR_STRING: {
+    char  *s = (char *)value, desc[128];
+    size_t size, i;
+    htri_t var;
+
+    PetscCallHDF5Return(var, H5Tis_variable_str, (type));
+    size = H5Tget_size(type);
+    if (H5Tget_class(type) != H5T_STRING || var || H5Tget_strpad(type) != H5T_STR_NULLTERM || H5Tget_cset(type) != H5T_CSET_ASCII || size < 1) {
+      DescribeType(type, desc, sizeof(desc));
+      PetscCall(PetscSNPrintf(problem, plen, "its %s has the datatype %s, not a fixed-length NUL-terminated ASCII string (the file is damaged)", what, desc));
+      break;
+    }
+    if (size > len) {
+      PetscCall(PetscSNPrintf(problem, plen, "its %s is a string of %zu bytes, longer than the %zu allowed (the file is damaged)", what, size, len));
+      break;
+    }
+    PetscCall(PetscMemzero(s, len));
+    PetscCallHDF5Return(mtype, H5Tcopy, (type));
+    PetscCallHDF5(H5Aread, (attr, mtype, s));
+    PetscCallHDF5(H5Tclose, (mtype));
+    /* the NUL at its end only (HDF5 reads a NULLTERM string as stored) */
+    for (i = 0; i + 1 < size; i++)
+      if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e) break;
+    if (i + 1 < size || s[size - 1]) {
+      PetscCall(PetscMemzero(s, len));
+      PetscCall(PetscSNPrintf(problem, plen, "its %s is not a NUL-terminated string of printable characters (the file is damaged)", what));
+    }
+  } break;
+  }
+  PetscCallHDF5(H5Tclose, (type));
+  PetscCallHDF5(H5Aclose, (attr));
+  if (found) *found = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* "(4, 12, 3)" */
+static void FormatDims(int ndims, const hsize_t dims[], char buf[], size_t len)
+{
+  int i;
+
+  buf[0] = 0;
+  (void)PetscStrlcat(buf, "(", len);
+  for (i = 0; i < ndims; i++) {
+    char item[32];
+    (void)snprintf(item, sizeof(item), "%s%llu", i ? ", " : "", (unsigned long long)dims[i]);
+    (void)PetscStrlcat(buf, item, len);
+  }
+  (void)PetscStrlcat(buf, ")", len);
+}
+
+/*
+  MechIOCheckDataset - Checks the dataset `name` of the open group loc (named locname in
+  messages): its datatype exactly `type`, no filters, a simple dataspace of ndims dimensions
+  equal to dims (for an extendible one, from the second on: its first is unlimited, with chunked
+  storage, and its length is returned in *rows). A missing object sets *found to false (found
+  NULL: it is a problem); any other mismatch sets problem. Errors of HDF5 calls are returned.
+  Not collective.
+*/
+PetscErrorCode MechIOCheckDataset(hid_t loc, const char locname[], const char name[], hid_t type, int ndims, const hsize_t dims[], PetscBool extendible, hsize_t *rows, PetscBool *found, char problem[], size_t plen)
+{
+  hid_t        obj, dtype, space, dcpl;
+  htri_t       e, eq;
+  H5I_type_t   itype;
+  H5S_class_t  sclass;
+  H5D_layout_t layout;
+  int          rank = 0, i, nfilters, crank;
+  hsize_t      fdims[H5S_MAX_RANK], maxdims[H5S_MAX_RANK], chunk[H5S_MAX_RANK];
+  char         full[PETSC_MAX_PATH_LEN], what[PETSC_MAX_PATH_LEN + 32], have[256], want[256];
+
+  PetscFunctionBegin;
+  if (found) *found = PETSC_FALSE;
+  if (rows) *rows = 0;
+  JoinName(locname, name, full, sizeof(full));
+  PetscCallHDF5Return(e, H5Lexists, (loc, name, H5P_DEFAULT));
+  if (!e) {
+    if (!found) PetscCall(PetscSNPrintf(problem, plen, "it lacks the dataset %s", full));
+    PetscFunctionReturn(0);
+  }
+  PetscCallHDF5Return(obj, H5Oopen, (loc, name, H5P_DEFAULT));
+  PetscCallHDF5Return(itype, H5Iget_type, (obj));
+  if (itype != H5I_DATASET) {
+    PetscCallHDF5(H5Oclose, (obj));
+    PetscCall(PetscSNPrintf(problem, plen, "its %s is not a dataset (the file is damaged)", full));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscSNPrintf(what, sizeof(what), "dataset %s", full));
+  PetscCallHDF5Return(dtype, H5Dget_type, (obj));
+  PetscCallHDF5Return(eq, H5Tequal, (dtype, type));
+  if (!eq) {
+    char expect[128];
+    DescribeType(type, expect, sizeof(expect));
+    TypeProblem(what, dtype, type, expect, problem, plen);
+  }
+  PetscCallHDF5(H5Tclose, (dtype));
+  if (!eq) {
+    PetscCallHDF5(H5Oclose, (obj));
+    PetscFunctionReturn(0);
+  }
+  PetscCallHDF5Return(dcpl, H5Dget_create_plist, (obj));
+  PetscCallHDF5Return(layout, H5Pget_layout, (dcpl));
+  PetscCallHDF5Return(nfilters, H5Pget_nfilters, (dcpl));
+  crank = layout == H5D_CHUNKED ? H5Pget_chunk(dcpl, H5S_MAX_RANK, chunk) : 0;
+  PetscCallHDF5(H5Pclose, (dcpl));
+  PetscCallHDF5Return(space, H5Dget_space, (obj));
+  PetscCallHDF5Return(sclass, H5Sget_simple_extent_type, (space));
+  if (sclass == H5S_SIMPLE) PetscCallHDF5Return(rank, H5Sget_simple_extent_dims, (space, fdims, maxdims));
+  PetscCallHDF5(H5Sclose, (space));
+  PetscCallHDF5(H5Oclose, (obj));
+  if (nfilters != 0 || !(layout == H5D_CHUNKED || (layout == H5D_CONTIGUOUS && !extendible)) || (layout == H5D_CHUNKED && crank != rank)) {
+    PetscCall(PetscSNPrintf(problem, plen, "its %s has an unexpected storage layout (the file is damaged)", what));
+    PetscFunctionReturn(0);
+  }
+  for (i = 0; i < crank; i++)
+    if (chunk[i] < 1) {
+      PetscCall(PetscSNPrintf(problem, plen, "its %s has an unexpected storage layout (the file is damaged)", what));
+      PetscFunctionReturn(0);
+    }
+  if (sclass != H5S_SIMPLE || rank != ndims) {
+    if (sclass != H5S_SIMPLE) rank = 0;
+    FormatDims(rank, fdims, have, sizeof(have));
+    FormatDims(ndims, dims, want, sizeof(want));
+    if (extendible) (void)snprintf(want, sizeof(want), "%d dimensions", ndims);
+    PetscCall(PetscSNPrintf(problem, plen, "its %s has the shape %s, not %s", what, sclass == H5S_SIMPLE ? have : "of a single value", want));
+    PetscFunctionReturn(0);
+  }
+  for (i = extendible ? 1 : 0; i < ndims; i++)
+    if (fdims[i] != dims[i]) break;
+  if (i < ndims || (extendible && maxdims[0] != H5S_UNLIMITED)) {
+    hsize_t n = 1, m = 1;
+
+    for (i = extendible ? 1 : 0; i < ndims; i++) {
+      n *= fdims[i];
+      m *= dims[i];
+    }
+    FormatDims(ndims, fdims, have, sizeof(have));
+    if (extendible) {
+      char tail[200];
+
+      FormatDims(ndims - 1, dims + 1, tail, sizeof(tail));
+      (void)snprintf(want, sizeof(want), "(unlimited%s%s", ndims > 1 ? ", " : ")", ndims > 1 ? tail + 1 : "");
+    } else FormatDims(ndims, dims, want, sizeof(want));
+    if (n != m) PetscCall(PetscSNPrintf(problem, plen, "its %s has %llu values%s, this run's state %llu (shape %s, expected %s)", what, (unsigned long long)n, extendible ? " per row" : "", (unsigned long long)m, have, want));
+    else PetscCall(PetscSNPrintf(problem, plen, "its %s has the shape %s, expected %s", what, have, want));
+    PetscFunctionReturn(0);
+  }
+  {
+    hid_t      file;
+    haddr_t    eoa;
+    H5O_info_t oinfo;
+    PetscBool  beyond;
+
+    /* the dataset's header and, for a chunked one, its whole chunk index (verified where its
+       format has checksums) and every chunk lie within the file as its superblock gives it: a
+       write would otherwise allocate over them */
+    PetscCallHDF5Return(file, H5Iget_file_id, (loc));
+    PetscCallHDF5(H5Fget_eoa, (file, &eoa));
+    PetscCallHDF5(H5Fclose, (file));
+    PetscCallHDF5Return(obj, H5Dopen2, (loc, name, H5P_DEFAULT));
+    PetscCallHDF5(H5Oget_info2, (obj, &oinfo, H5O_INFO_BASIC));
+    beyond = oinfo.addr >= eoa ? PETSC_TRUE : PETSC_FALSE;
+#if H5_VERSION_GE(1, 10, 5)
+    if (layout == H5D_CHUNKED) {
+      hsize_t  nchunks, c, coffset[H5S_MAX_RANK], csize;
+      haddr_t  caddr;
+      unsigned mask;
+
+      PetscCallHDF5Return(space, H5Dget_space, (obj));
+      PetscCallHDF5(H5Dget_num_chunks, (obj, space, &nchunks));
+      for (c = 0; c < nchunks && !beyond; c++) {
+        PetscCallHDF5(H5Dget_chunk_info, (obj, space, c, coffset, &mask, &caddr, &csize));
+        if (caddr == HADDR_UNDEF || caddr + csize > eoa) beyond = PETSC_TRUE;
+      }
+      PetscCallHDF5(H5Sclose, (space));
+    }
+#endif
+    PetscCallHDF5(H5Dclose, (obj));
+    if (beyond) {
+      PetscCall(PetscSNPrintf(problem, plen, "its %s lies beyond the end of the file (the file is truncated or damaged)", what));
+      PetscFunctionReturn(0);
+    }
+  }
+  if (rows) *rows = fdims[0];
+  if (found) *found = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechIOVecDims - The shape in which VecView() stores x in HDF5 (without timestepping): a DMDA
+  vector in natural ordering with the grid's shape, slowest first ([P,] [N,] M [, dof > 1]),
+  another vector as [n / bs [, bs > 1]].
+*/
+PetscErrorCode MechIOVecDims(Vec x, int *ndims, hsize_t dims[4])
+{
+  DM        dm;
+  PetscBool isda = PETSC_FALSE;
+  PetscInt  dim, M, N, P, dof, n, bs;
+  int       d = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetDM(x, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (isda) {
+    PetscCall(DMDAGetInfo(dm, &dim, &M, &N, &P, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+    if (dim == 3) dims[d++] = (hsize_t)P;
+    if (dim >= 2) dims[d++] = (hsize_t)N;
+    dims[d++] = (hsize_t)M;
+    if (dof > 1) dims[d++] = (hsize_t)dof;
+  } else {
+    PetscCall(VecGetSize(x, &n));
+    PetscCall(VecGetBlockSize(x, &bs));
+    dims[d++] = (hsize_t)(n / bs);
+    if (bs > 1) dims[d++] = (hsize_t)bs;
+  }
+  *ndims = d;
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechIOCloseObjects - Closes every object (group, dataset, named datatype, attribute) left open
+  in the file, as a read that failed midway leaves them: the file can then be closed, and HDF5
+  does not loop at exit over a file it cannot close. Errors are ignored.
+*/
+void MechIOCloseObjects(hid_t file)
+{
+  unsigned types = H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR;
+  ssize_t  n, i;
+  hid_t   *ids;
+
+  if (file <= 0) return;
+  n = H5Fget_obj_count(file, types);
+  if (n <= 0) return;
+  ids = (hid_t *)malloc((size_t)n * sizeof(hid_t));
+  if (!ids) return;
+  n = H5Fget_obj_ids(file, types, (size_t)n, ids);
+  for (i = 0; i < n; i++) {
+    if (H5Iget_type(ids[i]) == H5I_ATTR) (void)H5Aclose(ids[i]);
+    else (void)H5Oclose(ids[i]);
+  }
+  free(ids);
+}
+
+/*
+  MechIOOpenReadOnly - Opens path read-only with HDF5's default (POSIX) driver, on this rank
+  alone: no MPI-IO, whose failed reads at the addresses of a damaged file print messages, and no
+  file lock (the files of a run are locked by MechIOPlanFiles(); some parallel file systems
+  refuse locks). Returns the file, or a negative id if HDF5 cannot open it (errors not printed
+  if the caller silenced them).
+*/
+hid_t MechIOOpenReadOnly(const char path[])
+{
+  hid_t fapl, file;
+
+  fapl = H5Pcreate(H5P_FILE_ACCESS);
+  if (fapl < 0) return fapl;
+#if H5_VERSION_GE(1, 10, 7)
+  (void)H5Pset_file_locking(fapl, 0, 1);
+#endif
+  file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+  (void)H5Pclose(fapl);
+  return file;
+}
+
+/* Closes the HDF5 library with its messages to stderr discarded (PetscRegisterFinalize()) */
+static PetscErrorCode QuietHDF5Close(void)
+{
+  int saved, null;
+
+  PetscFunctionBegin;
+  fflush(stderr);
+  saved = dup(2);
+  null  = open("/dev/null", O_WRONLY);
+  if (saved >= 0 && null >= 0 && dup2(null, 2) >= 0) {
+    (void)H5close();
+    fflush(stderr);
+    (void)dup2(saved, 2);
+  }
+  if (null >= 0) (void)close(null);
+  if (saved >= 0) (void)close(saved);
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechIOQuietExit - After HDF5 gave up on a damaged file: HDF5 1.10 does not release all of its
+  internal memory on some of those error paths, and its close at the program's exit then prints
+  "HDF5: infinite loop closing library" and a list of its interfaces, which is no news for a run
+  that told what was wrong. The library is closed at PetscFinalize() instead, silently.
+*/
+PetscErrorCode MechIOQuietExit(void)
+{
+  static PetscBool registered = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (!registered) PetscCall(PetscRegisterFinalize(QuietHDF5Close));
+  registered = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The header: every attribute, its datatype, its range, and its checksum                    */
 /* ------------------------------------------------------------------------------------------ */
 
 /* What one checkpoint holds besides the vectors */
@@ -536,47 +940,334 @@ typedef struct {
   uint64_t  sum[MECH_CKPT_NVEC];
 } Header;
 
-static PetscErrorCode WriteString(PetscViewer viewer, const char name[], const char value[])
+#define MECH_CKPT_STRLEN  256  /* the longest string attribute, with its NUL */
+#define MECH_CKPT_LISTLEN 4096 /* the longest model_parameters list, with its NUL */
+
+/* Everything the attributes of a checkpoint hold */
+typedef struct {
+  char       format[MECH_CKPT_STRLEN], tsmech_version[MECH_CKPT_STRLEN], petsc_version[MECH_CKPT_STRLEN], model[MECH_CKPT_STRLEN];
+  PetscInt   version, nranks, global_size;
+  char       plist[MECH_CKPT_LISTLEN]; /* the model's parameter names, comma separated */
+  PetscInt   np;                       /* their number */
+  PetscReal *pvalues;                  /* their values, in plist's order */
+  char       sum[MECH_CKPT_NVEC][MECH_CKPT_STRLEN];
+  Header     h;
+} HeaderFile;
+
+/*
+  The header is written and read by one function, HeaderFields(), so that writer and reader see
+  the same attributes in the same order. Each value also enters a digest: a chain of the
+  splitmix64 finalizer over (attribute name, type tag, value), each step a bijection of the
+  state, so that a change of any one value always changes the digest. The attribute
+  checksum_header holds it (16 hex digits); the datatypes are checked exactly by the reads.
+*/
+typedef struct {
+  PetscBool write;
+  hid_t     group, params; /* /checkpoint and /checkpoint/model_parameters */
+  uint64_t  digest, count;
+  char     *problem; /* reading: the first problem found ("" none) */
+  size_t    plen;
+} HeaderIO;
+
+#define MECH_CKPT_DIGEST_SEED 0x243f6a8885a308d3ULL
+enum {
+  DIGEST_INT    = 1,
+  DIGEST_REAL   = 2,
+  DIGEST_STRING = 3
+};
+
+static void DigestWord(HeaderIO *io, uint64_t w)
 {
+  io->count++;
+  io->digest = Mix64(io->digest ^ (w + io->count * 0x9e3779b97f4a7c15ULL));
+}
+
+/* the length, then the bytes in little-endian words of 8, the last one padded with zeros */
+static void DigestBytes(HeaderIO *io, const char s[], size_t n)
+{
+  size_t i, k;
+
+  DigestWord(io, (uint64_t)n);
+  for (i = 0; i < n; i += 8) {
+    uint64_t w = 0;
+    for (k = 0; k < 8 && i + k < n; k++) w |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
+    DigestWord(io, w);
+  }
+}
+
+static void DigestName(HeaderIO *io, const char prefix[], const char name[], int tag)
+{
+  char full[2 * MECH_CKPT_STRLEN];
+
+  (void)snprintf(full, sizeof(full), "%s%s", prefix, name);
+  DigestBytes(io, full, strlen(full));
+  DigestWord(io, (uint64_t)tag);
+}
+
+static PetscErrorCode WriteAttr(hid_t obj, const char name[], hid_t ftype, hid_t mtype, const void *value)
+{
+  hid_t space, attr;
+
   PetscFunctionBegin;
-  /* HDF5 refuses a zero-size string type: an empty string is stored as a single space */
-  PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/checkpoint", name, PETSC_STRING, value[0] ? value : " "));
+  PetscCallHDF5Return(space, H5Screate, (H5S_SCALAR));
+  PetscCallHDF5Return(attr, H5Acreate2, (obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCallHDF5(H5Awrite, (attr, mtype, value));
+  PetscCallHDF5(H5Aclose, (attr));
+  PetscCallHDF5(H5Sclose, (space));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode WriteInt(PetscViewer viewer, const char name[], PetscInt value)
+/* An integer attribute of /checkpoint: 64-bit little-endian signed, within PetscInt's range */
+static PetscErrorCode IOInt(HeaderIO *io, const char name[], PetscInt *value)
 {
+  int64_t v = 0;
+
   PetscFunctionBegin;
-  PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/checkpoint", name, PETSC_INT, &value));
+  if (io->write) {
+    v = (int64_t)*value;
+    PetscCall(WriteAttr(io->group, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v));
+  } else {
+    if (io->problem[0]) PetscFunctionReturn(0);
+    PetscCall(MechIOReadAttribute(io->group, "/checkpoint", name, MECH_IO_ATTR_INT64, &v, 0, NULL, io->problem, io->plen));
+    if (io->problem[0]) PetscFunctionReturn(0);
+    if (v < (int64_t)PETSC_MIN_INT || v > (int64_t)PETSC_MAX_INT) {
+      PetscCall(PetscSNPrintf(io->problem, io->plen, "its attribute /checkpoint/%s = %lld is out of the range of PetscInt", name, (long long)v));
+      PetscFunctionReturn(0);
+    }
+    *value = (PetscInt)v;
+  }
+  DigestName(io, "", name, DIGEST_INT);
+  DigestWord(io, (uint64_t)v);
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode WriteReal(PetscViewer viewer, const char name[], PetscReal value)
+static PetscErrorCode IOBool(HeaderIO *io, const char name[], PetscBool *value)
 {
+  PetscInt v = *value ? 1 : 0;
+
   PetscFunctionBegin;
-  PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/checkpoint", name, PETSC_REAL, &value));
+  PetscCall(IOInt(io, name, &v));
+  /* the range (0 or 1) is checked with the others, after the digest */
+  if (!io->write) *value = (PetscBool)v;
   PetscFunctionReturn(0);
 }
 
-/* Writes the checkpoint file `tmp` (collective) */
-static PetscErrorCode WriteFile(MechCheckpoint ck, const char tmp[], const char path[], const Header *h)
+/* A real attribute of group (/checkpoint or prefix "model_parameters/"): 64-bit little-endian */
+static PetscErrorCode IORealIn(HeaderIO *io, hid_t group, const char prefix[], const char name[], PetscReal *value)
 {
-  PetscViewer        viewer;
+  double   v = 0;
+  uint64_t bits;
+
+  PetscFunctionBegin;
+  if (io->write) {
+    v = (double)*value;
+    PetscCall(WriteAttr(group, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v));
+  } else {
+    char where[MECH_CKPT_STRLEN];
+
+    if (io->problem[0]) PetscFunctionReturn(0);
+    PetscCall(PetscSNPrintf(where, sizeof(where), "/checkpoint/%s", prefix));
+    PetscCall(MechIOReadAttribute(group, where, name, MECH_IO_ATTR_REAL, &v, 0, NULL, io->problem, io->plen));
+    if (io->problem[0]) PetscFunctionReturn(0);
+    *value = (PetscReal)v;
+  }
+  memcpy(&bits, &v, sizeof(bits));
+  DigestName(io, prefix, name, DIGEST_REAL);
+  DigestWord(io, bits);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode IOReal(HeaderIO *io, const char name[], PetscReal *value)
+{
+  PetscFunctionBegin;
+  PetscCall(IORealIn(io, io->group, "", name, value));
+  PetscFunctionReturn(0);
+}
+
+/* A string attribute of /checkpoint, of at most len bytes with its NUL (an empty one is stored
+   as a string of one byte, the NUL) */
+static PetscErrorCode IOString(HeaderIO *io, const char name[], char value[], size_t len)
+{
+  PetscFunctionBegin;
+  if (io->write) {
+    hid_t  type;
+    size_t n = strlen(value);
+
+    PetscCheck(n < len, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The checkpoint attribute %s (%s) is longer than %zu characters", name, value, len - 1);
+    PetscCallHDF5Return(type, H5Tcopy, (H5T_C_S1));
+    PetscCallHDF5(H5Tset_size, (type, n + 1));
+    PetscCallHDF5(H5Tset_strpad, (type, H5T_STR_NULLTERM));
+    PetscCallHDF5(H5Tset_cset, (type, H5T_CSET_ASCII));
+    PetscCall(WriteAttr(io->group, name, type, type, value));
+    PetscCallHDF5(H5Tclose, (type));
+  } else {
+    if (io->problem[0]) PetscFunctionReturn(0);
+    PetscCall(MechIOReadAttribute(io->group, "/checkpoint", name, MECH_IO_ATTR_STRING, value, len, NULL, io->problem, io->plen));
+    if (io->problem[0]) PetscFunctionReturn(0);
+  }
+  DigestName(io, "", name, DIGEST_STRING);
+  DigestBytes(io, value, strlen(value));
+  PetscFunctionReturn(0);
+}
+
+/* The next name of a comma-separated list (from *pos; false at its end) */
+static PetscBool NextName(const char list[], size_t *pos, char name[], size_t len)
+{
+  size_t i = *pos, n = 0;
+
+  if (!list[i]) return PETSC_FALSE;
+  while (list[i] && list[i] != ',') {
+    if (n + 1 < len) name[n++] = list[i];
+    i++;
+  }
+  name[n] = 0;
+  *pos    = list[i] ? i + 1 : i;
+  return PETSC_TRUE;
+}
+
+/*
+  All attributes of a checkpoint (but format and format_version, written first, and
+  checksum_header and complete, written last), written or read and digested in one order. The
+  attributes a TS family implies follow its ts_family.
+*/
+static PetscErrorCode HeaderFields(HeaderIO *io, HeaderFile *f)
+{
+  Header  *h = &f->h;
+  PetscInt i;
+  size_t   pos;
+  char     name[MECH_CKPT_STRLEN];
+
+  PetscFunctionBegin;
+  PetscCall(IOString(io, "tsmech_version", f->tsmech_version, sizeof(f->tsmech_version)));
+  PetscCall(IOString(io, "petsc_version", f->petsc_version, sizeof(f->petsc_version)));
+  PetscCall(IOInt(io, "nranks", &f->nranks));
+  PetscCall(IOString(io, "model", f->model, sizeof(f->model)));
+  PetscCall(IOString(io, "model_parameters", f->plist, sizeof(f->plist)));
+  if (io->problem[0]) PetscFunctionReturn(0);
+  if (!io->write) {
+    /* names that are attribute names: not empty, not too long */
+    f->np = 0;
+    for (pos = 0; NextName(f->plist, &pos, name, sizeof(name));) {
+      size_t l;
+      PetscCall(PetscStrlen(name, &l));
+      if (!l || l + 1 >= sizeof(name)) {
+        PetscCall(PetscSNPrintf(io->problem, io->plen, "its attribute /checkpoint/model_parameters is not a list of parameter names (the file is damaged)"));
+        PetscFunctionReturn(0);
+      }
+      f->np++;
+    }
+    PetscCall(PetscFree(f->pvalues));
+    PetscCall(PetscCalloc1(f->np + 1, &f->pvalues));
+    if (f->np) {
+      htri_t e;
+
+      PetscCallHDF5Return(e, H5Lexists, (io->group, "model_parameters", H5P_DEFAULT));
+      if (!e) {
+        PetscCall(PetscSNPrintf(io->problem, io->plen, "it lacks the group /checkpoint/model_parameters"));
+        PetscFunctionReturn(0);
+      }
+      PetscCallHDF5Return(io->params, H5Gopen2, (io->group, "model_parameters", H5P_DEFAULT));
+    }
+  }
+  for (i = 0, pos = 0; NextName(f->plist, &pos, name, sizeof(name)); i++) PetscCall(IORealIn(io, io->params, "model_parameters/", name, &f->pvalues[i]));
+  PetscCall(IOInt(io, "global_size", &f->global_size));
+  PetscCall(IOInt(io, "step", &h->step));
+  PetscCall(IOReal(io, "time", &h->time));
+  PetscCall(IOReal(io, "dt", &h->dt));
+  PetscCall(IOString(io, "ts_type", h->tsp.type, sizeof(h->tsp.type)));
+  PetscCall(IOString(io, "adapt_type", h->tsp.adapt, sizeof(h->tsp.adapt)));
+  PetscCall(IOInt(io, "ts_family", &h->tsp.family));
+  if (io->problem[0]) PetscFunctionReturn(0);
+  if (h->tsp.family == 1 || h->tsp.family == 2) {
+    PetscCall(IOReal(io, "theta", &h->tsp.theta));
+    PetscCall(IOInt(io, "endpoint", &h->tsp.endpoint));
+  }
+  if (h->tsp.family == 1) {
+    PetscCall(IOInt(io, "linearized", &h->tsp.linearized));
+    PetscCall(IOString(io, "guess", h->tsp.guess, sizeof(h->tsp.guess)));
+    PetscCall(IOInt(io, "extrapolate", &h->tsp.extrapolate));
+  }
+  if (h->tsp.family == 3) {
+    PetscCall(IOReal(io, "alpha_m", &h->tsp.alpha_m));
+    PetscCall(IOReal(io, "alpha_f", &h->tsp.alpha_f));
+    PetscCall(IOReal(io, "gamma", &h->tsp.gamma));
+    PetscCall(IOReal(io, "beta", &h->tsp.beta));
+  }
+  PetscCall(IOBool(io, "has_previous", &h->hasvprev));
+  PetscCall(IOBool(io, "has_previous_position", &h->hasqprev));
+  PetscCall(IOReal(io, "previous_time", &h->tprev));
+  PetscCall(IOInt(io, "snes_its", &h->snes_its));
+  PetscCall(IOInt(io, "ksp_its", &h->ksp_its));
+  PetscCall(IOInt(io, "rejected", &h->reject));
+  PetscCall(IOInt(io, "snes_failures", &h->snes_failures));
+  PetscCall(IOInt(io, "adapt_decrease_count", &h->adapt_decrease));
+  PetscCall(IOInt(io, "failed_step", &h->failed));
+  if (io->problem[0]) PetscFunctionReturn(0);
+  for (i = 0; i < MECH_CKPT_NVEC; i++) {
+    if ((i == 2 && !h->hasvprev) || (i == 3 && !h->hasqprev)) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "checksum_%s", VecNames[i]));
+    PetscCall(IOString(io, name, f->sum[i], sizeof(f->sum[i])));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Write                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Writes the checkpoint into the new file of viewer (collective) */
+static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const char path[], const Header *h)
+{
   const char        *model;
   const char *const *pnames;
   const PetscReal   *pvalues;
   PetscInt           np, i, N;
   PetscMPIInt        size;
-  char               version[256], *plist, marker[PETSC_MAX_PATH_LEN];
-  size_t             len = 2;
+  char               marker[PETSC_MAX_PATH_LEN];
+  hid_t              fileid, gcpl;
+  HeaderIO           io;
+  HeaderFile        *f;
+  char               none[8] = ""; /* the writer finds no problems */
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerHDF5Open(ck->comm, tmp, FILE_MODE_WRITE, &viewer));
+  PetscCall(PetscViewerHDF5GetFileId(viewer, &fileid));
+  /* HDF5's newest object formats: their metadata carry checksums that HDF5 verifies on reading,
+     so a damaged header or dataset description is refused by HDF5 itself */
+  PetscCallHDF5(H5Fset_libver_bounds, (fileid, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST));
+  PetscCall(PetscNew(&f));
+  PetscCall(PetscMemzero(&io, sizeof(io)));
+  io.write   = PETSC_TRUE;
+  io.digest  = MECH_CKPT_DIGEST_SEED;
+  io.problem = none;
+  io.plen    = sizeof(none);
+  f->h       = *h;
+  PetscCall(PetscStrncpy(f->format, MECH_CHECKPOINT_FORMAT, sizeof(f->format)));
+  f->version = MECH_CHECKPOINT_FORMAT_VERSION;
+  PetscCall(PetscStrncpy(f->tsmech_version, TSMECH_VERSION, sizeof(f->tsmech_version)));
+  PetscCall(PetscGetVersion(f->petsc_version, sizeof(f->petsc_version)));
+  PetscCallMPI(MPI_Comm_size(ck->comm, &size));
+  f->nranks = size;
+  PetscCall(MechSystemGetModelName(ck->sys, &model));
+  PetscCall(PetscStrncpy(f->model, model ? model : "user", sizeof(f->model)));
+  PetscCall(MechSystemGetParameters(ck->sys, &np, &pnames, &pvalues));
+  for (i = 0; i < np; i++) {
+    if (i) PetscCall(PetscStrlcat(f->plist, ",", sizeof(f->plist)));
+    PetscCall(PetscStrlcat(f->plist, pnames[i], sizeof(f->plist)));
+  }
+  f->np      = np;
+  f->pvalues = (PetscReal *)pvalues;
+  PetscCall(VecGetSize(ck->vec[0], &N));
+  f->global_size = N;
+  for (i = 0; i < MECH_CKPT_NVEC; i++) PetscCall(PetscSNPrintf(f->sum[i], sizeof(f->sum[i]), "%016llx", (unsigned long long)h->sum[i]));
+
   /* first what makes it a checkpoint (a reader then calls an interrupted write incomplete),
-     last the attribute `complete` */
-  PetscCall(PetscViewerHDF5WriteGroup(viewer, "/checkpoint"));
-  PetscCall(WriteString(viewer, "format", MECH_CHECKPOINT_FORMAT));
-  PetscCall(WriteInt(viewer, "format_version", MECH_CHECKPOINT_FORMAT_VERSION));
+     last the attribute `complete`. The attributes stay in the group's object header (no dense
+     storage, however many): one checksummed block. */
+  PetscCallHDF5Return(gcpl, H5Pcreate, (H5P_GROUP_CREATE));
+  PetscCallHDF5(H5Pset_attr_phase_change, (gcpl, 65535, 0));
+  PetscCallHDF5Return(io.group, H5Gcreate2, (fileid, "checkpoint", H5P_DEFAULT, gcpl, H5P_DEFAULT));
+  PetscCall(IOString(&io, "format", f->format, sizeof(f->format)));
+  PetscCall(IOInt(&io, "format_version", &f->version));
   PetscCall(PetscViewerHDF5PushGroup(viewer, "/checkpoint"));
   PetscCall(VecView(ck->vec[0], viewer));
   PetscCall(VecView(ck->vec[1], viewer));
@@ -587,82 +1278,100 @@ static PetscErrorCode WriteFile(MechCheckpoint ck, const char tmp[], const char 
   if (h->hasvprev) PetscCall(VecView(ck->vec[2], viewer));
   if (h->hasqprev) PetscCall(VecView(ck->vec[3], viewer));
   PetscCall(PetscViewerHDF5PopGroup(viewer));
+  PetscCallHDF5Return(io.params, H5Gcreate2, (io.group, "model_parameters", H5P_DEFAULT, gcpl, H5P_DEFAULT));
+  PetscCallHDF5(H5Pclose, (gcpl));
+  PetscCall(HeaderFields(&io, f));
+  {
+    char     hex[32];
+    PetscInt one = 1;
 
-  PetscCall(WriteString(viewer, "tsmech_version", TSMECH_VERSION));
-  PetscCall(PetscGetVersion(version, sizeof(version)));
-  PetscCall(WriteString(viewer, "petsc_version", version));
-  PetscCallMPI(MPI_Comm_size(ck->comm, &size));
-  PetscCall(WriteInt(viewer, "nranks", size));
-  PetscCall(MechSystemGetModelName(ck->sys, &model));
-  PetscCall(WriteString(viewer, "model", model ? model : "user"));
-  PetscCall(MechSystemGetParameters(ck->sys, &np, &pnames, &pvalues));
-  for (i = 0; i < np; i++) {
-    size_t l;
-    PetscCall(PetscStrlen(pnames[i], &l));
-    len += l + 1;
+    PetscCall(PetscSNPrintf(hex, sizeof(hex), "%016llx", (unsigned long long)io.digest));
+    PetscCall(IOString(&io, "checksum_header", hex, sizeof(hex)));
+    /* last: a file without it was not completely written */
+    PetscCall(IOInt(&io, "complete", &one));
   }
-  PetscCall(PetscCalloc1(len, &plist));
-  PetscCall(PetscViewerHDF5WriteGroup(viewer, "/checkpoint/model_parameters"));
-  for (i = 0; i < np; i++) {
-    if (i) PetscCall(PetscStrlcat(plist, ",", len));
-    PetscCall(PetscStrlcat(plist, pnames[i], len));
-    PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/checkpoint/model_parameters", pnames[i], PETSC_REAL, &pvalues[i]));
-  }
-  PetscCall(WriteString(viewer, "model_parameters", plist));
-  PetscCall(PetscFree(plist));
-  PetscCall(VecGetSize(ck->vec[0], &N));
-  PetscCall(WriteInt(viewer, "global_size", N));
-
-  PetscCall(WriteInt(viewer, "step", h->step));
-  PetscCall(WriteReal(viewer, "time", h->time));
-  PetscCall(WriteReal(viewer, "dt", h->dt));
-  PetscCall(WriteString(viewer, "ts_type", h->tsp.type));
-  PetscCall(WriteString(viewer, "adapt_type", h->tsp.adapt));
-  PetscCall(WriteInt(viewer, "ts_family", h->tsp.family));
-  if (h->tsp.family == 1 || h->tsp.family == 2) {
-    PetscCall(WriteReal(viewer, "theta", h->tsp.theta));
-    PetscCall(WriteInt(viewer, "endpoint", h->tsp.endpoint));
-  }
-  if (h->tsp.family == 1) {
-    PetscCall(WriteInt(viewer, "linearized", h->tsp.linearized));
-    PetscCall(WriteString(viewer, "guess", h->tsp.guess));
-    PetscCall(WriteInt(viewer, "extrapolate", h->tsp.extrapolate));
-  }
-  if (h->tsp.family == 3) {
-    PetscCall(WriteReal(viewer, "alpha_m", h->tsp.alpha_m));
-    PetscCall(WriteReal(viewer, "alpha_f", h->tsp.alpha_f));
-    PetscCall(WriteReal(viewer, "gamma", h->tsp.gamma));
-    PetscCall(WriteReal(viewer, "beta", h->tsp.beta));
-  }
-  PetscCall(WriteInt(viewer, "has_previous", h->hasvprev));
-  PetscCall(WriteInt(viewer, "has_previous_position", h->hasqprev));
-  PetscCall(WriteReal(viewer, "previous_time", h->tprev));
-  PetscCall(WriteInt(viewer, "snes_its", h->snes_its));
-  PetscCall(WriteInt(viewer, "ksp_its", h->ksp_its));
-  PetscCall(WriteInt(viewer, "rejected", h->reject));
-  PetscCall(WriteInt(viewer, "snes_failures", h->snes_failures));
-  PetscCall(WriteInt(viewer, "adapt_decrease_count", h->adapt_decrease));
-  PetscCall(WriteInt(viewer, "failed_step", h->failed));
-  for (i = 0; i < h->nvec; i++) {
-    char name[64], hex[32];
-    PetscCall(PetscSNPrintf(name, sizeof(name), "checksum_%s", VecNames[i]));
-    PetscCall(PetscSNPrintf(hex, sizeof(hex), "%016llx", (unsigned long long)h->sum[i]));
-    PetscCall(WriteString(viewer, name, hex));
-  }
-  /* last: a file without it was not completely written */
-  PetscCall(WriteInt(viewer, "complete", 1));
-  PetscCall(PetscViewerDestroy(&viewer));
+  PetscCallHDF5(H5Gclose, (io.params));
+  PetscCallHDF5(H5Gclose, (io.group));
+  PetscCall(PetscFree(f));
+  /* everything written here, where a failure is caught: the close then has nothing to write */
+  PetscCall(PetscViewerHDF5GetFileId(viewer, &fileid));
+  PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
   PetscFunctionReturn(0);
 }
 
-/* fsync() of a file or directory; errors ignored (not every file system supports it) */
-static void SyncPath(const char path[])
+/*
+  Writes the checkpoint file `tmp` (collective). A failure, in the open, a write or the close,
+  gives up the file (MechIODiscardViewer(): removed, and closed so that HDF5 does not crash at
+  exit) and raises one error naming the checkpoint: "no space left on device" when the file
+  system is full, else the first error's message; HDF5's error stack is not printed.
+*/
+static PetscErrorCode WriteFile(MechCheckpoint ck, const char tmp[], const char path[], const Header *h)
 {
-  int fd = open(path, O_RDONLY);
+  PetscViewer    viewer = NULL;
+  PetscErrorCode ierr;
+  PetscBool      ok, all;
+  H5E_auto2_t    efunc;
+  void          *edata;
+  char           what[PETSC_MAX_PATH_LEN + 256];
+  int            err;
+  MPI_Comm       agree;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_dup(ck->comm, &agree));
+  PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &efunc, &edata));
+  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  errno = 0; /* a write that fails on a full disk leaves ENOSPC */
+  ierr  = PetscViewerHDF5Open(ck->comm, tmp, FILE_MODE_WRITE, &viewer);
+  if (!ierr) ierr = WriteContents(ck, viewer, path, h);
+  err = errno;
+  PetscCall(PetscPopErrorHandler());
+  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, efunc, edata));
+  ok = ierr ? PETSC_FALSE : PETSC_TRUE;
+  PetscCall(MechIOAgree(agree, MECH_IO_AGREE_SECONDS, &ok, &all));
+  if (ok) {
+    PetscCallMPI(MPI_Comm_free(&agree));
+    PetscCall(PetscViewerDestroy(&viewer));
+    PetscFunctionReturn(0);
+  }
+  if (!all) {
+    /* the other ranks are stuck in a collective call of HDF5's: no collective clean-up; the
+       temporary file is removed, the error raised here alone */
+    MechIODescribeWriteFailureLocal(tmp, err, what, sizeof(what));
+    if (!what[0]) {
+      const char *text     = NULL;
+      char       *specific = NULL;
+
+      if (ierr) (void)PetscErrorMessage(ierr, &text, &specific);
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s", specific && specific[0] ? specific : "the write failed"));
+    }
+    if (ck->rank == 0) (void)remove(tmp);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the checkpoint %s: %s (the other ranks did not end the write)", path, what);
+  }
+  PetscCallMPI(MPI_Comm_free(&agree));
+  PetscCall(MechIODescribeWriteFailure(ck->comm, tmp, err, what, sizeof(what)));
+  if (!what[0]) {
+    const char *text     = NULL;
+    char       *specific = NULL;
+
+    if (ierr) (void)PetscErrorMessage(ierr, &text, &specific);
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s", specific && specific[0] ? specific : (ierr ? (text ? text : "the write failed") : "the write failed on another rank")));
+  }
+  PetscCall(MechIODiscardViewer(&viewer, tmp));
+  SETERRQ(ck->comm, PETSC_ERR_FILE_WRITE, "Cannot write the checkpoint %s: %s", path, what);
+}
+
+/* fsync() of a file or directory: errno of a failure that means the data are not safe (the disk
+   is full, or failed), 0 otherwise (not every file system supports fsync() of a directory) */
+static int SyncPath(const char path[])
+{
+  int fd = open(path, O_RDONLY), err = 0;
+
   if (fd >= 0) {
-    (void)fsync(fd);
+    if (fsync(fd) && (errno == ENOSPC || errno == EDQUOT || errno == EIO)) err = errno;
     (void)close(fd);
   }
+  return err;
 }
 
 /*
@@ -676,8 +1385,12 @@ static int CommitFile(const char tmp[], const char path[], PetscInt keep, char w
   char      older[PETSC_MAX_PATH_LEN], newer[PETSC_MAX_PATH_LEN], dir[PETSC_MAX_PATH_LEN];
   PetscInt  i;
   PetscBool exists;
+  int       err;
 
-  SyncPath(tmp);
+  if ((err = SyncPath(tmp))) {
+    (void)PetscSNPrintf(what, len, "writing %s to disk", tmp);
+    return err;
+  }
   if (keep > 1 && !access(path, F_OK)) {
     for (i = keep - 1; i >= 2; i--) {
       (void)PetscSNPrintf(newer, sizeof(newer), "%s.%" PetscInt_FMT, path, i - 1);
@@ -702,19 +1415,18 @@ static int CommitFile(const char tmp[], const char path[], PetscInt keep, char w
     (void)PetscSNPrintf(what, len, "rename %s to %s", tmp, path);
     return errno;
   }
-  if (!DirName(path, dir, sizeof(dir))) SyncPath(dir);
+  if (!DirName(path, dir, sizeof(dir))) (void)SyncPath(dir);
   return 0;
 }
 
 /* MechCheckpointWrite() without its log stage */
 static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 {
-  Header         h;
-  PetscBool      theta2;
-  PetscErrorCode ierr;
-  char           tmp[PETSC_MAX_PATH_LEN], what[2 * PETSC_MAX_PATH_LEN + 64] = "";
-  int            pid, err;
-  PetscInt       k;
+  Header    h;
+  PetscBool theta2;
+  char      tmp[PETSC_MAX_PATH_LEN], what[2 * PETSC_MAX_PATH_LEN + 64] = "";
+  int       pid, err;
+  PetscInt  k;
 
   PetscFunctionBegin;
   PetscValidPointer(ck, 1);
@@ -768,17 +1480,19 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, ck->comm));
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp-%d", path, pid));
   {
-    char problem[PETSC_MAX_PATH_LEN + 256];
+    char     problem[PETSC_MAX_PATH_LEN + 256];
+    PetscInt N;
 
     PetscCall(MechIOCheckWritable(ck->comm, path, problem, sizeof(problem)));
     PetscCheck(!problem[0], ck->comm, PETSC_ERR_FILE_OPEN, "Cannot write the checkpoint %s: %s", path, problem);
+    /* a write that ran out of space midway would cost HDF5's close; the old file stays until
+       the rename, so the new one needs its whole size */
+    PetscCall(VecGetSize(ck->vec[0], &N));
+    PetscCall(MechIOCheckSpace(ck->comm, tmp, (long long)h.nvec * N * (long long)sizeof(PetscScalar), problem, sizeof(problem)));
+    PetscCheck(!problem[0], ck->comm, PETSC_ERR_FILE_WRITE, "Cannot write the checkpoint %s: %s", path, problem);
   }
 
-  ierr = WriteFile(ck, tmp, path, &h);
-  if (ierr) {
-    if (ck->rank == 0) (void)remove(tmp);
-    PetscCall(ierr);
-  }
+  PetscCall(WriteFile(ck, tmp, path, &h));
   /* every rank has closed the file: rank 0 commits it */
   PetscCallMPI(MPI_Barrier(ck->comm));
   err = ck->rank == 0 ? CommitFile(tmp, path, ck->keep, what, sizeof(what)) : 0;
@@ -826,212 +1540,376 @@ PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 /* Load and restore                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The number of values of dataset /checkpoint/<name> (-1 if it does not exist) */
-static PetscErrorCode DatasetSize(PetscViewer viewer, const char name[], PetscInt *N)
+/* The TS family a type belongs to (as GetTSParams() records it) */
+static PetscErrorCode FamilyOfType(const char type[], PetscInt *family)
 {
-  hid_t   fileid, dset, space;
-  hsize_t dims[8];
-  int     ndims, i;
-  char    path[256];
-  htri_t  e;
+  const char *const theta2[] = {TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2}, *const theta[] = {TSTHETA, TSBEULER, TSCN};
+  PetscBool flg;
+  size_t    i;
 
   PetscFunctionBegin;
-  *N = -1;
-  PetscCall(PetscViewerHDF5GetFileId(viewer, &fileid));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "/checkpoint/%s", name));
-  PetscCallHDF5Return(e, H5Lexists, (fileid, path, H5P_DEFAULT));
-  if (e <= 0) PetscFunctionReturn(0);
-  PetscCallHDF5Return(dset, H5Dopen2, (fileid, path, H5P_DEFAULT));
-  PetscCallHDF5Return(space, H5Dget_space, (dset));
-  PetscCallHDF5Return(ndims, H5Sget_simple_extent_ndims, (space));
-  PetscCheck(ndims >= 1 && ndims <= 8, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Dataset %s has %d dimensions", path, ndims);
-  PetscCallHDF5(H5Sget_simple_extent_dims, (space, dims, NULL));
-  PetscCallHDF5(H5Sclose, (space));
-  PetscCallHDF5(H5Dclose, (dset));
-  *N = 1;
-  for (i = 0; i < ndims; i++) *N *= (PetscInt)dims[i];
+  *family = 0;
+  for (i = 0; i < sizeof(theta2) / sizeof(theta2[0]); i++) {
+    PetscCall(PetscStrcmp(type, theta2[i], &flg));
+    if (flg) *family = 1;
+  }
+  for (i = 0; i < sizeof(theta) / sizeof(theta[0]); i++) {
+    PetscCall(PetscStrcmp(type, theta[i], &flg));
+    if (flg) *family = 2;
+  }
+  PetscCall(PetscStrcmp(type, TSALPHA2, &flg));
+  if (flg) *family = 3;
   PetscFunctionReturn(0);
 }
 
-/* Reads a string attribute of /checkpoint into value (len bytes); missing: "" */
-static PetscErrorCode ReadString(PetscViewer viewer, const char name[], char value[], size_t len)
+/* 16 lowercase hexadecimal digits, as the writer prints a checksum */
+static PetscBool ParseHex(const char s[], uint64_t *v)
 {
-  PetscBool has;
-  char     *s = NULL;
+  size_t i;
+
+  *v = 0;
+  for (i = 0; i < 16; i++) {
+    char c = s[i];
+    if (c >= '0' && c <= '9') *v = (*v << 4) | (uint64_t)(c - '0');
+    else if (c >= 'a' && c <= 'f') *v = (*v << 4) | (uint64_t)(c - 'a' + 10);
+    else return PETSC_FALSE;
+  }
+  return s[16] ? PETSC_FALSE : PETSC_TRUE;
+}
+
+/*
+  The values of a header whose checksum matched, against the ranges they must have: a file
+  written by something else than tsmech's writer (or by a faulty one) is refused as well.
+*/
+static PetscErrorCode CheckRanges(HeaderFile *f, char problem[], size_t len)
+{
+  Header   *h = &f->h;
+  PetscInt  family, i;
+  PetscBool flg;
+  PetscErrorCode (*fn)(void);
+
+#define MECH_CKPT_BAD(...)                     \
+  do {                                         \
+    (void)snprintf(problem, len, __VA_ARGS__); \
+    PetscFunctionReturn(0);                    \
+  } while (0)
+#define MECH_CKPT_FLAG(name, v) \
+  if ((v) != 0 && (v) != 1) MECH_CKPT_BAD("its attribute /checkpoint/%s = %" PetscInt_FMT " is not 0 or 1", name, (PetscInt)(v))
+#define MECH_CKPT_COUNT(name, v) \
+  if ((v) < 0) MECH_CKPT_BAD("its attribute /checkpoint/%s = %" PetscInt_FMT " is negative", name, (PetscInt)(v))
 
   PetscFunctionBegin;
-  value[0] = 0;
-  PetscCall(PetscViewerHDF5HasAttribute(viewer, "/checkpoint", name, &has));
-  if (!has) PetscFunctionReturn(0);
-  PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/checkpoint", name, PETSC_STRING, NULL, &s));
-  PetscCall(PetscStrncpy(value, s, len));
-  PetscCall(PetscFree(s));
-  if (!strcmp(value, " ")) value[0] = 0;
+  if (f->nranks < 1) MECH_CKPT_BAD("its attribute /checkpoint/nranks = %" PetscInt_FMT " is not positive", f->nranks);
+  if (h->step < 0 || h->step == PETSC_MAX_INT) MECH_CKPT_BAD("its step %" PetscInt_FMT " is not a step a run can continue from", h->step);
+  if (PetscIsInfOrNanReal(h->time)) MECH_CKPT_BAD("its time %g is not a finite number", (double)h->time);
+  if (PetscIsInfOrNanReal(h->dt) || !(h->dt > 0)) MECH_CKPT_BAD("its dt %g is not a finite positive number", (double)h->dt);
+  if (PetscIsInfOrNanReal(h->tprev)) MECH_CKPT_BAD("its previous_time %g is not a finite number", (double)h->tprev);
+  PetscCall(PetscFunctionListFind(TSList, h->tsp.type, &fn));
+  if (!fn) MECH_CKPT_BAD("its ts_type \"%s\" is not a TS type of this tsmech", h->tsp.type);
+  if (h->tsp.adapt[0]) {
+    TSAdapt        adapt;
+    PetscErrorCode ierr;
+
+    /* PETSc keeps the list of controllers private: the type is tried on a scratch one */
+    PetscCall(TSAdaptCreate(PETSC_COMM_SELF, &adapt));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = TSAdaptSetType(adapt, h->tsp.adapt);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(TSAdaptDestroy(&adapt));
+    if (ierr) MECH_CKPT_BAD("its adapt_type \"%s\" is not a step-size controller of this tsmech", h->tsp.adapt);
+  }
+  PetscCall(FamilyOfType(h->tsp.type, &family));
+  if (h->tsp.family != family) MECH_CKPT_BAD("its ts_family %" PetscInt_FMT " is not the family of its ts_type %s (%" PetscInt_FMT ")", h->tsp.family, h->tsp.type, family);
+  if (family == 1 || family == 2) {
+    if (PetscIsInfOrNanReal(h->tsp.theta) || h->tsp.theta < 0 || h->tsp.theta > 1 || (family == 2 && h->tsp.theta == 0)) MECH_CKPT_BAD("its theta %g is outside %s", (double)h->tsp.theta, family == 1 ? "[0, 1]" : "(0, 1]");
+    MECH_CKPT_FLAG("endpoint", h->tsp.endpoint);
+  }
+  if (family == 1) {
+    MECH_CKPT_FLAG("linearized", h->tsp.linearized);
+    MECH_CKPT_FLAG("extrapolate", h->tsp.extrapolate);
+    for (i = 0, flg = PETSC_FALSE; i <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE && !flg; i++) PetscCall(PetscStrcmp(h->tsp.guess, TSTheta2Guesses[i], &flg));
+    if (!flg) MECH_CKPT_BAD("its guess \"%s\" is not a linearized guess of theta2", h->tsp.guess);
+  }
+  if (family == 3 && (PetscIsInfOrNanReal(h->tsp.alpha_m) || PetscIsInfOrNanReal(h->tsp.alpha_f) || PetscIsInfOrNanReal(h->tsp.gamma) || PetscIsInfOrNanReal(h->tsp.beta))) MECH_CKPT_BAD("its alpha2 parameters are not finite numbers");
+  MECH_CKPT_FLAG("has_previous", h->hasvprev);
+  MECH_CKPT_FLAG("has_previous_position", h->hasqprev);
+  MECH_CKPT_FLAG("failed_step", h->failed);
+  if (h->hasqprev && !h->hasvprev) MECH_CKPT_BAD("it has a previous position but no previous velocity");
+  if (h->hasvprev && (family != 1 || h->failed)) MECH_CKPT_BAD("it has a previous velocity, which only a checkpoint of the theta2 family after a successful step has");
+  if (h->hasvprev && !(h->tprev <= h->time)) MECH_CKPT_BAD("its previous_time %g is after its time %g", (double)h->tprev, (double)h->time);
+  MECH_CKPT_COUNT("snes_its", h->snes_its);
+  MECH_CKPT_COUNT("ksp_its", h->ksp_its);
+  MECH_CKPT_COUNT("rejected", h->reject);
+  MECH_CKPT_COUNT("snes_failures", h->snes_failures);
+  MECH_CKPT_COUNT("adapt_decrease_count", h->adapt_decrease);
+  h->nvec = 2 + (h->hasvprev ? 1 : 0) + (h->hasqprev ? 1 : 0);
+  for (i = 0; i < h->nvec; i++)
+    if (!ParseHex(f->sum[i], &h->sum[i])) MECH_CKPT_BAD("its attribute /checkpoint/checksum_%s is not a checksum", VecNames[i]);
+#undef MECH_CKPT_COUNT
+#undef MECH_CKPT_FLAG
+#undef MECH_CKPT_BAD
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ReadInt(PetscViewer viewer, const char name[], PetscInt def, PetscInt *value)
+/* The header against this run: the model, each of its parameters, the state's size */
+static PetscErrorCode CheckRun(MechCheckpoint ck, HeaderFile *f, char problem[], size_t len)
 {
+  const char        *model;
+  const char *const *pnames;
+  const PetscReal   *pvalues;
+  PetscInt           np, i, k, N;
+  size_t             pos;
+  char               name[MECH_CKPT_STRLEN];
+
   PetscFunctionBegin;
-  PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/checkpoint", name, PETSC_INT, &def, value));
+  PetscCall(MechSystemGetModelName(ck->sys, &model));
+  if (!model) model = "user";
+  if (strcmp(f->model, model)) {
+    PetscCall(PetscSNPrintf(problem, len, "it was written for model %s, this run is model %s", f->model, model));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MechSystemGetParameters(ck->sys, &np, &pnames, &pvalues));
+  for (pos = 0; NextName(f->plist, &pos, name, sizeof(name));) {
+    for (i = 0; i < np; i++)
+      if (!strcmp(name, pnames[i])) break;
+    if (i == np) {
+      PetscCall(PetscSNPrintf(problem, len, "it has the model parameter %s, which this run's %s does not have", name, model));
+      PetscFunctionReturn(0);
+    }
+  }
+  for (i = 0; i < np; i++) {
+    for (k = 0, pos = 0; NextName(f->plist, &pos, name, sizeof(name)); k++)
+      if (!strcmp(name, pnames[i])) break;
+    if (k == f->np) {
+      PetscCall(PetscSNPrintf(problem, len, "it lacks the model parameter %s of this run", pnames[i]));
+      PetscFunctionReturn(0);
+    }
+    if (!(f->pvalues[k] == pvalues[i])) {
+      PetscCall(PetscSNPrintf(problem, len, "it was written with the model parameter %s = %.17g, this run has %s = %.17g", pnames[i], (double)f->pvalues[k], pnames[i], (double)pvalues[i]));
+      PetscFunctionReturn(0);
+    }
+  }
+  if (f->np != np) {
+    PetscCall(PetscSNPrintf(problem, len, "it has %" PetscInt_FMT " model parameters, this run %" PetscInt_FMT, f->np, np));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecGetSize(ck->vec[0], &N));
+  if (f->global_size != N) PetscCall(PetscSNPrintf(problem, len, "its state has %" PetscInt_FMT " values, this run's %" PetscInt_FMT, f->global_size, N));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ReadReal(PetscViewer viewer, const char name[], PetscReal def, PetscReal *value)
+/* ReadHeader() on the open group /checkpoint (io->group) */
+static PetscErrorCode ReadHeaderGroup(MechCheckpoint ck, HeaderIO *io, HeaderFile *f)
 {
+  char     *problem = io->problem, hex[MECH_CKPT_STRLEN];
+  size_t    len     = io->plen;
+  PetscBool found;
+  int64_t   v = 0;
+  uint64_t  sum;
+  PetscInt  i;
+
   PetscFunctionBegin;
-  PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/checkpoint", name, PETSC_REAL, &def, value));
+  PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "format", MECH_IO_ATTR_STRING, f->format, sizeof(f->format), &found, problem, len));
+  if (problem[0]) PetscFunctionReturn(0);
+  if (!found || strcmp(f->format, MECH_CHECKPOINT_FORMAT)) {
+    PetscCall(PetscSNPrintf(problem, len, "it is not a tsmech checkpoint (no /checkpoint group with format \"%s\")", MECH_CHECKPOINT_FORMAT));
+    PetscFunctionReturn(0);
+  }
+  /* the version first, of either integer size, for a clear message about another version */
+  PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "format_version", MECH_IO_ATTR_INT, &v, 0, NULL, problem, len));
+  if (problem[0]) PetscFunctionReturn(0);
+  if (v != MECH_CHECKPOINT_FORMAT_VERSION) {
+    if (v == 1) PetscCall(PetscSNPrintf(problem, len, "its format version is 1, this tsmech (%s) reads version %d: version 1 has no checksum of its header, so it cannot be continued safely; finish the run with the tsmech that wrote it, or start it anew", TSMECH_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
+    else PetscCall(PetscSNPrintf(problem, len, "its format version is %lld, this tsmech (%s) reads version %d", (long long)v, TSMECH_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "complete", MECH_IO_ATTR_INT64, &v, 0, &found, problem, len));
+  if (problem[0]) PetscFunctionReturn(0);
+  if (!found || v != 1) {
+    PetscCall(PetscSNPrintf(problem, len, "it is incomplete (its write was interrupted)"));
+    PetscFunctionReturn(0);
+  }
+
+  /* every attribute, its datatype checked, and the digest of their values */
+  io->digest = MECH_CKPT_DIGEST_SEED;
+  io->count  = 0;
+  PetscCall(IOString(io, "format", f->format, sizeof(f->format)));
+  PetscCall(IOInt(io, "format_version", &f->version));
+  PetscCall(HeaderFields(io, f));
+  if (problem[0]) PetscFunctionReturn(0);
+  PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "checksum_header", MECH_IO_ATTR_STRING, hex, sizeof(hex), NULL, problem, len));
+  if (problem[0]) PetscFunctionReturn(0);
+  if (!ParseHex(hex, &sum) || sum != io->digest) {
+    PetscCall(PetscSNPrintf(problem, len, "its header does not match its checksum /checkpoint/checksum_header (the file is corrupted)"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(CheckRanges(f, problem, len));
+  if (problem[0]) PetscFunctionReturn(0);
+  PetscCall(CheckRun(ck, f, problem, len));
+  if (problem[0]) PetscFunctionReturn(0);
+
+  /* the datasets: their datatype and shape, before VecLoad() reads them */
+  for (i = 0; i < MECH_CKPT_NVEC; i++) {
+    int     ndims;
+    hsize_t dims[4];
+
+    if ((i == 2 && !f->h.hasvprev) || (i == 3 && !f->h.hasqprev)) continue;
+    PetscCall(MechIOVecDims(ck->vec[i], &ndims, dims));
+    PetscCall(MechIOCheckDataset(io->group, "/checkpoint", VecNames[i], H5T_IEEE_F64LE, ndims, dims, PETSC_FALSE, NULL, NULL, problem, len));
+    if (problem[0]) PetscFunctionReturn(0);
+  }
   PetscFunctionReturn(0);
 }
 
 /*
-  Reads the header of an open checkpoint and validates it against the system: sets `problem`
-  (empty if none) for a file that is not a complete checkpoint of this format, model,
-  parameters and size. Errors of the reads themselves are returned (a damaged file).
+  Reads the header of an open checkpoint and validates it (datatypes, checksum, ranges) and
+  against the system: sets `problem` (empty if none) for a file that is not a complete, intact
+  checkpoint of this format, model, parameters and size. Errors of the reads themselves are
+  returned (a damaged file). Not collective: every rank reads the same.
 */
-static PetscErrorCode ReadHeader(MechCheckpoint ck, PetscViewer viewer, Header *h, char problem[], size_t len)
+static PetscErrorCode ReadHeader(MechCheckpoint ck, hid_t fileid, HeaderFile *f, char problem[], size_t len)
 {
-  PetscBool          has;
-  char               str[PETSC_MAX_PATH_LEN], *plist = NULL, *tok, *save = NULL;
-  const char        *model;
-  const char *const *pnames;
-  const PetscReal   *pvalues;
-  PetscInt           version, complete, np, i, N, Nfile, n;
+  hid_t      obj;
+  htri_t     e;
+  H5I_type_t type = H5I_BADID;
+  HeaderIO   io;
 
   PetscFunctionBegin;
   problem[0] = 0;
-  PetscCall(PetscViewerHDF5HasGroup(viewer, "/checkpoint", &has));
-  if (has) PetscCall(ReadString(viewer, "format", str, sizeof(str)));
-  if (!has || strcmp(str, MECH_CHECKPOINT_FORMAT)) {
+  PetscCallHDF5Return(e, H5Lexists, (fileid, "checkpoint", H5P_DEFAULT));
+  if (e) {
+    PetscCallHDF5Return(obj, H5Oopen, (fileid, "checkpoint", H5P_DEFAULT));
+    PetscCallHDF5Return(type, H5Iget_type, (obj));
+    PetscCallHDF5(H5Oclose, (obj));
+  }
+  if (type != H5I_GROUP) {
     PetscCall(PetscSNPrintf(problem, len, "it is not a tsmech checkpoint (no /checkpoint group with format \"%s\")", MECH_CHECKPOINT_FORMAT));
     PetscFunctionReturn(0);
   }
-  PetscCall(ReadInt(viewer, "format_version", -1, &version));
-  if (version != MECH_CHECKPOINT_FORMAT_VERSION) {
-    PetscCall(PetscSNPrintf(problem, len, "its format version is %" PetscInt_FMT ", this tsmech (%s) reads version %d", version, TSMECH_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(ReadInt(viewer, "complete", 0, &complete));
-  if (complete != 1) {
-    PetscCall(PetscSNPrintf(problem, len, "it is incomplete (its write was interrupted)"));
-    PetscFunctionReturn(0);
-  }
-  /* the model and each of its parameters */
-  PetscCall(MechSystemGetModelName(ck->sys, &model));
-  if (!model) model = "user";
-  PetscCall(ReadString(viewer, "model", str, sizeof(str)));
-  if (strcmp(str, model)) {
-    PetscCall(PetscSNPrintf(problem, len, "it was written for model %s, this run is model %s", str, model));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(MechSystemGetParameters(ck->sys, &np, &pnames, &pvalues));
-  {
-    PetscBool ph = PETSC_FALSE;
-    PetscCall(PetscViewerHDF5HasAttribute(viewer, "/checkpoint", "model_parameters", &ph));
-    if (ph) PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/checkpoint", "model_parameters", PETSC_STRING, NULL, &plist));
-  }
-  n = 0;
-  for (tok = plist ? strtok_r(plist, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
-    if (!strcmp(tok, " ")) continue;
-    for (i = 0; i < np; i++)
-      if (!strcmp(tok, pnames[i])) break;
-    if (i == np) {
-      PetscCall(PetscSNPrintf(problem, len, "it has the model parameter %s, which this run's %s does not have", tok, model));
-      break;
-    }
-    n++;
-  }
-  PetscCall(PetscFree(plist));
-  if (problem[0]) PetscFunctionReturn(0);
-  for (i = 0; i < np; i++) {
-    PetscReal value;
-
-    PetscCall(PetscViewerHDF5HasAttribute(viewer, "/checkpoint/model_parameters", pnames[i], &has));
-    if (!has) {
-      PetscCall(PetscSNPrintf(problem, len, "it lacks the model parameter %s of this run", pnames[i]));
-      PetscFunctionReturn(0);
-    }
-    PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/checkpoint/model_parameters", pnames[i], PETSC_REAL, NULL, &value));
-    if (value != pvalues[i]) {
-      PetscCall(PetscSNPrintf(problem, len, "it was written with the model parameter %s = %.17g, this run has %s = %.17g", pnames[i], (double)value, pnames[i], (double)pvalues[i]));
-      PetscFunctionReturn(0);
-    }
-  }
-  if (n != np) {
-    PetscCall(PetscSNPrintf(problem, len, "it has %" PetscInt_FMT " model parameters, this run %" PetscInt_FMT, n, np));
-    PetscFunctionReturn(0);
-  }
-  /* the size, declared and actual */
-  PetscCall(VecGetSize(ck->vec[0], &N));
-  PetscCall(ReadInt(viewer, "global_size", -1, &Nfile));
-  if (Nfile != N) {
-    PetscCall(PetscSNPrintf(problem, len, "its state has %" PetscInt_FMT " values, this run's %" PetscInt_FMT, Nfile, N));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(ReadInt(viewer, "has_previous", 0, &n));
-  h->hasvprev = n ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(ReadInt(viewer, "has_previous_position", 0, &n));
-  h->hasqprev = n ? PETSC_TRUE : PETSC_FALSE;
-  h->nvec     = 2 + (h->hasvprev ? 1 : 0) + (h->hasqprev ? 1 : 0);
-  for (i = 0; i < MECH_CKPT_NVEC; i++) {
-    if ((i == 2 && !h->hasvprev) || (i == 3 && !h->hasqprev)) continue;
-    PetscCall(DatasetSize(viewer, VecNames[i], &Nfile));
-    if (Nfile != N) {
-      if (Nfile < 0) PetscCall(PetscSNPrintf(problem, len, "it lacks the dataset /checkpoint/%s", VecNames[i]));
-      else PetscCall(PetscSNPrintf(problem, len, "its dataset /checkpoint/%s has %" PetscInt_FMT " values, this run's state %" PetscInt_FMT, VecNames[i], Nfile, N));
-      PetscFunctionReturn(0);
-    }
-  }
-
-  PetscCall(ReadInt(viewer, "step", -1, &h->step));
-  PetscCall(ReadReal(viewer, "time", 0, &h->time));
-  PetscCall(ReadReal(viewer, "dt", 0, &h->dt));
-  if (h->step < 0 || !(h->dt > 0)) {
-    PetscCall(PetscSNPrintf(problem, len, "its step %" PetscInt_FMT " or dt %g is invalid", h->step, (double)h->dt));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(ReadReal(viewer, "previous_time", 0, &h->tprev));
-  PetscCall(ReadString(viewer, "ts_type", h->tsp.type, sizeof(h->tsp.type)));
-  PetscCall(ReadString(viewer, "adapt_type", h->tsp.adapt, sizeof(h->tsp.adapt)));
-  PetscCall(ReadInt(viewer, "ts_family", 0, &h->tsp.family));
-  PetscCall(ReadReal(viewer, "theta", 0, &h->tsp.theta));
-  PetscCall(ReadInt(viewer, "endpoint", 0, &h->tsp.endpoint));
-  PetscCall(ReadInt(viewer, "linearized", 0, &h->tsp.linearized));
-  PetscCall(ReadString(viewer, "guess", h->tsp.guess, sizeof(h->tsp.guess)));
-  PetscCall(ReadInt(viewer, "extrapolate", 0, &h->tsp.extrapolate));
-  PetscCall(ReadReal(viewer, "alpha_m", 0, &h->tsp.alpha_m));
-  PetscCall(ReadReal(viewer, "alpha_f", 0, &h->tsp.alpha_f));
-  PetscCall(ReadReal(viewer, "gamma", 0, &h->tsp.gamma));
-  PetscCall(ReadReal(viewer, "beta", 0, &h->tsp.beta));
-  PetscCall(ReadInt(viewer, "snes_its", 0, &h->snes_its));
-  PetscCall(ReadInt(viewer, "ksp_its", 0, &h->ksp_its));
-  PetscCall(ReadInt(viewer, "rejected", 0, &h->reject));
-  PetscCall(ReadInt(viewer, "snes_failures", 0, &h->snes_failures));
-  PetscCall(ReadInt(viewer, "adapt_decrease_count", 0, &h->adapt_decrease));
-  PetscCall(ReadInt(viewer, "failed_step", 0, &h->failed));
-  for (i = 0; i < h->nvec; i++) {
-    char               name[64];
-    unsigned long long v = 0;
-
-    PetscCall(PetscSNPrintf(name, sizeof(name), "checksum_%s", VecNames[i]));
-    PetscCall(ReadString(viewer, name, str, sizeof(str)));
-    if (sscanf(str, "%llx", &v) != 1) {
-      PetscCall(PetscSNPrintf(problem, len, "it lacks the checksum of /checkpoint/%s", VecNames[i]));
-      PetscFunctionReturn(0);
-    }
-    h->sum[i] = (uint64_t)v;
-  }
+  PetscCall(PetscMemzero(&io, sizeof(io)));
+  io.problem = problem;
+  io.plen    = len;
+  io.params  = -1;
+  PetscCallHDF5Return(io.group, H5Gopen2, (fileid, "checkpoint", H5P_DEFAULT));
+  PetscCall(ReadHeaderGroup(ck, &io, f));
+  if (io.params >= 0) PetscCallHDF5(H5Gclose, (io.params));
+  PetscCallHDF5(H5Gclose, (io.group));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode LoadVectors(MechCheckpoint ck, PetscViewer viewer, const Header *h)
+/*
+  Reads the dataset /checkpoint/<name>, of the shape MechIOVecDims() gives (checked), into x:
+  each rank its part, the block of the grid it owns (a DMDA vector, stored in natural ordering)
+  or its range of entries. Not collective.
+*/
+static PetscErrorCode ReadVector(hid_t group, const char name[], Vec x)
 {
+  DM           dm;
+  PetscBool    isda = PETSC_FALSE;
+  hid_t        dset, filespace, memspace;
+  hsize_t      offset[4], count[4];
+  int          d = 0;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCheck(sizeof(PetscScalar) == sizeof(double), PETSC_COMM_SELF, PETSC_ERR_SUP, "Checkpoints hold real double precision vectors");
+  PetscCall(VecGetDM(x, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (isda) {
+    PetscInt dim, dof, xs, ys, zs, xm, ym, zm;
+
+    PetscCall(DMDAGetInfo(dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(DMDAGetCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
+    if (dim == 3) {
+      offset[d]  = (hsize_t)zs;
+      count[d++] = (hsize_t)zm;
+    }
+    if (dim >= 2) {
+      offset[d]  = (hsize_t)ys;
+      count[d++] = (hsize_t)ym;
+    }
+    offset[d]  = (hsize_t)xs;
+    count[d++] = (hsize_t)xm;
+    if (dof > 1) {
+      offset[d]  = 0;
+      count[d++] = (hsize_t)dof;
+    }
+  } else {
+    PetscInt rstart, rend, bs;
+
+    PetscCall(VecGetOwnershipRange(x, &rstart, &rend));
+    PetscCall(VecGetBlockSize(x, &bs));
+    offset[d]  = (hsize_t)(rstart / bs);
+    count[d++] = (hsize_t)((rend - rstart) / bs);
+    if (bs > 1) {
+      offset[d]  = 0;
+      count[d++] = (hsize_t)bs;
+    }
+  }
+  PetscCallHDF5Return(dset, H5Dopen2, (group, name, H5P_DEFAULT));
+  PetscCallHDF5Return(filespace, H5Dget_space, (dset));
+  PetscCallHDF5Return(memspace, H5Screate_simple, (d, count, NULL));
+  PetscCallHDF5(H5Sselect_hyperslab, (filespace, H5S_SELECT_SET, offset, NULL, count, NULL));
+  PetscCall(VecGetArray(x, &a));
+  PetscCallHDF5(H5Dread, (dset, H5T_NATIVE_DOUBLE, memspace, filespace, H5P_DEFAULT, a));
+  PetscCall(VecRestoreArray(x, &a));
+  PetscCallHDF5(H5Sclose, (memspace));
+  PetscCallHDF5(H5Sclose, (filespace));
+  PetscCallHDF5(H5Dclose, (dset));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode LoadVectors(MechCheckpoint ck, hid_t fileid, const Header *h)
+{
+  hid_t    group;
   PetscInt i;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerHDF5PushGroup(viewer, "/checkpoint"));
-  for (i = 0; i < h->nvec; i++) PetscCall(VecLoad(ck->vec[i], viewer));
-  PetscCall(PetscViewerHDF5PopGroup(viewer));
+  PetscCallHDF5Return(group, H5Gopen2, (fileid, "checkpoint", H5P_DEFAULT));
+  for (i = 0; i < h->nvec; i++) PetscCall(ReadVector(group, VecNames[i], ck->vec[i]));
+  PetscCallHDF5(H5Gclose, (group));
+  PetscFunctionReturn(0);
+}
+
+/* Runs read() with HDF5's error stack silenced and PETSc's errors returned, not printed */
+typedef struct {
+  H5E_auto2_t efunc;
+  void       *edata;
+} Silence;
+
+static PetscErrorCode SilenceBegin(Silence *s)
+{
+  PetscFunctionBegin;
+  PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &s->efunc, &s->edata));
+  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SilenceEnd(Silence *s)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscPopErrorHandler());
+  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, s->efunc, s->edata));
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechIOAgreeProblem - The ranks agree: on whether every read succeeded (*ok) and on the problem, which
+  becomes the first one found by the lowest rank that found one, so that all ranks take the same
+  path. Collective.
+*/
+PetscErrorCode MechIOAgreeProblem(MPI_Comm comm, PetscBool *ok, char problem[], size_t len)
+{
+  PetscMPIInt rank, size, first;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, ok, 1, MPIU_BOOL, MPI_LAND, comm));
+  first = problem[0] ? rank : size;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first < size) PetscCallMPI(MPI_Bcast(problem, (PetscMPIInt)len, MPI_CHAR, first, comm));
   PetscFunctionReturn(0);
 }
 
@@ -1047,21 +1925,28 @@ static PetscErrorCode LoadVectors(MechCheckpoint ck, PetscViewer viewer, const H
 - path - the checkpoint
 
   Notes:
-  Refused with an error naming the file and the difference, changing nothing: a missing file,
+  Every attribute is read with its datatype checked exactly (class, size, sign, byte order, one
+  value; strings NUL-terminated and bounded) and its value against its range, and the header as
+  a whole against its checksum; the datasets' datatype and shape against this run's state, and
+  their data against their checksums.
+  Refused with an error naming the file and what is wrong, changing nothing: a missing file,
   one that is not HDF5 or is truncated or damaged, not a tsmech checkpoint, of another format
-  version, incompletely written, of another model, with another value of any model parameter,
-  of another state size, or whose vectors do not match their checksums (corrupted).
+  version, incompletely written, with a damaged datatype, a header that does not match its
+  checksum or a value out of its range, of another model, with another value of any model
+  parameter, of another state size, or whose vectors do not match their checksums.
   The state is kept for MechCheckpointRestore().
+
+.seealso: MechCheckpointRestore(), MechCheckpointWrite()
 @*/
 PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
 {
-  PetscViewer    viewer = NULL;
-  PetscErrorCode ierr;
+  hid_t          fileid = -1;
+  PetscErrorCode ierr   = 0;
   PetscBool      exists = PETSC_FALSE, ok;
+  HeaderFile    *f;
   Header         h;
   char           problem[1024] = "";
-  H5E_auto2_t    efunc;
-  void          *edata;
+  Silence        s;
   PetscInt       i;
   int            stage = 0; /* 0 open, 1 header, 2 vectors */
 
@@ -1073,28 +1958,40 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
   if (ck->rank == 0) PetscCall(PetscTestFile(path, 'r', &exists));
   PetscCallMPI(MPI_Bcast(&exists, 1, MPIU_BOOL, 0, ck->comm));
   PetscCheck(exists, ck->comm, PETSC_ERR_FILE_OPEN, "Cannot restart from %s: the file does not exist or is not readable", path);
-  PetscCall(PetscMemzero(&h, sizeof(h)));
+  PetscCall(PetscNew(&f));
 
-  /* everything read with HDF5's error stack silenced and PETSc's errors returned, so a damaged
-     file gives one clear message */
-  PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &efunc, &edata));
-  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscViewerHDF5Open(ck->comm, path, FILE_MODE_READ, &viewer);
-  if (!ierr) {
+  /* everything read silently, so a damaged file gives one clear message; the ranks agree on the
+     outcome of each stage before the next. Each rank reads the file by itself (HDF5's default
+     driver, not MPI-IO, whose failed reads at the addresses of a damaged file would print). */
+  PetscCall(SilenceBegin(&s));
+  fileid = MechIOOpenReadOnly(path);
+  if (fileid < 0) ierr = PETSC_ERR_FILE_OPEN;
+  else {
     stage = 1;
-    ierr  = ReadHeader(ck, viewer, &h, problem, sizeof(problem));
+    ierr  = ReadHeader(ck, fileid, f, problem, sizeof(problem));
   }
-  if (!ierr && !problem[0]) {
-    stage = 2;
-    ierr  = LoadVectors(ck, viewer, &h);
-  }
-  if (viewer && ((PetscViewer_HDF5 *)viewer->data)->file_id < 0) ((PetscViewer_HDF5 *)viewer->data)->file_id = 0;
-  (void)PetscViewerDestroy(&viewer);
-  PetscCall(PetscPopErrorHandler());
-  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, efunc, edata));
+  PetscCall(SilenceEnd(&s));
   ok = ierr ? PETSC_FALSE : PETSC_TRUE;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, ck->comm));
+  PetscCall(MechIOAgreeProblem(ck->comm, &ok, problem, sizeof(problem)));
+  if (ok && !problem[0]) {
+    stage = 2;
+    PetscCall(SilenceBegin(&s));
+    ierr = LoadVectors(ck, fileid, &f->h);
+    PetscCall(SilenceEnd(&s));
+    ok = ierr ? PETSC_FALSE : PETSC_TRUE;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, ck->comm));
+  }
+  if (!ok || problem[0]) PetscCall(MechIOQuietExit());
+  h = f->h;
+  PetscCall(PetscFree(f->pvalues));
+  PetscCall(PetscFree(f));
+  /* a read that failed midway leaves objects open, which would keep the file open */
+  PetscCall(SilenceBegin(&s));
+  if (fileid >= 0) {
+    MechIOCloseObjects(fileid);
+    (void)H5Fclose(fileid);
+  }
+  PetscCall(SilenceEnd(&s));
   PetscCheck(ok || stage != 0, ck->comm, PETSC_ERR_FILE_UNEXPECTED, "Cannot restart from %s: it cannot be opened as an HDF5 file (truncated, damaged or not HDF5)", path);
   PetscCheck(ok, ck->comm, PETSC_ERR_FILE_UNEXPECTED, "Cannot restart from %s: reading its %s failed (the file is truncated or damaged)", path, stage == 1 ? "header" : "state vectors");
   PetscCheck(!problem[0], ck->comm, PETSC_ERR_ARG_INCOMP, "Cannot restart from %s: %s", path, problem);

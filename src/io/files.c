@@ -1,8 +1,9 @@
 /*
   Checks of the files a run will write, made before any work: whether a path can be written
-  (its directory exists and accepts a new file, the path is not a directory), and what an
-  existing file is (a tsmech output, a tsmech checkpoint, another HDF5 file, not HDF5), so that a
-  run never overwrites a file of another kind. Rank 0 looks, every rank gets the answer.
+  (its directory exists and accepts a new file, the path is not a directory, neither is
+  append-only or immutable), what an existing file is (a tsmech output, a tsmech checkpoint,
+  another HDF5 file, not HDF5), so that a run never overwrites a file of another kind, and
+  whether its file system has room for a write. Rank 0 looks, every rank gets the answer.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <petscsys.h>
@@ -15,7 +16,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/ioctl.h>
+#include <linux/fs.h> /* FS_IOC_GETFLAGS: the attributes chattr sets */
+#endif
 
 /* The directory part of a path ("." for a bare name, "/" for a file in the root) */
 static void DirectoryOf(const char path[], char dir[], size_t len)
@@ -27,11 +34,35 @@ static void DirectoryOf(const char path[], char dir[], size_t len)
   else (void)PetscStrncpy(dir, path, PetscMin(len, (size_t)(slash - path) + 1));
 }
 
+/*
+  The attributes of a file or directory that forbid replacing it (chattr +a, +i): a file that is
+  append-only or immutable cannot be renamed over, removed or truncated, a directory that is
+  cannot have its entries replaced or removed. NULL where the file system has no such attributes.
+*/
+const char *MechIOProtection(const char path[])
+{
+#if defined(__linux__) && defined(FS_IOC_GETFLAGS)
+  int fd, flags = 0, ok;
+
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return NULL;
+  ok = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  (void)close(fd);
+  if (!ok) return NULL;
+  if (flags & FS_IMMUTABLE_FL) return "immutable (chattr +i)";
+  if (flags & FS_APPEND_FL) return "append-only (chattr +a)";
+#else
+  (void)path;
+#endif
+  return NULL;
+}
+
 /* Rank 0's part of MechIOCheckWritable(): the reason path cannot be written, "" if it can */
-static void CheckWritableLocal(const char path[], char problem[], size_t len)
+void MechIOCheckWritableLocal(const char path[], char problem[], size_t len)
 {
   struct stat st;
   char        dir[PETSC_MAX_PATH_LEN], probe[PETSC_MAX_PATH_LEN + 64];
+  const char *prot;
   int         fd;
 
   problem[0] = 0;
@@ -48,10 +79,17 @@ static void CheckWritableLocal(const char path[], char problem[], size_t len)
       (void)PetscSNPrintf(problem, len, "it exists and is not a regular file");
       return;
     }
+    if ((prot = MechIOProtection(path))) {
+      (void)PetscSNPrintf(problem, len, "it exists and is %s: it cannot be replaced", prot);
+      return;
+    }
     if (access(path, R_OK | W_OK)) {
       (void)PetscSNPrintf(problem, len, "it exists and cannot be read and written (%s)", strerror(errno));
       return;
     }
+  } else if (errno == ENAMETOOLONG) {
+    (void)PetscSNPrintf(problem, len, "%s", strerror(errno));
+    return;
   }
   DirectoryOf(path, dir, sizeof(dir));
   if (stat(dir, &st)) {
@@ -60,6 +98,12 @@ static void CheckWritableLocal(const char path[], char problem[], size_t len)
   }
   if (!S_ISDIR(st.st_mode)) {
     (void)PetscSNPrintf(problem, len, "%s is not a directory", dir);
+    return;
+  }
+  /* a file written to a temporary name is renamed over the old one, which an append-only
+     directory forbids although a new file can be created there */
+  if ((prot = MechIOProtection(dir))) {
+    (void)PetscSNPrintf(problem, len, "its directory %s is %s: files there cannot be replaced", dir, prot);
     return;
   }
   /* the files are written under a temporary name in the same directory and renamed: a file is
@@ -71,7 +115,7 @@ static void CheckWritableLocal(const char path[], char problem[], size_t len)
     return;
   }
   (void)close(fd);
-  (void)unlink(probe);
+  if (unlink(probe)) (void)PetscSNPrintf(problem, len, "a file created in its directory %s cannot be removed (%s)", dir, strerror(errno));
 }
 
 /*@C
@@ -96,14 +140,14 @@ PetscErrorCode MechIOCheckWritable(MPI_Comm comm, const char path[], char proble
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) CheckWritableLocal(path, buf, sizeof(buf));
+  if (rank == 0) MechIOCheckWritableLocal(path, buf, sizeof(buf));
   PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)sizeof(buf), MPI_CHAR, 0, comm));
   PetscCall(PetscStrncpy(problem, buf, len));
   PetscFunctionReturn(0);
 }
 
 /* Rank 0's part of MechIOFileKind() */
-static MechIOKind FileKindLocal(const char path[])
+MechIOKind MechIOFileKindLocal(const char path[])
 {
   static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
   unsigned char              head[8];
@@ -170,8 +214,234 @@ PetscErrorCode MechIOFileKind(MPI_Comm comm, const char path[], MechIOKind *kind
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) k = (int)FileKindLocal(path);
+  if (rank == 0) k = (int)MechIOFileKindLocal(path);
   PetscCallMPI(MPI_Bcast(&k, 1, MPI_INT, 0, comm));
   *kind = (MechIOKind)k;
   PetscFunctionReturn(0);
 }
+
+/* The bytes a write may use in the directory of path (the unprivileged user's share), -1 if unknown */
+long long MechIOFreeBytes(const char path[])
+{
+  char           dir[PETSC_MAX_PATH_LEN];
+  struct statvfs sv;
+
+  DirectoryOf(path, dir, sizeof(dir));
+  if (statvfs(dir, &sv)) return -1;
+  return (long long)sv.f_bavail * (long long)sv.f_frsize;
+}
+
+/*@C
+  MechIOCheckSpace - Whether the file system of path has room for a write of about `bytes`
+  bytes, checked before the write: a write that runs out of space midway leaves HDF5 unable to
+  close the file (HDF5 1.10 then crashes at exit), and Open MPI prints its own messages.
+
+  Collective
+
+  Input Parameters:
++ comm  - the communicator (rank 0 looks, every rank gets the answer)
+. path  - the file to be written (its directory's file system is asked)
+. bytes - the data the write adds; MECH_IO_MARGIN is added for HDF5's metadata
+- len   - the size of problem
+
+  Output Parameter:
+. problem - "no space left on device (...)" if the room is short, "" otherwise (also when the
+            file system does not tell)
+
+  Notes:
+  The free space is that of statvfs(), which does not know of quotas: a write past a quota
+  still fails in the write itself.
+
+.seealso: MechIOCheckWritable(), MechIODescribeWriteFailure()
+@*/
+PetscErrorCode MechIOCheckSpace(MPI_Comm comm, const char path[], long long bytes, char problem[], size_t len)
+{
+  PetscMPIInt rank;
+  char        buf[PETSC_MAX_PATH_LEN + 256] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    long long avail = MechIOFreeBytes(path), need = bytes + MECH_IO_MARGIN;
+    char      dir[PETSC_MAX_PATH_LEN];
+
+    DirectoryOf(path, dir, sizeof(dir));
+    if (avail >= 0 && avail < need) (void)PetscSNPrintf(buf, sizeof(buf), "no space left on device (%lld bytes free in %s, the write needs about %lld)", avail, dir, need);
+  }
+  PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)sizeof(buf), MPI_CHAR, 0, comm));
+  PetscCall(PetscStrncpy(problem, buf, len));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechIODescribeWriteFailure - After a write of path failed, why, as far as it can be told:
+  "no space left on device (...)" or "disk quota exceeded" when the write's errno says so on
+  some rank or the file system has less room than MECH_IO_MARGIN (HDF5 and MPI-IO report a full
+  disk only as a failed write), else "".
+
+  Collective
+
+  Input Parameters:
++ comm - the communicator
+. path - the file
+. err  - errno after the failed write on this rank (set to 0 before it)
+- len  - the size of what
+
+  Output Parameter:
+. what - the reason, or ""
+@*/
+PetscErrorCode MechIODescribeWriteFailure(MPI_Comm comm, const char path[], int err, char what[], size_t len)
+{
+  int e = err == ENOSPC ? 2 : (err == EDQUOT ? 1 : 0);
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &e, 1, MPI_INT, MPI_MAX, comm));
+  PetscCall(MechIOCheckSpace(comm, path, 0, what, len));
+  if (!what[0] && e == 2) PetscCall(PetscSNPrintf(what, len, "no space left on device"));
+  if (!what[0] && e == 1) PetscCall(PetscSNPrintf(what, len, "disk quota exceeded"));
+  PetscFunctionReturn(0);
+}
+
+/* The reason a write of path failed as this rank alone can tell it: from its errno, else from
+   the room left (rank-local MechIODescribeWriteFailure(), for when the ranks cannot agree) */
+void MechIODescribeWriteFailureLocal(const char path[], int err, char what[], size_t len)
+{
+  long long avail = MechIOFreeBytes(path);
+  char      dir[PETSC_MAX_PATH_LEN];
+
+  what[0] = 0;
+  DirectoryOf(path, dir, sizeof(dir));
+  if (avail >= 0 && avail < MECH_IO_MARGIN) (void)PetscSNPrintf(what, len, "no space left on device (%lld bytes free in %s)", avail, dir);
+  else if (err == ENOSPC) (void)PetscSNPrintf(what, len, "no space left on device");
+  else if (err == EDQUOT) (void)PetscSNPrintf(what, len, "disk quota exceeded");
+}
+
+/*@C
+  MechIOAgree - The ranks agree whether a write succeeded everywhere, waiting at most `seconds`
+  for the others.
+
+  Collective
+
+  Input Parameters:
++ comm    - a communicator used for nothing else meanwhile (a duplicate: an agreement that timed
+            out leaves its operation pending)
+. seconds - how long to wait for the other ranks
+- ok      - whether the write succeeded on this rank
+
+  Output Parameters:
++ ok  - whether it succeeded on every rank
+- all - whether every rank answered in time
+
+  Notes:
+  Parallel HDF5 does not fail on all ranks alike: when a write of rank 0's fails (a full disk),
+  rank 0 returns the error while the others wait in a barrier of HDF5's that rank 0 never
+  reaches. A blocking agreement would then wait for ever; with this one rank 0 gives up after
+  `seconds` and returns its error, and the caller's error handling ends the job (the tsmech
+  program aborts a run whose ranks do not all reach its error path).
+@*/
+PetscErrorCode MechIOAgree(MPI_Comm comm, double seconds, PetscBool *ok, PetscBool *all)
+{
+  MPI_Request req;
+  int        *v, done = 0;
+  double      waited = 0;
+
+  PetscFunctionBegin;
+  /* on the heap: a request that does not complete here may complete later, into this buffer */
+  PetscCall(PetscMalloc1(1, &v));
+  *v = *ok ? 1 : 0;
+  PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, v, 1, MPI_INT, MPI_MIN, comm, &req));
+  PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+  while (!done && waited < seconds) {
+    struct timespec ts = {0, 200000};
+    nanosleep(&ts, NULL);
+    waited += 2e-4;
+    PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+  }
+  *all = done ? PETSC_TRUE : PETSC_FALSE;
+  if (!done) {
+    *ok = PETSC_FALSE;
+    PetscFunctionReturn(0); /* v stays allocated */
+  }
+  *ok = *v ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscFree(v));
+  PetscFunctionReturn(0);
+}
+
+/* The XDMF companion of an HDF5 output: FILE.h5 -> FILE.xmf, any other name -> NAME.xmf */
+void MechIOXDMFPath(const char h5[], char xmf[], size_t len)
+{
+  size_t n = strlen(h5);
+
+  if (n >= 3 && !strcmp(h5 + n - 3, ".h5")) (void)PetscSNPrintf(xmf, len, "%.*sxmf", (int)(n - 2), h5);
+  else (void)PetscSNPrintf(xmf, len, "%s.xmf", h5);
+}
+
+/*
+  Whether the file at xmf is an XDMF description tsmech wrote (rank 0): its marker comment
+  (MECH_XDMF_MARKER), or, for files of versions before the marker, an Xdmf element whose grids
+  read /fields/q of h5name, the output beside it.
+*/
+PetscBool MechIOIsOwnXDMF(const char xmf[], const char h5name[])
+{
+  char      buf[65536], ref[PETSC_MAX_PATH_LEN + 32];
+  FILE     *fp = fopen(xmf, "rb");
+  size_t    n;
+  PetscBool own;
+
+  if (!fp) return PETSC_FALSE;
+  n = fread(buf, 1, sizeof(buf) - 1, fp);
+  (void)fclose(fp);
+  buf[n] = 0;
+  if (strlen(buf) != n || !strstr(buf, "<Xdmf")) return PETSC_FALSE; /* binary, or not XDMF */
+  (void)PetscSNPrintf(ref, sizeof(ref), ">%s:/fields/q<", h5name);
+  own = (strstr(buf, MECH_XDMF_MARKER) || strstr(buf, ref)) ? PETSC_TRUE : PETSC_FALSE;
+  return own;
+}
+
+#if defined(PETSC_HAVE_HDF5)
+/*@C
+  MechIODiscardViewer - Closes the HDF5 viewer of a file that is being given up after a failed
+  write, and removes the file.
+
+  Collective
+
+  Input Parameters:
++ viewer - the viewer (set to NULL)
+- path   - its file
+
+  Notes:
+  HDF5 1.10 cannot close a file whose metadata it cannot write (a full disk): H5Fclose() fails,
+  keeps a file id it has half destroyed, and HDF5 crashes when it closes that id at exit. So the
+  file is first cut to length 0, which frees its blocks for what the close still writes, then
+  closed with HDF5's error stack silenced, then removed. Errors are ignored: the file is lost
+  anyway.
+@*/
+PetscErrorCode MechIODiscardViewer(PetscViewer *viewer, const char path[])
+{
+  MPI_Comm    comm;
+  PetscMPIInt rank;
+  H5E_auto2_t efunc;
+  void       *edata;
+
+  PetscFunctionBegin;
+  if (!*viewer) PetscFunctionReturn(0);
+  PetscCall(PetscObjectGetComm((PetscObject)*viewer, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Barrier(comm));
+  if (rank == 0 && truncate(path, 0)) PetscCall(PetscInfo(NULL, "Cannot cut %s to length 0: %s\n", path, strerror(errno)));
+  PetscCallMPI(MPI_Barrier(comm));
+  (void)H5Eget_auto2(H5E_DEFAULT, &efunc, &edata);
+  (void)H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  {
+    PetscViewer_HDF5 *hdf5 = (PetscViewer_HDF5 *)(*viewer)->data;
+
+    /* closed here, so that PetscViewerDestroy() neither fails on it nor closes it twice */
+    if (hdf5->file_id > 0) (void)H5Fclose(hdf5->file_id);
+    hdf5->file_id = 0;
+  }
+  (void)H5Eset_auto2(H5E_DEFAULT, efunc, edata);
+  PetscCall(PetscViewerDestroy(viewer));
+  if (rank == 0) (void)remove(path);
+  PetscFunctionReturn(0);
+}
+#endif

@@ -37,10 +37,14 @@ struct _n_MechOutput {
   MechSystem  sys;
   PetscViewer viewer; /* NULL once closed */
   MPI_Comm    comm;
+  MPI_Comm    agree; /* a duplicate of comm for MechIOAgree() only */
   PetscMPIInt rank;
   char       *h5path, *xmfpath, *h5name; /* h5name: the .h5 relative to the .xmf */
   char       *tmppath;                   /* a new file's temporary name until it is renamed, else NULL */
   PetscInt    every;
+  PetscBool   failed;       /* a write failed: nothing more is written, the file is closed as it is */
+  char        failmsg[512]; /* why */
+  PetscInt    flushstep;    /* the step of the last record in the file, -1 if none */
 
   /* a continued file, not opened for writing yet (MechOutputContinue()): the records and
      snapshots to keep and the new restart count */
@@ -122,6 +126,21 @@ static PetscErrorCode WriteSeries(MechOutput out, const char group[], const char
 
 static PetscErrorCode EnsureOpen(MechOutput);
 
+/* Writes of the file are guarded (see BeginWrite() and EndWrite()): HDF5's error reporting,
+   saved while a write runs silenced */
+typedef struct {
+  H5E_auto2_t efunc;
+  void       *edata;
+} Quiet;
+static PetscErrorCode BeginWrite(MechOutput, long long, Quiet *);
+static PetscErrorCode EndWrite(MechOutput, Quiet *, PetscErrorCode);
+
+/* The bytes of the /monitor records not yet in the file, and of one more */
+static long long MonitorBytes(MechOutput out)
+{
+  return (long long)(out->nrec - out->nflushed + 1) * (out->nreal + MECH_OUTPUT_NINT) * 8;
+}
+
 /* Writes the /monitor records not yet in the file. Collective. */
 static PetscErrorCode FlushMonitor(MechOutput out)
 {
@@ -138,12 +157,13 @@ static PetscErrorCode FlushMonitor(MechOutput out)
   }
   for (j = 0; j < MECH_OUTPUT_NINT; j++) PetscCall(WriteSeries(out, "/monitor", MechOutputIntNames[j], inttype, H5T_STD_I64LE, out->nflushed, out->nrec, out->rank == 0 && out->nrec > out->nflushed ? out->ints[j] + (out->nflushed - out->base) : NULL));
   out->nflushed = out->nrec;
+  if (out->nrec) out->flushstep = out->laststep;
   PetscFunctionReturn(0);
 }
 
 /* Appends the snapshot (out->q, out->v) of the given step and time to /fields, then brings
    /monitor up to date and flushes the file. Collective. */
-static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
+static PetscErrorCode WriteSnapshotData(MechOutput out, PetscInt step, PetscReal t)
 {
   hid_t fileid, inttype, realtype;
 
@@ -176,6 +196,42 @@ static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
   PetscFunctionReturn(0);
 }
 
+/* WriteSnapshotData() as one guarded write */
+static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
+{
+  Quiet    q;
+  PetscInt N;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSize(out->q, &N));
+  PetscCall(BeginWrite(out, 2LL * N * (long long)sizeof(PetscScalar) + MonitorBytes(out), &q));
+  PetscCall(EndWrite(out, &q, WriteSnapshotData(out, step, t)));
+  PetscFunctionReturn(0);
+}
+
+/* Writes the /monitor records not yet in the file and flushes the file. Collective. */
+static PetscErrorCode FlushFileData(MechOutput out)
+{
+  hid_t fileid;
+
+  PetscFunctionBegin;
+  PetscCall(FlushMonitor(out));
+  PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
+  PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
+  PetscFunctionReturn(0);
+}
+
+/* FlushFileData() as one guarded write */
+static PetscErrorCode FlushFile(MechOutput out)
+{
+  Quiet q;
+
+  PetscFunctionBegin;
+  PetscCall(BeginWrite(out, MonitorBytes(out), &q));
+  PetscCall(EndWrite(out, &q, FlushFileData(out)));
+  PetscFunctionReturn(0);
+}
+
 /* Attributes of / that are not model parameters: a parameter of one of these names is written
    as param_<name> */
 static const char *const MechOutputReserved[] = {"model", "model_parameters", "ts_type", "dt", "nranks", "every", "tsmech_version", "petsc_version", "theta", "endpoint", "linearized", "guess", "alpha_m", "alpha_f", "gamma", "beta", "restarts"};
@@ -204,8 +260,14 @@ static PetscErrorCode WriteHeader(MechOutput out, TS ts)
   PetscBool          flg;
   char               version[256], *plist;
   size_t             len = 1;
+  hid_t              fileid;
 
   PetscFunctionBegin;
+  /* the groups and datasets in HDF5's newest object formats, whose metadata carry checksums that
+     HDF5 verifies on reading: a damaged dataset description is refused by a continuation instead
+     of being decoded (HDF5 1.10 can crash on a damaged one of the older formats) */
+  PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
+  PetscCallHDF5(H5Fset_libver_bounds, (fileid, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST));
   PetscCall(MechSystemGetModelName(out->sys, &model));
   PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "model", PETSC_STRING, model ? model : "user"));
   /* model parameters, as double attributes under their own names; a name that a run attribute
@@ -308,6 +370,7 @@ static PetscErrorCode MechOutputFree(MechOutput out)
   PetscCall(PetscFree(out->tmppath));
   PetscCall(PetscFree(out->xmfpath));
   PetscCall(PetscFree(out->h5name));
+  if (out->agree != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&out->agree));
   PetscCall(PetscFree(out));
   PetscFunctionReturn(0);
 }
@@ -376,8 +439,7 @@ static PetscErrorCode CreateStateVectors(MechOutput out)
 /* Path of the XDMF file (FILE.h5 -> FILE.xmf) and name of the .h5 relative to it */
 static PetscErrorCode SetPaths(MechOutput out, const char filename[])
 {
-  size_t    len, base = 0, i;
-  PetscBool h5;
+  size_t len, base = 0, i;
 
   PetscFunctionBegin;
   PetscCall(PetscStrallocpy(filename, &out->h5path));
@@ -385,10 +447,9 @@ static PetscErrorCode SetPaths(MechOutput out, const char filename[])
   for (i = 0; i < len; i++)
     if (filename[i] == '/') base = i + 1;
   PetscCall(PetscStrallocpy(filename + base, &out->h5name));
-  PetscCall(PetscStrendswith(filename, ".h5", &h5));
+  /* the name MechIOPlanFiles() checked and locked */
   PetscCall(PetscMalloc1(len + 5, &out->xmfpath));
-  PetscCall(PetscStrncpy(out->xmfpath, filename, h5 ? len - 1 : len + 1)); /* FILE. or FILE */
-  PetscCall(PetscStrlcat(out->xmfpath, h5 ? "xmf" : ".xmf", len + 5));
+  MechIOXDMFPath(filename, out->xmfpath, len + 5);
   PetscFunctionReturn(0);
 }
 
@@ -409,6 +470,9 @@ static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filen
   PetscFunctionBegin;
   PetscCall(MechIOCheckWritable(comm, filename, problem, sizeof(problem)));
   PetscCheck(!problem[0], comm, PETSC_ERR_FILE_OPEN, "Cannot create the HDF5 output file %s: %s", filename, problem);
+  /* the header and HDF5's first metadata */
+  PetscCall(MechIOCheckSpace(comm, filename, 0, problem, sizeof(problem)));
+  PetscCheck(!problem[0], comm, PETSC_ERR_FILE_WRITE, "Cannot create the HDF5 output file %s: %s", filename, problem);
   PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &efunc, &edata));
   PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -431,6 +495,80 @@ static PetscErrorCode OpenFile(MPI_Comm comm, PetscMPIInt rank, const char filen
     SETERRQ(comm, PETSC_ERR_FILE_OPEN, "Cannot create the HDF5 output file %s", filename);
   }
   PetscFunctionReturn(0);
+}
+
+/*
+  Begins a write of about `bytes` bytes: refused, and the output marked failed, if an earlier
+  write failed or if the file system lacks the room (MechIOCheckSpace(): a write that runs out
+  of space midway leaves a file HDF5 cannot close). Until EndWrite(), HDF5's error stack is
+  silenced and PETSc's errors are returned, not printed: a failure becomes one message.
+*/
+static PetscErrorCode BeginWrite(MechOutput out, long long bytes, Quiet *q)
+{
+  char problem[PETSC_MAX_PATH_LEN + 256];
+
+  PetscFunctionBegin;
+  PetscCheck(!out->failed, out->comm, PETSC_ERR_FILE_WRITE, "Cannot write the HDF5 output %s: %s", out->h5path, out->failmsg);
+  PetscCall(MechIOCheckSpace(out->comm, out->h5path, bytes, problem, sizeof(problem)));
+  if (problem[0]) {
+    out->failed = PETSC_TRUE;
+    PetscCall(PetscStrncpy(out->failmsg, problem, sizeof(out->failmsg)));
+    if (out->tmppath) {
+      PetscCall(MechIODiscardViewer(&out->viewer, out->tmppath));
+      PetscCall(PetscFree(out->tmppath));
+    }
+    SETERRQ(out->comm, PETSC_ERR_FILE_WRITE, "Cannot write the HDF5 output %s: %s", out->h5path, problem);
+  }
+  PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &q->efunc, &q->edata));
+  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  errno = 0; /* a write that fails on a full disk leaves ENOSPC */
+  PetscFunctionReturn(0);
+}
+
+/*
+  Ends a write begun with BeginWrite(), whose result on this rank is ierr. The ranks agree on
+  the outcome (MechIOAgree()); a failure marks the output failed, gives up a file not yet
+  renamed from its temporary name (MechIODiscardViewer()), and is raised as one error naming the
+  file: "no space left on device" when the file system is full, else the first error's own
+  message. When the other ranks do not answer (parallel HDF5 left them in a collective call),
+  this rank raises its error alone, after removing a temporary file.
+*/
+static PetscErrorCode EndWrite(MechOutput out, Quiet *q, PetscErrorCode ierr)
+{
+  PetscBool   ok = ierr ? PETSC_FALSE : PETSC_TRUE;
+  char        what[PETSC_MAX_PATH_LEN + 256];
+  const char *text     = NULL;
+  char       *specific = NULL;
+  int         err      = errno;
+  PetscBool   all;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPopErrorHandler());
+  PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, q->efunc, q->edata));
+  PetscCall(MechIOAgree(out->agree, MECH_IO_AGREE_SECONDS, &ok, &all));
+  if (ok) PetscFunctionReturn(0);
+  out->failed = PETSC_TRUE;
+  if (!all) {
+    MechIODescribeWriteFailureLocal(out->tmppath ? out->tmppath : out->h5path, err, what, sizeof(what));
+    if (!what[0]) {
+      if (ierr) (void)PetscErrorMessage(ierr, &text, &specific);
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s", specific && specific[0] ? specific : "the write failed"));
+    }
+    if (out->rank == 0 && out->tmppath) (void)remove(out->tmppath);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the HDF5 output %s: %s (the other ranks did not end the write)", out->h5path, what);
+  }
+  PetscCall(MechIODescribeWriteFailure(out->comm, out->h5path, err, what, sizeof(what)));
+  if (!what[0]) {
+    if (ierr) (void)PetscErrorMessage(ierr, &text, &specific);
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s", specific && specific[0] ? specific : (ierr ? (text ? text : "the write failed") : "the write failed on another rank")));
+  }
+  PetscCall(PetscStrncpy(out->failmsg, what, sizeof(out->failmsg)));
+  if (out->tmppath) {
+    PetscCall(MechIODiscardViewer(&out->viewer, out->tmppath));
+    PetscCall(PetscFree(out->tmppath));
+  }
+  SETERRQ(out->comm, PETSC_ERR_FILE_WRITE, "Cannot write the HDF5 output %s: %s", out->h5path, what);
 }
 
 /* Renames a new file from its temporary name to its name, once. Collective. */
@@ -508,9 +646,12 @@ static PetscErrorCode OutputNew(MPI_Comm comm, PetscMPIInt rank, MechSystem sys,
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&out));
-  out->comm  = comm;
-  out->rank  = rank;
-  out->every = every > 0 ? every : 0;
+  out->comm      = comm;
+  out->rank      = rank;
+  out->every     = every > 0 ? every : 0;
+  out->flushstep = -1;
+  out->agree     = MPI_COMM_NULL;
+  PetscCallMPI(MPI_Comm_dup(comm, &out->agree));
   PetscCall(PetscObjectReference((PetscObject)sys));
   out->sys = sys;
   ierr     = SetUp(out, filename);
@@ -565,13 +706,16 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
     (void)MechOutputFree(out);
     PetscCall(ierr);
   }
-  ierr = WriteHeader(out, ts);
-  if (ierr) {
-    /* do not leave a file with a partial header behind */
-    (void)PetscViewerDestroy(&out->viewer);
-    if (rank == 0) (void)remove(out->tmppath);
-    (void)MechOutputFree(out);
-    PetscCall(ierr);
+  {
+    Quiet q;
+
+    /* a file with a partial header is not left behind (EndWrite() removes it) */
+    ierr = BeginWrite(out, 0, &q);
+    if (!ierr) ierr = EndWrite(out, &q, WriteHeader(out, ts));
+    if (ierr) {
+      (void)MechOutputFree(out);
+      PetscCall(ierr);
+    }
   }
   *outp = out;
   PetscFunctionReturn(0);
@@ -589,33 +733,11 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
 @*/
 PetscErrorCode MechOutputFlush(MechOutput out)
 {
-  hid_t fileid;
-
   PetscFunctionBegin;
   PetscValidPointer(out, 1);
+  PetscCheck(!out->failed, out->comm, PETSC_ERR_FILE_WRITE, "Cannot write the HDF5 output %s: %s", out->h5path, out->failmsg);
   PetscCheck(out->viewer || out->pending, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The output to %s is closed", out->h5path);
-  PetscCall(FlushMonitor(out));
-  PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
-  PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
-  PetscFunctionReturn(0);
-}
-
-/* Whether the object group/name exists (a missing group is no error) */
-static PetscErrorCode ObjectExists(hid_t fileid, const char group[], const char name[], PetscBool *has)
-{
-  htri_t e;
-
-  PetscFunctionBegin;
-  *has = PETSC_FALSE;
-  PetscCallHDF5Return(e, H5Lexists, (fileid, group, H5P_DEFAULT));
-  if (e <= 0) PetscFunctionReturn(0);
-  if (name) {
-    hid_t g;
-    PetscCallHDF5Return(g, H5Gopen2, (fileid, group, H5P_DEFAULT));
-    PetscCallHDF5Return(e, H5Lexists, (g, name, H5P_DEFAULT));
-    PetscCallHDF5(H5Gclose, (g));
-  }
-  *has = e > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(FlushFile(out));
   PetscFunctionReturn(0);
 }
 
@@ -713,149 +835,203 @@ typedef struct {
   char       problem[1024]; /* why the file cannot be continued ("" if it can) */
 } ContinueInfo;
 
+/* The group `name` of the file, or -1 with a problem if it is missing or not a group */
+static PetscErrorCode OpenGroup(hid_t fileid, const char name[], hid_t *group, char problem[], size_t len)
+{
+  htri_t     e;
+  hid_t      obj;
+  H5I_type_t type = H5I_BADID;
+
+  PetscFunctionBegin;
+  *group = -1;
+  PetscCallHDF5Return(e, H5Lexists, (fileid, name, H5P_DEFAULT));
+  if (e) {
+    PetscCallHDF5Return(obj, H5Oopen, (fileid, name, H5P_DEFAULT));
+    PetscCallHDF5Return(type, H5Iget_type, (obj));
+    PetscCallHDF5(H5Oclose, (obj));
+  }
+  if (type != H5I_GROUP) PetscCall(PetscSNPrintf(problem, len, "it has no group %s", name));
+  else PetscCallHDF5Return(*group, H5Gopen2, (fileid, name, H5P_DEFAULT));
+  PetscFunctionReturn(0);
+}
+
 /*
   Reads an existing output file (opened read-only) and decides what is kept when the run
   continues from step `step` at time t: /monitor records up to that step, snapshots before it
   (and at it if it is a regular snapshot step, not only the last snapshot of the interrupted run).
-  A file that cannot be continued without a gap, or that belongs to another model, size or run,
-  gets a reason in info->problem. Collective; every rank reads the same and decides the same.
+  Everything the continuation reads or appends to is checked first: the attributes model, the
+  model parameters, every and restarts (their datatypes exactly, their values against this run
+  or their ranges), the datasets of /monitor and /fields (datatype, chunked and extendible, the
+  shape of a snapshot, the attribute timestepping of q and v), the steps (consecutive) and times
+  (finite, the snapshots' those of /monitor). A file that is damaged, cannot be continued
+  without a gap, or belongs to another model, size or run, gets a reason in info->problem.
+  Not collective: every rank reads the same and decides the same.
 */
-static PetscErrorCode ContinueInspect(MechOutput out, PetscViewer viewer, PetscInt step, PetscReal t, ContinueInfo *info)
+static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt step, PetscReal t, ContinueInfo *info)
 {
-  hid_t              fileid, inttype, realtype;
+  hid_t              root = -1, monitor = -1, fields = -1;
   const char        *model;
-  char              *fmodel = NULL, path[PETSC_MAX_PATH_LEN];
+  char               fmodel[256], *problem = info->problem;
+  size_t             plen = sizeof(info->problem);
   const char *const *pnames;
   const PetscReal   *pvalues;
-  PetscInt           np, i, j, nrows = PETSC_MAX_INT, first, every = out->every, N;
-  PetscInt          *steps = NULL;
+  PetscInt           np, i, j, every = out->every, first, nsnap;
+  hsize_t            nrows = 0, rows, dims[5];
+  int64_t           *steps = NULL, *snapsteps = NULL, v;
   PetscReal         *times = NULL;
   PetscBool          has;
+  htri_t             e;
   int                ndims;
-  hsize_t            dims[5];
 
   PetscFunctionBegin;
-  info->problem[0] = 0;
-  PetscCall(PetscViewerHDF5GetFileId(viewer, &fileid));
-  PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
-  PetscCall(PetscDataTypeToHDF5DataType(PETSC_REAL, &realtype));
+  problem[0] = 0;
+  {
+    haddr_t eoa;
+    hsize_t size;
+
+    /* the end of the file its superblock gives is where the continuation's writes go: within
+       the file (a file killed after a flush may have bytes beyond it, which nothing refers to) */
+    PetscCallHDF5(H5Fget_eoa, (fileid, &eoa));
+    PetscCallHDF5(H5Fget_filesize, (fileid, &size));
+    if (eoa > size) {
+      PetscCall(PetscSNPrintf(problem, plen, "its superblock gives it %llu bytes, it has %llu (the file is truncated or damaged)", (unsigned long long)eoa, (unsigned long long)size));
+      PetscFunctionReturn(0);
+    }
+  }
+  PetscCallHDF5Return(root, H5Gopen2, (fileid, "/", H5P_DEFAULT));
   /* the model and its parameters */
   PetscCall(MechSystemGetModelName(out->sys, &model));
   if (!model) model = "user";
-  PetscCall(PetscViewerHDF5HasAttribute(viewer, "/", "model", &has));
-  if (!has) {
-    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it is not a tsmech output file (no attribute /model)"));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/", "model", PETSC_STRING, NULL, &fmodel));
-  PetscCall(PetscStrcmp(model, fmodel, &has));
-  if (!has) PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it holds a run of model %s, this run is model %s", fmodel, model));
-  PetscCall(PetscFree(fmodel));
-  if (info->problem[0]) PetscFunctionReturn(0);
+  PetscCall(MechIOReadAttribute(root, "/", "model", MECH_IO_ATTR_STRING, fmodel, sizeof(fmodel), &has, problem, plen));
+  if (!problem[0] && !has) PetscCall(PetscSNPrintf(problem, plen, "it is not a tsmech output file (no attribute /model)"));
+  if (!problem[0] && strcmp(fmodel, model)) PetscCall(PetscSNPrintf(problem, plen, "it holds a run of model %s, this run is model %s", fmodel, model));
   PetscCall(MechSystemGetParameters(out->sys, &np, &pnames, &pvalues));
-  for (i = 0; i < np; i++) {
-    char      name[256];
-    PetscReal value;
+  for (i = 0; i < np && !problem[0]; i++) {
+    char   name[256];
+    double value = 0;
 
     PetscCall(ParameterAttributeName(pnames[i], name, sizeof(name)));
-    PetscCall(PetscViewerHDF5HasAttribute(viewer, "/", name, &has));
-    if (!has) {
-      PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it lacks the model parameter %s", pnames[i]));
-      PetscFunctionReturn(0);
-    }
-    PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/", name, PETSC_REAL, NULL, &value));
-    if (value != pvalues[i]) {
-      PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it holds a run with %s = %g, this run has %s = %g", pnames[i], (double)value, pnames[i], (double)pvalues[i]));
-      PetscFunctionReturn(0);
-    }
+    PetscCall(MechIOReadAttribute(root, "/", name, MECH_IO_ATTR_REAL, &value, 0, &has, problem, plen));
+    if (problem[0]) break;
+    if (!has) PetscCall(PetscSNPrintf(problem, plen, "it lacks the model parameter %s", pnames[i]));
+    else if (!(value == pvalues[i])) PetscCall(PetscSNPrintf(problem, plen, "it holds a run with %s = %.17g, this run has %s = %.17g", pnames[i], value, pnames[i], (double)pvalues[i]));
   }
-  PetscCall(PetscViewerHDF5HasAttribute(viewer, "/", "every", &has));
-  if (has) PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/", "every", PETSC_INT, NULL, &every));
+  /* the snapshot interval of the interrupted run, and the count of continuations */
+  if (!problem[0]) PetscCall(MechIOReadAttribute(root, "/", "every", MECH_IO_ATTR_INT, &v, 0, &has, problem, plen));
+  if (!problem[0] && has) {
+    if (v < 0 || v > PETSC_MAX_INT) PetscCall(PetscSNPrintf(problem, plen, "its attribute /every = %lld is not a snapshot interval (the file is damaged)", (long long)v));
+    else every = (PetscInt)v;
+  }
   info->restarts = 0;
-  PetscCall(PetscViewerHDF5HasAttribute(viewer, "/", "restarts", &has));
-  if (has) PetscCall(PetscViewerHDF5ReadAttribute(viewer, "/", "restarts", PETSC_INT, NULL, &info->restarts));
+  if (!problem[0]) PetscCall(MechIOReadAttribute(root, "/", "restarts", MECH_IO_ATTR_INT, &v, 0, &has, problem, plen));
+  if (!problem[0] && has) {
+    if (v < 0 || v >= PETSC_MAX_INT) PetscCall(PetscSNPrintf(problem, plen, "its attribute /restarts = %lld is not a count of restarts (the file is damaged)", (long long)v));
+    else info->restarts = (PetscInt)v;
+  }
+  PetscCallHDF5(H5Gclose, (root));
+  if (problem[0]) PetscFunctionReturn(0);
 
   /* /monitor: the complete records (a run killed during a flush may leave columns of unequal
      length) must be consecutive steps and reach the restart step */
-  for (j = 0; j < out->nreal + MECH_OUTPUT_NINT; j++) {
+  PetscCall(OpenGroup(fileid, "/monitor", &monitor, problem, plen));
+  for (j = 0; j < out->nreal + MECH_OUTPUT_NINT && !problem[0]; j++) {
     const char *name = j < MECH_OUTPUT_NREAL ? MechOutputRealNames[j] : (j < out->nreal ? out->invname[j - MECH_OUTPUT_NREAL] : MechOutputIntNames[j - out->nreal]);
 
-    PetscCall(ObjectExists(fileid, "/monitor", name, &has));
-    if (!has) {
-      PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it has no dataset /monitor/%s", name));
-      PetscFunctionReturn(0);
-    }
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/monitor/%s", name));
-    PetscCall(DatasetDims(fileid, path, &ndims, dims));
-    nrows = PetscMin(nrows, (PetscInt)dims[0]);
+    PetscCall(MechIOCheckDataset(monitor, "/monitor", name, j < out->nreal ? H5T_IEEE_F64LE : H5T_STD_I64LE, 1, dims, PETSC_TRUE, &rows, &has, problem, plen));
+    if (!problem[0] && !has) PetscCall(PetscSNPrintf(problem, plen, "it has no dataset /monitor/%s", name));
+    nrows = j ? PetscMin(nrows, rows) : rows;
   }
+  if (monitor >= 0) PetscCallHDF5(H5Gclose, (monitor));
+  if (problem[0]) PetscFunctionReturn(0);
   if (nrows == 0) {
-    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its /monitor is empty: the run continues from step %" PetscInt_FMT " and the steps before would be missing", step));
+    PetscCall(PetscSNPrintf(problem, plen, "its /monitor is empty: the run continues from step %" PetscInt_FMT " and the steps before would be missing", step));
     PetscFunctionReturn(0);
   }
+  PetscCheck(nrows < (hsize_t)PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "The /monitor of the file has %llu records", (unsigned long long)nrows);
   PetscCall(PetscMalloc1(nrows, &steps));
   PetscCall(PetscMalloc1(nrows, &times));
-  PetscCall(ReadSeries(fileid, "/monitor/step", inttype, nrows, steps));
-  PetscCall(ReadSeries(fileid, "/monitor/time", realtype, nrows, times));
-  first = steps[0];
-  for (i = 1; i < nrows; i++)
-    if (steps[i] != first + i) break;
-  if (i < nrows) {
-    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its /monitor/step is not consecutive (step %" PetscInt_FMT " follows step %" PetscInt_FMT ")", steps[i], steps[i - 1]));
-  } else if (step < first || step > first + nrows - 1) {
-    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its /monitor covers steps %" PetscInt_FMT " to %" PetscInt_FMT " and the run continues from step %" PetscInt_FMT ": %s", first, first + nrows - 1, step, step > first ? "the steps in between would be missing" : "it starts after that step"));
-  } else if (PetscAbsReal(times[step - first] - t) > 1e-12 * PetscMax(1, PetscAbsReal(t))) {
-    PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its step %" PetscInt_FMT " is at t = %.17g, the checkpoint's at t = %.17g: they are not the same run", step, (double)times[step - first], (double)t));
+  PetscCall(ReadSeries(fileid, "/monitor/step", H5T_NATIVE_INT64, (PetscInt)nrows, steps));
+  PetscCall(ReadSeries(fileid, "/monitor/time", H5T_NATIVE_DOUBLE, (PetscInt)nrows, times));
+  for (i = 1; i < (PetscInt)nrows; i++)
+    if (steps[i] != steps[0] + i) break;
+  if (steps[0] < 0 || steps[0] + (int64_t)nrows > PETSC_MAX_INT) {
+    PetscCall(PetscSNPrintf(problem, plen, "its /monitor/step starts at step %lld (the file is damaged)", (long long)steps[0]));
+  } else if (i < (PetscInt)nrows) {
+    PetscCall(PetscSNPrintf(problem, plen, "its /monitor/step is not consecutive (step %lld follows step %lld)", (long long)steps[i], (long long)steps[i - 1]));
+  } else if (step < steps[0] || step > steps[0] + (int64_t)nrows - 1) {
+    PetscCall(PetscSNPrintf(problem, plen, "its /monitor covers steps %lld to %lld and the run continues from step %" PetscInt_FMT ": %s", (long long)steps[0], (long long)(steps[0] + (int64_t)nrows - 1), step, step > steps[0] ? "the steps in between would be missing" : "it starts after that step"));
+  } else if (!(PetscAbsReal(times[step - steps[0]] - t) <= 1e-12 * PetscMax(1, PetscAbsReal(t)))) {
+    PetscCall(PetscSNPrintf(problem, plen, "its step %" PetscInt_FMT " is at t = %.17g, the checkpoint's at t = %.17g: they are not the same run", step, (double)times[step - steps[0]], (double)t));
   }
+  first      = problem[0] ? 0 : (PetscInt)steps[0];
   info->nrec = step - first + 1;
   PetscCall(PetscFree(steps));
-  PetscCall(PetscFree(times));
-  if (info->problem[0]) PetscFunctionReturn(0);
+  if (problem[0]) {
+    PetscCall(PetscFree(times));
+    PetscFunctionReturn(0);
+  }
 
-  /* /fields: complete snapshots (q, v, time and step all written) of the same size */
+  /* /fields: complete snapshots (q, v, time and step all written) of this run's shape */
   info->nsnap = 0;
-  PetscCall(ObjectExists(fileid, "/fields", "step", &has));
-  if (has) {
-    PetscInt nsnap = PETSC_MAX_INT, size = 1;
-    hsize_t  qdims[5];
-    int      qndims = 0;
+  PetscCallHDF5Return(e, H5Lexists, (fileid, "/fields", H5P_DEFAULT));
+  if (e) PetscCall(OpenGroup(fileid, "/fields", &fields, problem, plen));
+  if (fields >= 0 && !problem[0]) PetscCallHDF5Return(e, H5Lexists, (fields, "step", H5P_DEFAULT));
+  if (fields >= 0 && !problem[0] && e) {
+    hsize_t sdims[5];
+    int     vdims;
 
-    for (j = 0; j < 4; j++) {
+    /* a snapshot of q or v as VecView() appends it: [unlimited, the vector's shape] */
+    PetscCall(MechIOVecDims(out->q, &vdims, sdims + 1));
+    ndims = vdims + 1;
+    for (j = 0; j < 4 && !problem[0]; j++) {
       const char *name = j == 0 ? "q" : j == 1 ? "v"
                                     : j == 2   ? "time"
                                                : "step";
 
-      PetscCall(ObjectExists(fileid, "/fields", name, &has));
-      if (!has) {
-        PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "it has no dataset /fields/%s", name));
-        PetscFunctionReturn(0);
+      PetscCall(MechIOCheckDataset(fields, "/fields", name, j < 3 ? H5T_IEEE_F64LE : H5T_STD_I64LE, j < 2 ? ndims : 1, sdims, PETSC_TRUE, &rows, &has, problem, plen));
+      if (!problem[0] && !has) PetscCall(PetscSNPrintf(problem, plen, "it has no dataset /fields/%s", name));
+      if (!problem[0] && j < 2) {
+        hid_t dset;
+
+        /* PETSc's VecView() reads it before it appends */
+        PetscCallHDF5Return(dset, H5Dopen2, (fields, name, H5P_DEFAULT));
+        PetscCall(MechIOReadAttribute(dset, j ? "/fields/v" : "/fields/q", "timestepping", MECH_IO_ATTR_INT, &v, 0, NULL, problem, plen));
+        PetscCallHDF5(H5Dclose, (dset));
+        if (!problem[0] && v != 1) PetscCall(PetscSNPrintf(problem, plen, "its attribute /fields/%s/timestepping = %lld is not 1 (the file is damaged)", name, (long long)v));
       }
-      PetscCall(PetscSNPrintf(path, sizeof(path), "/fields/%s", name));
-      PetscCall(DatasetDims(fileid, path, &ndims, dims));
-      nsnap = PetscMin(nsnap, (PetscInt)dims[0]);
-      if (j == 0) {
-        qndims = ndims;
-        for (i = 0; i < ndims; i++) qdims[i] = dims[i];
+      nrows = j ? PetscMin(nrows, rows) : rows;
+    }
+    if (!problem[0]) {
+      PetscCheck(nrows < (hsize_t)PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "The /fields of the file have %llu snapshots", (unsigned long long)nrows);
+      nsnap = (PetscInt)nrows;
+      PetscCall(PetscMalloc1(PetscMax(nsnap, 1), &snapsteps));
+      PetscCall(PetscMalloc1(PetscMax(nsnap, 1), &info->snapstep));
+      PetscCall(PetscMalloc1(PetscMax(nsnap, 1), &info->snaptime));
+      PetscCall(ReadSeries(fileid, "/fields/step", H5T_NATIVE_INT64, nsnap, snapsteps));
+      PetscCall(ReadSeries(fileid, "/fields/time", H5T_NATIVE_DOUBLE, nsnap, info->snaptime));
+      /* the last snapshot of an interrupted run is at the restart step; the uninterrupted run
+         has one there only if it is a regular snapshot step. The ones kept are steps of
+         /monitor, increasing, at its times. */
+      for (i = 0; i < nsnap; i++) {
+        int64_t s = snapsteps[i];
+
+        if (s > step || (s == step && i > 0 && !(every > 0 && step % every == 0))) break;
+        if (s < first || (i > 0 && s <= snapsteps[i - 1])) {
+          PetscCall(PetscSNPrintf(problem, plen, "its /fields/step holds step %lld at snapshot %" PetscInt_FMT ", not a later step of /monitor (the file is damaged)", (long long)s, i));
+          break;
+        }
+        if (!(info->snaptime[i] == times[s - first])) {
+          PetscCall(PetscSNPrintf(problem, plen, "its snapshot %" PetscInt_FMT " (step %lld) is at t = %.17g, /monitor/time at t = %.17g (the file is damaged)", i, (long long)s, (double)info->snaptime[i], (double)times[s - first]));
+          break;
+        }
+        info->snapstep[i] = (PetscInt)s;
       }
+      info->nsnap = i;
     }
-    for (i = 1; i < qndims; i++) size *= (PetscInt)qdims[i];
-    PetscCall(VecGetSize(out->q, &N));
-    if (size != N) {
-      PetscCall(PetscSNPrintf(info->problem, sizeof(info->problem), "its snapshots hold %" PetscInt_FMT " values, this run's state has %" PetscInt_FMT, size, N));
-      PetscFunctionReturn(0);
-    }
-    PetscCall(PetscMalloc1(PetscMax(nsnap, 1), &info->snapstep));
-    PetscCall(PetscMalloc1(PetscMax(nsnap, 1), &info->snaptime));
-    PetscCall(ReadSeries(fileid, "/fields/step", inttype, nsnap, info->snapstep));
-    PetscCall(ReadSeries(fileid, "/fields/time", realtype, nsnap, info->snaptime));
-    /* the last snapshot of an interrupted run is at the restart step; the uninterrupted run
-       has one there only if it is a regular snapshot step */
-    for (i = 0; i < nsnap; i++) {
-      PetscInt s = info->snapstep[i];
-      if (s > step || (s == step && i > 0 && !(every > 0 && step % every == 0))) break;
-    }
-    info->nsnap = i;
   }
+  if (fields >= 0) PetscCallHDF5(H5Gclose, (fields));
+  PetscCall(PetscFree(snapsteps));
+  PetscCall(PetscFree(times));
   PetscFunctionReturn(0);
 }
 
@@ -895,7 +1071,7 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
   MechOutput     out;
   PetscErrorCode ierr;
   PetscBool      exists = PETSC_FALSE, ok;
-  PetscViewer    viewer = NULL;
+  hid_t          fileid;
   ContinueInfo   info;
   PetscInt       step;
   PetscReal      t;
@@ -914,20 +1090,25 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
   PetscCall(TSGetTime(ts, &t));
   PetscCall(OutputNew(comm, rank, sys, every, filename, &out));
 
-  /* inspect the file read-only; HDF5's own error stack is silenced meanwhile */
+  /* inspect the file read-only, each rank by itself (MechIOOpenReadOnly()); HDF5's own error
+     stack is silenced meanwhile; the ranks agree on the outcome */
   PetscCall(PetscMemzero(&info, sizeof(info)));
   PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &efunc, &edata));
   PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscViewerHDF5Open(comm, filename, FILE_MODE_READ, &viewer);
-  if (!ierr) ierr = ContinueInspect(out, viewer, step, t, &info);
-  ok = ierr ? PETSC_FALSE : PETSC_TRUE;
-  if (viewer && ((PetscViewer_HDF5 *)viewer->data)->file_id < 0) ((PetscViewer_HDF5 *)viewer->data)->file_id = 0;
-  (void)PetscViewerDestroy(&viewer);
+  fileid = MechIOOpenReadOnly(filename);
+  ierr   = fileid < 0 ? PETSC_ERR_FILE_OPEN : ContinueInspect(out, fileid, step, t, &info);
+  ok     = ierr ? PETSC_FALSE : PETSC_TRUE;
+  if (fileid >= 0) {
+    /* a read that failed midway leaves objects open, which would keep the file open */
+    MechIOCloseObjects(fileid);
+    (void)H5Fclose(fileid);
+  }
   PetscCall(PetscPopErrorHandler());
   PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, efunc, edata));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, comm));
+  PetscCall(MechIOAgreeProblem(comm, &ok, info.problem, sizeof(info.problem)));
   if (!ok || info.problem[0]) {
+    PetscCall(MechIOQuietExit());
     (void)PetscFree(info.snaptime);
     (void)PetscFree(info.snapstep);
     (void)MechOutputFree(out);
@@ -968,6 +1149,7 @@ static PetscErrorCode OutputRecord(MechOutput out, TS ts)
   PetscFunctionBegin;
   PetscValidPointer(out, 1);
   PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
+  PetscCheck(!out->failed, out->comm, PETSC_ERR_FILE_WRITE, "Cannot write the HDF5 output %s: %s", out->h5path, out->failmsg);
   PetscCheck(out->viewer || out->pending, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The output to %s is closed", out->h5path);
   PetscCall(TSGetStepNumber(ts, &step));
   PetscCall(TSGetTime(ts, &t));
@@ -1071,7 +1253,10 @@ PetscErrorCode TSMonitorMechOutput(TS ts, PetscInt step, PetscReal t, Vec X, voi
 - ts  - the TS after TSSolve() (NULL: close without recording the final state)
 
   Notes:
-  Closing twice is harmless.
+  Closing twice is harmless. An output whose write failed (MechOutputRecord() or
+  MechOutputFlush() returned an error) is closed as it is, without writing anything more: it
+  holds what its last successful flush wrote (a file still under its temporary name was removed
+  at the failure).
 @*/
 PetscErrorCode MechOutputClose(MechOutput out, TS ts)
 {
@@ -1079,6 +1264,28 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
 
   PetscFunctionBegin;
   PetscValidPointer(out, 1);
+  if (out->failed) {
+    PetscInt step = -1;
+
+    if (ts) PetscCall(TSGetStepNumber(ts, &step));
+    out->pending = PETSC_FALSE;
+    if (out->viewer) {
+      H5E_auto2_t efunc;
+      void       *edata;
+
+      /* what a failed write left unwritten is not tried again: HDF5 may be unable to write it */
+      PetscCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &efunc, &edata));
+      PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
+      if (((PetscViewer_HDF5 *)out->viewer->data)->file_id > 0) (void)H5Fclose(((PetscViewer_HDF5 *)out->viewer->data)->file_id);
+      ((PetscViewer_HDF5 *)out->viewer->data)->file_id = 0;
+      PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, efunc, edata));
+      PetscCall(PetscViewerDestroy(&out->viewer));
+    }
+    /* the state asked for is not in the file: whoever closes it must know (a checkpoint of that
+       state would be ahead of the output, which a restart could not continue) */
+    PetscCheck(step <= out->flushstep, out->comm, PETSC_ERR_FILE_WRITE, "Cannot write the HDF5 output %s: %s", out->h5path, out->failmsg);
+    PetscFunctionReturn(0);
+  }
   if (!out->viewer && !out->pending) PetscFunctionReturn(0);
   if (ts) {
     PetscInt step;
@@ -1091,12 +1298,32 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
       PetscCall(WriteSnapshot(out, out->laststep, out->lasttime));
     }
   }
-  PetscCall(FlushMonitor(out));
+  /* after the flush HDF5 holds nothing unwritten: the close itself writes nothing */
+  PetscCall(FlushFile(out));
   PetscCall(PetscViewerDestroy(&out->viewer));
   PetscCall(Commit(out));
-  /* the XDMF only describes the closed file, so it is written once the .h5 is complete */
+  /* the XDMF only describes the closed file, so it is written once the .h5 is complete; rank 0
+     writes it, every rank raises its error */
   PetscCall(MechSystemGetModelName(out->sys, &model));
-  if (out->rank == 0 && out->dim >= 2 && out->shape[out->dim] == 3 && out->nsnap > 0) PetscCall(MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->nsnap, out->snaptime));
+  if (out->dim >= 2 && out->shape[out->dim] == 3 && out->nsnap > 0) {
+    PetscErrorCode ierr                          = 0;
+    char           msg[PETSC_MAX_PATH_LEN + 256] = "";
+
+    if (out->rank == 0) {
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->nsnap, out->snaptime);
+      PetscCall(PetscPopErrorHandler());
+      if (ierr) {
+        const char *text     = NULL;
+        char       *specific = NULL;
+        (void)PetscErrorMessage(ierr, &text, &specific);
+        PetscCall(PetscStrncpy(msg, specific && specific[0] ? specific : (text ? text : "Cannot write the XDMF file"), sizeof(msg)));
+      }
+    }
+    PetscCallMPI(MPI_Bcast(&ierr, 1, MPI_INT, 0, out->comm));
+    PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, out->comm));
+    PetscCheck(!ierr, out->comm, PETSC_ERR_FILE_WRITE, "%s", msg);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -1127,8 +1354,9 @@ PetscErrorCode MechOutputDiscard(MechOutput *out)
   PetscFunctionBegin;
   if (!*out) PetscFunctionReturn(0);
   (*out)->pending = PETSC_FALSE;
-  if ((*out)->viewer) PetscCall(PetscViewerDestroy(&(*out)->viewer));
-  if ((*out)->tmppath && (*out)->rank == 0) (void)remove((*out)->tmppath);
+  if ((*out)->tmppath) PetscCall(MechIODiscardViewer(&(*out)->viewer, (*out)->tmppath));
+  else if ((*out)->failed) PetscCall(MechOutputClose(*out, NULL));
+  else if ((*out)->viewer) PetscCall(PetscViewerDestroy(&(*out)->viewer));
   PetscCall(MechOutputFree(*out));
   *out = NULL;
   PetscFunctionReturn(0);

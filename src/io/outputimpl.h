@@ -52,9 +52,68 @@ typedef enum {
 PETSC_EXTERN PetscErrorCode MechIOCheckWritable(MPI_Comm, const char path[], char problem[], size_t len);
 PETSC_EXTERN PetscErrorCode MechIOFileKind(MPI_Comm, const char path[], MechIOKind *);
 
+/* Rank 0's parts of the two checks above, for callers that look at many files on rank 0 */
+PETSC_INTERN void       MechIOCheckWritableLocal(const char path[], char problem[], size_t len);
+PETSC_INTERN MechIOKind MechIOFileKindLocal(const char path[]);
+/* "append-only (chattr +a)" or "immutable (chattr +i)" for a file or directory that is, else NULL */
+PETSC_INTERN const char *MechIOProtection(const char path[]);
+
+/* Room for a write (files.c): what HDF5 may add to a write's data besides it (metadata, the
+   chunks a growing dataset allocates); the free bytes of path's file system (rank 0, -1 if
+   unknown); the check before a write and the diagnosis after a failed one from its errno and
+   the room left ("no space left on device (...)", "disk quota exceeded" or ""). Collective. */
+#define MECH_IO_MARGIN 65536
+PETSC_INTERN long long      MechIOFreeBytes(const char path[]);
+PETSC_INTERN PetscErrorCode MechIOCheckSpace(MPI_Comm, const char path[], long long bytes, char problem[], size_t len);
+PETSC_INTERN PetscErrorCode MechIODescribeWriteFailure(MPI_Comm, const char path[], int err, char what[], size_t len);
+PETSC_INTERN void           MechIODescribeWriteFailureLocal(const char path[], int err, char what[], size_t len);
+/* Whether a write succeeded on every rank, waiting at most `seconds` for the others (all: they
+   answered; parallel HDF5 may leave them in a collective call after rank 0 failed) */
+#define MECH_IO_AGREE_SECONDS 30.0
+PETSC_INTERN PetscErrorCode MechIOAgree(MPI_Comm, double seconds, PetscBool *ok, PetscBool *all);
+/* Closes the viewer of a file given up after a failed write and removes the file (collective) */
+PETSC_INTERN PetscErrorCode MechIODiscardViewer(PetscViewer *, const char path[]);
+
+/* The XDMF companion of an output (FILE.h5 -> FILE.xmf), the comment that marks the XDMF files
+   tsmech writes, and whether a file is one of them (rank 0; h5name: the output's file name) */
+#define MECH_XDMF_MARKER "<!-- tsmech: the XDMF description of "
+PETSC_INTERN void      MechIOXDMFPath(const char h5[], char xmf[], size_t len);
+PETSC_INTERN PetscBool MechIOIsOwnXDMF(const char xmf[], const char h5name[]);
+
+/* The files of a run (runfiles.c): MechIOPlanFiles() derives every path a run writes, checks
+   them and locks them against other runs until MechIOPlanDestroy(); MechIOSameFile() compares
+   two paths as files (canonical paths, hard links). -checkpoint_keep is at most
+   MECH_IO_MAX_KEEP. Collective; rank 0 looks and holds the locks. */
+#define MECH_IO_MAX_KEEP 100
+typedef struct _n_MechIOPlan *MechIOPlan;
+PETSC_EXTERN PetscErrorCode   MechIOPlanFiles(MPI_Comm, const char output[], const char checkpoint[], PetscInt keep, const char restart[], MechIOPlan *);
+PETSC_EXTERN PetscErrorCode   MechIOPlanDestroy(MechIOPlan *);
+PETSC_EXTERN PetscErrorCode   MechIOSameFile(MPI_Comm, const char a[], const char b[], PetscBool *);
+
 /* Closes an output without writing anything more, for a run that failed before completing a
    step: a new file (still under its temporary name) is removed, a continued file that has not
    been changed yet stays as it was. Collective. */
 PETSC_EXTERN PetscErrorCode MechOutputDiscard(MechOutput *);
+
+#if defined(PETSC_HAVE_HDF5)
+#include <petscviewerhdf5.h>
+/* Strict reading of a file's metadata (checkpoint.c), for the checkpoint and the continued
+   output: an attribute read with its datatype and dataspace checked exactly, a dataset's
+   datatype, layout and shape checked, the shape VecView() gives a vector, and the objects a
+   failed read left open closed. Problems go to `problem`, HDF5 failures are returned. */
+typedef enum {
+  MECH_IO_ATTR_INT64,  /* H5T_STD_I64LE into int64_t */
+  MECH_IO_ATTR_INT,    /* H5T_STD_I32LE or H5T_STD_I64LE (PETSC_INT) into int64_t */
+  MECH_IO_ATTR_REAL,   /* H5T_IEEE_F64LE into double */
+  MECH_IO_ATTR_STRING, /* fixed-length NUL-terminated printable ASCII into char[len] */
+} MechIOAttrKind;
+PETSC_INTERN PetscErrorCode MechIOReadAttribute(hid_t obj, const char objname[], const char name[], MechIOAttrKind, void *value, size_t len, PetscBool *found, char problem[], size_t plen);
+PETSC_INTERN PetscErrorCode MechIOCheckDataset(hid_t loc, const char locname[], const char name[], hid_t type, int ndims, const hsize_t dims[], PetscBool extendible, hsize_t *rows, PetscBool *found, char problem[], size_t plen);
+PETSC_INTERN PetscErrorCode MechIOVecDims(Vec, int *ndims, hsize_t dims[4]);
+PETSC_INTERN void           MechIOCloseObjects(hid_t file);
+PETSC_INTERN PetscErrorCode MechIOQuietExit(void);
+PETSC_INTERN hid_t          MechIOOpenReadOnly(const char path[]);
+PETSC_INTERN PetscErrorCode MechIOAgreeProblem(MPI_Comm, PetscBool *ok, char problem[], size_t len);
+#endif
 
 #endif

@@ -4,7 +4,12 @@
   lattice) without a conversion step. The heavy data stays in the .h5: every grid of the temporal
   collection selects its snapshot of /fields/q and /fields/v as a hyperslab.
 */
+#define _POSIX_C_SOURCE 200809L
 #include "outputimpl.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 /* A hyperslab DataItem selecting snapshot k of dataset /fields/<name>, shape [nsnap, shape] */
 static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[], PetscInt rank, const PetscInt shape[], PetscInt nsnap, PetscInt k, const char indent[])
@@ -31,16 +36,15 @@ static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[]
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[])
+/* The XDMF text, written to fp */
+static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[])
 {
-  FILE    *fp;
   PetscInt k, rank = dim + 1; /* dimensions of one snapshot: the grid's and the dof's */
 
   PetscFunctionBegin;
-  PetscCheck(dim == 2 || dim == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output is for 2-D and 3-D grids, not %" PetscInt_FMT "-D", dim);
-  PetscCheck(shape[dim] == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output needs 3 dofs per node (x, y, z), not %" PetscInt_FMT, shape[dim]);
-  PetscCall(PetscFOpen(PETSC_COMM_SELF, xmfpath, "w", &fp));
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"));
+  /* the mark by which a later run knows the file as its own to replace (MechIOIsOwnXDMF()) */
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%sa tsmech HDF5 output, written by tsmech %s -->\n", MECH_XDMF_MARKER, TSMECH_VERSION));
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "<Xdmf Version=\"2.0\">\n  <Domain>\n"));
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "    <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", grid));
   for (k = 0; k < nsnap; k++) {
@@ -60,6 +64,36 @@ PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], co
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "      </Grid>\n"));
   }
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "    </Grid>\n  </Domain>\n</Xdmf>\n"));
-  PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The file is written to xmfpath.tmp-<pid> and renamed over xmfpath, so a failed write (a full
+  disk) leaves the previous file as it was and no partial one. Errors name the file.
+*/
+PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[])
+{
+  FILE          *fp;
+  char           tmp[PETSC_MAX_PATH_LEN + 32];
+  PetscErrorCode ierr;
+  int            err = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output is for 2-D and 3-D grids, not %" PetscInt_FMT "-D", dim);
+  PetscCheck(shape[dim] == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output needs 3 dofs per node (x, y, z), not %" PetscInt_FMT, shape[dim]);
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp-%d", xmfpath, (int)getpid()));
+  fp = fopen(tmp, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write the XDMF file %s: %s", xmfpath, strerror(errno));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = WriteText(fp, h5name, grid, dim, shape, nsnap, times);
+  PetscCall(PetscPopErrorHandler());
+  if (fflush(fp) || ferror(fp)) err = errno ? errno : EIO;
+  if (fclose(fp) && !err) err = errno;
+  if (!err && !ierr && rename(tmp, xmfpath)) err = errno;
+  if (err || ierr) {
+    (void)remove(tmp);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the XDMF file %s: %s", xmfpath, err == ENOSPC ? "no space left on device" : strerror(err));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the XDMF file %s", xmfpath);
+  }
   PetscFunctionReturn(0);
 }

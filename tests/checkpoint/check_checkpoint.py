@@ -14,7 +14,9 @@ damaged checkpoints the refusal tests need.
                                                        (up to the name of their .h5)
   check_checkpoint.py mutate SRC DST KIND [NAME VALUE] a damaged copy: KIND corrupt (one bit
                                                        of /checkpoint/q's data), truncate (half
-                                                       the file), setattr, delattr
+                                                       the file), setattr, delattr, or resum
+                                                       (setattr with checksum_header recomputed:
+                                                       a consistent file with another value)
 
 Exits non-zero, with a message, at the first failed check. Needs h5py and numpy (Debian's
 /usr/bin/python3).
@@ -28,6 +30,112 @@ import h5py
 import numpy as np
 
 VECTORS = ["q", "v", "v_previous", "q_previous"]
+MASK = (1 << 64) - 1
+
+
+def mix64(x):
+    """splitmix64's finalizer, as in src/io/checkpoint.c"""
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & MASK
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & MASK
+    return x ^ (x >> 31)
+
+
+class Digest:
+    """The digest of a checkpoint's header (HeaderIO in src/io/checkpoint.c)"""
+
+    def __init__(self):
+        self.h, self.n = 0x243F6A8885A308D3, 0
+
+    def word(self, w):
+        self.n += 1
+        self.h = mix64(self.h ^ ((w + self.n * 0x9E3779B97F4A7C15) & MASK))
+
+    def bytes(self, b):
+        self.word(len(b))
+        for i in range(0, len(b), 8):
+            self.word(int.from_bytes(b[i : i + 8].ljust(8, b"\0"), "little"))
+
+    def field(self, name, tag):
+        self.bytes(name.encode())
+        self.word(tag)
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def header_digest(c):
+    """The digest of the header attributes of the group /checkpoint c, in the writer's order"""
+    d = Digest()
+    a = c.attrs
+
+    def i(name):
+        d.field(name, 1)
+        d.word(int(a[name]) & MASK)
+
+    def r(name, value=None, prefix=""):
+        d.field(prefix + name, 2)
+        d.word(int.from_bytes(np.float64(a[name] if value is None else value).tobytes(), "little"))
+
+    def s(name):
+        d.field(name, 3)
+        d.bytes(text(a[name]).encode())
+
+    s("format")
+    i("format_version")
+    s("tsmech_version")
+    s("petsc_version")
+    i("nranks")
+    s("model")
+    s("model_parameters")
+    for p in [p for p in text(a["model_parameters"]).split(",") if p]:
+        r(p, c["model_parameters"].attrs[p], "model_parameters/")
+    i("global_size")
+    i("step")
+    r("time")
+    r("dt")
+    s("ts_type")
+    s("adapt_type")
+    i("ts_family")
+    family = int(a["ts_family"])
+    if family in (1, 2):
+        r("theta")
+        i("endpoint")
+    if family == 1:
+        i("linearized")
+        s("guess")
+        i("extrapolate")
+    if family == 3:
+        for k in ("alpha_m", "alpha_f", "gamma", "beta"):
+            r(k)
+    for k in ("has_previous", "has_previous_position"):
+        i(k)
+    r("previous_time")
+    for k in ("snes_its", "ksp_its", "rejected", "snes_failures", "adapt_decrease_count", "failed_step"):
+        i(k)
+    for k in VECTORS:
+        if k in ("q", "v") or (k == "v_previous" and int(a["has_previous"])) or (k == "q_previous" and int(a["has_previous_position"])):
+            s("checksum_" + k)
+    return d.h
+
+
+def set_string(obj, name, value):
+    """A string attribute as tsmech writes one: fixed length, NUL-terminated ASCII, scalar"""
+    data = value.encode() + b"\0"
+    t = h5py.h5t.C_S1.copy()
+    t.set_size(len(data))
+    t.set_strpad(h5py.h5t.STR_NULLTERM)
+    if name in obj.attrs:
+        del obj.attrs[name]
+    a = h5py.h5a.create(obj.id, name.encode(), t, h5py.h5s.create(h5py.h5s.SCALAR))
+    a.write(np.array(data, dtype=f"S{len(data)}"), mtype=t)
+
+
+def set_header_checksum(c):
+    """Makes checksum_header that of the attributes (a consistent header with changed values)"""
+    set_string(c, "checksum_header", f"{header_digest(c):016x}")
 
 
 class CheckError(Exception):
@@ -151,8 +259,10 @@ def cmd_mutate(args):
     else:
         shutil.copy(args.src, args.dst)
         with h5py.File(args.dst, "a") as f:
-            if args.kind == "setattr":
+            if args.kind in ("setattr", "resum"):
                 f["checkpoint"].attrs[args.name] = type(f["checkpoint"].attrs[args.name].item())(args.value)
+                if args.kind == "resum":
+                    set_header_checksum(f["checkpoint"])
             elif args.kind == "delattr":
                 del f["checkpoint"].attrs[args.name]
             else:
@@ -178,7 +288,7 @@ def main():
     p = sub.add_parser("mutate")
     p.add_argument("src")
     p.add_argument("dst")
-    p.add_argument("kind", choices=["corrupt", "truncate", "setattr", "delattr"])
+    p.add_argument("kind", choices=["corrupt", "truncate", "setattr", "delattr", "resum"])
     p.add_argument("name", nargs="?")
     p.add_argument("value", nargs="?")
     args = ap.parse_args()

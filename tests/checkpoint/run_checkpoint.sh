@@ -181,9 +181,11 @@ refuse)
   tsmech 2 $chain -ts_max_steps 30 -checkpoint ck.h5 -output o.h5
   tsmech 1 -model kepler -ts_max_steps 10 -output kepler.h5
   tsmech 2 $chain -ts_max_steps 10 -output short.h5
-  run $check mutate ck.h5 version2.h5 setattr format_version 2
+  run $check mutate ck.h5 version3.h5 setattr format_version 3
+  run $check mutate ck.h5 version1.h5 setattr format_version 1
   run $check mutate ck.h5 partial.h5 delattr complete
-  run $check mutate ck.h5 size.h5 setattr global_size 37
+  run $check mutate ck.h5 size.h5 resum global_size 37
+  run $check mutate ck.h5 edited.h5 setattr dt 0.5
   run $check mutate ck.h5 truncated.h5 truncate
   run $check mutate ck.h5 corrupted.h5 corrupt
   md5sum ./* >before.md5
@@ -193,11 +195,13 @@ refuse)
   must_fail "Cannot restart from ck.h5: it was written with the model parameter n = 12, this run has n = 13" 2 $chain -chain_n 13 $more -restart ck.h5
   must_fail "Cannot restart from ck.h5: it was written with the model parameter k = 1000, this run has k = 2000" 2 $chain -chain_k 2000 $more -restart ck.h5
   must_fail "Cannot restart from size.h5: its state has 37 values, this run's 36" 2 $chain $more -restart size.h5
-  must_fail "Cannot restart from version2.h5: its format version is 2, this tsmech \(.*\) reads version 1" 2 $chain $more -restart version2.h5
+  must_fail "Cannot restart from version3.h5: its format version is 3, this tsmech \(.*\) reads version 2" 2 $chain $more -restart version3.h5
+  must_fail "Cannot restart from version1.h5: its format version is 1, this tsmech \(.*\) reads version 2: version 1 has no checksum of its header" 2 $chain $more -restart version1.h5
+  must_fail "Cannot restart from edited.h5: its header does not match its checksum /checkpoint/checksum_header \(the file is corrupted\)" 2 $chain $more -restart edited.h5
   must_fail "Cannot restart from partial.h5: it is incomplete" 2 $chain $more -restart partial.h5
   must_fail "Cannot restart from truncated.h5: it cannot be opened as an HDF5 file \(truncated, damaged or not HDF5\)" 2 $chain $more -restart truncated.h5
   must_fail "Cannot restart from corrupted.h5: the data of /checkpoint/q do not match their checksum \(the file is corrupted\)" 2 $chain $more -restart corrupted.h5
-  must_fail "Cannot restart from o.h5: it is not a tsmech checkpoint" 2 $chain $more -restart o.h5
+  must_fail "Cannot restart from o.h5: it is not a tsmech checkpoint" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output other.h5 -restart o.h5
   must_fail "Cannot restart from missing.h5: the file does not exist" 2 $chain $more -restart missing.h5
   # a valid checkpoint, but an output file that cannot be continued from its step
   must_fail "Cannot continue the output file kepler.h5 from step 30: it holds a run of model kepler, this run is model chain" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output kepler.h5 -restart ck.h5

@@ -21,6 +21,22 @@ for cfg in "$CONFIG"/*.opts; do
   fi
 done
 
+# -help: prints every option (the models among the choices of -model) and exits 0 without
+# running or writing anything
+if run -help -model chain -output "$tmp/help.h5" -checkpoint "$tmp/helpck.h5"; then
+  if ! grep -q -- "-model <now chain.*oscillator pair chain kepler cloth lattice solid" "$tmp/out"; then
+    echo "FAIL -help: the choices of -model are not listed"; fail=1
+  elif ! grep -q -- "-chain_n" "$tmp/out" || ! grep -q -- "-ts_theta_matrix_free" "$tmp/out"; then
+    echo "FAIL -help: the model's or the integrator's options are missing"; fail=1
+  elif grep -q "^tsmech: midpoint2" "$tmp/out" || [ -e "$tmp/help.h5" ] || [ -e "$tmp/helpck.h5" ]; then
+    echo "FAIL -help: a run was made or a file written"; fail=1
+  else
+    echo "ok   -help lists the options and runs nothing"
+  fi
+else
+  echo "FAIL -help: exit code"; fail=1
+fi
+
 # bad input: expected words in the message, non-zero exit, no output file created
 bad() {
   expect=$1; shift

@@ -15,7 +15,12 @@ each row:
     regular expression; for status 2 (bad input) the whole output must be that one line
     "tsmech: error: ...";
   - no file may have changed or appeared, except the row's "creates" files, which must exist;
+  - @LONG:N@ in the arguments, the created files, the checks and the regular expression is a relative path of
+    N characters (under lp/ddd.../, file name N - 124 characters), @NAME:N@ a file name of N
+    characters, @PID@ the process id of a helper that holds the lock of busy.h5 (on the lock
+    file .busy.h5.lock, as another run would);
   - the row's extra checks run (column 5, ';'-separated):
+      needs:chattr       the row is skipped where the work directory takes no chattr +a/+i
       unused:OPT         the only "given but never used" warning is about OPT
       rejected           the summary counts at least one rejected step
       stable:TRUTH       the stable step the message estimates is within a factor 2 of TRUTH
@@ -47,6 +52,9 @@ import numpy as np
 TSMECH, MPIEXEC, TABLE, WORK = sys.argv[1:5]
 ONLY = set(sys.argv[5:])
 TSMECH = os.path.abspath(TSMECH)
+CAPS = set()  # what the fixtures could make: "chattr"
+BUSY = None  # the helper process that holds the lock of busy.h5
+LONGDIR = "lp/" + "d" * 120  # @LONG:N@ paths are LONGDIR/<N - 124 characters>
 
 
 class RowFailure(Exception):
@@ -87,7 +95,62 @@ def snapshot():
     return snap
 
 
+def unprotect():
+    """Takes chattr +a/+i off the fixtures, so that the directory can be removed"""
+    if os.path.isdir(WORK):
+        subprocess.run(["chattr", "-R", "-a", "-i", WORK], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def expand(text):
+    """@LONG:N@, @NAME:N@ and @PID@ (see the top)"""
+    text = re.sub(r"@LONG:(\d+)@", lambda m: LONGDIR + "/" + "e" * (int(m.group(1)) - len(LONGDIR) - 4) + ".h5", text)
+    text = re.sub(r"@NAME:(\d+)@", lambda m: "n" * (int(m.group(1)) - 3) + ".h5", text)
+    return text.replace("@PID@", str(BUSY.pid) if BUSY else "@PID@")
+
+
+def make_file_fixtures():
+    """The fixtures of the files a run derives: rotation slots, XDMF files, hard links, long
+    paths, append-only and immutable files, a lock held by this process"""
+    w = lambda name: os.path.join(WORK, name)
+    must_run(["-model", "cloth", "-cloth_n", "4", "-ts_max_steps", "3", "-output", "cloth_out.h5"])
+    shutil.copy(w("notes.txt"), w("rot.h5.1"))  # a text file in a rotation slot
+    shutil.copy(w("out.h5"), w("rot2.h5.2"))  # an output in a rotation slot
+    os.makedirs(w("rot3.h5.1"))  # a directory in a rotation slot
+    with open(w("foreign.xmf"), "w") as fh:  # an XDMF file of another program beside foreign.h5
+        fh.write('<?xml version="1.0" ?>\n<Xdmf Version="2.0"><Domain/></Xdmf>\n')
+    os.makedirs(w("dirx.xmf"))
+    # an XDMF file tsmech wrote before it marked them: known by its reference to legacy.h5
+    shutil.copy(w("cloth_out.h5"), w("legacy.h5"))
+    text = open(w("cloth_out.xmf")).read().replace("cloth_out.h5:", "legacy.h5:")
+    open(w("legacy.xmf"), "w").write("".join(l for l in text.splitlines(True) if "<!-- tsmech" not in l))
+    shutil.copy(w("out.h5"), w("linko.h5"))
+    os.link(w("linko.h5"), w("linko2.h5"))
+    os.makedirs(w(LONGDIR))
+    # append-only and immutable files and directories, where the file system has them
+    shutil.copy(w("out.h5"), w("appendonly.h5"))
+    shutil.copy(w("ck.h5"), w("immutable.h5"))
+    shutil.copy(w("ck.h5"), w("rotA.h5"))
+    shutil.copy(w("ck.h5"), w("rotA.h5.1"))
+    shutil.copy(w("cloth_out.h5"), w("immx.h5"))
+    shutil.copy(w("cloth_out.xmf"), w("immx.xmf"))
+    os.makedirs(w("adir_a"))
+    ok = True
+    for attr, name in (("+a", "appendonly.h5"), ("+i", "immutable.h5"), ("+a", "rotA.h5.1"), ("+i", "immx.xmf"), ("+a", "adir_a")):
+        ok = ok and subprocess.run(["chattr", attr, w(name)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    if ok:
+        CAPS.add("chattr")
+    # the lock another run would hold on busy.h5, held by a helper process (an fcntl() lock of
+    # this process would go when snapshot() closes the file; the helper ends when this script
+    # does, which closes its stdin)
+    global BUSY
+    holder = "import fcntl, sys\nf = open(sys.argv[1], 'a')\nfcntl.lockf(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\nsys.stdin.read()\n"
+    open(w(".busy.h5.lock"), "w").close()
+    BUSY = subprocess.Popen([sys.executable, "-c", holder, w(".busy.h5.lock")], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    need(BUSY.stdout.readline().strip() == b"locked", "the helper holding the lock of busy.h5 did not start")
+
+
 def make_fixtures():
+    unprotect()
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     chain = ["-model", "chain", "-chain_n", "12"]
@@ -122,6 +185,7 @@ def make_fixtures():
     with h5py.File(w("other.h5"), "w") as f:
         f["mesh"] = np.arange(10.0)
     os.makedirs(w("adir"))
+    make_file_fixtures()
 
 
 def output_steps(path):
@@ -188,6 +252,10 @@ def check_stable(out, truth):
 
 
 def run_row(row):
+    row = dict(row, creates=expand(row["creates"]), check=expand(row["check"]), regex=expand(row["regex"]), args=expand(row["args"]))
+    for need_ in [c[6:] for c in row["check"].split(";") if c.startswith("needs:")]:
+        if need_ not in CAPS:
+            return None, f"skipped: the work directory has no {need_}"
     args = shlex.split(row["args"])
     before = snapshot()
     try:
@@ -218,6 +286,8 @@ def check_row(row, args, before):
     notes = []
     for chk in [c for c in row["check"].split(";") if c and c != "-"]:
         name, _, arg = chk.partition(":")
+        if name == "needs":
+            continue
         if name == "unused":
             warnings = [l for l in out.splitlines() if "was given but never used" in l]
             need(len(warnings) == 1 and f"option {arg} was given" in warnings[0], f"warnings about unused options: {warnings}")
@@ -252,12 +322,18 @@ def main():
     for row in rows:
         try:
             elapsed, notes = run_row(row)
+            if elapsed is None:
+                print(f"skip {row['name']:34s} {notes}")
+                continue
             print(f"ok   {row['name']:34s} {elapsed:5.2f} s  {notes}")
         except (RowFailure, subprocess.TimeoutExpired) as e:
             failed += 1
             print(f"FAIL {row['name']}: {e}\n     tsmech {row['args']}")
         sys.stdout.flush()
     print(f"{len(rows) - failed} of {len(rows)} rows passed")
+    if BUSY:
+        BUSY.kill()
+    unprotect()
     return 1 if failed else 0
 
 
