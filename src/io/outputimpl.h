@@ -11,7 +11,8 @@ PETSC_INTERN PetscLogStage MECH_StageIO;
 /*
   Writes the XDMF description of the snapshots in /fields of an HDF5 file: a temporal collection
   of structured grids (2DSMesh for dim 2, 3DSMesh for dim 3), one per snapshot, geometry from
-  /fields/q and a node vector attribute "velocity" from /fields/v.
+  /fields/q, a node vector attribute "velocity" from /fields/v, and "displacement", the
+  difference of /fields/q and its first snapshot (an XDMF Function of two hyperslabs).
 
   xmfpath - the file to write (serial: call on one rank)
   h5name  - the HDF5 file as the XDMF should reference it (relative name)

@@ -2,7 +2,8 @@
   XDMF (version 2) description of the snapshots of a grid model, so ParaView and VisIt open the
   HDF5 output as an animated surface (2-D DMDA, e.g. the cloth) or volume (3-D DMDA, e.g. the
   lattice) without a conversion step. The heavy data stays in the .h5: every grid of the temporal
-  collection selects its snapshot of /fields/q and /fields/v as a hyperslab.
+  collection selects its snapshot of /fields/q and /fields/v as a hyperslab, and its displacement
+  from the first snapshot as the difference of two hyperslabs of /fields/q (an XDMF Function item).
 */
 #define _POSIX_C_SOURCE 200809L
 #include "outputimpl.h"
@@ -39,7 +40,7 @@ static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[]
 /* The XDMF text, written to fp */
 static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[])
 {
-  PetscInt k, rank = dim + 1; /* dimensions of one snapshot: the grid's and the dof's */
+  PetscInt k, d, rank = dim + 1; /* dimensions of one snapshot: the grid's and the dof's */
 
   PetscFunctionBegin;
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"));
@@ -60,6 +61,16 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Geometry>\n"));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">\n"));
     PetscCall(WriteSlab(fp, h5name, "v", rank, shape, nsnap, k, "          "));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
+    /* the displacement from the first snapshot (the run's initial state), what users colour by:
+       an XDMF function of two hyperslabs of /fields/q, so the .h5 stores no third field */
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"displacement\" AttributeType=\"Vector\" Center=\"Node\">\n"));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "          <DataItem ItemType=\"Function\" Function=\"$0 - $1\" Dimensions=\"%s", rank == 3 ? "1 " : ""));
+    for (d = 0; d < rank; d++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s%" PetscInt_FMT, d ? " " : "", shape[d]));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "\">\n"));
+    PetscCall(WriteSlab(fp, h5name, "q", rank, shape, nsnap, k, "            "));
+    PetscCall(WriteSlab(fp, h5name, "q", rank, shape, nsnap, 0, "            "));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "          </DataItem>\n"));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "      </Grid>\n"));
   }

@@ -146,7 +146,9 @@ def check_crash(args):
 
 def check_xdmf(args):
     """Every HDF dataset the XDMF names exists in the .h5 beside it with the shape it states;
-    every hyperslab lies in its dataset and selects as many values as its grid needs."""
+    every hyperslab lies in its dataset and selects as many values as its grid needs; snapshot k
+    has the geometry /fields/q[k], the node vectors velocity = /fields/v[k] and displacement =
+    /fields/q[k] - /fields/q[0] (a Function item of two hyperslabs)."""
     xdir = os.path.dirname(os.path.abspath(args.file))
     root = ET.parse(args.file).getroot()
     check(root.tag == "Xdmf", "root element is not Xdmf")
@@ -156,7 +158,33 @@ def check_xdmf(args):
     check(grids, "the collection has no grid")
     h5files = {}
     times = []
-    for g in grids:
+
+    def slab(item, nodes):
+        """(dataset path, selected snapshot) of a hyperslab item, after checking it"""
+        check(item.get("ItemType") == "HyperSlab", "expected a hyperslab")
+        sdims = [int(x) for x in item.get("Dimensions").split()]
+        params, heavy = item.findall("DataItem")
+        check(heavy.get("Format") == "HDF" and params.get("Format") == "XML", "hyperslab items malformed")
+        fname, path = heavy.text.strip().split(":", 1)
+        check(os.path.basename(fname) == fname, f"the XDMF names {fname}, not a relative file name")
+        full = os.path.join(xdir, fname)
+        check(os.path.exists(full), f"{fname} named by the XDMF does not exist beside it")
+        if full not in h5files:
+            h5files[full] = h5py.File(full, "r")
+        d = dataset(h5files[full], path)
+        hdims = tuple(int(x) for x in heavy.get("Dimensions").split())
+        check(d.shape == hdims, f"{path}: the XDMF states {hdims}, the file has {d.shape}")
+        check(heavy.get("NumberType") == "Float" and heavy.get("Precision") == "8" and d.dtype == np.float64, f"{path}: type mismatch")
+        p = np.array([int(x) for x in params.text.split()]).reshape(3, len(hdims))
+        start, stride, count = p
+        check(np.all(start + (count - 1) * stride < np.array(hdims)) and np.all(start >= 0), f"{path}: hyperslab {p.tolist()} outside {hdims}")
+        check(count[0] == 1 and list(count[1:]) == list(hdims[1:]), f"{path}: hyperslab count {list(count)} is not one snapshot")
+        check(list(start[1:]) == [0] * (len(hdims) - 1), f"{path}: hyperslab start {list(start)} is not a whole snapshot")
+        check(sdims == nodes + [3], f"{path}: hyperslab Dimensions {sdims}, expected the nodes {nodes} times 3 components")
+        check(np.prod(count) == np.prod(sdims), f"{path}: the hyperslab selects {np.prod(count)} values, its Dimensions say {np.prod(sdims)}")
+        return path.lstrip("/"), int(start[0])
+
+    for k, g in enumerate(grids):
         times.append(float(g.find("Time").get("Value")))
         topo = g.find("Topology")
         # 3DSMesh for both grids: a 2-D grid is one layer, Dimensions "1 N M" (ParaView's XDMF2
@@ -166,31 +194,17 @@ def check_xdmf(args):
         check(len(nodes) == 3, "3DSMesh dimensions are not three numbers")
         geo = g.find("Geometry")
         check(geo.get("GeometryType") == "XYZ", "geometry is not XYZ")
-        att = g.find("Attribute")
-        check(att is not None and att.get("Center") == "Node" and att.get("AttributeType") == "Vector", "no node vector attribute")
-        for owner in (geo, att):
-            slab = owner.find("DataItem")
-            check(slab.get("ItemType") == "HyperSlab", "expected a hyperslab")
-            sdims = [int(x) for x in slab.get("Dimensions").split()]
-            params, heavy = slab.findall("DataItem")
-            check(heavy.get("Format") == "HDF" and params.get("Format") == "XML", "hyperslab items malformed")
-            fname, path = heavy.text.strip().split(":", 1)
-            check(os.path.basename(fname) == fname, f"the XDMF names {fname}, not a relative file name")
-            full = os.path.join(xdir, fname)
-            check(os.path.exists(full), f"{fname} named by the XDMF does not exist beside it")
-            if full not in h5files:
-                h5files[full] = h5py.File(full, "r")
-            f = h5files[full]
-            d = dataset(f, path)
-            hdims = tuple(int(x) for x in heavy.get("Dimensions").split())
-            check(d.shape == hdims, f"{path}: the XDMF states {hdims}, the file has {d.shape}")
-            check(heavy.get("NumberType") == "Float" and heavy.get("Precision") == "8" and d.dtype == np.float64, f"{path}: type mismatch")
-            p = np.array([int(x) for x in params.text.split()]).reshape(3, len(hdims))
-            start, stride, count = p
-            check(np.all(start + (count - 1) * stride < np.array(hdims)) and np.all(start >= 0), f"{path}: hyperslab {p.tolist()} outside {hdims}")
-            check(count[0] == 1 and list(count[1:]) == list(hdims[1:]), f"{path}: hyperslab count {list(count)} is not one snapshot")
-            check(sdims == nodes + [3], f"{path}: hyperslab Dimensions {sdims}, expected the nodes {nodes} times 3 components")
-            check(np.prod(count) == np.prod(sdims), f"{path}: the hyperslab selects {np.prod(count)} values, its Dimensions say {np.prod(sdims)}")
+        check(slab(geo.find("DataItem"), nodes) == ("fields/q", k), f"snapshot {k}: the geometry is not /fields/q[{k}]")
+        atts = {a.get("Name"): a for a in g.findall("Attribute")}
+        check(sorted(atts) == ["displacement", "velocity"], f"snapshot {k}: attributes {sorted(atts)}, expected displacement and velocity")
+        for a in atts.values():
+            check(a.get("Center") == "Node" and a.get("AttributeType") == "Vector", f"{a.get('Name')} is not a node vector")
+        check(slab(atts["velocity"].find("DataItem"), nodes) == ("fields/v", k), f"snapshot {k}: velocity is not /fields/v[{k}]")
+        fn = atts["displacement"].find("DataItem")
+        check(fn.get("ItemType") == "Function" and fn.get("Function").replace(" ", "") == "$0-$1", f"snapshot {k}: displacement is not the function $0 - $1")
+        check([int(x) for x in fn.get("Dimensions").split()] == nodes + [3], f"snapshot {k}: displacement Dimensions")
+        args_ = [slab(item, nodes) for item in fn.findall("DataItem")]
+        check(args_ == [("fields/q", k), ("fields/q", 0)], f"snapshot {k}: displacement is {args_}, not /fields/q[{k}] - /fields/q[0]")
     for f in h5files.values():
         check(np.allclose(f["fields/time"][:], times, rtol=1e-15, atol=0), "XDMF times differ from /fields/time")
         check(len(grids) == f["fields/q"].shape[0], "the XDMF does not describe every snapshot")

@@ -4,8 +4,8 @@
 #
 #   run_io.sh CASE TEST_OUTPUT MPIEXEC PYTHON SRCDIR PLOT WORKDIR
 #
-# CASE: chain | kepler | grid | crash | tools | cloth | lattice. Exits 77 (skip) for a model that
-# is not built in yet.
+# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview. Exits 77 (skip) for a
+# model that is not built in yet, and paraview without ParaView's pvpython.
 set -u
 case_=$1 exe=$2 mpiexec=$3 python=$4 srcdir=$5 plot=$6 work=$7
 check="$python $srcdir/check_output.py"
@@ -155,6 +155,14 @@ cloth | lattice)
   run $check xdmf ${case_}3.xmf
   run "$python" "$plot" snapshot ${case_}3.h5 -o $case_.png
   test -s $case_.png || fail "$case_.png is missing or empty"
+  ;;
+paraview)
+  # ParaView's own XDMF reader (pvpython, from Debian's paraview package, when installed): the
+  # surface and the volume, with their velocity and displacement
+  pvpython=$(command -v pvpython) || exit 77
+  run "$mpiexec" -n 2 "$exe" -model cloth -cloth_n 8 -o cloth.h5 -steps 12 -every 4 -dt 0.005
+  run "$mpiexec" -n 2 "$exe" -model lattice -lattice_n 5 -o lattice.h5 -steps 12 -every 4 -dt 0.005
+  for x in cloth lattice; do run "$pvpython" "$srcdir/paraview_check.py" $x.xmf $x.h5; done
   ;;
 *)
   fail "unknown case $case_"

@@ -1,0 +1,51 @@
+"""Opens an XDMF output in ParaView's own reader (pvpython) and checks, at every time step, that
+the points, `velocity` and `displacement` it reads are /fields/q[k], /fields/v[k] and
+/fields/q[k] - /fields/q[0] of the .h5 (read with h5py), exactly.
+
+  pvpython paraview_check.py RUN.xmf RUN.h5
+"""
+import sys
+
+import h5py
+import numpy as np
+from paraview.simple import XDMFReader, servermanager
+from vtk.numpy_interface import dataset_adapter as dsa
+
+
+def main():
+    xmf, h5 = sys.argv[1], sys.argv[2]
+    reader = XDMFReader(FileNames=[xmf])
+    reader.UpdatePipelineInformation()
+    times = list(reader.TimestepValues)
+    with h5py.File(h5, "r") as f:
+        q, v, t = f["fields/q"][()], f["fields/v"][()], f["fields/time"][()]
+    if len(times) != len(t) or not np.allclose(times, t, rtol=1e-15, atol=0):
+        print(f"FAILED: ParaView sees the times {times}, the file has {list(t)}", file=sys.stderr)
+        return 1
+    arrays = sorted(reader.PointData.keys())
+    if arrays != ["displacement", "velocity"]:
+        print(f"FAILED: ParaView sees the point arrays {arrays}", file=sys.stderr)
+        return 1
+    worst = 0.0
+    for k, tk in enumerate(times):
+        reader.UpdatePipeline(tk)
+        data = servermanager.Fetch(reader)
+        if data.IsA("vtkMultiBlockDataSet"):
+            data = data.GetBlock(0)
+        w = dsa.WrapDataObject(data)
+        for name, got, want in (("points", w.Points, q[k]), ("velocity", w.PointData["velocity"], v[k]), ("displacement", w.PointData["displacement"], q[k] - q[0])):
+            got, want = np.asarray(got), want.reshape(-1, 3)
+            if got.shape != want.shape:
+                print(f"FAILED: time {tk}: {name} has shape {got.shape}, expected {want.shape}", file=sys.stderr)
+                return 1
+            worst = max(worst, float(np.abs(got - want).max()))
+    umax = float(np.abs(q[-1] - q[0]).max())
+    if worst != 0.0 or umax == 0.0:
+        print(f"FAILED: ParaView's values differ from the file by {worst:g} (largest displacement {umax:g})", file=sys.stderr)
+        return 1
+    print(f"{xmf}: ParaView reads {len(times)} time steps, points, velocity and displacement equal to the file (largest displacement {umax:.4g})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
