@@ -59,6 +59,7 @@ PETSC_EXTERN PetscErrorCode TSTheta2SetEndpoint(TS, PetscBool);
 PETSC_EXTERN PetscErrorCode TSTheta2GetEndpoint(TS, PetscBool *);
 /* Newton's initial guess for v+ extrapolated from the previous step */
 PETSC_EXTERN PetscErrorCode TSTheta2SetInitialGuessExtrapolate(TS, PetscBool);
+PETSC_EXTERN PetscErrorCode TSTheta2GetInitialGuessExtrapolate(TS, PetscBool *);
 /* Exactly one linear solve per step from the given guess (docs/schemes.md §4) */
 PETSC_EXTERN PetscErrorCode TSTheta2SetLinearized(TS, PetscBool, TSTheta2Guess);
 PETSC_EXTERN PetscErrorCode TSTheta2GetLinearized(TS, PetscBool *, TSTheta2Guess *);
@@ -191,6 +192,8 @@ PETSC_EXTERN PetscErrorCode TSMechSetSolution(TS, Vec q, Vec v);
 PETSC_EXTERN PetscErrorCode TSMechGetSolution(TS, Vec q, Vec v);
 /* Whether the TS type integrates the second-order form directly. */
 PETSC_EXTERN PetscErrorCode TSMechIsSecondOrder(TS, PetscBool *);
+/* Whether the TS steps explicitly (no Newton solve: its stability limits the step) */
+PETSC_EXTERN PetscErrorCode TSMechIsExplicit(TS, PetscBool *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Models (options read with the model's name as prefix, e.g. -chain_n)                       */

@@ -326,65 +326,6 @@ static PetscErrorCode CheckTypeOption(MPI_Comm comm, const char opt[], PetscFunc
   }
 }
 
-/*
-  The value of an option without marking it as used (PetscOptionsGet*() would, and hide it from
-  the report of unused options): read from the database's listing.
-*/
-static PetscErrorCode PeekOption(const char name[], char value[], size_t len, PetscBool *set)
-{
-  char     *all = NULL, *tok, *save = NULL;
-  PetscBool mine = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  *set     = PETSC_FALSE;
-  value[0] = 0;
-  PetscCall(PetscOptionsGetAll(NULL, &all));
-  for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-    /* an option name, or a value (which may be a negative number) */
-    if (tok[0] == '-' && !(isdigit((unsigned char)tok[1]) || tok[1] == '.')) {
-      mine = strcmp(tok, name) ? PETSC_FALSE : PETSC_TRUE;
-      if (mine) *set = PETSC_TRUE;
-    } else if (mine) {
-      PetscCall(PetscStrncpy(value, tok, len));
-      mine = PETSC_FALSE;
-    }
-  }
-  PetscCall(PetscFree(all));
-  PetscFunctionReturn(0);
-}
-
-/*
-  The theta2 family's options, checked before TSSetFromOptions(): an error raised inside PETSc's
-  options block leaves its bookkeeping unfreed (PETSc 3.18), which -malloc_dump would report.
-*/
-static PetscErrorCode CheckTheta2Options(MPI_Comm comm)
-{
-  char      value[256], *end;
-  PetscBool set;
-  PetscReal theta;
-  PetscInt  i;
-
-  PetscFunctionBegin;
-  PetscCall(PeekOption("-ts_theta_theta", value, sizeof(value), &set));
-  if (set) {
-    theta = (PetscReal)strtod(value, &end);
-    PetscCheck(*end || (theta >= 0 && theta <= 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_theta %s is outside [0, 1]", value);
-  }
-  PetscCall(PeekOption("-ts_theta_linearized_guess", value, sizeof(value), &set));
-  if (set) {
-    char allowed[256] = "";
-    for (i = 0; TSTheta2Guesses[i] && i < 16 && strcmp(TSTheta2Guesses[i], "TSTheta2Guess"); i++) {
-      PetscBool match;
-      PetscCall(PetscStrcasecmp(value, TSTheta2Guesses[i], &match));
-      if (match) PetscFunctionReturn(0);
-      if (i) PetscCall(PetscStrlcat(allowed, ", ", sizeof(allowed)));
-      PetscCall(PetscStrlcat(allowed, TSTheta2Guesses[i], sizeof(allowed)));
-    }
-    SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_theta_linearized_guess %s: unknown linearized guess; allowed: %s", value, allowed);
-  }
-  PetscFunctionReturn(0);
-}
-
 /* -ts_adapt_type: PETSc keeps its list private; a type is tried on a scratch controller */
 static PetscErrorCode CheckAdaptType(MPI_Comm comm)
 {
@@ -440,24 +381,6 @@ static PetscErrorCode OptionError(MPI_Comm comm, PetscErrorCode ierr, const char
   PetscFunctionBegin;
   ErrorLine(ierr, PETSC_FALSE, line, sizeof(line));
   SETERRQ(comm, ierr, "%s %s: %s", opt, value, line);
-}
-
-/* Whether the TS type is explicit (no Newton solve: its stability limits the step) */
-static PetscErrorCode IsExplicit(TS ts, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  /* PETSc's explicit types, as the first-order form (src/mech/firstorder.c) recognizes them */
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, flg, TSEULER2, TSSYMEULER2, TSEULER, TSRK, TSSSP, TSMPRK, TSGLEE, ""));
-  if (!*flg) {
-    PetscBool theta2;
-    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA2, &theta2));
-    if (theta2) {
-      PetscReal theta;
-      PetscCall(TSTheta2GetTheta(ts, &theta));
-      *flg = theta == 0 ? PETSC_TRUE : PETSC_FALSE;
-    }
-  }
-  PetscFunctionReturn(0);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -781,7 +704,6 @@ static PetscErrorCode Setup(App *app)
   PetscCall(CheckTypeOption(comm, "-ksp_type", KSPList, "KSP type (linear solver)"));
   PetscCall(CheckTypeOption(comm, "-pc_type", PCList, "PC type (preconditioner)"));
   PetscCall(CheckAdaptType(comm));
-  PetscCall(CheckTheta2Options(comm));
   /* the files, before the model (which may be large) is built */
   PetscCall(CheckFiles(app));
 
@@ -826,7 +748,7 @@ static PetscErrorCode Setup(App *app)
     if (givens) PetscCheck(maxsteps > ckstep, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_max_steps %" PetscInt_FMT ": the checkpoint %s is at step %" PetscInt_FMT "; a restart must run to a later step", maxsteps, app->restart, ckstep);
     PetscCheck(tmax > cktime && maxsteps > ckstep, comm, PETSC_ERR_ARG_OUTOFRANGE, "-restart %s: the checkpoint is the end of its run (step %" PetscInt_FMT ", t = %.10g, with -ts_max_steps %" PetscInt_FMT " -ts_max_time %g): give a later -ts_max_steps or -ts_max_time to continue it", app->restart, ckstep, (double)cktime, maxsteps, (double)tmax);
   }
-  PetscCall(IsExplicit(app->ts, &app->explicit_));
+  PetscCall(TSMechIsExplicit(app->ts, &app->explicit_));
   PetscCall(TSMechIsSecondOrder(app->ts, &app->second));
   PetscCall(PetscObjectTypeCompare((PetscObject)app->ts, TSTHETA, &set));
   if (set) {
@@ -924,8 +846,9 @@ static PetscErrorCode Setup(App *app)
 /* What the solver of the failed step reported, for the one-line message */
 static PetscErrorCode DescribeSolver(App *app, char msg[], size_t len)
 {
-  TS                  ts     = app->ts;
-  PetscBool           theta2 = PETSC_FALSE, linearized = PETSC_FALSE;
+  TS        ts                                                      = app->ts;
+  PetscBool linearized                                              = PETSC_FALSE;
+  PetscErrorCode (*getlinearized)(TS, PetscBool *, TSTheta2Guess *) = NULL;
   SNES                snes;
   KSP                 ksp;
   SNESConvergedReason sreason;
@@ -935,8 +858,9 @@ static PetscErrorCode DescribeSolver(App *app, char msg[], size_t len)
   PetscFunctionBegin;
   msg[0] = 0;
   if (app->explicit_) PetscFunctionReturn(0); /* no solver but the mass solve */
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &theta2, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, ""));
-  if (theta2) PetscCall(TSTheta2GetLinearized(ts, &linearized, NULL));
+  /* the theta2 family has a linearized mode */
+  PetscCall(PetscObjectQueryFunction((PetscObject)ts, "TSTheta2GetLinearized_C", &getlinearized));
+  if (getlinearized) PetscCall(TSTheta2GetLinearized(ts, &linearized, NULL));
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetConvergedReason(ksp, &kreason));

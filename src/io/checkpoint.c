@@ -36,6 +36,7 @@
 #include <petsc/private/tsimpl.h>         /* the iteration counters and the TSAdapt counter */
 #include <petscdmda.h>
 #include "outputimpl.h"
+#include "../ts/scheme.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,16 +51,6 @@
 #define MECH_CKPT_NVEC         4
 
 static const char *const VecNames[MECH_CKPT_NVEC] = {"q", "v", "v_previous", "q_previous"};
-
-/* The TS settings a checkpoint records (and a restart takes as defaults) */
-typedef struct {
-  char      type[64], adapt[64];
-  PetscInt  family; /* 0 other, 1 the theta2 family, 2 PETSc's theta family, 3 alpha2 */
-  PetscReal theta;
-  PetscInt  endpoint, linearized, extrapolate;
-  char      guess[64];
-  PetscReal alpha_m, alpha_f, gamma, beta;
-} TSParams;
 
 /* The start of the last step: (step, time, position) of the two latest monitor calls */
 typedef struct {
@@ -80,14 +71,14 @@ struct _n_MechCheckpoint {
   Vec         vec[MECH_CKPT_NVEC]; /* q, v, v_previous, q_previous in the I/O layout */
 
   /* the checkpoint last loaded (for MechCheckpointRestore()) */
-  PetscBool loaded;
-  char      path[PETSC_MAX_PATH_LEN];
-  PetscReal time, dt, tprev;
-  PetscInt  step;
-  PetscBool hasvprev, hasqprev;
-  TSParams  tsp;
-  PetscInt  snes_its, ksp_its, reject, snes_failures, adapt_decrease;
-  PetscInt  failed; /* it was written after a failed step */
+  PetscBool    loaded;
+  char         path[PETSC_MAX_PATH_LEN];
+  PetscReal    time, dt, tprev;
+  PetscInt     step;
+  PetscBool    hasvprev, hasqprev;
+  TSMechScheme tsp; /* the TS settings recorded (a restart takes them as defaults) */
+  PetscInt     snes_its, ksp_its, reject, snes_failures, adapt_decrease;
+  PetscInt     failed; /* it was written after a failed step */
 
   PetscInt  last_step; /* of the last checkpoint loaded or written, -1 none */
   PetscReal last_time;
@@ -99,8 +90,13 @@ struct _n_MechCheckpoint {
 
 static PetscErrorCode IsTheta2Family(TS ts, PetscBool *flg)
 {
+  TSType   type;
+  PetscInt family;
+
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, flg, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, ""));
+  PetscCall(TSGetType(ts, &type));
+  PetscCall(TSMechSchemeFamilyOfType(type, &family));
+  *flg = family == TSMECH_FAMILY_THETA2 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -281,143 +277,6 @@ static PetscErrorCode TrackerMonitor(TS ts, PetscInt step, PetscReal t, Vec X, v
   if (!theta2) PetscFunctionReturn(0);
   PetscCall(TS2GetSolution(ts, &q, NULL));
   PetscCall(TrackerRecord(tr, step, t, q));
-  PetscFunctionReturn(0);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* TS settings                                                                                */
-/* ------------------------------------------------------------------------------------------ */
-
-static PetscErrorCode GetTSParams(TS ts, TSParams *p)
-{
-  const char *type;
-  TSAdapt     adapt;
-  TSAdaptType atype = NULL;
-  PetscBool   flg;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(p, sizeof(*p)));
-  PetscCall(TSGetType(ts, &type));
-  PetscCall(PetscStrncpy(p->type, type ? type : "", sizeof(p->type)));
-  PetscCall(TSGetAdapt(ts, &adapt));
-  PetscCall(TSAdaptGetType(adapt, &atype));
-  PetscCall(PetscStrncpy(p->adapt, atype ? atype : "", sizeof(p->adapt)));
-  PetscCall(IsTheta2Family(ts, &flg));
-  if (flg) {
-    PetscBool     endpoint, linearized, extrapolate = PETSC_FALSE, set;
-    TSTheta2Guess guess;
-    const char   *prefix;
-
-    p->family = 1;
-    PetscCall(TSTheta2GetTheta(ts, &p->theta));
-    PetscCall(TSTheta2GetEndpoint(ts, &endpoint));
-    PetscCall(TSTheta2GetLinearized(ts, &linearized, &guess));
-    /* theta2 has no getter for the extrapolation: it is read where TSSetFromOptions() read it */
-    PetscCall(TSGetOptionsPrefix(ts, &prefix));
-    PetscCall(PetscOptionsGetBool(((PetscObject)ts)->options, prefix, "-ts_theta_initial_guess_extrapolate", &extrapolate, &set));
-    p->endpoint    = endpoint;
-    p->linearized  = linearized;
-    p->extrapolate = extrapolate;
-    PetscCall(PetscStrncpy(p->guess, TSTheta2Guesses[guess], sizeof(p->guess)));
-  }
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &flg, TSTHETA, TSBEULER, TSCN, ""));
-  if (flg) {
-    PetscBool endpoint;
-
-    p->family = 2;
-    PetscCall(TSThetaGetTheta(ts, &p->theta));
-    PetscCall(TSThetaGetEndpoint(ts, &endpoint));
-    p->endpoint = endpoint;
-  }
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSALPHA2, &flg));
-  if (flg) {
-    p->family = 3;
-    PetscCall(TSAlpha2GetParams(ts, &p->alpha_m, &p->alpha_f, &p->gamma, &p->beta));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Makes the recorded settings those of ts (before TSSetFromOptions(), which may change them) */
-static PetscErrorCode SetTSParams(TS ts, const TSParams *p)
-{
-  PetscBool flg;
-
-  PetscFunctionBegin;
-  PetscCall(TSSetType(ts, p->type));
-  if (p->family == 1) {
-    PetscInt g;
-
-    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA2, &flg));
-    if (flg) {
-      PetscCall(TSTheta2SetTheta(ts, p->theta));
-      PetscCall(TSTheta2SetEndpoint(ts, p->endpoint ? PETSC_TRUE : PETSC_FALSE));
-    }
-    for (g = 0; g <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE; g++) {
-      PetscCall(PetscStrcmp(p->guess, TSTheta2Guesses[g], &flg));
-      if (flg) break;
-    }
-    if (g <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE) PetscCall(TSTheta2SetLinearized(ts, p->linearized ? PETSC_TRUE : PETSC_FALSE, (TSTheta2Guess)g));
-    PetscCall(TSTheta2SetInitialGuessExtrapolate(ts, p->extrapolate ? PETSC_TRUE : PETSC_FALSE));
-    {
-      /* theta2 has no getter for the extrapolation: GetTSParams() reads the option, so the
-         checkpoint's value is also put there, unless the command line gives one */
-      const char *prefix;
-      char        name[256];
-      PetscBool   set;
-
-      PetscCall(TSGetOptionsPrefix(ts, &prefix));
-      PetscCall(PetscSNPrintf(name, sizeof(name), "-%sts_theta_initial_guess_extrapolate", prefix ? prefix : ""));
-      PetscCall(PetscOptionsHasName(((PetscObject)ts)->options, NULL, name, &set));
-      if (!set) PetscCall(PetscOptionsSetValue(((PetscObject)ts)->options, name, p->extrapolate ? "true" : "false"));
-    }
-  } else if (p->family == 2) {
-    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA, &flg));
-    if (flg) {
-      PetscCall(TSThetaSetTheta(ts, p->theta));
-      PetscCall(TSThetaSetEndpoint(ts, p->endpoint ? PETSC_TRUE : PETSC_FALSE));
-    }
-  } else if (p->family == 3) {
-    PetscCall(TSAlpha2SetParams(ts, p->alpha_m, p->alpha_f, p->gamma, p->beta));
-  }
-  if (p->adapt[0]) {
-    TSAdapt adapt;
-    PetscCall(TSGetAdapt(ts, &adapt));
-    PetscCall(TSAdaptSetType(adapt, p->adapt));
-  }
-  PetscFunctionReturn(0);
-}
-
-/* Appends to msg the settings in which b (this run) differs from a (the checkpoint) */
-static PetscErrorCode DiffTSParams(const TSParams *a, const TSParams *b, char msg[], size_t len)
-{
-  PetscBool same;
-  char      item[256];
-
-  PetscFunctionBegin;
-  msg[0] = 0;
-#define MECH_CKPT_DIFF(cond, ...)                                \
-  do {                                                           \
-    if (cond) {                                                  \
-      PetscCall(PetscSNPrintf(item, sizeof(item), __VA_ARGS__)); \
-      if (msg[0]) PetscCall(PetscStrlcat(msg, ", ", len));       \
-      PetscCall(PetscStrlcat(msg, item, len));                   \
-    }                                                            \
-  } while (0)
-  PetscCall(PetscStrcmp(a->type, b->type, &same));
-  MECH_CKPT_DIFF(!same, "ts_type %s (checkpoint: %s)", b->type, a->type);
-  if (same) {
-    MECH_CKPT_DIFF((a->family == 1 || a->family == 2) && a->theta != b->theta, "theta %g (checkpoint: %g)", (double)b->theta, (double)a->theta);
-    MECH_CKPT_DIFF((a->family == 1 || a->family == 2) && a->endpoint != b->endpoint, "endpoint %d (checkpoint: %d)", (int)b->endpoint, (int)a->endpoint);
-    MECH_CKPT_DIFF(a->family == 1 && a->linearized != b->linearized, "linearized %d (checkpoint: %d)", (int)b->linearized, (int)a->linearized);
-    PetscCall(PetscStrcmp(a->guess, b->guess, &same));
-    MECH_CKPT_DIFF(a->family == 1 && b->linearized && !same, "linearized guess %s (checkpoint: %s)", b->guess, a->guess);
-    MECH_CKPT_DIFF(a->family == 1 && a->extrapolate != b->extrapolate, "initial guess extrapolation %d (checkpoint: %d)", (int)b->extrapolate, (int)a->extrapolate);
-    MECH_CKPT_DIFF(a->family == 3 && (a->alpha_m != b->alpha_m || a->alpha_f != b->alpha_f || a->gamma != b->gamma || a->beta != b->beta), "alpha2 parameters %g %g %g %g (checkpoint: %g %g %g %g)", (double)b->alpha_m, (double)b->alpha_f, (double)b->gamma, (double)b->beta, (double)a->alpha_m, (double)a->alpha_f, (double)a->gamma,
-                   (double)a->beta);
-  }
-  PetscCall(PetscStrcmp(a->adapt, b->adapt, &same));
-  MECH_CKPT_DIFF(!same, "ts_adapt_type %s (checkpoint: %s)", b->adapt, a->adapt);
-#undef MECH_CKPT_DIFF
   PetscFunctionReturn(0);
 }
 
@@ -931,13 +790,13 @@ PetscErrorCode MechIOQuietExit(void)
 
 /* What one checkpoint holds besides the vectors */
 typedef struct {
-  PetscInt  step, nvec;
-  PetscReal time, dt, tprev;
-  PetscBool hasvprev, hasqprev;
-  TSParams  tsp;
-  PetscInt  snes_its, ksp_its, reject, snes_failures, adapt_decrease;
-  PetscInt  failed; /* written after a failed step (attribute failed_step) */
-  uint64_t  sum[MECH_CKPT_NVEC];
+  PetscInt     step, nvec;
+  PetscReal    time, dt, tprev;
+  PetscBool    hasvprev, hasqprev;
+  TSMechScheme tsp; /* the TS settings recorded (a restart takes them as defaults) */
+  PetscInt     snes_its, ksp_its, reject, snes_failures, adapt_decrease;
+  PetscInt     failed; /* written after a failed step (attribute failed_step) */
+  uint64_t     sum[MECH_CKPT_NVEC];
 } Header;
 
 #define MECH_CKPT_STRLEN  256  /* the longest string attribute, with its NUL */
@@ -1110,6 +969,18 @@ static PetscErrorCode IOString(HeaderIO *io, const char name[], char value[], si
   PetscFunctionReturn(0);
 }
 
+/* A parameter of the TS family (TSMechSchemeForEachParameter()) */
+static PetscErrorCode IOSchemeParameter(void *ctx, const char name[], TSMechParamKind kind, void *value)
+{
+  HeaderIO *io = (HeaderIO *)ctx;
+
+  PetscFunctionBegin;
+  if (kind == TSMECH_PARAM_REAL) PetscCall(IOReal(io, name, (PetscReal *)value));
+  else if (kind == TSMECH_PARAM_FLAG) PetscCall(IOInt(io, name, (PetscInt *)value));
+  else PetscCall(IOString(io, name, (char *)value, TSMECH_SCHEME_NAMELEN));
+  PetscFunctionReturn(0);
+}
+
 /* The next name of a comma-separated list (from *pos; false at its end) */
 static PetscBool NextName(const char list[], size_t *pos, char name[], size_t len)
 {
@@ -1178,21 +1049,7 @@ static PetscErrorCode HeaderFields(HeaderIO *io, HeaderFile *f)
   PetscCall(IOString(io, "adapt_type", h->tsp.adapt, sizeof(h->tsp.adapt)));
   PetscCall(IOInt(io, "ts_family", &h->tsp.family));
   if (io->problem[0]) PetscFunctionReturn(0);
-  if (h->tsp.family == 1 || h->tsp.family == 2) {
-    PetscCall(IOReal(io, "theta", &h->tsp.theta));
-    PetscCall(IOInt(io, "endpoint", &h->tsp.endpoint));
-  }
-  if (h->tsp.family == 1) {
-    PetscCall(IOInt(io, "linearized", &h->tsp.linearized));
-    PetscCall(IOString(io, "guess", h->tsp.guess, sizeof(h->tsp.guess)));
-    PetscCall(IOInt(io, "extrapolate", &h->tsp.extrapolate));
-  }
-  if (h->tsp.family == 3) {
-    PetscCall(IOReal(io, "alpha_m", &h->tsp.alpha_m));
-    PetscCall(IOReal(io, "alpha_f", &h->tsp.alpha_f));
-    PetscCall(IOReal(io, "gamma", &h->tsp.gamma));
-    PetscCall(IOReal(io, "beta", &h->tsp.beta));
-  }
+  PetscCall(TSMechSchemeForEachParameter(&h->tsp, IOSchemeParameter, io));
   PetscCall(IOBool(io, "has_previous", &h->hasvprev));
   PetscCall(IOBool(io, "has_previous_position", &h->hasqprev));
   PetscCall(IOReal(io, "previous_time", &h->tprev));
@@ -1437,7 +1294,7 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   PetscCall(TSGetStepNumber(ts, &h.step));
   PetscCall(TSGetTime(ts, &h.time));
   PetscCall(TSGetTimeStep(ts, &h.dt));
-  PetscCall(GetTSParams(ts, &h.tsp));
+  PetscCall(TSMechSchemeGet(ts, &h.tsp));
   PetscCall(TSMechGetSolution(ts, ck->vec[0], ck->vec[1]));
   PetscCall(IsTheta2Family(ts, &theta2));
   {
@@ -1540,28 +1397,6 @@ PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 /* Load and restore                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The TS family a type belongs to (as GetTSParams() records it) */
-static PetscErrorCode FamilyOfType(const char type[], PetscInt *family)
-{
-  const char *const theta2[] = {TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2}, *const theta[] = {TSTHETA, TSBEULER, TSCN};
-  PetscBool flg;
-  size_t    i;
-
-  PetscFunctionBegin;
-  *family = 0;
-  for (i = 0; i < sizeof(theta2) / sizeof(theta2[0]); i++) {
-    PetscCall(PetscStrcmp(type, theta2[i], &flg));
-    if (flg) *family = 1;
-  }
-  for (i = 0; i < sizeof(theta) / sizeof(theta[0]); i++) {
-    PetscCall(PetscStrcmp(type, theta[i], &flg));
-    if (flg) *family = 2;
-  }
-  PetscCall(PetscStrcmp(type, TSALPHA2, &flg));
-  if (flg) *family = 3;
-  PetscFunctionReturn(0);
-}
-
 /* 16 lowercase hexadecimal digits, as the writer prints a checksum */
 static PetscBool ParseHex(const char s[], uint64_t *v)
 {
@@ -1583,10 +1418,8 @@ static PetscBool ParseHex(const char s[], uint64_t *v)
 */
 static PetscErrorCode CheckRanges(HeaderFile *f, char problem[], size_t len)
 {
-  Header   *h = &f->h;
-  PetscInt  family, i;
-  PetscBool flg;
-  PetscErrorCode (*fn)(void);
+  Header  *h = &f->h;
+  PetscInt i;
 
 #define MECH_CKPT_BAD(...)                     \
   do {                                         \
@@ -1604,38 +1437,14 @@ static PetscErrorCode CheckRanges(HeaderFile *f, char problem[], size_t len)
   if (PetscIsInfOrNanReal(h->time)) MECH_CKPT_BAD("its time %g is not a finite number", (double)h->time);
   if (PetscIsInfOrNanReal(h->dt) || !(h->dt > 0)) MECH_CKPT_BAD("its dt %g is not a finite positive number", (double)h->dt);
   if (PetscIsInfOrNanReal(h->tprev)) MECH_CKPT_BAD("its previous_time %g is not a finite number", (double)h->tprev);
-  PetscCall(PetscFunctionListFind(TSList, h->tsp.type, &fn));
-  if (!fn) MECH_CKPT_BAD("its ts_type \"%s\" is not a TS type of this tsmech", h->tsp.type);
-  if (h->tsp.adapt[0]) {
-    TSAdapt        adapt;
-    PetscErrorCode ierr;
-
-    /* PETSc keeps the list of controllers private: the type is tried on a scratch one */
-    PetscCall(TSAdaptCreate(PETSC_COMM_SELF, &adapt));
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = TSAdaptSetType(adapt, h->tsp.adapt);
-    PetscCall(PetscPopErrorHandler());
-    PetscCall(TSAdaptDestroy(&adapt));
-    if (ierr) MECH_CKPT_BAD("its adapt_type \"%s\" is not a step-size controller of this tsmech", h->tsp.adapt);
-  }
-  PetscCall(FamilyOfType(h->tsp.type, &family));
-  if (h->tsp.family != family) MECH_CKPT_BAD("its ts_family %" PetscInt_FMT " is not the family of its ts_type %s (%" PetscInt_FMT ")", h->tsp.family, h->tsp.type, family);
-  if (family == 1 || family == 2) {
-    if (PetscIsInfOrNanReal(h->tsp.theta) || h->tsp.theta < 0 || h->tsp.theta > 1 || (family == 2 && h->tsp.theta == 0)) MECH_CKPT_BAD("its theta %g is outside %s", (double)h->tsp.theta, family == 1 ? "[0, 1]" : "(0, 1]");
-    MECH_CKPT_FLAG("endpoint", h->tsp.endpoint);
-  }
-  if (family == 1) {
-    MECH_CKPT_FLAG("linearized", h->tsp.linearized);
-    MECH_CKPT_FLAG("extrapolate", h->tsp.extrapolate);
-    for (i = 0, flg = PETSC_FALSE; i <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE && !flg; i++) PetscCall(PetscStrcmp(h->tsp.guess, TSTheta2Guesses[i], &flg));
-    if (!flg) MECH_CKPT_BAD("its guess \"%s\" is not a linearized guess of theta2", h->tsp.guess);
-  }
-  if (family == 3 && (PetscIsInfOrNanReal(h->tsp.alpha_m) || PetscIsInfOrNanReal(h->tsp.alpha_f) || PetscIsInfOrNanReal(h->tsp.gamma) || PetscIsInfOrNanReal(h->tsp.beta))) MECH_CKPT_BAD("its alpha2 parameters are not finite numbers");
+  /* the scheme: its type, controller, family and parameters */
+  PetscCall(TSMechSchemeCheck(&h->tsp, problem, len));
+  if (problem[0]) PetscFunctionReturn(0);
   MECH_CKPT_FLAG("has_previous", h->hasvprev);
   MECH_CKPT_FLAG("has_previous_position", h->hasqprev);
   MECH_CKPT_FLAG("failed_step", h->failed);
   if (h->hasqprev && !h->hasvprev) MECH_CKPT_BAD("it has a previous position but no previous velocity");
-  if (h->hasvprev && (family != 1 || h->failed)) MECH_CKPT_BAD("it has a previous velocity, which only a checkpoint of the theta2 family after a successful step has");
+  if (h->hasvprev && (h->tsp.family != TSMECH_FAMILY_THETA2 || h->failed)) MECH_CKPT_BAD("it has a previous velocity, which only a checkpoint of the theta2 family after a successful step has");
   if (h->hasvprev && !(h->tprev <= h->time)) MECH_CKPT_BAD("its previous_time %g is after its time %g", (double)h->tprev, (double)h->time);
   MECH_CKPT_COUNT("snes_its", h->snes_its);
   MECH_CKPT_COUNT("ksp_its", h->ksp_its);
@@ -2001,7 +1810,7 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
     PetscCheck(sum == h.sum[i], ck->comm, PETSC_ERR_FILE_UNEXPECTED, "Cannot restart from %s: the data of /checkpoint/%s do not match their checksum (the file is corrupted)", path, VecNames[i]);
   }
 
-  PetscCall(SetTSParams(ts, &h.tsp));
+  PetscCall(TSMechSchemeSet(ts, &h.tsp));
   ck->loaded = PETSC_TRUE;
   PetscCall(PetscStrncpy(ck->path, path, sizeof(ck->path)));
   ck->step           = h.step;
@@ -2074,16 +1883,16 @@ static PetscErrorCode RestorePrevious(TS ts, PetscReal t, PetscReal dt, PetscRea
 @*/
 PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
 {
-  TSParams  now;
-  PetscBool theta2;
-  char      diff[2048];
+  TSMechScheme now;
+  PetscBool    theta2;
+  char         diff[2048];
 
   PetscFunctionBegin;
   PetscValidPointer(ck, 1);
   PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
   PetscCheck(ck->loaded, ck->comm, PETSC_ERR_ARG_WRONGSTATE, "No checkpoint loaded: call MechCheckpointLoad() first");
-  PetscCall(GetTSParams(ts, &now));
-  PetscCall(DiffTSParams(&ck->tsp, &now, diff, sizeof(diff)));
+  PetscCall(TSMechSchemeGet(ts, &now));
+  PetscCall(TSMechSchemeDiff(&ck->tsp, &now, diff, sizeof(diff)));
   if (diff[0]) PetscCall(PetscPrintf(ck->comm, "tsmech: note: this run continues %s with %s: not the integrator of the interrupted run\n", ck->path, diff));
 
   {
@@ -2092,9 +1901,8 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
     PetscBool exact, none, family;
 
     PetscCall(IsTheta2Family(ts, &family));
-    exact = family;
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
-    if (!exact && none) PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &exact, TSSYMEULER2, TSEULER, TSBEULER, TSCN, TSTHETA, ""));
+    PetscCall(TSMechSchemeRestartsExactly(ts, none, &exact));
     if (!exact) PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s with the %s step-size controller keeps history that a checkpoint does not hold: it restarts from %s as at a first step, so the run continues correctly but not bit for bit as the uninterrupted run\n", now.type, now.adapt, ck->path));
     else if (family) {
       PetscBool mf;
@@ -2122,7 +1930,7 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
     PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s holds the last good state (step %" PetscInt_FMT ") of a run that failed with dt = %g; the run continues with dt = %g%s\n", ck->path, ck->step, (double)ck->dt, (double)(set && dt > 0 ? dt : ck->dt), set && dt > 0 ? " (-ts_dt)" : ": give a smaller -ts_dt or other solver options, or it fails again"));
   }
   PetscCall(IsTheta2Family(ts, &theta2));
-  if (theta2 && ck->hasvprev && ck->tsp.family == 1) {
+  if (theta2 && ck->hasvprev && ck->tsp.family == TSMECH_FAMILY_THETA2) {
     PetscCall(RestorePrevious(ts, ck->time, ck->dt, ck->tprev, ck->hasqprev ? ck->vec[3] : NULL, ck->vec[2]));
     if (ck->hasqprev) PetscCall(TrackerRecord(ck->tr, ck->step - 1, ck->tprev, ck->vec[3]));
   } else if (!theta2) {

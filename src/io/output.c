@@ -22,6 +22,7 @@
 #include <petsc/private/petscimpl.h>
 #include <petscdmda.h>
 #include "outputimpl.h"
+#include "../ts/scheme.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -232,14 +233,26 @@ static PetscErrorCode FlushFile(MechOutput out)
   PetscFunctionReturn(0);
 }
 
-/* Attributes of / that are not model parameters: a parameter of one of these names is written
-   as param_<name> */
-static const char *const MechOutputReserved[] = {"model", "model_parameters", "ts_type", "dt", "nranks", "every", "tsmech_version", "petsc_version", "theta", "endpoint", "linearized", "guess", "alpha_m", "alpha_f", "gamma", "beta", "restarts"};
+/* Attributes of / that are not model parameters (besides the integrator's parameters,
+   TSMechSchemeIsParameterName()): a parameter of one of these names is written as param_<name> */
+static const char *const MechOutputReserved[] = {"model", "model_parameters", "ts_type", "dt", "nranks", "every", "tsmech_version", "petsc_version", "restarts"};
+
+/* An integrator parameter (TSMechSchemeForEachParameter()) as an attribute of / */
+static PetscErrorCode WriteSchemeParameter(void *ctx, const char name[], TSMechParamKind kind, void *value)
+{
+  PetscViewer viewer = (PetscViewer)ctx;
+
+  PetscFunctionBegin;
+  if (kind == TSMECH_PARAM_REAL) PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/", name, PETSC_REAL, value));
+  else if (kind == TSMECH_PARAM_FLAG) PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/", name, PETSC_INT, value));
+  else PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/", name, PETSC_STRING, value));
+  PetscFunctionReturn(0);
+}
 
 /* The name under which a model parameter is an attribute of / */
 static PetscErrorCode ParameterAttributeName(const char pname[], char name[], size_t len)
 {
-  PetscBool flg = PETSC_FALSE;
+  PetscBool flg = TSMechSchemeIsParameterName(pname);
   size_t    j;
 
   PetscFunctionBegin;
@@ -257,7 +270,7 @@ static PetscErrorCode WriteHeader(MechOutput out, TS ts)
   PetscInt           np, i, ival;
   PetscMPIInt        size;
   PetscReal          dt;
-  PetscBool          flg;
+  TSMechScheme       scheme;
   char               version[256], *plist;
   size_t             len = 1;
   hid_t              fileid;
@@ -303,45 +316,9 @@ static PetscErrorCode WriteHeader(MechOutput out, TS ts)
   PetscCall(PetscGetVersion(version, sizeof(version)));
   PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "petsc_version", PETSC_STRING, version));
 
-  /* parameters of the integrator, for the types that have getters; the type test keeps other
-     types from erroring in the getters */
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &flg, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, ""));
-  if (flg) {
-    PetscReal     theta;
-    PetscBool     endpoint, linearized;
-    TSTheta2Guess guess;
-
-    PetscCall(TSTheta2GetTheta(ts, &theta));
-    PetscCall(TSTheta2GetEndpoint(ts, &endpoint));
-    PetscCall(TSTheta2GetLinearized(ts, &linearized, &guess));
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "theta", PETSC_REAL, &theta));
-    ival = endpoint;
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "endpoint", PETSC_INT, &ival));
-    ival = linearized;
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "linearized", PETSC_INT, &ival));
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "guess", PETSC_STRING, TSTheta2Guesses[guess]));
-  }
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &flg, TSTHETA, TSBEULER, TSCN, ""));
-  if (flg) {
-    PetscReal theta;
-    PetscBool endpoint;
-
-    PetscCall(TSThetaGetTheta(ts, &theta));
-    PetscCall(TSThetaGetEndpoint(ts, &endpoint));
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "theta", PETSC_REAL, &theta));
-    ival = endpoint;
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "endpoint", PETSC_INT, &ival));
-  }
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSALPHA2, &flg));
-  if (flg) {
-    PetscReal alpha_m, alpha_f, gamma, beta;
-
-    PetscCall(TSAlpha2GetParams(ts, &alpha_m, &alpha_f, &gamma, &beta));
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "alpha_m", PETSC_REAL, &alpha_m));
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "alpha_f", PETSC_REAL, &alpha_f));
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "gamma", PETSC_REAL, &gamma));
-    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "beta", PETSC_REAL, &beta));
-  }
+  /* the parameters of the integrator's family (none for the types outside the families) */
+  PetscCall(TSMechSchemeGet(ts, &scheme));
+  PetscCall(TSMechSchemeForEachParameter(&scheme, WriteSchemeParameter, out->viewer));
   PetscFunctionReturn(0);
 }
 

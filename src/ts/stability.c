@@ -11,6 +11,7 @@
   (Types with history, such as the extrapolating guesses or multistep methods, are measured at a
   first step, where they have none.)
 */
+#include "scheme.h"
 #include <tsmech.h>
 #include <petsc/private/petscimpl.h> /* PetscValidHeaderSpecific() */
 
@@ -59,66 +60,6 @@ static PetscErrorCode ModePotential(MechSystem sys, PetscReal t, Vec q, Vec v, P
   PetscFunctionReturn(0);
 }
 
-/* Gives the TS `to` the type and the scheme parameters of `from` */
-static PetscErrorCode CopyScheme(TS from, TS to)
-{
-  TSType    type;
-  PetscBool flg;
-
-  PetscFunctionBegin;
-  PetscCall(TSGetType(from, &type));
-  PetscCall(TSSetType(to, type));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)from, &flg, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, ""));
-  if (flg) {
-    PetscReal     theta;
-    PetscBool     endpoint, linearized;
-    TSTheta2Guess guess;
-
-    /* the fixed members of the family accept their own theta and form only */
-    PetscCall(TSTheta2GetTheta(from, &theta));
-    PetscCall(TSTheta2GetEndpoint(from, &endpoint));
-    PetscCall(TSTheta2GetLinearized(from, &linearized, &guess));
-    PetscCall(TSTheta2SetTheta(to, theta));
-    PetscCall(TSTheta2SetEndpoint(to, endpoint));
-    PetscCall(TSTheta2SetLinearized(to, linearized, guess));
-  }
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)from, &flg, TSTHETA, TSBEULER, TSCN, ""));
-  if (flg) {
-    PetscReal theta;
-    PetscBool endpoint;
-
-    PetscCall(TSThetaGetTheta(from, &theta));
-    PetscCall(TSThetaGetEndpoint(from, &endpoint));
-    PetscCall(TSThetaSetTheta(to, theta));
-    PetscCall(TSThetaSetEndpoint(to, endpoint));
-  }
-  PetscCall(PetscObjectTypeCompare((PetscObject)from, TSALPHA2, &flg));
-  if (flg) {
-    PetscReal alpha_m, alpha_f, gamma, beta;
-
-    PetscCall(TSAlpha2GetParams(from, &alpha_m, &alpha_f, &gamma, &beta));
-    PetscCall(TSAlpha2SetParams(to, alpha_m, alpha_f, gamma, beta));
-  }
-  PetscCall(PetscObjectTypeCompare((PetscObject)from, TSRK, &flg));
-  if (flg) {
-    TSRKType rk;
-
-    PetscCall(TSRKGetType(from, &rk));
-    PetscCall(TSRKSetType(to, rk));
-  }
-  PetscCall(PetscObjectTypeCompare((PetscObject)from, TSSSP, &flg));
-  if (flg) {
-    TSSSPType ssp;
-    PetscInt  nstages;
-
-    PetscCall(TSSSPGetType(from, &ssp));
-    PetscCall(TSSSPGetNumStages(from, &nstages));
-    PetscCall(TSSSPSetType(to, ssp));
-    PetscCall(TSSSPSetNumStages(to, nstages));
-  }
-  PetscFunctionReturn(0);
-}
-
 /* One step of size dt of the scheme of `ref` on the system `sys` (one dof) from (q0, v0) */
 static PetscErrorCode ModeStep(TS ref, MechSystem sys, PetscReal dt, PetscReal q0, PetscReal v0, PetscReal *q1, PetscReal *v1)
 {
@@ -131,7 +72,7 @@ static PetscErrorCode ModeStep(TS ref, MechSystem sys, PetscReal dt, PetscReal q
   PetscCall(TSCreate(PETSC_COMM_SELF, &ts));
   /* a prefix nobody uses: the run's -ts_, -snes_, -ksp_ options do not apply to this problem */
   PetscCall(TSSetOptionsPrefix(ts, "tsmech_stability_"));
-  PetscCall(CopyScheme(ref, ts));
+  PetscCall(TSMechSchemeCopy(ref, ts));
   PetscCall(TSMechSetSystem(ts, sys));
   PetscCall(TSSetTimeStep(ts, dt));
   PetscCall(TSSetMaxSteps(ts, 1));

@@ -33,6 +33,7 @@ typedef struct {
   PetscBool     linearized;
   TSTheta2Guess guess;
   PetscBool     lock_theta, lock_endpoint; /* set by the wrappers beuler2, cn2, midpoint2, euler2 */
+  char          badguess[64];              /* an unknown -ts_theta_linearized_guess, refused at set-up */
 
   TSMechStepState st; /* start-of-step state, previous step, error estimate */
 
@@ -420,6 +421,7 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEndpoint_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEndpoint_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetInitialGuessExtrapolate_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetInitialGuessExtrapolate_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetLinearized_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetLinearized_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPreviousVelocity_C", NULL));
@@ -437,6 +439,16 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   PetscFunctionBegin;
   PetscCall(TSGetType(ts, &type));
   PetscCheck(th->Theta >= 0 && th->Theta <= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_theta %g is outside [0, 1]", (double)th->Theta);
+  if (th->badguess[0]) {
+    char     allowed[256] = "";
+    PetscInt g;
+
+    for (g = 0; g <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE; g++) {
+      if (g) PetscCall(PetscStrlcat(allowed, ", ", sizeof(allowed)));
+      PetscCall(PetscStrlcat(allowed, TSTheta2Guesses[g], sizeof(allowed)));
+    }
+    SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_theta_linearized_guess %s: unknown linearized guess; allowed: %s", th->badguess, allowed);
+  }
   PetscCheck(th->pcgrowth >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_pc_rebuild_growth %g must be non-negative", (double)th->pcgrowth);
   PetscCall(TSMechStepStateSetUp(ts, &th->st, th->Theta == 0 ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(VecDuplicate(ts->vec_sol, &th->V));
@@ -485,11 +497,25 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
   if (!th->lock_endpoint) PetscCall(PetscOptionsBool("-ts_theta_endpoint", "Endpoint form: f averaged at both ends (trapezoidal); false: one-leg form, f at the theta point", "TSTheta2SetEndpoint", th->endpoint, &th->endpoint, NULL));
   PetscCall(PetscOptionsBool("-ts_theta_initial_guess_extrapolate", "Newton's initial guess for v+ extrapolated from the previous step", "TSTheta2SetInitialGuessExtrapolate", th->extrapolate, &th->extrapolate, NULL));
   PetscCall(PetscOptionsBool("-ts_theta_linearized", "Exactly one linear solve per step, K and D at the start of the step", "TSTheta2SetLinearized", th->linearized, &th->linearized, NULL));
-  PetscCall(PetscOptionsEnum("-ts_theta_linearized_guess", "Initial guess of the linearized step", "TSTheta2SetLinearized", TSTheta2Guesses, (PetscEnum)th->guess, (PetscEnum *)&th->guess, NULL));
+  {
+    char      name[64];
+    PetscBool set, match = PETSC_FALSE;
+    PetscInt  g;
+
+    /* read as a name, so that an unknown one is refused at set-up with the list (an error inside
+       PETSc's options block would leak the block's bookkeeping) */
+    PetscCall(PetscStrncpy(name, TSTheta2Guesses[th->guess], sizeof(name)));
+    PetscCall(PetscOptionsString("-ts_theta_linearized_guess", "Initial guess of the linearized step: zero, velocity, predictor, predictor_zero, predictor_extrapolate, extrapolate", "TSTheta2SetLinearized", name, name, sizeof(name), &set));
+    if (set) {
+      for (g = 0; g <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE && !match; g++) PetscCall(PetscStrcasecmp(name, TSTheta2Guesses[g], &match));
+      if (match) th->guess = (TSTheta2Guess)(g - 1);
+      PetscCall(PetscStrncpy(th->badguess, match ? "" : name, sizeof(th->badguess)));
+    }
+  }
   PetscCall(PetscOptionsBool("-ts_theta_matrix_free", "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", th->matrixfree, &th->matrixfree, NULL));
   PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
   PetscOptionsHeadEnd();
-  /* theta is checked in TSSetUp_Theta2(): an error inside the options block would leak it */
+  /* theta and the guess are checked in TSSetUp_Theta2(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
 }
 
@@ -560,6 +586,13 @@ static PetscErrorCode TSTheta2SetInitialGuessExtrapolate_Theta2(TS ts, PetscBool
 {
   PetscFunctionBegin;
   ((TS_Theta2 *)ts->data)->extrapolate = flg;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetInitialGuessExtrapolate_Theta2(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((TS_Theta2 *)ts->data)->extrapolate;
   PetscFunctionReturn(0);
 }
 
@@ -659,6 +692,7 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEndpoint_C", TSTheta2SetEndpoint_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEndpoint_C", TSTheta2GetEndpoint_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetInitialGuessExtrapolate_C", TSTheta2SetInitialGuessExtrapolate_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetInitialGuessExtrapolate_C", TSTheta2GetInitialGuessExtrapolate_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetLinearized_C", TSTheta2SetLinearized_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetLinearized_C", TSTheta2GetLinearized_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPreviousVelocity_C", TSTheta2GetPreviousVelocity_Theta2));
@@ -777,6 +811,30 @@ PetscErrorCode TSTheta2SetInitialGuessExtrapolate(TS ts, PetscBool flg)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscTryMethod(ts, "TSTheta2SetInitialGuessExtrapolate_C", (TS, PetscBool), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetInitialGuessExtrapolate - Whether Newton's initial guess is extrapolated from the
+  previous step.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS of the theta2 family
+
+  Output Parameter:
+. flg - PETSC_TRUE if extrapolated
+
+  Level: intermediate
+
+.seealso: TSTheta2SetInitialGuessExtrapolate()
+@*/
+PetscErrorCode TSTheta2GetInitialGuessExtrapolate(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscUseMethod(ts, "TSTheta2GetInitialGuessExtrapolate_C", (TS, PetscBool *), (ts, flg));
   PetscFunctionReturn(0);
 }
 

@@ -9,7 +9,8 @@
   system's K, D and M with the column map q_j -> j + rstart(owner of j) and
   v_j -> j + rend(owner of j).
 */
-#include "mechimpl.h"
+#include "../mech/mechimpl.h"
+#include "scheme.h"
 
 typedef struct {
   MechSystem      sys;
@@ -283,7 +284,7 @@ PetscErrorCode MechSystemSetUpFirstOrder(MechSystem sys, TS ts, Vec q, Vec v)
 
   PetscCall(VecCreateMPI(comm, 2 * fo->n, 2 * N, &X));
   PetscCall(MechFirstOrderCopy(fo, X, q, v, PETSC_TRUE));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &isexplicit, TSEULER, TSRK, TSSSP, TSMPRK, TSGLEE, ""));
+  PetscCall(TSMechIsExplicit(ts, &isexplicit));
   /* the residual vector must be given: TSSetI2Function() left one of size N in the SNES */
   PetscCall(VecDuplicate(X, &R));
   if (isexplicit) {

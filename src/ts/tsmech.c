@@ -2,7 +2,8 @@
   Attaching a MechSystem to a TS: the I2Function/I2Jacobian that TSALPHA2 and the tsmech types
   use, and the choice between the second-order and the automatic first-order form.
 */
-#include "mechimpl.h"
+#include "../mech/mechimpl.h"
+#include "scheme.h"
 #include <petsc/private/tsimpl.h>
 
 /* F(t, q, v, a) = M a + f(t, q, v) */
@@ -68,18 +69,6 @@ PetscErrorCode TSMechGetSystem(TS ts, MechSystem *sys)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscCall(PetscObjectQuery((PetscObject)ts, "TSMech_System", (PetscObject *)sys));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  TSMechIsSecondOrder - Whether the TS type integrates M q'' + f = 0 directly (TSALPHA2 and the
-  tsmech types) rather than through the first-order form.
-@*/
-PetscErrorCode TSMechIsSecondOrder(TS ts, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, flg, TSALPHA2, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, TSSYMEULER2, ""));
   PetscFunctionReturn(0);
 }
 

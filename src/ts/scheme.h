@@ -1,0 +1,52 @@
+/*
+  The scheme a TS integrates with: its type, its step-size controller and the parameters of its
+  family, captured from a TS, given to another, listed by name for the files that record them
+  (output attributes, checkpoint headers) and compared. This is the one place that knows which
+  TS types form a family and which parameters each family has; adding a parameter to a family
+  touches its entry here and nothing in src/io.
+*/
+#ifndef TSMECH_SCHEME_H
+#define TSMECH_SCHEME_H
+
+#include <tsmech.h>
+
+/* The families whose parameters are recorded (the values are stored in checkpoints: keep them) */
+typedef enum {
+  TSMECH_FAMILY_OTHER  = 0, /* no recorded parameters */
+  TSMECH_FAMILY_THETA2 = 1, /* theta2, beuler2, cn2, midpoint2, euler2 */
+  TSMECH_FAMILY_THETA  = 2, /* PETSc's theta, beuler, cn (first-order form) */
+  TSMECH_FAMILY_ALPHA2 = 3  /* PETSc's alpha2 */
+} TSMechFamily;
+
+#define TSMECH_SCHEME_NAMELEN 64
+
+typedef struct {
+  char      type[TSMECH_SCHEME_NAMELEN], adapt[TSMECH_SCHEME_NAMELEN];
+  PetscInt  family; /* a TSMechFamily (an integer: a damaged file may hold any value) */
+  PetscReal theta;
+  PetscInt  endpoint, linearized, extrapolate; /* 0 or 1 */
+  char      guess[TSMECH_SCHEME_NAMELEN];
+  PetscReal alpha_m, alpha_f, gamma, beta;
+} TSMechScheme;
+
+/* The kinds of a scheme parameter, as files store them */
+typedef enum {
+  TSMECH_PARAM_REAL, /* PetscReal */
+  TSMECH_PARAM_FLAG, /* PetscInt, 0 or 1 */
+  TSMECH_PARAM_NAME  /* char[TSMECH_SCHEME_NAMELEN] */
+} TSMechParamKind;
+
+/* Called once per parameter of a scheme's family, in a fixed order, with the address of its value */
+typedef PetscErrorCode (*TSMechSchemeParamFn)(void *ctx, const char name[], TSMechParamKind, void *value);
+
+PETSC_INTERN PetscErrorCode TSMechSchemeFamilyOfType(const char type[], PetscInt *family);
+PETSC_INTERN PetscErrorCode TSMechSchemeGet(TS, TSMechScheme *);
+PETSC_INTERN PetscErrorCode TSMechSchemeSet(TS, const TSMechScheme *);
+PETSC_INTERN PetscErrorCode TSMechSchemeCopy(TS from, TS to);
+PETSC_INTERN PetscErrorCode TSMechSchemeForEachParameter(TSMechScheme *, TSMechSchemeParamFn, void *ctx);
+PETSC_INTERN PetscErrorCode TSMechSchemeCheck(const TSMechScheme *, char problem[], size_t len);
+PETSC_INTERN PetscErrorCode TSMechSchemeDiff(const TSMechScheme *a, const TSMechScheme *b, char msg[], size_t len);
+PETSC_INTERN PetscErrorCode TSMechSchemeRestartsExactly(TS, PetscBool fixedstep, PetscBool *);
+PETSC_INTERN PetscBool      TSMechSchemeIsParameterName(const char name[]);
+
+#endif
