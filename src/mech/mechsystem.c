@@ -14,8 +14,30 @@ PetscClassId  MECHSYSTEM_CLASSID = 0;
 PetscLogEvent MECH_Force = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0;
 PetscLogStage MECH_StageAssembly = -1, MECH_StageIO = -1;
 
-/*@C
-  MechSystemCreate - Creates an empty mechanical system.
+/*@
+  MechSystemCreate - Creates an empty mechanical system M q'' + f(t, q, q') = 0.
+
+  Collective
+
+  Input Parameter:
+. comm - the MPI communicator of the system
+
+  Output Parameter:
+. sys - the new mechanical system
+
+  Level: beginner
+
+  Notes:
+  The system is empty: give it at least the mass matrix (`MechSystemSetMass()`), the force
+  (`MechSystemSetForce()`) and the tangent (`MechSystemSetTangent()`), then attach it to a `TS`
+  with `TSMechSetSystem()`. `MechCreateModel()` creates the built-in models instead.
+
+  It also registers the package and the TS types of tsmech (`TSMechInitializePackage()`), so a
+  program may call `TSSetType()` with a tsmech type (`TSTHETA2`, ...) right after creating its
+  system.
+
+.seealso: `MechSystemDestroy()`, `MechSystemSetMass()`, `MechSystemSetForce()`, `MechSystemSetTangent()`,
+          `TSMechSetSystem()`, `MechCreateModel()`
 @*/
 PetscErrorCode MechSystemCreate(MPI_Comm comm, MechSystem *sys)
 {
@@ -31,8 +53,22 @@ PetscErrorCode MechSystemCreate(MPI_Comm comm, MechSystem *sys)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemDestroy - Destroys a mechanical system (reference counted).
+/*@
+  MechSystemDestroy - Destroys a mechanical system.
+
+  Collective
+
+  Input Parameter:
+. sys - address of the mechanical system (it may hold NULL); set to NULL on return
+
+  Level: beginner
+
+  Notes:
+  The system is reference counted: the objects that keep it (a `TS` after `TSMechSetSystem()`, an
+  operator shell) hold references, and it is freed with the last one. The destroy function given
+  with `MechSystemSetApplicationContext()` is then called on the application context.
+
+.seealso: `MechSystemCreate()`, `MechSystemSetApplicationContext()`
 @*/
 PetscErrorCode MechSystemDestroy(MechSystem *sys)
 {
@@ -65,14 +101,17 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscFunctionReturn(0);
 }
 
-/*@C
+/*@
   MechSystemView - Prints the model, its parameters, sizes and properties.
 
   Collective
 
   Input Parameters:
 + sys    - the mechanical system
-- viewer - an ASCII viewer (NULL: standard output of the system's communicator)
+- viewer - an ASCII viewer (NULL: standard output of the system's communicator); other viewer
+           types print nothing
+
+  Level: beginner
 
   Notes:
   One line gives the model name, the global number of dofs, the number of fixed dofs, whether
@@ -120,8 +159,25 @@ PetscErrorCode MechSystemView(MechSystem sys, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemSetMass - Sets the constant mass matrix (assembled; lumped or consistent).
+/*@
+  MechSystemSetMass - Sets the constant mass matrix M.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+- M   - the mass matrix, assembled, symmetric positive definite: lumped (diagonal) or consistent
+
+  Level: beginner
+
+  Notes:
+  The system keeps a reference to M and never changes it; its size and parallel layout are those
+  of the state vectors (`MechSystemCreateState()`). When every off-diagonal entry of M is zero the
+  mass is lumped: `MechSystemSolveMass()` is then a pointwise division, and every diagonal entry
+  must be positive. The fixed dofs (`MechSystemSetFixed()`) are decoupled in a copy of M, keeping
+  their own diagonal entry, which must be positive.
+
+.seealso: `MechSystemGetMass()`, `MechSystemSetTangent()`, `MechSystemSolveMass()`, `MechSystemSetFixed()`
 @*/
 PetscErrorCode MechSystemSetMass(MechSystem sys, Mat M)
 {
@@ -135,8 +191,24 @@ PetscErrorCode MechSystemSetMass(MechSystem sys, Mat M)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemGetMass - Gets the mass matrix as given (not the fixed-dof decoupled copy).
+/*@
+  MechSystemGetMass - Gets the mass matrix as it was given.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. M - the mass matrix of `MechSystemSetMass()` (NULL if none was set)
+
+  Level: intermediate
+
+  Note:
+  This is the matrix as given, not the copy with the fixed dofs decoupled that the integrators
+  use, and no new reference: do not destroy it.
+
+.seealso: `MechSystemSetMass()`, `MechSystemComputeOperator()`
 @*/
 PetscErrorCode MechSystemGetMass(MechSystem sys, Mat *M)
 {
@@ -147,7 +219,31 @@ PetscErrorCode MechSystemGetMass(MechSystem sys, Mat *M)
 }
 
 /*@C
-  MechSystemSetForce - Sets the force callback f(t, q, v).
+  MechSystemSetForce - Sets the callback computing the force f(t, q, v) of M q'' + f(t, q, q') = 0.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. fn  - the force callback
+- ctx - its context (may be NULL)
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
++ t   - the time
+. q   - the position
+. v   - the velocity
+. f   - the force, to be filled (every entry)
+- ctx - the context given here
+
+  Level: beginner
+
+  Notes:
+  f is the force moved to the left-hand side: a stretched spring gives an f pointing into the
+  stretch, gravity enters as -M g and drag as +c v (include/tsmech.h). The entries of the fixed
+  dofs are zeroed afterwards by `MechSystemComputeForce()`.
+
+.seealso: `MechSystemComputeForce()`, `MechSystemSetTangent()`, `MechSystemSetMass()`
 @*/
 PetscErrorCode MechSystemSetForce(MechSystem sys, MechForceFn fn, void *ctx)
 {
@@ -159,8 +255,38 @@ PetscErrorCode MechSystemSetForce(MechSystem sys, MechForceFn fn, void *ctx)
 }
 
 /*@C
-  MechSystemSetTangent - Sets the tangent callback J = cK K + cD D and a matrix with the sparsity
-  of K + D + M; hasdamping false means D = 0.
+  MechSystemSetTangent - Sets the callback computing the tangent cK K + cD D, K = df/dq and
+  D = df/dv, and the matrix holding the sparsity of K + D + M.
+
+  Logically Collective
+
+  Input Parameters:
++ sys        - the mechanical system
+. J          - a preallocated matrix with every entry the callback will ever set, the diagonal
+               and the pattern of M, all present from the start (explicit zeros where a value is
+               zero now); `MechSystemCreateTangentMatrix()` builds one. The system keeps a reference.
+. hasdamping - PETSC_FALSE if D = 0: the callback is then always called with cD = 0
+. fn         - the tangent callback
+- ctx        - its context (may be NULL)
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
++ t, q, v - the time and state
+. cK, cD  - the coefficients of K and D
+. J       - a matrix with the structure of the J given here, zeroed: set or add cK K + cD D, then assemble
+- ctx     - the context given here
+
+  Level: beginner
+
+  Notes:
+  The system zeroes the matrix before each call (keeping its structure), adds M and decouples
+  the fixed dofs in place, so an entry inserted later is a new nonzero (an error or a
+  reallocation), missing from the first-order form, whose pattern is copied from J. A coupling
+  whose value is zero now (a slack spring) must be there as an explicit zero: preallocation alone
+  does not create entries.
+
+.seealso: `MechSystemCreateTangentMatrix()`, `MechSystemComputeOperator()`, `MechSystemCreateOperator()`,
+          `MechSystemSetTangentAction()`, `MechSystemSetForce()`
 @*/
 PetscErrorCode MechSystemSetTangent(MechSystem sys, Mat J, PetscBool hasdamping, MechTangentFn fn, void *ctx)
 {
@@ -176,8 +302,27 @@ PetscErrorCode MechSystemSetTangent(MechSystem sys, Mat J, PetscBool hasdamping,
   PetscFunctionReturn(0);
 }
 
-/*@C
+/*@
   MechSystemSetFixed - Sets the fixed degrees of freedom and, optionally, their prescribed values.
+
+  Collective
+
+  Input Parameters:
++ sys    - the mechanical system
+. fixed  - the global indices of the fixed dofs, each rank listing dofs it owns (NULL: none)
+- values - a full-size vector of which only the fixed entries are read, copied (NULL: the
+           values of the initial state)
+
+  Level: beginner
+
+  Notes:
+  The system imposes the fixed dofs for every integrator: their force is zero, their rows and
+  columns of K and D are zero, and their rows and columns of M are decoupled with the diagonal
+  kept. `TSMechSetSolution()` puts q at the prescribed values and v at rest
+  (`MechSystemApplyFixed()`); every integrator then keeps them there. The system keeps a
+  reference to fixed.
+
+.seealso: `MechSystemGetFixed()`, `MechSystemApplyFixed()`, `MechSystemSetInitialState()`, `TSMechSetSolution()`
 @*/
 PetscErrorCode MechSystemSetFixed(MechSystem sys, IS fixed, Vec values)
 {
@@ -193,8 +338,20 @@ PetscErrorCode MechSystemSetFixed(MechSystem sys, IS fixed, Vec values)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemGetFixed - Gets the fixed degrees of freedom (NULL if none).
+/*@
+  MechSystemGetFixed - Gets the fixed degrees of freedom.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. fixed - the index set of `MechSystemSetFixed()` (NULL if none); not a new reference
+
+  Level: intermediate
+
+.seealso: `MechSystemSetFixed()`, `MechSystemApplyFixed()`
 @*/
 PetscErrorCode MechSystemGetFixed(MechSystem sys, IS *fixed)
 {
@@ -205,7 +362,30 @@ PetscErrorCode MechSystemGetFixed(MechSystem sys, IS *fixed)
 }
 
 /*@C
-  MechSystemSetPotential - Sets the potential energy callback.
+  MechSystemSetPotential - Sets the callback computing the potential energy.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. fn  - the potential energy callback
+- ctx - its context (may be NULL)
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
++ t, q, v   - the time and the (distributed) state
+. potential - the GLOBAL potential energy, the same value on every rank
+- ctx       - the context given here
+
+  Level: intermediate
+
+  Notes:
+  The callback is called on every rank and must return the global value: sum the local parts
+  with MPIU_Allreduce() or use `VecDot()`/`VecSum()`, which already return global values. The
+  energy drives decisions every rank must take alike (blow-up detection, output, monitors).
+  Without a potential, `MechSystemComputeEnergy()` reports 0.
+
+.seealso: `MechSystemComputeEnergy()`, `MechSystemAddInvariant()`
 @*/
 PetscErrorCode MechSystemSetPotential(MechSystem sys, MechPotentialFn fn, void *ctx)
 {
@@ -217,7 +397,26 @@ PetscErrorCode MechSystemSetPotential(MechSystem sys, MechPotentialFn fn, void *
 }
 
 /*@C
-  MechSystemSetExactSolution - Sets the exact solution callback of models that have one.
+  MechSystemSetExactSolution - Sets the callback computing the exact solution, for models that
+  have one.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. fn  - the exact solution callback
+- ctx - its context (may be NULL)
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, void *ctx)
++ t   - the time
+. q   - the exact position at t, to be filled
+. v   - the exact velocity at t, to be filled
+- ctx - the context given here
+
+  Level: intermediate
+
+.seealso: `MechSystemComputeExactSolution()`
 @*/
 PetscErrorCode MechSystemSetExactSolution(MechSystem sys, MechExactFn fn, void *ctx)
 {
@@ -229,7 +428,29 @@ PetscErrorCode MechSystemSetExactSolution(MechSystem sys, MechExactFn fn, void *
 }
 
 /*@C
-  MechSystemAddInvariant - Adds a named invariant of the motion, reported by monitors and output.
+  MechSystemAddInvariant - Adds a named invariant of the motion (angular momentum, ...), reported
+  by monitors and output.
+
+  Logically Collective
+
+  Input Parameters:
++ sys  - the mechanical system
+. name - the invariant's name (copied)
+. fn   - the callback computing it
+- ctx  - its context (may be NULL)
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *value, void *ctx)
++ t, q, v - the time and the (distributed) state
+. value   - the GLOBAL value of the invariant, the same on every rank
+- ctx     - the context given here
+
+  Level: intermediate
+
+  Note:
+  A system has at most 8 invariants; they are numbered in the order they are added.
+
+.seealso: `MechSystemGetNumInvariants()`, `MechSystemComputeInvariant()`, `MechSystemSetPotential()`
 @*/
 PetscErrorCode MechSystemAddInvariant(MechSystem sys, const char name[], MechInvariantFn fn, void *ctx)
 {
@@ -243,8 +464,23 @@ PetscErrorCode MechSystemAddInvariant(MechSystem sys, const char name[], MechInv
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemSetLinear - Declares f affine in (q, v), so K and D are constant.
+/*@
+  MechSystemSetLinear - Declares the force affine in (q, v), so that K and D are constant.
+
+  Logically Collective
+
+  Input Parameters:
++ sys    - the mechanical system
+- linear - PETSC_TRUE if f is affine in (q, v) (default PETSC_FALSE)
+
+  Level: intermediate
+
+  Notes:
+  Integrators then skip repeated assembly, and `TSMechSetSolution()` declares the problem
+  `TS_LINEAR` (one linear solve per step) for every type but `TSALPHA2`. Declaring a nonlinear
+  force linear gives wrong results.
+
+.seealso: `MechSystemGetLinear()`, `TSMechSetSolution()`
 @*/
 PetscErrorCode MechSystemSetLinear(MechSystem sys, PetscBool linear)
 {
@@ -254,8 +490,20 @@ PetscErrorCode MechSystemSetLinear(MechSystem sys, PetscBool linear)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemGetLinear - Tells whether f was declared affine.
+/*@
+  MechSystemGetLinear - Tells whether the force was declared affine in (q, v).
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. linear - the value of `MechSystemSetLinear()` (default PETSC_FALSE)
+
+  Level: intermediate
+
+.seealso: `MechSystemSetLinear()`
 @*/
 PetscErrorCode MechSystemGetLinear(MechSystem sys, PetscBool *linear)
 {
@@ -265,8 +513,22 @@ PetscErrorCode MechSystemGetLinear(MechSystem sys, PetscBool *linear)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemSetDM - Sets the DM the state lives on (grid models, output).
+/*@
+  MechSystemSetDM - Sets the `DM` the state lives on (grid models).
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+- dm  - the `DM` (NULL: none); the system keeps a reference
+
+  Level: intermediate
+
+  Notes:
+  The HDF5 output uses it (the XDMF file of grid models). It is not given to the `TS`: the
+  first-order form has 2N unknowns, not N.
+
+.seealso: `MechSystemGetDM()`, `MechOutputCreate()`
 @*/
 PetscErrorCode MechSystemSetDM(MechSystem sys, DM dm)
 {
@@ -278,8 +540,20 @@ PetscErrorCode MechSystemSetDM(MechSystem sys, DM dm)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemGetDM - Gets the DM of the system (NULL if none).
+/*@
+  MechSystemGetDM - Gets the `DM` the state lives on.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. dm - the `DM` of `MechSystemSetDM()` (NULL if none); not a new reference
+
+  Level: intermediate
+
+.seealso: `MechSystemSetDM()`
 @*/
 PetscErrorCode MechSystemGetDM(MechSystem sys, DM *dm)
 {
@@ -289,8 +563,23 @@ PetscErrorCode MechSystemGetDM(MechSystem sys, DM *dm)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemSetInitialState - Sets (copies) the initial state.
+/*@
+  MechSystemSetInitialState - Sets the initial state, copied into the system.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. q   - the initial position
+- v   - the initial velocity (NULL: at rest)
+
+  Level: beginner
+
+  Note:
+  `MechSystemCreateState()` returns copies of it, and it gives the prescribed values of the fixed
+  dofs when `MechSystemSetFixed()` was given none.
+
+.seealso: `MechSystemCreateState()`, `MechSystemSetFixed()`, `TSMechSetSolution()`
 @*/
 PetscErrorCode MechSystemSetInitialState(MechSystem sys, Vec q, Vec v)
 {
@@ -304,9 +593,25 @@ PetscErrorCode MechSystemSetInitialState(MechSystem sys, Vec q, Vec v)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemCreateState - Creates vectors holding the initial state (zero if none was set);
-  either pointer may be NULL.
+/*@
+  MechSystemCreateState - Creates new vectors holding the initial state.
+
+  Collective
+
+  Input Parameter:
+. sys - the mechanical system, with its mass matrix or its initial state set
+
+  Output Parameters:
++ q - a new position vector (may be NULL: not created)
+- v - a new velocity vector (may be NULL: not created)
+
+  Level: beginner
+
+  Notes:
+  The vectors are copies of the state of `MechSystemSetInitialState()`, or zero vectors of the
+  layout of the mass matrix if none was given. The caller destroys them.
+
+.seealso: `MechSystemSetInitialState()`, `TSMechSetSolution()`, `TSMechGetSolution()`
 @*/
 PetscErrorCode MechSystemCreateState(MechSystem sys, Vec *q, Vec *v)
 {
@@ -332,6 +637,17 @@ PetscErrorCode MechSystemCreateState(MechSystem sys, Vec *q, Vec *v)
 
 /*@C
   MechSystemSetApplicationContext - Attaches a model's private data, destroyed with the system.
+
+  Logically Collective
+
+  Input Parameters:
++ sys     - the mechanical system
+. ctx     - the data
+- destroy - the function that frees it, called by `MechSystemDestroy()` (may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechSystemGetApplicationContext()`, `MechSystemDestroy()`
 @*/
 PetscErrorCode MechSystemSetApplicationContext(MechSystem sys, void *ctx, PetscErrorCode (*destroy)(void *))
 {
@@ -343,7 +659,19 @@ PetscErrorCode MechSystemSetApplicationContext(MechSystem sys, void *ctx, PetscE
 }
 
 /*@C
-  MechSystemGetApplicationContext - Gets the model's private data (pass the address of a pointer).
+  MechSystemGetApplicationContext - Gets the model's private data.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. ctx - the address of a pointer, set to the data of `MechSystemSetApplicationContext()` (NULL if none)
+
+  Level: intermediate
+
+.seealso: `MechSystemSetApplicationContext()`
 @*/
 PetscErrorCode MechSystemGetApplicationContext(MechSystem sys, void *ctx)
 {
@@ -354,7 +682,20 @@ PetscErrorCode MechSystemGetApplicationContext(MechSystem sys, void *ctx)
 }
 
 /*@C
-  MechSystemSetModelName - Names the model (for views and output metadata).
+  MechSystemSetModelName - Names the model, for views, output and checkpoint metadata.
+
+  Logically Collective
+
+  Input Parameters:
++ sys  - the mechanical system
+- name - the model's name (copied)
+
+  Level: intermediate
+
+  Note:
+  `MechCheckpointLoad()` refuses a checkpoint of another model name.
+
+.seealso: `MechSystemGetModelName()`, `MechSystemAddParameter()`, `MechSystemView()`
 @*/
 PetscErrorCode MechSystemSetModelName(MechSystem sys, const char name[])
 {
@@ -366,7 +707,20 @@ PetscErrorCode MechSystemSetModelName(MechSystem sys, const char name[])
 }
 
 /*@C
-  MechSystemGetModelName - Gets the model name (NULL for a user system).
+  MechSystemGetModelName - Gets the model's name.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. name - the name of `MechSystemSetModelName()`, owned by the system (NULL for a user's system
+         that set none)
+
+  Level: intermediate
+
+.seealso: `MechSystemSetModelName()`
 @*/
 PetscErrorCode MechSystemGetModelName(MechSystem sys, const char **name)
 {
@@ -377,7 +731,22 @@ PetscErrorCode MechSystemGetModelName(MechSystem sys, const char **name)
 }
 
 /*@C
-  MechSystemAddParameter - Records a model parameter (for views and output metadata).
+  MechSystemAddParameter - Records a model parameter, for views, output and checkpoint metadata.
+
+  Logically Collective
+
+  Input Parameters:
++ sys   - the mechanical system
+. name  - the parameter's name (copied)
+- value - its value
+
+  Level: intermediate
+
+  Notes:
+  A system records at most 32 parameters. `MechSystemView()` prints them, the HDF5 output and
+  checkpoints store them, and `MechCheckpointLoad()` refuses a checkpoint whose parameters differ.
+
+.seealso: `MechSystemGetParameters()`, `MechSystemSetModelName()`
 @*/
 PetscErrorCode MechSystemAddParameter(MechSystem sys, const char name[], PetscReal value)
 {
@@ -391,6 +760,20 @@ PetscErrorCode MechSystemAddParameter(MechSystem sys, const char name[], PetscRe
 
 /*@C
   MechSystemGetParameters - Gets the recorded model parameters.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameters:
++ n      - the number of parameters (may be NULL)
+. names  - their names, owned by the system (may be NULL)
+- values - their values, owned by the system (may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechSystemAddParameter()`
 @*/
 PetscErrorCode MechSystemGetParameters(MechSystem sys, PetscInt *n, const char *const **names, const PetscReal **values)
 {
@@ -403,8 +786,21 @@ PetscErrorCode MechSystemGetParameters(MechSystem sys, PetscInt *n, const char *
 }
 
 /*@C
-  MechSystemSetOptionsPrefix - Sets the prefix of the system's options (its mass KSP uses
-  <prefix>mass_).
+  MechSystemSetOptionsPrefix - Sets the prefix of the system's options.
+
+  Logically Collective
+
+  Input Parameters:
++ sys    - the mechanical system
+- prefix - the prefix, without the leading - (NULL: none)
+
+  Level: advanced
+
+  Notes:
+  The KSP of the mass solve takes the options prefix <prefix>mass_. `TSMechSetSystem()` gives the
+  system the options prefix of its `TS`.
+
+.seealso: `MechSystemSolveMass()`, `TSMechSetSystem()`
 @*/
 PetscErrorCode MechSystemSetOptionsPrefix(MechSystem sys, const char prefix[])
 {
@@ -494,8 +890,27 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemComputeForce - Computes f(t, q, v), zero on fixed dofs.
+/*@
+  MechSystemComputeForce - Computes the force f(t, q, v), zero on the fixed dofs.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position
+- v   - the velocity
+
+  Output Parameter:
+. f - the force
+
+  Level: intermediate
+
+  Note:
+  The first evaluation sets the system up: it checks that the mass, the force and the tangent are
+  set and decouples the fixed dofs in a copy of M. It is logged as the event MechForce.
+
+.seealso: `MechSystemSetForce()`, `MechSystemComputeOperator()`
 @*/
 PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f)
 {
@@ -509,8 +924,25 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemCreateOperator - Creates a matrix with the sparsity of K + D + M.
+/*@
+  MechSystemCreateOperator - Creates a matrix with the sparsity of K + D + M, for
+  `MechSystemComputeOperator()`.
+
+  Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. J - a new matrix with the structure of the matrix of `MechSystemSetTangent()`, values not copied
+
+  Level: intermediate
+
+  Note:
+  A new nonzero location in J is an error (`MAT_NEW_NONZERO_LOCATION_ERR`), and zeroing keeps
+  its structure. The caller destroys it.
+
+.seealso: `MechSystemComputeOperator()`, `MechSystemSetTangent()`, `MechSystemCreateOperatorShell()`
 @*/
 PetscErrorCode MechSystemCreateOperator(MechSystem sys, Mat *J)
 {
@@ -523,8 +955,33 @@ PetscErrorCode MechSystemCreateOperator(MechSystem sys, Mat *J)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemComputeOperator - Computes J = cK K + cD D + cM M at (t, q, v), fixed dofs decoupled.
+/*@
+  MechSystemComputeOperator - Computes J = cK K + cD D + cM M at (t, q, v), with the fixed dofs
+  decoupled.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position
+. v   - the velocity
+. cK  - the coefficient of the stiffness K = df/dq
+. cD  - the coefficient of the damping D = df/dv (ignored for a system without damping)
+- cM  - the coefficient of the mass matrix
+
+  Output Parameter:
+. J - the operator, a matrix from `MechSystemCreateOperator()`
+
+  Level: intermediate
+
+  Notes:
+  The tangent callback is not called when cK and cD are both zero. On the fixed dofs the rows and
+  columns of K and D are zero and M keeps only its diagonal entry, so the fixed rows of J hold
+  cM m_ii on the diagonal: symmetric operators stay symmetric. Logged as the event MechOperator
+  in the stage "Mech assembly".
+
+.seealso: `MechSystemCreateOperator()`, `MechSystemSetTangent()`, `MechSystemLinearizeOperatorShell()`
 @*/
 PetscErrorCode MechSystemComputeOperator(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J)
 {
@@ -553,9 +1010,32 @@ PetscErrorCode MechSystemComputeOperator(MechSystem sys, PetscReal t, Vec q, Vec
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemSolveMass - Solves M x = b (fixed dofs decoupled): pointwise for a lumped mass, else
-  with the system's KSP (options prefix <prefix>mass_, default CG + Jacobi, rtol 1e-12).
+/*@
+  MechSystemSolveMass - Solves M x = b, with the fixed dofs decoupled.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+- b   - the right-hand side
+
+  Output Parameter:
+. x - the solution
+
+  Options Database Keys:
++ -mass_ksp_type <cg> - the KSP of the mass solve (preonly for a lumped M)
+. -mass_pc_type <jacobi> - its preconditioner
+- -mass_ksp_rtol <1e-12> - its relative tolerance
+
+  Level: intermediate
+
+  Notes:
+  A lumped (diagonal) M is inverted exactly by one Jacobi application. The KSP is created at the
+  first solve with the options prefix <prefix>mass_, <prefix> being that of
+  `MechSystemSetOptionsPrefix()` (that of the `TS` after `TSMechSetSystem()`). A solve that does
+  not converge is an error. The explicit types (`TSEULER2`, `TSSYMEULER2`) use it at every step.
+
+.seealso: `MechSystemSetMass()`, `MechSystemSetOptionsPrefix()`, `MechSystemView()`
 @*/
 PetscErrorCode MechSystemSolveMass(MechSystem sys, Vec b, Vec x)
 {
@@ -589,8 +1069,28 @@ PetscErrorCode MechSystemSolveMass(MechSystem sys, Vec b, Vec x)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemComputeEnergy - Kinetic energy 1/2 v^T M v and the model's potential energy.
+/*@
+  MechSystemComputeEnergy - Computes the kinetic energy 1/2 v^T M v and the model's potential energy.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position
+- v   - the velocity
+
+  Output Parameters:
++ kinetic   - the kinetic energy (may be NULL)
+- potential - the potential energy of `MechSystemSetPotential()`, 0 without one (may be NULL)
+
+  Level: intermediate
+
+  Note:
+  The kinetic energy uses M with the fixed dofs decoupled; it equals 1/2 v^T M v when the fixed
+  dofs are at rest.
+
+.seealso: `MechSystemSetPotential()`, `MechSystemComputeInvariant()`
 @*/
 PetscErrorCode MechSystemComputeEnergy(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *kinetic, PetscReal *potential)
 {
@@ -609,8 +1109,23 @@ PetscErrorCode MechSystemComputeEnergy(MechSystem sys, PetscReal t, Vec q, Vec v
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemComputeExactSolution - Evaluates the exact solution if the model has one.
+/*@
+  MechSystemComputeExactSolution - Evaluates the exact solution, if the model has one.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+- t   - the time
+
+  Output Parameters:
++ q   - the exact position at t (unchanged without an exact solution)
+. v   - the exact velocity at t (unchanged without an exact solution)
+- has - whether the model has an exact solution (may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechSystemSetExactSolution()`
 @*/
 PetscErrorCode MechSystemComputeExactSolution(MechSystem sys, PetscReal t, Vec q, Vec v, PetscBool *has)
 {
@@ -621,8 +1136,20 @@ PetscErrorCode MechSystemComputeExactSolution(MechSystem sys, PetscReal t, Vec q
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemGetNumInvariants - Number of named invariants of the model.
+/*@
+  MechSystemGetNumInvariants - Gets the number of named invariants of the model.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. n - the number of invariants added with `MechSystemAddInvariant()`
+
+  Level: intermediate
+
+.seealso: `MechSystemAddInvariant()`, `MechSystemComputeInvariant()`
 @*/
 PetscErrorCode MechSystemGetNumInvariants(MechSystem sys, PetscInt *n)
 {
@@ -633,7 +1160,24 @@ PetscErrorCode MechSystemGetNumInvariants(MechSystem sys, PetscInt *n)
 }
 
 /*@C
-  MechSystemComputeInvariant - Evaluates invariant i.
+  MechSystemComputeInvariant - Evaluates one of the named invariants of the model.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. i   - the invariant's number, in [0, n) with n from `MechSystemGetNumInvariants()`
+. t   - the time
+. q   - the position
+- v   - the velocity
+
+  Output Parameters:
++ name  - its name, owned by the system (may be NULL)
+- value - its value (may be NULL: the callback is then not called)
+
+  Level: intermediate
+
+.seealso: `MechSystemAddInvariant()`, `MechSystemGetNumInvariants()`, `MechSystemComputeEnergy()`
 @*/
 PetscErrorCode MechSystemComputeInvariant(MechSystem sys, PetscInt i, PetscReal t, Vec q, Vec v, const char **name, PetscReal *value)
 {
@@ -645,8 +1189,24 @@ PetscErrorCode MechSystemComputeInvariant(MechSystem sys, PetscInt i, PetscReal 
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemApplyFixed - Sets fixed entries of q to their prescribed values and of v to zero.
+/*@
+  MechSystemApplyFixed - Sets the fixed entries of q to their prescribed values and of v to zero.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. q   - the position, modified in place (may be NULL)
+- v   - the velocity, modified in place (may be NULL)
+
+  Level: intermediate
+
+  Notes:
+  The prescribed values are those of `MechSystemSetFixed()` or, if it was given none, those of the
+  initial state (`MechSystemSetInitialState()`); without either, q is left as it is. Nothing is
+  done without fixed dofs. `TSMechSetSolution()` calls it.
+
+.seealso: `MechSystemSetFixed()`, `TSMechSetSolution()`
 @*/
 PetscErrorCode MechSystemApplyFixed(MechSystem sys, Vec q, Vec v)
 {

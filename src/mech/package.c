@@ -12,9 +12,11 @@ static PetscBool MechPackageInitialized = PETSC_FALSE;
   MechFinalizePackage - Marks the mech package uninitialized, so that a later
   `PetscInitialize()` registers it anew. Registered with `PetscRegisterFinalize()`.
 
+  Not Collective
+
   Level: developer
 
-.seealso: `MechInitializePackage()`
+.seealso: `MechInitializePackage()`, `TSMechFinalizePackage()`
 @*/
 PetscErrorCode MechFinalizePackage(void)
 {
@@ -29,9 +31,11 @@ PetscErrorCode MechFinalizePackage(void)
   "Mech I/O" that -log_view reports. Called by `MechSystemCreate()` and
   `TSMechInitializePackage()`; safe to call more than once.
 
+  Not Collective
+
   Level: developer
 
-.seealso: `TSMechInitializePackage()`, `MechSystemCreate()`
+.seealso: `MechFinalizePackage()`, `TSMechInitializePackage()`, `MechSystemCreate()`
 @*/
 PetscErrorCode MechInitializePackage(void)
 {

@@ -42,7 +42,9 @@
   MatDestroy(&J);
 .ve
 
-.seealso: `MechSystemSetTangent()`, `MechSystemSetMass()`, `MatPreallocatorPreallocate()`
+  Level: intermediate
+
+.seealso: `MechSystemSetTangent()`, `MechSystemSetMass()`, `MechSystemCreateOperator()`, `MatPreallocatorPreallocate()`
 @*/
 PetscErrorCode MechSystemCreateTangentMatrix(MechSystem sys, PetscInt bs, PetscInt nelem, PetscInt nper, const PetscInt conn[], Mat *J)
 {

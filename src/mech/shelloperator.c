@@ -16,10 +16,39 @@ typedef struct {
 } MechOperatorShell;
 
 /*@C
-  MechSystemSetTangentAction - Sets the model's own application of the tangent, y = (cK K + cD D) w:
-  linearize is called once per state (t, q, v) and coefficients, apply for every product. It must
-  agree with the assembled tangent of MechSystemSetTangent(); the system applies the fixed dofs.
-  A system holds one linearization at a time.
+  MechSystemSetTangentAction - Sets the model's own application of the tangent,
+  y = (cK K + cD D) w, for matrix-free operators.
+
+  Logically Collective
+
+  Input Parameters:
++ sys       - the mechanical system
+. linearize - called once per state (t, q, v) and coefficients
+. apply     - called for every product
+- ctx       - the context of both (may be NULL)
+
+  Calling sequence of linearize:
+$ PetscErrorCode linearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
++ t, q, v - the state to linearize at
+. cK, cD  - the coefficients of K and D
+- ctx     - the context given here
+
+  Calling sequence of apply:
+$ PetscErrorCode apply(MechSystem sys, Vec w, Vec y, void *ctx)
++ w   - the vector to apply the tangent to
+. y   - the result (cK K + cD D) w at the last linearization
+- ctx - the context given here
+
+  Level: advanced
+
+  Notes:
+  Both callbacks are given, or neither (NULL, NULL removes the action). The action must equal
+  the assembled tangent of `MechSystemSetTangent()`; the system handles the fixed dofs (their
+  entries of w are zeroed before apply and those of y after it), so the callbacks ignore them. A
+  system holds one linearization at a time.
+
+.seealso: `MechSystemHasTangentAction()`, `MechSystemCreateOperatorShell()`, `MechSystemLinearizeOperatorShell()`,
+          `MechSystemSetTangent()`, `TSTheta2SetMatrixFree()`
 @*/
 PetscErrorCode MechSystemSetTangentAction(MechSystem sys, MechTangentLinearizeFn linearize, MechTangentApplyFn apply, void *ctx)
 {
@@ -32,8 +61,20 @@ PetscErrorCode MechSystemSetTangentAction(MechSystem sys, MechTangentLinearizeFn
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemHasTangentAction - Whether the model applies its tangent without assembly.
+/*@
+  MechSystemHasTangentAction - Tells whether the model applies its tangent without assembly.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. has - PETSC_TRUE if `MechSystemSetTangentAction()` gave it a tangent action
+
+  Level: advanced
+
+.seealso: `MechSystemSetTangentAction()`, `MechSystemCreateOperatorShell()`
 @*/
 PetscErrorCode MechSystemHasTangentAction(MechSystem sys, PetscBool *has)
 {
@@ -99,10 +140,30 @@ static PetscErrorCode MatDestroy_MechOperatorShell(void *ctx)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemCreateOperatorShell - A MATSHELL applying J = cK K + cD D + cM M through the system's
-  tangent action (MechSystemSetTangentAction()), without assembly; symmetric when the tangent is.
-  MechSystemLinearizeOperatorShell() sets the state and coefficients before use.
+/*@
+  MechSystemCreateOperatorShell - Creates a `MATSHELL` applying J = cK K + cD D + cM M through the
+  system's tangent action, without assembly.
+
+  Collective
+
+  Input Parameter:
+. sys - the mechanical system, with a tangent action (`MechSystemSetTangentAction()`)
+
+  Output Parameter:
+. A - the new shell matrix (named "MechOperator"); it keeps a reference to sys
+
+  Level: advanced
+
+  Notes:
+  The fixed dofs are decoupled exactly as `MechSystemComputeOperator()` decouples them in the
+  assembled matrix, so A is symmetric when the tangent is. It provides only `MatMult()`:
+  preconditioners that need entries take an assembled matrix (`MechSystemComputeOperator()`) as
+  the preconditioning matrix. Give it a state and coefficients with
+  `MechSystemLinearizeOperatorShell()` before applying it; applying it before is an error. The
+  theta2 family uses it with -ts_theta_matrix_free (`TSTheta2SetMatrixFree()`).
+
+.seealso: `MechSystemLinearizeOperatorShell()`, `MechSystemSetTangentAction()`, `MechSystemCreateOperator()`,
+          `TSTheta2SetMatrixFree()`
 @*/
 PetscErrorCode MechSystemCreateOperatorShell(MechSystem sys, Mat *A)
 {
@@ -126,9 +187,31 @@ PetscErrorCode MechSystemCreateOperatorShell(MechSystem sys, Mat *A)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  MechSystemLinearizeOperatorShell - Sets the state (t, q, v) and the coefficients of a shell from
-  MechSystemCreateOperatorShell(): it then applies cK K + cD D + cM M at that state.
+/*@
+  MechSystemLinearizeOperatorShell - Sets the state and the coefficients at which a shell from
+  `MechSystemCreateOperatorShell()` applies J = cK K + cD D + cM M.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position
+. v   - the velocity
+. cK  - the coefficient of K
+. cD  - the coefficient of D (ignored for a system without damping)
+. cM  - the coefficient of M
+- A   - a shell of this system, from `MechSystemCreateOperatorShell()`
+
+  Level: advanced
+
+  Notes:
+  The model's linearize callback is called unless cK and cD are both zero; it is logged as the
+  event MechLinearize in the stage "Mech assembly". A is then marked as changed (assembled), so
+  the `KSP` and `PC` that use it see a new operator. The linearization is the system's: a second
+  shell of the same system linearized elsewhere changes what this one applies.
+
+.seealso: `MechSystemCreateOperatorShell()`, `MechSystemComputeOperator()`, `MechSystemSetTangentAction()`
 @*/
 PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat A)
 {

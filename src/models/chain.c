@@ -9,25 +9,44 @@
 */
 #include "models/gridsprings.h"
 
-/*
-  MechCreateChain - a rope of N particles in 3-D on a 1-D DMDA, pinned at particle 0.
+/*@
+  MechCreateChain - Creates the chain model: a rope of N particles in 3-D joined by springs,
+  pinned at particle 0, on a 1-D `DMDA`.
 
   Collective
 
-  Options:
-+ -chain_n <20>        - number of particles (the DMDA options, e.g. -da_grid_x, may change it)
-. -chain_length <1>    - rest length of the whole rope
-. -chain_mass <1>      - total mass, lumped equally on the particles
-. -chain_k <1e3>       - spring stiffness
-. -chain_c <0.1>       - spring damping along each spring
-. -chain_drag <0.01>   - linear drag on each particle
-. -chain_g <9.81>      - gravity along -z
-. -chain_linear        - zero-rest-length springs (otherwise the rest length is the spacing)
-- -chain_stretch <1>   - initial spacing over the rest spacing length/(N-1)
+  Input Parameter:
+. comm - the communicator of the model
+
+  Output Parameter:
+. sys - the new mechanical system, named "chain"
+
+  Options Database Keys:
++ -chain_n <20> - number of particles, at least 2 (the `DMDA` options, e.g. -da_grid_x, may change it)
+. -chain_length <1> - rest length of the whole rope
+. -chain_mass <1> - total mass, lumped equally on the particles
+. -chain_k <1e3> - spring stiffness
+. -chain_c <0.1> - damping of each spring along its direction
+. -chain_drag <0.01> - linear drag coefficient of each particle
+. -chain_g <9.81> - gravity along -z
+. -chain_linear <false> - zero-rest-length springs (otherwise the rest length is the spacing length/(N-1))
+- -chain_stretch <1> - initial spacing over the rest spacing length/(N-1)
+
+  Level: beginner
+
+  Notes:
+  The particles are distributed with a 1-D `DMDA` (3 dofs per particle, stencil width 1, the
+  system's `DM`): particle i owns the dofs 3 i, 3 i + 1, 3 i + 2. The rope starts along x with
+  the stretched spacing, at rest, particle 0 fixed. Every row is summed in the same order whatever
+  the partition, so results do not depend on the number of ranks.
 
   The system is linear only with -chain_linear and -chain_c 0: the spring damper acts along the
-  spring direction, which turns with the motion even for zero-rest-length springs.
-*/
+  spring direction, which turns with the motion even for zero-rest-length springs. It has damping
+  when -chain_c or -chain_drag is positive. The parameters n, length, mass, k, c, drag, g, linear
+  and stretch are recorded (`MechSystemAddParameter()`).
+
+.seealso: `MechCreateModel()`, `MechCreateCloth()`, `MechCreateLattice()`, `TSMechSetSystem()`
+@*/
 PetscErrorCode MechCreateChain(MPI_Comm comm, MechSystem *sys)
 {
   PetscInt        n      = 20;

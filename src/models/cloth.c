@@ -51,38 +51,54 @@ static PetscReal ClothSpherePenalty(void *ctx, const PetscReal x[], PetscReal f[
 
 static const char *const ClothPinTypes[] = {"corners", "edge", "ClothPin", "CLOTH_PIN_", NULL};
 
-/*
-  MechCreateCloth - an nx x ny cloth on a 2-D DMDA, hanging from its edge j = 0.
+/*@
+  MechCreateCloth - Creates the cloth model: an nx x ny sheet of particles on a 2-D `DMDA`,
+  joined by structural, shear and bend springs, hanging from its edge j = 0.
 
   Collective
 
-  Options:
-+ -cloth_n <32>              - particles per side (the DMDA options, e.g. -da_grid_x, -da_refine, may change it)
-. -cloth_size <1>            - side length along x; the spacing h = size / (nx - 1) is the same along y
-. -cloth_mass <1>            - total mass, lumped equally on the particles
-. -cloth_k <1e3>             - stiffness of each structural spring; in a square lattice this is also the
-                               in-plane stiffness of the whole sheet, so it does not depend on n
-. -cloth_k_shear <100>       - stiffness of each shear (diagonal) spring, 0: none
-. -cloth_k_bend <10>         - stiffness of each bend spring (distance 2), 0: none (then the stencil width is 1)
-. -cloth_c <0.1>             - damping of every spring along its direction (default 0 with -cloth_linear)
-. -cloth_drag <0.1>          - total linear air drag coefficient, lumped equally on the particles like the mass
-. -cloth_g <9.81>            - gravity along -z
-. -cloth_linear              - zero-rest-length springs (otherwise the rest lengths are those of the flat start)
-. -cloth_pin <corners>       - pinned particles: corners (0, 0) and (nx - 1, 0), or the edge j = 0
-. -cloth_sphere              - a penalty sphere to collide with
-. -cloth_sphere_center <x,y,z> - its centre, default (size/2, size/2, -size/2): in the path of the swing
-. -cloth_sphere_radius <size/4> - its radius
-- -cloth_sphere_k <1e5>      - total penalty stiffness, lumped equally on the particles (so the contact
-                               frequency sqrt(k / mass) does not depend on n)
+  Input Parameter:
+. comm - the communicator of the model
 
-  The system is linear (MechSystemSetLinear()) only with -cloth_linear, -cloth_c 0 and no sphere:
+  Output Parameter:
+. sys - the new mechanical system, named "cloth"
+
+  Options Database Keys:
++ -cloth_n <32> - particles per side, at least 2 (the `DMDA` options, e.g. -da_grid_x, -da_refine, may change it)
+. -cloth_size <1> - side length along x; the spacing h = size / (nx - 1) is the same along y
+. -cloth_mass <1> - total mass, lumped equally on the particles
+. -cloth_k <1e3> - stiffness of each structural spring; in a square lattice this is also the
+                   in-plane stiffness of the whole sheet, so it does not depend on n
+. -cloth_k_shear <100> - stiffness of each shear (diagonal) spring, 0: none
+. -cloth_k_bend <10> - stiffness of each bend spring (distance 2), 0: none (then the stencil width is 1)
+. -cloth_c <0.1> - damping of every spring along its direction (default 0 with -cloth_linear)
+. -cloth_drag <0.1> - total linear air drag coefficient, lumped equally on the particles like the mass
+. -cloth_g <9.81> - gravity along -z
+. -cloth_linear <false> - zero-rest-length springs (otherwise the rest lengths are those of the flat start)
+. -cloth_pin <corners> - pinned particles: corners, the corners (0, 0) and (nx - 1, 0), or edge, the edge j = 0
+. -cloth_sphere <false> - a penalty sphere to collide with
+. -cloth_sphere_center <size/2,size/2,-size/2> - its centre, 3 values: in the path of the swing
+. -cloth_sphere_radius <size/4> - its radius
+- -cloth_sphere_k <1e5> - total penalty stiffness, lumped equally on the particles (so the contact
+                          frequency sqrt(k / mass) does not depend on n)
+
+  Level: beginner
+
+  Notes:
+  The sheet starts flat in the plane z = 0, particle (i, j) at (i h, j h, 0), at rest; released, it
+  falls and swings about the x axis, through the default sphere. The particles live on a 2-D
+  `DMDA` with 3 dofs and a box stencil (the system's `DM`).
+
+  The system is linear (`MechSystemSetLinear()`) only with -cloth_linear, -cloth_c 0 and no sphere:
   the spring damper acts along the spring direction, which turns with the motion even for
   zero-rest-length springs, and the penalty is piecewise. -cloth_linear therefore makes 0 the
-  default of -cloth_c.
+  default of -cloth_c. The system has damping when -cloth_c or -cloth_drag is positive.
 
-  With bend springs the DMDA's stencil width is 2, so every rank must own at least 2 particles
-  along each direction it is split in (DMDA's check); -cloth_k_bend 0 lowers that to 1.
-*/
+  With bend springs the `DMDA`'s stencil width is 2, so every rank must own at least 2 particles
+  along each direction it is split in (`DMDA`'s check); -cloth_k_bend 0 lowers that to 1.
+
+.seealso: `MechCreateModel()`, `MechCreateLattice()`, `MechCreateChain()`, `TSMechSetSystem()`
+@*/
 PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
 {
   PetscInt n = 32, nx, ny, sw, c, pin = 0, ncenter = 3;

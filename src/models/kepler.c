@@ -163,16 +163,31 @@ static PetscErrorCode KeplerExact(MechSystem sys, PetscReal t, Vec q, Vec v, voi
   PetscFunctionReturn(0);
 }
 
-/*
-  MechCreateKepler - the Kepler problem (Hairer, Lubich & Wanner 2006, §I.2) (GM = 1, semi-major axis 1, period 2 pi),
-  starting at pericentre q0 = (1 - e, 0), v0 = (0, sqrt((1 + e) / (1 - e))). Both dofs on rank 0.
-  Has the invariant "angular_momentum" and an exact solution (Kepler's equation).
+/*@
+  MechCreateKepler - Creates the Kepler problem (Hairer, Lubich & Wanner 2006, §I.2): one body of
+  unit mass in the plane around a fixed centre, GM = 1, semi-major axis 1, period 2 pi.
 
   Collective
 
-  Options:
+  Input Parameter:
+. comm - the communicator of the model
+
+  Output Parameter:
+. sys - the new mechanical system, named "kepler"
+
+  Options Database Key:
 . -kepler_e <0.6> - eccentricity, in [0, 1)
-*/
+
+  Level: beginner
+
+  Notes:
+  q = (x, y), both dofs on rank 0, and f = GM q / |q|^3. The body starts at pericentre,
+  q0 = (1 - e, 0), v0 = (0, sqrt((1 + e) / (1 - e))), and moves counter-clockwise. The system has
+  the potential energy, the invariant "angular_momentum" and an exact solution (through Kepler's
+  equation); it is nonlinear and undamped. Reaching the centre is an error.
+
+.seealso: `MechCreateModel()`, `MechSystemComputeExactSolution()`, `MechSystemComputeInvariant()`
+@*/
 PetscErrorCode MechCreateKepler(MPI_Comm comm, MechSystem *sys)
 {
   Kepler     opt = {1.0, 0.6}, *kp;

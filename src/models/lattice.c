@@ -20,29 +20,45 @@
 */
 #include "models/gridsprings.h"
 
-/*
-  MechCreateLattice - a soft nx x ny x nz box on a 3-D DMDA with its base layer fixed.
+/*@
+  MechCreateLattice - Creates the lattice model: a soft nx x ny x nz box of particles on a 3-D
+  `DMDA`, joined by structural, shear and bend springs, with its base layer fixed.
 
   Collective
 
-  Options:
-+ -lattice_n <8>          - particles per side (the DMDA options, e.g. -da_grid_z, -da_refine, may change it)
-. -lattice_size <1>       - side length along x; the spacing h = size / (nx - 1) is the same along y and z
-. -lattice_mass <1>       - total mass, lumped equally on the particles
-. -lattice_k <50>         - structural stiffness of the whole box along an axis (each spring: k h / size)
-. -lattice_k_shear <25>   - the same for the shear (face and body diagonal) springs, 0: none
-. -lattice_k_bend <5>     - the same for the bend springs (distance 2 along an axis), 0: none (stencil width 1)
-. -lattice_c <0.1>        - damping along the springs, scaled like k (default 0 with -lattice_linear)
-. -lattice_drag <0.1>     - total linear drag coefficient, lumped equally on the particles
-. -lattice_g <9.81>       - gravity along -z
-. -lattice_linear         - zero-rest-length springs (the body then collapses onto its base)
-- -lattice_v0 <0,0,0>     - initial velocity of every free particle
+  Input Parameter:
+. comm - the communicator of the model
 
-  The system is linear only with -lattice_linear and -lattice_c 0 (hence that default).
+  Output Parameter:
+. sys - the new mechanical system, named "lattice"
 
-  With bend springs the DMDA's stencil width is 2, so every rank must own at least 2 particles
-  along each direction it is split in (DMDA's check); -lattice_k_bend 0 lowers that to 1.
-*/
+  Options Database Keys:
++ -lattice_n <8> - particles per side, at least 2 (the `DMDA` options, e.g. -da_grid_z, -da_refine, may change it)
+. -lattice_size <1> - side length along x; the spacing h = size / (nx - 1) is the same along y and z
+. -lattice_mass <1> - total mass, lumped equally on the particles
+. -lattice_k <50> - structural stiffness of the whole box along an axis (each spring: k h / size)
+. -lattice_k_shear <25> - the same for the shear (face and body diagonal) springs, 0: none
+. -lattice_k_bend <5> - the same for the bend springs (distance 2 along an axis), 0: none (stencil width 1)
+. -lattice_c <0.1> - damping along the springs, scaled like k (default 0 with -lattice_linear)
+. -lattice_drag <0.1> - total linear drag coefficient, lumped equally on the particles
+. -lattice_g <9.81> - gravity along -z
+. -lattice_linear <false> - zero-rest-length springs (the body then collapses onto its base)
+- -lattice_v0 <0,0,0> - initial velocity of every free particle, 3 values
+
+  Level: beginner
+
+  Notes:
+  The body starts undeformed, particle (i, j, k) at (i h, j h, k h); the base layer k = 0 is fixed
+  and at rest, the other particles move with -lattice_v0. It sags and wobbles under gravity. The
+  stiffness and damping options are those of the whole box, so the motion does not depend on the
+  resolution. The particles live on a 3-D `DMDA` with 3 dofs and a box stencil (the system's `DM`).
+
+  The system is linear only with -lattice_linear and -lattice_c 0 (hence that default). With bend
+  springs the `DMDA`'s stencil width is 2, so every rank must own at least 2 particles along each
+  direction it is split in (`DMDA`'s check); -lattice_k_bend 0 lowers that to 1.
+
+.seealso: `MechCreateModel()`, `MechCreateCloth()`, `MechCreateChain()`, `TSMechSetSystem()`
+@*/
 PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
 {
   PetscInt n = 8, nx, ny, nz, sw, nv0 = 3;

@@ -15,7 +15,14 @@ static PetscBool  MechModelRegisterAllCalled = PETSC_FALSE;
 + name   - the model's name (its options then conventionally take the prefix -name_)
 - create - the function that creates the model's `MechSystem` on a communicator
 
+  Calling sequence of create:
+$ PetscErrorCode create(MPI_Comm comm, MechSystem *sys)
+
   Level: intermediate
+
+  Note:
+  The built-in models are registered first (`MechModelRegisterAll()`); a name registered again
+  replaces the earlier function.
 
 .seealso: `MechCreateModel()`, `MechModelRegisterAll()`
 @*/
@@ -29,14 +36,18 @@ PetscErrorCode MechModelRegister(const char name[], PetscErrorCode (*create)(MPI
 
 /*@C
   MechModelRegisterAll - Registers the built-in models: oscillator, pair, chain, kepler, cloth,
-  lattice, solid. Called by `MechCreateModel()` and `MechModelRegister()`; `MechModelList` is
-  then the list for `PetscOptionsFList()`.
+  lattice, solid.
 
   Not Collective
 
   Level: advanced
 
-.seealso: `MechModelRegister()`, `MechCreateModel()`
+  Note:
+  Called by `MechCreateModel()` and `MechModelRegister()`; safe to call more than once.
+  `MechModelList` is then the list for `PetscOptionsFList()`. `MechModelFinalizePackage()` is
+  registered with `PetscRegisterFinalize()`.
+
+.seealso: `MechModelRegister()`, `MechCreateModel()`, `MechModelFinalizePackage()`
 @*/
 PetscErrorCode MechModelRegisterAll(void)
 {
@@ -54,7 +65,20 @@ PetscErrorCode MechModelRegisterAll(void)
   PetscFunctionReturn(0);
 }
 
-/* Frees the list at PetscFinalize(), so that a later PetscInitialize() registers anew */
+/*@C
+  MechModelFinalizePackage - Frees the list of registered models, so that a later
+  `PetscInitialize()` registers them anew.
+
+  Not Collective
+
+  Level: developer
+
+  Note:
+  Registered with `PetscRegisterFinalize()` by `MechModelRegisterAll()`; models registered with
+  `MechModelRegister()` must then be registered again.
+
+.seealso: `MechModelRegisterAll()`, `MechModelRegister()`
+@*/
 PetscErrorCode MechModelFinalizePackage(void)
 {
   PetscFunctionBegin;
@@ -81,8 +105,7 @@ static PetscErrorCode ModelNames(char names[], size_t len)
 }
 
 /*@C
-  MechCreateModel - Creates a registered model by name; its options are read with the model's
-  name as prefix (-chain_n, ...), after `MechOptionsCheckNumbers()` has checked their values.
+  MechCreateModel - Creates a registered model by name.
 
   Collective
 
@@ -94,12 +117,17 @@ static PetscErrorCode ModelNames(char names[], size_t len)
   Output Parameter:
 . sys - the model's mechanical system
 
-  Options Database Key:
-. -model <name> - (the tsmech program) the model to create; -help lists the registered ones
-
   Level: beginner
 
-.seealso: `MechModelRegister()`, `MechOptionsCheckNumbers()`, `TSMechSetSystem()`
+  Notes:
+  The model reads its options with its name as prefix (-chain_n, ...); their values are first
+  checked by `MechOptionsCheckNumbers()` with the prefix -name_. A missing or unknown name is an
+  error that lists the registered models. The tsmech program takes the name from its option
+  -model.
+
+.seealso: `MechModelRegister()`, `MechOptionsCheckNumbers()`, `TSMechSetSystem()`, `MechCreateOscillator()`,
+          `MechCreatePair()`, `MechCreateChain()`, `MechCreateKepler()`, `MechCreateCloth()`, `MechCreateLattice()`,
+          `MechCreateSolid()`
 @*/
 PetscErrorCode MechCreateModel(MPI_Comm comm, const char name[], MechSystem *sys)
 {

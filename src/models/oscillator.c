@@ -128,19 +128,34 @@ static PetscErrorCode OscillatorExact(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscFunctionReturn(0);
 }
 
-/*
-  MechCreateOscillator - the 1-D spring-damper with gravity of docs/schemes.md §5, one dof on rank 0.
+/*@
+  MechCreateOscillator - Creates the 1-D spring-damper with gravity of docs/schemes.md §5,
+  m q'' + c q' + k q + m g = 0.
 
   Collective
 
-  Options:
-+ -oscillator_m <1>    - mass
-. -oscillator_k <4>    - stiffness
-. -oscillator_c <0>    - damping (under-, critically or over-damped; the exact solution covers all three)
+  Input Parameter:
+. comm - the communicator of the model
+
+  Output Parameter:
+. sys - the new mechanical system, named "oscillator"
+
+  Options Database Keys:
++ -oscillator_m <1> - mass, positive
+. -oscillator_k <4> - stiffness, positive
+. -oscillator_c <0> - damping, non-negative (under-, critically or over-damped; the exact solution covers all three)
 . -oscillator_g <9.81> - gravity, pulling toward -q
-. -oscillator_q0 <1>   - initial position
-- -oscillator_v0 <0>   - initial velocity
-*/
+. -oscillator_q0 <1> - initial position
+- -oscillator_v0 <0> - initial velocity
+
+  Level: beginner
+
+  Notes:
+  One dof, on rank 0. Gravity enters f as +m g, so the equilibrium is q_e = -m g / k. The system
+  is linear, has the potential energy and an exact solution, and has damping when c > 0.
+
+.seealso: `MechCreateModel()`, `MechCreatePair()`, `MechSystemComputeExactSolution()`
+@*/
 PetscErrorCode MechCreateOscillator(MPI_Comm comm, MechSystem *sys)
 {
   Oscillator opt = {1.0, 4.0, 0.0, 9.81, 1.0, 0.0}, *o;

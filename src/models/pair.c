@@ -136,24 +136,38 @@ static PetscErrorCode PairExact(MechSystem sys, PetscReal t, Vec q, Vec v, void 
   PetscFunctionReturn(0);
 }
 
-/*
-  MechCreatePair - two particles joined by a spring (docs/schemes.md §5), all 6 dofs on rank 0.
+/*@
+  MechCreatePair - Creates two particles in 3-D joined by one spring (docs/schemes.md §5), with
+  gravity along -z.
 
   Collective
 
-  Options:
-+ -pair_m0 <1>          - mass of particle 0
-. -pair_m1 <2>          - mass of particle 1
-. -pair_k <10>          - spring stiffness
-. -pair_L <0>           - rest length (0: zero-rest-length spring, the system is then linear)
-. -pair_c <0>           - damping along the spring (makes the system nonlinear)
-. -pair_g <0>           - gravity along -z
-. -pair_x0 <0,0,0>      - initial position of particle 0
-. -pair_x1 <1,0.5,0>    - initial position of particle 1
-- -pair_v1 <0.3>        - initial y-velocity of particle 1 (particle 0 starts at rest)
+  Input Parameter:
+. comm - the communicator of the model
 
-  The exact solution is installed when L = 0 and c = 0.
-*/
+  Output Parameter:
+. sys - the new mechanical system, named "pair"
+
+  Options Database Keys:
++ -pair_m0 <1> - mass of particle 0, positive
+. -pair_m1 <2> - mass of particle 1, positive
+. -pair_k <10> - spring stiffness, positive
+. -pair_L <0> - rest length (0: zero-rest-length spring, the system is then linear)
+. -pair_c <0> - damping along the spring (makes the system nonlinear)
+. -pair_g <0> - gravity along -z
+. -pair_x0 <0,0,0> - initial position of particle 0, 3 values
+. -pair_x1 <1,0.5,0> - initial position of particle 1, 3 values
+- -pair_v1 <0.3> - initial y-velocity of particle 1 (particle 0 starts at rest)
+
+  Level: beginner
+
+  Notes:
+  q = (x0, x1), 6 dofs, all on rank 0. The system is linear when L = 0 and c = 0, and it then has
+  an exact solution: the centre of mass falls freely and the separation r = x1 - x0 obeys
+  r'' = -omega^2 r, omega^2 = k (1/m0 + 1/m1). With L > 0 the initial positions must differ.
+
+.seealso: `MechCreateModel()`, `MechCreateOscillator()`, `MechSystemComputeExactSolution()`
+@*/
 PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
 {
   Pair       opt, *p;

@@ -5,7 +5,17 @@
 static PetscBool TSMechPackageInitialized = PETSC_FALSE;
 
 /*@C
-  TSMechFinalizePackage - Marks the package uninitialized (PETSc frees the registrations).
+  TSMechFinalizePackage - Marks the tsmech TS package uninitialized, so that a later
+  `PetscInitialize()` registers the types anew (PETSc frees the registrations itself).
+
+  Not Collective
+
+  Level: developer
+
+  Note:
+  Registered with `PetscRegisterFinalize()` by `TSMechInitializePackage()`.
+
+.seealso: `TSMechInitializePackage()`, `MechFinalizePackage()`
 @*/
 PetscErrorCode TSMechFinalizePackage(void)
 {
@@ -15,9 +25,20 @@ PetscErrorCode TSMechFinalizePackage(void)
 }
 
 /*@C
-  TSMechInitializePackage - Registers the TS types theta2, beuler2, cn2, midpoint2, euler2 and
-  symeuler2, after the mech package (`MechInitializePackage()`) they use. Called automatically;
-  safe to call more than once.
+  TSMechInitializePackage - Registers the TS types of tsmech: `TSTHETA2`, `TSBEULER2`, `TSCN2`,
+  `TSMIDPOINT2`, `TSEULER2` and `TSSYMEULER2`.
+
+  Not Collective
+
+  Level: developer
+
+  Notes:
+  It initializes PETSc's TS package and then the mech package (`MechInitializePackage()`) that the
+  types use. It is called automatically, by `MechSystemCreate()` and by
+  PetscDLLibraryRegister_tsmech() when the library is loaded with -dll_append; safe to call more
+  than once.
+
+.seealso: `TSMechFinalizePackage()`, `MechInitializePackage()`, `MechSystemCreate()`, `TSSetType()`
 @*/
 PetscErrorCode TSMechInitializePackage(void)
 {

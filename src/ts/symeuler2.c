@@ -102,7 +102,37 @@ static PetscErrorCode TSView_SymEuler2(TS ts, PetscViewer viewer)
 }
 
 /*MC
-  TSSYMEULER2 - "symeuler2": symplectic Euler for M q'' + f = 0 (docs/schemes.md §5; Hairer, Lubich & Wanner 2006, §VI.3); needs a MechSystem.
+  TSSYMEULER2 - "symeuler2": symplectic Euler for M q'' + f(t, q, q') = 0 (docs/schemes.md §5;
+  Hairer, Lubich & Wanner 2006, §VI.3).
+
+.vb
+  v+ = v - tau M^{-1} f(t, q, v),    q+ = q + tau v+
+.ve
+
+  Options Database Keys:
++ -ts_type symeuler2 - selects this type
+. -mass_ksp_type <cg> - the KSP of the mass solve (preonly for a lumped M)
+- -mass_pc_type <jacobi> - its preconditioner
+
+  Level: beginner
+
+  Notes:
+  An explicit first-order scheme: one force evaluation and one mass solve (`MechSystemSolveMass()`)
+  per step, no tangent and no nonlinear solve. It needs the mass matrix, so a `MechSystem` must be
+  attached with `TSMechSetSystem()` (a plain I2Function is refused), and the state given with
+  `TSMechSetSolution()` (or `TS2SetSolution()`). The mass solve is exact and pointwise for a lumped M, a `KSP` with the
+  options prefix mass_ (CG + Jacobi by default) for a consistent one.
+
+  For a conservative force the map is symplectic: the energy error stays bounded and oscillates.
+  With a velocity-dependent force it uses the velocity at the start of the step. Undamped, it is
+  stable for tau omega < 2 (`MechSystemEstimateStableStep()`). It differs from `TSEULER2` only in
+  using v+ in the position update.
+
+  The default `TSAdapt` is none; with -ts_adapt_type basic the steps are controlled by the local
+  error estimate of docs/schemes.md §6 (order 2).
+
+.seealso: `TSEULER2`, `TSMIDPOINT2`, `TSTHETA2`, `TSMechSetSystem()`, `TSMechSetSolution()`, `MechSystemSolveMass()`,
+          `MechSystemEstimateStableStep()`
 M*/
 PetscErrorCode TSCreate_SymEuler2(TS ts)
 {

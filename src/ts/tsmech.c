@@ -34,9 +34,29 @@ static PetscErrorCode MechI2Jacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Pe
   PetscFunctionReturn(0);
 }
 
-/*@C
-  TSMechSetSystem - Attaches a mechanical system to a TS and installs the I2Function/I2Jacobian.
-  Call before TSSetFromOptions().
+/*@
+  TSMechSetSystem - Attaches a mechanical system to a `TS` and installs the residual and Jacobian
+  of M q'' + f(t, q, q') = 0 in the second-order form.
+
+  Collective
+
+  Input Parameters:
++ ts  - the time stepper
+- sys - the mechanical system, with its mass, force and tangent set
+
+  Level: beginner
+
+  Notes:
+  Call it before `TSSetFromOptions()`. It installs, with `TSSetI2Function()` and
+  `TSSetI2Jacobian()`, F(t, q, v, a) = M a + f(t, q, v) and its Jacobian
+  K + shiftV D + shiftA M (with a matrix from `MechSystemCreateOperator()`), which `TSALPHA2` and
+  the tsmech types integrate. The `TS` keeps a reference to the system, and the system takes the
+  options prefix of the `TS`. The system's `DM` is not given to the `TS`.
+
+  Once the type is known (after `TSSetFromOptions()`), give the initial state with
+  `TSMechSetSolution()`, which also sets up PETSc's first-order types.
+
+.seealso: `TSMechGetSystem()`, `TSMechSetSolution()`, `TSMechGetSolution()`, `MechSystemCreate()`, `MechCreateModel()`
 @*/
 PetscErrorCode TSMechSetSystem(TS ts, MechSystem sys)
 {
@@ -61,8 +81,20 @@ PetscErrorCode TSMechSetSystem(TS ts, MechSystem sys)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  TSMechGetSystem - Gets the system attached with TSMechSetSystem() (NULL if none).
+/*@
+  TSMechGetSystem - Gets the mechanical system attached to a `TS`.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the time stepper
+
+  Output Parameter:
+. sys - the system of `TSMechSetSystem()` (NULL if none); not a new reference
+
+  Level: intermediate
+
+.seealso: `TSMechSetSystem()`
 @*/
 PetscErrorCode TSMechGetSystem(TS ts, MechSystem *sys)
 {
@@ -72,10 +104,32 @@ PetscErrorCode TSMechGetSystem(TS ts, MechSystem *sys)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  TSMechSetSolution - Gives the TS the initial state (q, v), in the form its type integrates.
-  Fixed dofs are set to their prescribed values (q) and to rest (v) first. For a linear system
-  the problem is declared TS_LINEAR (one linear solve per step) for every type but TSALPHA2.
+/*@
+  TSMechSetSolution - Gives a `TS` the initial state (q, v), in the form its type integrates.
+
+  Collective
+
+  Input Parameters:
++ ts - the time stepper, with its type set (after `TSSetFromOptions()`)
+. q  - the initial position
+- v  - the initial velocity
+
+  Level: beginner
+
+  Notes:
+  The fixed dofs of the attached system are first set to their prescribed values in q and to
+  rest in v (`MechSystemApplyFixed()`, in place). Second-order types (`TSMechIsSecondOrder()`)
+  then get q and v themselves through `TS2SetSolution()`. PETSc's first-order types get the
+  automatic form X = [q; v] (2N unknowns): an RHSFunction for the explicit types (`TSEULER`,
+  `TSRK`, `TSSSP`, `TSMPRK`, `TSGLEE`), an IFunction and IJacobian for the others; they need an
+  attached system (`TSMechSetSystem()`).
+
+  For a linear system (`MechSystemSetLinear()`) the problem is declared `TS_LINEAR` (one linear
+  solve per step) for every type but `TSALPHA2`, which updates its stage in the residual and
+  would return a stale state (docs/schemes.md §7); the SNES options are read again, so an
+  explicit -snes_type still wins.
+
+.seealso: `TSMechGetSolution()`, `TSMechSetSystem()`, `MechSystemCreateState()`, `MechSystemApplyFixed()`
 @*/
 PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
 {
@@ -111,8 +165,21 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
   PetscFunctionReturn(0);
 }
 
-/*@C
-  TSMechGetSolution - Copies the current state of the TS into q and v.
+/*@
+  TSMechGetSolution - Copies the current state of a `TS` into q and v, whichever form it integrates.
+
+  Logically Collective
+
+  Input Parameter:
+. ts - the time stepper, whose solution was given with `TSMechSetSolution()`
+
+  Output Parameters:
++ q - the position (may be NULL)
+- v - the velocity (may be NULL)
+
+  Level: beginner
+
+.seealso: `TSMechSetSolution()`, `TSMechIsSecondOrder()`
 @*/
 PetscErrorCode TSMechGetSolution(TS ts, Vec q, Vec v)
 {
