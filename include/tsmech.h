@@ -195,6 +195,25 @@ PETSC_EXTERN PetscErrorCode TSMechIsSecondOrder(TS, PetscBool *);
 /* Whether the TS steps explicitly (no Newton solve: its stability limits the step) */
 PETSC_EXTERN PetscErrorCode TSMechIsExplicit(TS, PetscBool *);
 
+/* The run guard (src/ts/guard.c): after every step the state is checked (finite; for explicit
+   types no energy blow-up: a gain of more than TSMECH_GUARD_BLOWUP_FACTOR times what the state
+   holds otherwise) and kept; a non-finite state under an adaptive controller is retried with a
+   quarter of the step, any other failure ends the run with a failed converged reason. */
+#define TSMECH_GUARD_BLOWUP_FACTOR 1e6
+typedef struct _n_TSMechGuard *TSMechGuard;
+typedef enum {
+  TSMECH_GUARD_NONE,      /* no failure */
+  TSMECH_GUARD_TS,        /* the TS gave up on a step (its converged reason is negative) */
+  TSMECH_GUARD_NONFINITE, /* a state that is not finite (NaN or Inf) */
+  TSMECH_GUARD_BLOWUP     /* the energy of an explicit method grew without bound */
+} TSMechGuardFailure;
+PETSC_EXTERN const char *const TSMechGuardFailures[];
+PETSC_EXTERN PetscErrorCode    TSMechSetGuard(TS, TSMechGuard *);
+PETSC_EXTERN PetscErrorCode    TSMechGuardSetPostStep(TSMechGuard, PetscErrorCode (*)(TS, void *), void *);
+PETSC_EXTERN PetscErrorCode    TSMechGuardGetFailure(TSMechGuard, TSMechGuardFailure *, PetscReal *dt, PetscReal *energy);
+PETSC_EXTERN PetscErrorCode    TSMechGuardGetInfo(TSMechGuard, PetscReal *E0, PetscReal *content, PetscInt *startstep, PetscInt *goodstep, PetscReal *goodtime, PetscInt *rejects);
+PETSC_EXTERN PetscErrorCode    TSMechGuardRestore(TSMechGuard, PetscBool beforegrowth);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Models (options read with the model's name as prefix, e.g. -chain_n)                       */
 /* ------------------------------------------------------------------------------------------ */

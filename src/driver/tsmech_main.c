@@ -28,9 +28,6 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #define EXIT_TSMECH_INPUT  2 /* bad input: an option, a file; nothing was written */
 #define EXIT_TSMECH_FAILED 3 /* the integration failed: a step diverged, a method was unstable */
 
-/* The most checkpoints a run keeps: every one is checked before the run and rotated at every write */
-#define MAX_CHECKPOINT_KEEP 100
-
 /* What ended a run early, besides the TS's own failures */
 typedef enum {
   FAIL_NONE,
@@ -39,14 +36,6 @@ typedef enum {
   FAIL_BLOWUP,    /* the energy of an explicit method grew without bound */
   FAIL_ERROR      /* an error was raised during a step */
 } FailKind;
-
-/* The energy gained since the start that counts as a blow-up, relative to what the state holds
-   otherwise (see StateIsGood()) */
-#define BLOWUP_FACTOR   1e6
-#define BLOWUP_MINSTEPS 10
-/* The energy gain, relative to the same scale, up to which a state of an explicit method counts as
-   not yet touched by a growing mode: after a blow-up the checkpoint holds the last such state */
-#define SANE_FACTOR 1e-2
 
 /* The signal (SIGTERM or SIGINT) that asked the run to stop, 0 if none: set by the handler,
    read after every step. The handler is installed with SA_RESETHAND: a second signal acts as
@@ -81,13 +70,6 @@ typedef struct {
   PetscBool      printed;
 } Progress;
 
-/* A state of the TS kept aside: its solution vectors (X = [q; v], or q and v), step and time */
-typedef struct {
-  Vec       x, v;
-  PetscInt  step;
-  PetscReal time;
-} Saved;
-
 /* Everything of one run: the options, the objects, and what the post-step callback keeps */
 typedef struct {
   MPI_Comm comm;
@@ -103,30 +85,23 @@ typedef struct {
   Vec            qw, vw; /* work vectors in the system's layout */
   MechOutput     out;
   MechCheckpoint ck;
+  MechIOPlan     plan;  /* the run's files, locked until Destroy() */
+  TSMechGuard    guard; /* held by the TS: the checks after every step, the last good state */
   Progress       prog;
   PetscLogDouble start;
-  PetscReal      E0, C0;  /* initial energy and energy content KE + |PE| */
-  PetscReal      restmax; /* the largest energy scale of a good state (StateIsGood()) */
-  /* the kind of integrator */
-  PetscBool explicit_, adaptive, second;
+  PetscBool      explicit_; /* the integrator is explicit */
   /* checkpoints and interruption (the post-step callback) */
   PetscLogDouble lastwrite;
   PetscInt       pause_at_step; /* test hook, -1 none */
   int            interrupted;   /* the signal that stopped the run, 0 none */
   PetscBool      written;       /* a checkpoint was written by this run */
-  /* the last state that passed the checks (StateIsGood()), and for explicit types the last one
-     whose energy had not grown (the checkpoint after a blow-up) */
-  Saved     good, sane;
-  PetscInt  startstep;
-  PetscInt  ckstep; /* the step and time of the checkpoint after a failure */
-  PetscReal cktime;
-  PetscInt  retries, driverrejects; /* non-finite steps of PETSc's explicit types retried */
+  PetscInt       ckstep;        /* the step and time of the checkpoint after a failure */
+  PetscReal      cktime;
   /* failure */
   FailKind  fail;
-  PetscReal faildt, failE; /* the step that failed, the energy of a blow-up */
+  PetscReal faildt; /* the step that failed */
   char      failmsg[1024];
 } App;
-static App *app_ctx; /* TSSetPostStep() passes no context */
 
 /* ------------------------------------------------------------------------------------------ */
 /* Messages                                                                                   */
@@ -354,9 +329,6 @@ static PetscErrorCode SamePath(MPI_Comm comm, const char a[], const char b[], Pe
   PetscFunctionReturn(0);
 }
 
-/* The plan of the run's files: it holds their locks until Destroy() */
-static MechIOPlan files_plan = NULL;
-
 /*
   The files of the run, before anything is created (MechIOPlanFiles()): every file the run writes
   (-output, its .xmf, -checkpoint and its -checkpoint_keep rotation slots, their temporaries) must
@@ -369,7 +341,7 @@ static PetscErrorCode CheckFiles(App *app)
 {
   PetscFunctionBegin;
   /* the -restart file's contents are checked by MechCheckpointLoad(), against the model */
-  PetscCall(MechIOPlanFiles(app->comm, app->hasoutput ? app->output : NULL, app->hasck ? app->ckpath : NULL, app->hasck ? app->keep : 1, app->hasrestart ? app->restart : NULL, &files_plan));
+  PetscCall(MechIOPlanFiles(app->comm, app->hasoutput ? app->output : NULL, app->hasck ? app->ckpath : NULL, app->hasck ? app->keep : 1, app->hasrestart ? app->restart : NULL, &app->plan));
   PetscFunctionReturn(0);
 }
 
@@ -381,108 +353,6 @@ static PetscErrorCode OptionError(MPI_Comm comm, PetscErrorCode ierr, const char
   PetscFunctionBegin;
   ErrorLine(ierr, PETSC_FALSE, line, sizeof(line));
   SETERRQ(comm, ierr, "%s %s: %s", opt, value, line);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* The last good state                                                                        */
-/* ------------------------------------------------------------------------------------------ */
-
-/* The TS's own solution vectors: (q, v) of the second-order types, X = [q; v] otherwise */
-static PetscErrorCode TSSolutionVectors(App *app, Vec *x, Vec *v)
-{
-  PetscFunctionBegin;
-  *v = NULL;
-  if (app->second) PetscCall(TS2GetSolution(app->ts, x, v));
-  else PetscCall(TSGetSolution(app->ts, x));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SaveState(App *app, Saved *st)
-{
-  Vec x, v;
-
-  PetscFunctionBegin;
-  PetscCall(TSSolutionVectors(app, &x, &v));
-  if (!st->x) PetscCall(VecDuplicate(x, &st->x));
-  PetscCall(VecCopy(x, st->x));
-  if (v) {
-    if (!st->v) PetscCall(VecDuplicate(v, &st->v));
-    PetscCall(VecCopy(v, st->v));
-  }
-  PetscCall(TSGetStepNumber(app->ts, &st->step));
-  PetscCall(TSGetTime(app->ts, &st->time));
-  PetscFunctionReturn(0);
-}
-
-/* Gives the TS a saved state, its time and its step number back */
-static PetscErrorCode RestoreState(App *app, Saved *st)
-{
-  Vec x, v;
-
-  PetscFunctionBegin;
-  if (!st->x) PetscFunctionReturn(0);
-  PetscCall(TSSolutionVectors(app, &x, &v));
-  PetscCall(VecCopy(st->x, x));
-  if (v && st->v) PetscCall(VecCopy(st->v, v));
-  PetscCall(TSSetTime(app->ts, st->time));
-  PetscCall(TSSetStepNumber(app->ts, st->step));
-  PetscFunctionReturn(0);
-}
-
-static void FreeState(Saved *st)
-{
-  (void)VecDestroy(&st->x);
-  (void)VecDestroy(&st->v);
-}
-
-/*
-  Whether the state after a step may be kept: finite, and, for explicit types, without an energy
-  blow-up. A blow-up: the energy gained since the start, E - E0, exceeds BLOWUP_FACTOR times what
-  the state holds otherwise, 2 max(E0, 0) + 2 max(-PE, 0) (so that E - E0 plus it is
-  KE + |PE| + |E0|), and as many times the start's content KE0 + |PE0| and the largest such
-  scale of the good states before (a chain falling from rest, whose scale starts at zero, has
-  one then). A stable run, whose energy does not grow, never gets there, while an unstable mode,
-  whose energy swamps everything else, does within a few dozen steps, long before it overflows.
-  The first BLOWUP_MINSTEPS steps of a run are not judged: from rest (E0 = 0) an explicit
-  method's first step gains energy (explicit Euler moves v, not q) before any scale exists.
-*/
-static PetscErrorCode StateIsGood(App *app, FailKind *kind, PetscBool *sane)
-{
-  Vec       x, v;
-  PetscReal nx, nv = 0, t, ke, pe;
-  PetscInt  step;
-
-  PetscFunctionBegin;
-  *kind = FAIL_NONE;
-  *sane = PETSC_FALSE;
-  PetscCall(TSSolutionVectors(app, &x, &v));
-  PetscCall(VecNorm(x, NORM_INFINITY, &nx));
-  if (v) PetscCall(VecNorm(v, NORM_INFINITY, &nv));
-  if (PetscIsInfOrNanReal(nx) || PetscIsInfOrNanReal(nv)) {
-    *kind = FAIL_NONFINITE;
-    PetscFunctionReturn(0);
-  }
-  if (!app->explicit_) PetscFunctionReturn(0);
-  PetscCall(TSGetTime(app->ts, &t));
-  PetscCall(TSMechGetSolution(app->ts, app->qw, app->vw));
-  PetscCall(MechSystemComputeEnergy(app->sys, t, app->qw, app->vw, &ke, &pe));
-  if (PetscIsInfOrNanReal(ke + pe)) *kind = FAIL_NONFINITE;
-  else {
-    PetscReal gain = ke + pe - app->E0, rest = 2 * PetscMax(app->E0, 0) + 2 * PetscMax(-pe, 0);
-
-    PetscReal scale = PetscMax(PetscMax(rest, app->C0), app->restmax);
-
-    PetscCall(TSGetStepNumber(app->ts, &step));
-    if (step - app->startstep >= BLOWUP_MINSTEPS && gain > BLOWUP_FACTOR * scale && gain > 0) {
-      *kind      = FAIL_BLOWUP;
-      app->failE = ke + pe;
-    } else {
-      app->restmax = PetscMax(app->restmax, rest);
-      /* not yet polluted by a growing mode: the state a checkpoint after a blow-up holds */
-      *sane = gain <= SANE_FACTOR * scale ? PETSC_TRUE : PETSC_FALSE;
-    }
-  }
-  PetscFunctionReturn(0);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -505,59 +375,24 @@ static PetscErrorCode WriteCheckpoint(App *app)
 }
 
 /*
-  After every step (TSPostStep, also after a step the TS gave up on): checks the new state (a
-  state that is not finite, or an explicit method's energy blow-up, ends the run, or for PETSc's
-  explicit types under an adaptive controller, which cannot reject it themselves, is retried
-  from the last good state with a quarter of the step), keeps it as the last good state, then
-  writes a checkpoint every -checkpoint_every steps, after -checkpoint_interval seconds (rank
-  0's clock), at the last step and when a signal asked the run to stop; then the run stops
-  (TS_CONVERGED_USER). The ranks agree on every decision (reductions).
+  After every step the run guard kept (TSMechGuardSetPostStep(); the guard checked the state
+  and keeps it as the last good one): writes a checkpoint every -checkpoint_every steps, after
+  -checkpoint_interval seconds (rank 0's clock), at the last step and when a signal asked the run
+  to stop; then the run stops (TS_CONVERGED_USER). The ranks agree on every decision (reductions).
 */
-static PetscErrorCode PostStep(TS ts)
+static PetscErrorCode PostStep(TS ts, void *ctx)
 {
-  App              *app = app_ctx;
+  App              *app = (App *)ctx;
   MPI_Comm          comm;
   PetscMPIInt       rank;
-  PetscInt          step, maxreject;
+  PetscInt          step;
   TSConvergedReason reason;
-  FailKind          kind;
-  PetscBool         sane;
   int               flags[2] = {0, 0};
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)ts, &comm));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(TSGetConvergedReason(ts, &reason));
-  if (reason < 0) {
-    /* the TS gave up on this step: its state is not kept, no checkpoint is written */
-    app->fail = FAIL_TS;
-    PetscFunctionReturn(0);
-  }
-  PetscCall(StateIsGood(app, &kind, &sane));
-  if (kind != FAIL_NONE) {
-    PetscReal t;
-
-    PetscCall(TSGetTime(ts, &t));
-    app->faildt = t - app->good.time;
-    maxreject   = ts->max_reject;
-    if (kind == FAIL_NONFINITE && app->adaptive && (maxreject < 0 || app->retries < maxreject)) {
-      /* a rejection of the step, as the tsmech types and PETSc's implicit ones make it */
-      PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT ": the state is not finite; retried with dt %g\n", app->good.step + 1, (double)(0.25 * app->faildt)));
-      PetscCall(RestoreState(app, &app->good));
-      PetscCall(TSSetTimeStep(ts, 0.25 * app->faildt));
-      PetscCall(TSRestartStep(ts));
-      app->retries++;
-      app->driverrejects++;
-      PetscFunctionReturn(0);
-    }
-    app->fail = kind;
-    PetscCall(TSSetConvergedReason(ts, TS_DIVERGED_NONLINEAR_SOLVE));
-    PetscFunctionReturn(0);
-  }
-  app->retries = 0;
-  PetscCall(SaveState(app, &app->good));
-  if (sane) PetscCall(SaveState(app, &app->sane));
-
   PetscCall(TSGetStepNumber(ts, &step));
   if (step == app->pause_at_step) {
     char marker[PETSC_MAX_PATH_LEN];
@@ -576,6 +411,18 @@ static PetscErrorCode PostStep(TS ts)
     app->interrupted = flags[0];
     PetscCall(TSSetConvergedReason(ts, TS_CONVERGED_USER));
   }
+  PetscFunctionReturn(0);
+}
+
+/* The step and time of the last good state and the step the run started from (0 before the
+   guard exists) */
+static PetscErrorCode GoodState(App *app, PetscInt *good, PetscReal *goodtime, PetscInt *start)
+{
+  PetscFunctionBegin;
+  if (good) *good = 0;
+  if (goodtime) *goodtime = 0;
+  if (start) *start = 0;
+  if (app->guard) PetscCall(TSMechGuardGetInfo(app->guard, NULL, NULL, start, good, goodtime, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -624,13 +471,15 @@ static PetscErrorCode Summary(App *app)
 {
   TS                ts = app->ts;
   PetscInt          steps, rejected, its, kits;
-  PetscReal         t, ke, pe, E1, E0 = app->E0, scale;
+  PetscReal         t, ke, pe, E1, E0, C0, scale;
+  PetscInt          driverrejects;
   PetscLogDouble    now;
   TSConvergedReason reason;
   TSType            type;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&now));
+  PetscCall(TSMechGuardGetInfo(app->guard, &E0, &C0, NULL, NULL, NULL, &driverrejects));
   PetscCall(TSGetStepNumber(ts, &steps));
   PetscCall(TSGetStepRejections(ts, &rejected));
   PetscCall(TSGetSNESIterations(ts, &its));
@@ -643,9 +492,9 @@ static PetscErrorCode Summary(App *app)
   E1 = ke + pe;
   /* the change is measured against the energy the state holds, K + |V| (the larger of the start
      and the end), not against E0: a cloth released flat from rest starts with E0 = 0 */
-  scale = PetscMax(PetscMax(app->C0, PetscAbsReal(ke) + PetscAbsReal(pe)), PETSC_SMALL);
+  scale = PetscMax(PetscMax(C0, PetscAbsReal(ke) + PetscAbsReal(pe)), PETSC_SMALL);
   if (!app->quiet && app->prog.printed && app->prog.tty) PetscCall(Say(app->comm, PETSC_STDOUT, "\n"));
-  PetscCall(Say(app->comm, PETSC_STDOUT, "tsmech: %s, %" PetscInt_FMT " steps (%" PetscInt_FMT " rejected) to t = %g, %" PetscInt_FMT " Newton / %" PetscInt_FMT " KSP iterations, %.2f s wall, energy %.6g -> %.6g (change %.3e of the energy content K + |V| = %.4g), %s\n", type, steps, rejected + app->driverrejects, (double)t, its, kits, (double)(now - app->start), (double)E0, (double)E1, (double)((E1 - E0) / scale), (double)scale, TSConvergedReasons[reason]));
+  PetscCall(Say(app->comm, PETSC_STDOUT, "tsmech: %s, %" PetscInt_FMT " steps (%" PetscInt_FMT " rejected) to t = %g, %" PetscInt_FMT " Newton / %" PetscInt_FMT " KSP iterations, %.2f s wall, energy %.6g -> %.6g (change %.3e of the energy content K + |V| = %.4g), %s\n", type, steps, rejected + driverrejects, (double)t, its, kits, (double)(now - app->start), (double)E0, (double)E1, (double)((E1 - E0) / scale), (double)scale, TSConvergedReasons[reason]));
   PetscFunctionReturn(0);
 }
 
@@ -657,7 +506,7 @@ static PetscErrorCode Setup(App *app)
 {
   MPI_Comm    comm = app->comm;
   PetscBool   set;
-  PetscReal   ke, pe, dt, tmax;
+  PetscReal   dt, tmax;
   PetscInt    maxsteps;
   PetscMPIInt rank;
 
@@ -691,7 +540,7 @@ static PetscErrorCode Setup(App *app)
   PetscCheck(!app->hasrestart || app->restart[0], comm, PETSC_ERR_ARG_WRONG, "-restart: needs a checkpoint file");
   PetscCheck(app->ckevery >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_every %" PetscInt_FMT ": must be 0 (none) or positive", app->ckevery);
   PetscCheck(app->interval >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %g: must be 0 (none) or positive", (double)app->interval);
-  PetscCheck(app->keep >= 1 && app->keep <= MAX_CHECKPOINT_KEEP, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", app->keep, MAX_CHECKPOINT_KEEP);
+  PetscCheck(app->keep >= 1 && app->keep <= MECH_IO_MAX_KEEP, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", app->keep, MECH_IO_MAX_KEEP);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &app->pause_at_step, NULL)); /* test hook */
 
   /* names of types: the lists of registered types, before anything reads them */
@@ -749,7 +598,6 @@ static PetscErrorCode Setup(App *app)
     PetscCheck(tmax > cktime && maxsteps > ckstep, comm, PETSC_ERR_ARG_OUTOFRANGE, "-restart %s: the checkpoint is the end of its run (step %" PetscInt_FMT ", t = %.10g, with -ts_max_steps %" PetscInt_FMT " -ts_max_time %g): give a later -ts_max_steps or -ts_max_time to continue it", app->restart, ckstep, (double)cktime, maxsteps, (double)tmax);
   }
   PetscCall(TSMechIsExplicit(app->ts, &app->explicit_));
-  PetscCall(TSMechIsSecondOrder(app->ts, &app->second));
   PetscCall(PetscObjectTypeCompare((PetscObject)app->ts, TSTHETA, &set));
   if (set) {
     PetscReal theta;
@@ -763,39 +611,15 @@ static PetscErrorCode Setup(App *app)
     PetscCall(CheckTypeOption(comm, "-mass_ksp_type", KSPList, "KSP type (the mass solve's)"));
     PetscCall(CheckTypeOption(comm, "-mass_pc_type", PCList, "PC type (the mass solve's)"));
   }
-  {
-    TSAdapt     adapt;
-    TSAdaptType atype;
-    const char *prefix;
-
-    /* A failed step is reported by the TS (TSGetConvergedReason()), not raised as an error:
-       tsmech then writes the last good state. With an adaptive controller a failed Newton solve
-       or a non-finite state is a rejected step, retried with a smaller one, however often it
-       happens in a run (-ts_max_reject bounds the retries of one step); PETSc's default of 1
-       would end the run at the first. */
-    PetscCall(TSSetErrorIfStepFails(app->ts, PETSC_FALSE));
-    PetscCall(TSGetAdapt(app->ts, &adapt));
-    PetscCall(TSAdaptGetType(adapt, &atype));
-    PetscCall(PetscStrcmp(atype, TSADAPTNONE, &set));
-    app->adaptive = set ? PETSC_FALSE : PETSC_TRUE;
-    PetscCall(TSGetOptionsPrefix(app->ts, &prefix));
-    PetscCall(PetscOptionsHasName(NULL, prefix, "-ts_max_snes_failures", &set));
-    if (app->adaptive && !set) PetscCall(TSSetMaxSNESFailures(app->ts, -1));
-  }
-
   PetscCall(MechSystemCreateState(app->sys, &app->q, &app->v));
   PetscCall(MechSystemCreateState(app->sys, &app->qw, &app->vw));
-  /* the energy of the initial state, also for a restarted run */
-  PetscCall(MechSystemComputeEnergy(app->sys, 0.0, app->q, app->v, &ke, &pe));
-  app->E0 = ke + pe;
-  app->C0 = PetscAbsReal(ke) + PetscAbsReal(pe);
   if (app->hasrestart) PetscCall(MechCheckpointRestore(app->ck, app->ts, app->q, app->v));
   else PetscCall(TSMechSetSolution(app->ts, app->q, app->v));
   /* the type's own set-up checks (PETSc's theta range, a first-order form) before files exist */
   PetscCall(TSSetUp(app->ts));
-  PetscCall(SaveState(app, &app->good));
-  if (app->explicit_) PetscCall(SaveState(app, &app->sane));
-  app->startstep = app->good.step;
+  /* the checks after every step, the last good state; the checkpoints after a kept step */
+  PetscCall(TSMechSetGuard(app->ts, &app->guard));
+  PetscCall(TSMechGuardSetPostStep(app->guard, PostStep, app));
 
   /* rank 0's clock is the run's clock (ProgressMonitor()) */
   /* -help: every option was printed while it was read; nothing runs and no file is written */
@@ -811,7 +635,7 @@ static PetscErrorCode Setup(App *app)
     PetscCallMPI(MPI_Bcast(&p->tty, 1, MPIU_BOOL, 0, comm));
     p->start = app->start;
     p->last  = app->start;
-    p->E0    = app->E0;
+    PetscCall(TSMechGuardGetInfo(app->guard, &p->E0, NULL, NULL, NULL, NULL, NULL));
     PetscCall(TSGetTime(app->ts, &p->t0));
     PetscCall(TSGetMaxTime(app->ts, &p->tmax));
     PetscCall(TSGetMaxSteps(app->ts, &p->maxsteps));
@@ -883,10 +707,12 @@ static PetscErrorCode DescribeFailure(App *app)
 {
   TSConvergedReason reason;
   char              solver[512], what[768];
-  PetscReal         dt;
-  PetscInt          maxreject;
+  PetscReal         dt, E0, failE, goodtime;
+  PetscInt          maxreject, good;
 
   PetscFunctionBegin;
+  PetscCall(TSMechGuardGetInfo(app->guard, &E0, NULL, NULL, &good, &goodtime, NULL));
+  PetscCall(TSMechGuardGetFailure(app->guard, NULL, NULL, &failE));
   PetscCall(TSGetConvergedReason(app->ts, &reason));
   PetscCall(TSGetTimeStep(app->ts, &dt));
   if (app->fail == FAIL_TS || app->fail == FAIL_ERROR) app->faildt = dt;
@@ -895,7 +721,7 @@ static PetscErrorCode DescribeFailure(App *app)
     PetscCall(Format(what, sizeof(what), "the new state is not finite (NaN or Inf)"));
     break;
   case FAIL_BLOWUP:
-    PetscCall(Format(what, sizeof(what), "energy blow-up: the energy rose from %g to %g, more than %g times what the state holds otherwise", (double)app->E0, (double)app->failE, (double)BLOWUP_FACTOR));
+    PetscCall(Format(what, sizeof(what), "energy blow-up: the energy rose from %g to %g, more than %g times what the state holds otherwise", (double)E0, (double)failE, (double)TSMECH_GUARD_BLOWUP_FACTOR));
     break;
   case FAIL_ERROR:
     PetscCall(PetscStrncpy(what, app->failmsg, sizeof(what)));
@@ -911,7 +737,7 @@ static PetscErrorCode DescribeFailure(App *app)
       if (!solver[0]) app->fail = FAIL_NONFINITE;
     } else PetscCall(Format(what, sizeof(what), "%s%s%s", TSConvergedReasons[reason], solver[0] ? ", " : "", solver));
   }
-  PetscCall(Format(app->failmsg, sizeof(app->failmsg), "step %" PetscInt_FMT " at t = %g (dt = %g) failed: %s", app->good.step + 1, (double)app->good.time, (double)app->faildt, what));
+  PetscCall(Format(app->failmsg, sizeof(app->failmsg), "step %" PetscInt_FMT " at t = %g (dt = %g) failed: %s", good + 1, (double)goodtime, (double)app->faildt, what));
   PetscFunctionReturn(0);
 }
 
@@ -931,7 +757,7 @@ static PetscErrorCode ReportStability(App *app)
   PetscCall(TSGetType(app->ts, &type));
   PetscCall(PetscSNPrintf(kind, sizeof(kind), "%s %s", app->explicit_ ? "the explicit method" : "the method", type));
   /* at the last good state, or after a blow-up at the last one before the energy grew */
-  PetscCall(RestoreState(app, app->fail == FAIL_BLOWUP && app->sane.x ? &app->sane : &app->good));
+  PetscCall(TSMechGuardRestore(app->guard, PETSC_TRUE));
   PetscCall(TSGetTime(app->ts, &t));
   PetscCall(TSMechGetSolution(app->ts, app->qw, app->vw));
   PetscCall(MechSystemEstimateStableStep(app->sys, app->ts, t, app->qw, app->vw, &dtmax, &omega, &c));
@@ -954,9 +780,12 @@ static PetscErrorCode ReportStability(App *app)
 */
 static PetscErrorCode SaveAfterFailure(App *app)
 {
+  PetscInt good, start;
+
   PetscFunctionBegin;
-  PetscCall(RestoreState(app, &app->good));
-  if (app->good.step == app->startstep) {
+  PetscCall(GoodState(app, &good, NULL, &start));
+  PetscCall(TSMechGuardRestore(app->guard, PETSC_FALSE));
+  if (good == start) {
     if (app->out) PetscCall(MechOutputDiscard(&app->out));
     PetscFunctionReturn(0);
   }
@@ -964,10 +793,10 @@ static PetscErrorCode SaveAfterFailure(App *app)
     PetscCall(MechOutputClose(app->out, app->ts));
     PetscCall(MechOutputDestroy(&app->out));
   }
-  if (app->fail == FAIL_BLOWUP && app->sane.x) PetscCall(RestoreState(app, &app->sane));
+  PetscCall(TSMechGuardRestore(app->guard, PETSC_TRUE));
   PetscCall(TSGetStepNumber(app->ts, &app->ckstep));
   PetscCall(TSGetTime(app->ts, &app->cktime));
-  if (app->hasck && app->ckstep > app->startstep) PetscCall(WriteCheckpoint(app));
+  if (app->hasck && app->ckstep > start) PetscCall(WriteCheckpoint(app));
   PetscFunctionReturn(0);
 }
 
@@ -1002,13 +831,11 @@ static PetscErrorCode Destroy(App *app)
   PetscCall(VecDestroy(&app->v));
   PetscCall(VecDestroy(&app->qw));
   PetscCall(VecDestroy(&app->vw));
-  FreeState(&app->good);
-  FreeState(&app->sane);
   PetscCall(TSDestroy(&app->ts));
   PetscCall(MechCheckpointDestroy(&app->ck));
   PetscCall(MechSystemDestroy(&app->sys));
   /* last: the files are no longer written, other runs may take them */
-  PetscCall(MechIOPlanDestroy(&files_plan));
+  PetscCall(MechIOPlanDestroy(&app->plan));
   PetscFunctionReturn(0);
 }
 
@@ -1020,8 +847,6 @@ static PetscErrorCode Run(App *app)
   PetscLogStage     stage;
 
   PetscFunctionBegin;
-  app_ctx = app;
-  PetscCall(TSSetPostStep(app->ts, PostStep));
   PetscCall(InstallStopHandlers());
   /* -log_view: the time stepping as its own stage, with assembly and I/O nested in theirs */
   PetscCall(PetscLogStageRegister("Time stepping", &stage));
@@ -1116,8 +941,17 @@ int main(int argc, char **argv)
     ErrorLine(ierr, PETSC_TRUE, line, sizeof(line));
     status = EXIT_TSMECH_INPUT;
   } else {
+    PetscInt           good = 0, start = 0;
+    TSMechGuardFailure kind = TSMECH_GUARD_NONE;
+
     ierr = Run(&app);
-    if (ierr && app.good.step == app.startstep && IsInputError(ierr)) {
+    (void)GoodState(&app, &good, NULL, &start);
+    /* what the guard saw: a step the TS gave up on, a state that is not finite, a blow-up */
+    if (app.guard) (void)TSMechGuardGetFailure(app.guard, &kind, &app.faildt, NULL);
+    app.fail = kind == TSMECH_GUARD_TS ? FAIL_TS : kind == TSMECH_GUARD_NONFINITE ? FAIL_NONFINITE
+                                               : kind == TSMECH_GUARD_BLOWUP      ? FAIL_BLOWUP
+                                                                                  : FAIL_NONE;
+    if (ierr && good == start && IsInputError(ierr)) {
       /* an error of the kind bad input raises, before the first step was done: a solver or
          controller option that is checked only when used (no file was kept) */
       ErrorLine(ierr, PETSC_TRUE, line, sizeof(line));
@@ -1147,28 +981,31 @@ int main(int argc, char **argv)
   } else if (failed) {
     PetscErrorCode e;
     PetscBool      diskfull;
+    PetscInt       good = 0, start = 0;
+    PetscReal      goodtime = 0;
 
     status   = EXIT_TSMECH_FAILED;
     diskfull = app.fail == FAIL_ERROR && strstr(app.failmsg, "no space left") ? PETSC_TRUE : PETSC_FALSE;
     e        = DescribeFailure(&app);
     if (!e) e = Say(app.comm, PETSC_STDERR, "tsmech: %s\n", app.failmsg);
     if (!e) e = ReportStability(&app);
-    if (!e) e = RestoreState(&app, &app.good);
+    if (!e) e = GoodState(&app, &good, &goodtime, &start);
+    if (!e) e = TSMechGuardRestore(app.guard, PETSC_FALSE);
     if (!e) e = Summary(&app);
-    if (!e && diskfull && app.good.step > app.startstep) {
+    if (!e && diskfull && good > start) {
       PetscInt  ckstep = -1;
       PetscReal cktime = 0;
 
       /* a full disk: writing the last good state again would fail the same way (and a second
          message would only repeat it); what was written stays as it was */
       if (app.ck) e = MechCheckpointGetLast(app.ck, &ckstep, &cktime);
-      if (!e && app.hasck && ckstep > app.startstep) e = Say(app.comm, PETSC_STDOUT, "tsmech: the disk is full: the checkpoint of step %" PetscInt_FMT " (t = %g) in %s is intact; free some space and continue with: tsmech <same options> -restart %s\n", ckstep, (double)cktime, app.ckpath, app.ckpath);
+      if (!e && app.hasck && ckstep > start) e = Say(app.comm, PETSC_STDOUT, "tsmech: the disk is full: the checkpoint of step %" PetscInt_FMT " (t = %g) in %s is intact; free some space and continue with: tsmech <same options> -restart %s\n", ckstep, (double)cktime, app.ckpath, app.ckpath);
       else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: the disk is full: %s\n", app.hasck ? "no checkpoint was written before it filled" : "no -checkpoint was given, so the run cannot be continued");
     } else {
       if (!e) e = SaveAfterFailure(&app);
-      if (!e && app.good.step > app.startstep) {
-        if (app.out || app.hasoutput) e = Say(app.comm, PETSC_STDOUT, "tsmech: results up to step %" PetscInt_FMT " (t = %g) in %s\n", app.good.step, (double)app.good.time, app.output);
-        if (!e && app.hasck && app.ckstep > app.startstep) e = Say(app.comm, PETSC_STDOUT, "tsmech: checkpoint of step %" PetscInt_FMT " (t = %g), %s, in %s; continue with: tsmech <same options, a smaller -ts_dt or other solver options> -restart %s\n", app.ckstep, (double)app.cktime, app.fail == FAIL_BLOWUP ? "the last state before the energy grew" : "the last good state", app.ckpath, app.ckpath);
+      if (!e && good > start) {
+        if (app.out || app.hasoutput) e = Say(app.comm, PETSC_STDOUT, "tsmech: results up to step %" PetscInt_FMT " (t = %g) in %s\n", good, (double)goodtime, app.output);
+        if (!e && app.hasck && app.ckstep > start) e = Say(app.comm, PETSC_STDOUT, "tsmech: checkpoint of step %" PetscInt_FMT " (t = %g), %s, in %s; continue with: tsmech <same options, a smaller -ts_dt or other solver options> -restart %s\n", app.ckstep, (double)app.cktime, app.fail == FAIL_BLOWUP ? "the last state before the energy grew" : "the last good state", app.ckpath, app.ckpath);
         else if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: no checkpoint was written: the energy grew from the start\n");
       } else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: no step was completed: %s\n", app.hasrestart ? "the output and checkpoint files are as they were" : "no file was written");
     }
