@@ -7,12 +7,14 @@
 #include "scheme.h"
 #include <petsc/private/tsimpl.h>
 #include <stdio.h>
+#include <string.h>
 
-/* The types of each family with recorded parameters, and PETSc's explicit types */
-static const char *const Theta2Types[] = {TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, NULL};
+/* The types of PETSc's families with recorded parameters (the theta2 family's are in theta2.c),
+   the second-order types, and the explicit ones */
 static const char *const ThetaTypes[]  = {TSTHETA, TSBEULER, TSCN, NULL};
 static const char *const Alpha2Types[] = {TSALPHA2, NULL};
-static const char *const SecondOrder[] = {TSALPHA2, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, TSSYMEULER2, NULL};
+/* second order besides the theta2 family */
+static const char *const SecondOrder[] = {TSALPHA2, TSSYMEULER2, NULL};
 /* one-step types that keep no history between steps of a fixed size */
 static const char *const NoHistoryTypes[] = {TSSYMEULER2, TSEULER, TSBEULER, TSCN, TSTHETA, NULL};
 /* explicit in any case (no Newton solve: their stability limits the step); theta2 at theta = 0 too */
@@ -38,29 +40,152 @@ static PetscErrorCode TypeInList(TS ts, const char *const list[], PetscBool *flg
   PetscFunctionReturn(0);
 }
 
-/* The family (TSMechFamily) of a TS type name */
-PetscErrorCode TSMechSchemeFamilyOfType(const char type[], PetscInt *family)
+/* Declares a parameter of the scheme's family (its value zero), in file order */
+PetscErrorCode TSMechSchemeAddParameter(TSMechScheme *s, const char name[], TSMechParamKind kind)
+{
+  PetscFunctionBegin;
+  PetscCheck(s->n < TSMECH_SCHEME_MAXPARAM, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A scheme has more than %d parameters", TSMECH_SCHEME_MAXPARAM);
+  PetscCall(PetscMemzero(&s->p[s->n], sizeof(s->p[s->n])));
+  s->p[s->n].name = name;
+  s->p[s->n].kind = kind;
+  s->n++;
+  PetscFunctionReturn(0);
+}
+
+/* The parameter of that name (an error if the family has none) */
+PetscErrorCode TSMechSchemeFindParameter(const TSMechScheme *s, const char name[], TSMechParam **p)
+{
+  PetscInt i;
+
+  PetscFunctionBegin;
+  *p = NULL;
+  for (i = 0; i < s->n && !*p; i++)
+    if (!strcmp(s->p[i].name, name)) *p = (TSMechParam *)&s->p[i];
+  PetscCheck(*p, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The scheme of %s has no parameter %s", s->type, name);
+  PetscFunctionReturn(0);
+}
+
+/* PETSc's theta family (first-order form): theta in (0, 1] and the form */
+static PetscErrorCode ThetaDeclare(TSMechScheme *s)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechSchemeAddParameter(s, "theta", TSMECH_PARAM_REAL));
+  PetscCall(TSMechSchemeAddParameter(s, "endpoint", TSMECH_PARAM_FLAG));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ThetaGet(TS ts, TSMechScheme *s)
+{
+  PetscBool endpoint;
+
+  PetscFunctionBegin;
+  PetscCall(ThetaDeclare(s));
+  PetscCall(TSThetaGetTheta(ts, &s->p[0].real));
+  PetscCall(TSThetaGetEndpoint(ts, &endpoint));
+  s->p[1].flag = endpoint;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ThetaSet(TS ts, const TSMechScheme *s)
 {
   PetscBool flg;
 
   PetscFunctionBegin;
+  /* beuler and cn accept their own theta and form only */
+  PetscCall(PetscStrcmp(s->type, TSTHETA, &flg));
+  if (flg) {
+    PetscCall(TSThetaSetTheta(ts, s->p[0].real));
+    PetscCall(TSThetaSetEndpoint(ts, s->p[1].flag ? PETSC_TRUE : PETSC_FALSE));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ThetaCheck(const TSMechScheme *s, char problem[], size_t len)
+{
+  PetscReal theta = s->p[0].real;
+
+  PetscFunctionBegin;
+  if (PetscIsInfOrNanReal(theta) || !(theta > 0 && theta <= 1)) (void)snprintf(problem, len, "its theta %g is outside (0, 1]", (double)theta);
+  PetscFunctionReturn(0);
+}
+
+/* PETSc's generalized-alpha for second-order systems: its four parameters */
+static const char *const Alpha2Names[] = {"alpha_m", "alpha_f", "gamma", "beta"};
+
+static PetscErrorCode Alpha2Declare(TSMechScheme *s)
+{
+  PetscInt i;
+
+  PetscFunctionBegin;
+  for (i = 0; i < 4; i++) PetscCall(TSMechSchemeAddParameter(s, Alpha2Names[i], TSMECH_PARAM_REAL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Alpha2Get(TS ts, TSMechScheme *s)
+{
+  PetscFunctionBegin;
+  PetscCall(Alpha2Declare(s));
+  PetscCall(TSAlpha2GetParams(ts, &s->p[0].real, &s->p[1].real, &s->p[2].real, &s->p[3].real));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Alpha2Set(TS ts, const TSMechScheme *s)
+{
+  PetscFunctionBegin;
+  PetscCall(TSAlpha2SetParams(ts, s->p[0].real, s->p[1].real, s->p[2].real, s->p[3].real));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Alpha2Check(const TSMechScheme *s, char problem[], size_t len)
+{
+  PetscInt i;
+
+  PetscFunctionBegin;
+  for (i = 0; i < 4; i++)
+    if (PetscIsInfOrNanReal(s->p[i].real)) (void)snprintf(problem, len, "its alpha2 parameters are not finite numbers");
+  PetscFunctionReturn(0);
+}
+
+static const TSMechFamilyOps FamilyTheta  = {ThetaTypes, ThetaDeclare, ThetaGet, ThetaSet, ThetaCheck};
+static const TSMechFamilyOps FamilyAlpha2 = {Alpha2Types, Alpha2Declare, Alpha2Get, Alpha2Set, Alpha2Check};
+
+/* The operations of a family, NULL for TSMECH_FAMILY_OTHER and unknown values */
+static const TSMechFamilyOps *FamilyOps(PetscInt family)
+{
+  switch (family) {
+  case TSMECH_FAMILY_THETA2:
+    return &TSMechFamilyTheta2;
+  case TSMECH_FAMILY_THETA:
+    return &FamilyTheta;
+  case TSMECH_FAMILY_ALPHA2:
+    return &FamilyAlpha2;
+  default:
+    return NULL;
+  }
+}
+
+/* The family (TSMechFamily) of a TS type name */
+PetscErrorCode TSMechSchemeFamilyOfType(const char type[], PetscInt *family)
+{
+  PetscInt  f;
+  PetscBool flg;
+
+  PetscFunctionBegin;
   *family = TSMECH_FAMILY_OTHER;
-  PetscCall(InList(type, Theta2Types, &flg));
-  if (flg) *family = TSMECH_FAMILY_THETA2;
-  PetscCall(InList(type, ThetaTypes, &flg));
-  if (flg) *family = TSMECH_FAMILY_THETA;
-  PetscCall(InList(type, Alpha2Types, &flg));
-  if (flg) *family = TSMECH_FAMILY_ALPHA2;
+  for (f = TSMECH_FAMILY_THETA2; f <= TSMECH_FAMILY_ALPHA2; f++) {
+    PetscCall(InList(type, FamilyOps(f)->types, &flg));
+    if (flg) *family = f;
+  }
   PetscFunctionReturn(0);
 }
 
 /* The scheme of ts: its type, its controller's type and its family's parameters */
 PetscErrorCode TSMechSchemeGet(TS ts, TSMechScheme *s)
 {
-  TSType      type;
-  TSAdapt     adapt;
-  TSAdaptType atype = NULL;
-  PetscBool   endpoint, linearized, extrapolate;
+  TSType                 type;
+  TSAdapt                adapt;
+  TSAdaptType            atype = NULL;
+  const TSMechFamilyOps *ops;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(s, sizeof(*s)));
@@ -70,68 +195,19 @@ PetscErrorCode TSMechSchemeGet(TS ts, TSMechScheme *s)
   PetscCall(TSAdaptGetType(adapt, &atype));
   PetscCall(PetscStrncpy(s->adapt, atype ? atype : "", sizeof(s->adapt)));
   PetscCall(TSMechSchemeFamilyOfType(s->type, &s->family));
-  switch (s->family) {
-  case TSMECH_FAMILY_THETA2: {
-    TSTheta2Guess guess;
-
-    PetscCall(TSTheta2GetTheta(ts, &s->theta));
-    PetscCall(TSTheta2GetEndpoint(ts, &endpoint));
-    PetscCall(TSTheta2GetLinearized(ts, &linearized, &guess));
-    PetscCall(TSTheta2GetInitialGuessExtrapolate(ts, &extrapolate));
-    s->endpoint    = endpoint;
-    s->linearized  = linearized;
-    s->extrapolate = extrapolate;
-    PetscCall(PetscStrncpy(s->guess, TSTheta2Guesses[guess], sizeof(s->guess)));
-  } break;
-  case TSMECH_FAMILY_THETA:
-    PetscCall(TSThetaGetTheta(ts, &s->theta));
-    PetscCall(TSThetaGetEndpoint(ts, &endpoint));
-    s->endpoint = endpoint;
-    break;
-  case TSMECH_FAMILY_ALPHA2:
-    PetscCall(TSAlpha2GetParams(ts, &s->alpha_m, &s->alpha_f, &s->gamma, &s->beta));
-    break;
-  default:
-    break;
-  }
+  ops = FamilyOps(s->family);
+  if (ops) PetscCall((*ops->get)(ts, s));
   PetscFunctionReturn(0);
 }
 
-/* Makes the scheme s that of ts (before TSSetFromOptions(), which may change it). The fixed
-   members of the theta2 family (beuler2, ...) accept their own theta and form only. */
+/* Makes the scheme s that of ts (before TSSetFromOptions(), which may change it) */
 PetscErrorCode TSMechSchemeSet(TS ts, const TSMechScheme *s)
 {
+  const TSMechFamilyOps *ops = FamilyOps(s->family);
+
   PetscFunctionBegin;
   PetscCall(TSSetType(ts, s->type));
-  switch (s->family) {
-  case TSMECH_FAMILY_THETA2: {
-    PetscInt  g;
-    PetscBool flg = PETSC_FALSE;
-
-    PetscCall(PetscStrcmp(s->type, TSTHETA2, &flg));
-    if (flg) {
-      PetscCall(TSTheta2SetTheta(ts, s->theta));
-      PetscCall(TSTheta2SetEndpoint(ts, s->endpoint ? PETSC_TRUE : PETSC_FALSE));
-    }
-    for (g = 0, flg = PETSC_FALSE; g <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE && !flg; g++) PetscCall(PetscStrcmp(s->guess, TSTheta2Guesses[g], &flg));
-    if (flg) PetscCall(TSTheta2SetLinearized(ts, s->linearized ? PETSC_TRUE : PETSC_FALSE, (TSTheta2Guess)(g - 1)));
-    PetscCall(TSTheta2SetInitialGuessExtrapolate(ts, s->extrapolate ? PETSC_TRUE : PETSC_FALSE));
-  } break;
-  case TSMECH_FAMILY_THETA: {
-    PetscBool flg;
-
-    PetscCall(PetscStrcmp(s->type, TSTHETA, &flg));
-    if (flg) {
-      PetscCall(TSThetaSetTheta(ts, s->theta));
-      PetscCall(TSThetaSetEndpoint(ts, s->endpoint ? PETSC_TRUE : PETSC_FALSE));
-    }
-  } break;
-  case TSMECH_FAMILY_ALPHA2:
-    PetscCall(TSAlpha2SetParams(ts, s->alpha_m, s->alpha_f, s->gamma, s->beta));
-    break;
-  default:
-    break;
-  }
+  if (ops) PetscCall((*ops->set)(ts, s));
   if (s->adapt[0]) {
     TSAdapt adapt;
 
@@ -177,26 +253,23 @@ PetscErrorCode TSMechSchemeCopy(TS from, TS to)
 
 /*
   Calls fn once per parameter of the scheme's family, in the order files store them, with the
-  address of its value (a reader fills it in place). The names are those of the output's and the
-  checkpoint's attributes.
+  address of its value (a reader fills it in place: a scheme with no parameters yet, as a reader
+  has after reading the family, gets the family's declaration first). The names are those of the
+  output's and the checkpoint's attributes.
 */
 PetscErrorCode TSMechSchemeForEachParameter(TSMechScheme *s, TSMechSchemeParamFn fn, void *ctx)
 {
+  const TSMechFamilyOps *ops = FamilyOps(s->family);
+  PetscInt               i;
+
   PetscFunctionBegin;
-  if (s->family == TSMECH_FAMILY_THETA2 || s->family == TSMECH_FAMILY_THETA) {
-    PetscCall((*fn)(ctx, "theta", TSMECH_PARAM_REAL, &s->theta));
-    PetscCall((*fn)(ctx, "endpoint", TSMECH_PARAM_FLAG, &s->endpoint));
-  }
-  if (s->family == TSMECH_FAMILY_THETA2) {
-    PetscCall((*fn)(ctx, "linearized", TSMECH_PARAM_FLAG, &s->linearized));
-    PetscCall((*fn)(ctx, "guess", TSMECH_PARAM_NAME, s->guess));
-    PetscCall((*fn)(ctx, "extrapolate", TSMECH_PARAM_FLAG, &s->extrapolate));
-  }
-  if (s->family == TSMECH_FAMILY_ALPHA2) {
-    PetscCall((*fn)(ctx, "alpha_m", TSMECH_PARAM_REAL, &s->alpha_m));
-    PetscCall((*fn)(ctx, "alpha_f", TSMECH_PARAM_REAL, &s->alpha_f));
-    PetscCall((*fn)(ctx, "gamma", TSMECH_PARAM_REAL, &s->gamma));
-    PetscCall((*fn)(ctx, "beta", TSMECH_PARAM_REAL, &s->beta));
+  if (!s->n && ops) PetscCall((*ops->declare)(s));
+  for (i = 0; i < s->n; i++) {
+    TSMechParam *p = &s->p[i];
+
+    if (p->kind == TSMECH_PARAM_REAL) PetscCall((*fn)(ctx, p->name, p->kind, &p->real));
+    else if (p->kind == TSMECH_PARAM_FLAG) PetscCall((*fn)(ctx, p->name, p->kind, &p->flag));
+    else PetscCall((*fn)(ctx, p->name, p->kind, p->text));
   }
   PetscFunctionReturn(0);
 }
@@ -204,22 +277,26 @@ PetscErrorCode TSMechSchemeForEachParameter(TSMechScheme *s, TSMechSchemeParamFn
 /* Whether name is the name of a parameter of some family (files reserve these names) */
 PetscBool TSMechSchemeIsParameterName(const char name[])
 {
-  static const char *const names[] = {"theta", "endpoint", "linearized", "guess", "extrapolate", "alpha_m", "alpha_f", "gamma", "beta", NULL};
-  PetscInt                 i;
+  TSMechScheme s;
+  PetscInt     f, i;
 
-  for (i = 0; names[i]; i++)
-    if (!strcmp(name, names[i])) return PETSC_TRUE;
+  for (f = TSMECH_FAMILY_THETA2; f <= TSMECH_FAMILY_ALPHA2; f++) {
+    s.n = 0;
+    if ((*FamilyOps(f)->declare)(&s)) return PETSC_TRUE; /* cannot happen; refuse the name */
+    for (i = 0; i < s.n; i++)
+      if (!strcmp(name, s.p[i].name)) return PETSC_TRUE;
+  }
   return PETSC_FALSE;
 }
 
 /*
   The values a scheme read from a file must have: a type of this tsmech, a family that is the
-  type's, and parameters in their ranges ("" in problem if all hold).
+  type's, flags that are 0 or 1, and the family's own ranges ("" in problem if all hold).
 */
 PetscErrorCode TSMechSchemeCheck(const TSMechScheme *s, char problem[], size_t len)
 {
-  PetscInt  family, g;
-  PetscBool flg;
+  PetscInt               family, i;
+  const TSMechFamilyOps *ops;
   PetscErrorCode (*fn)(void) = NULL;
 
   PetscFunctionBegin;
@@ -250,64 +327,11 @@ PetscErrorCode TSMechSchemeCheck(const TSMechScheme *s, char problem[], size_t l
     (void)snprintf(problem, len, "its ts_family %" PetscInt_FMT " is not the family of its ts_type %s (%" PetscInt_FMT ")", s->family, s->type, family);
     PetscFunctionReturn(0);
   }
-  if (family == TSMECH_FAMILY_THETA2 || family == TSMECH_FAMILY_THETA) {
-    if (PetscIsInfOrNanReal(s->theta) || s->theta < 0 || s->theta > 1 || (family == TSMECH_FAMILY_THETA && s->theta == 0)) {
-      (void)snprintf(problem, len, "its theta %g is outside %s", (double)s->theta, family == TSMECH_FAMILY_THETA2 ? "[0, 1]" : "(0, 1]");
-      PetscFunctionReturn(0);
-    }
-  }
-  {
-    struct {
-      const char *name;
-      PetscInt    v;
-      PetscBool   used;
-    } flags[] = {
-        {"endpoint",    s->endpoint,    family == TSMECH_FAMILY_THETA2 || family == TSMECH_FAMILY_THETA},
-        {"linearized",  s->linearized,  family == TSMECH_FAMILY_THETA2                                 },
-        {"extrapolate", s->extrapolate, family == TSMECH_FAMILY_THETA2                                 }
-    };
-    size_t i;
-
-    for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-      if (flags[i].used && flags[i].v != 0 && flags[i].v != 1) {
-        (void)snprintf(problem, len, "its attribute /checkpoint/%s = %" PetscInt_FMT " is not 0 or 1", flags[i].name, flags[i].v);
-        PetscFunctionReturn(0);
-      }
-    }
-  }
-  if (family == TSMECH_FAMILY_THETA2) {
-    for (g = 0, flg = PETSC_FALSE; g <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE && !flg; g++) PetscCall(PetscStrcmp(s->guess, TSTheta2Guesses[g], &flg));
-    if (!flg) {
-      (void)snprintf(problem, len, "its guess \"%s\" is not a linearized guess of theta2", s->guess);
-      PetscFunctionReturn(0);
-    }
-  }
-  if (family == TSMECH_FAMILY_ALPHA2 && (PetscIsInfOrNanReal(s->alpha_m) || PetscIsInfOrNanReal(s->alpha_f) || PetscIsInfOrNanReal(s->gamma) || PetscIsInfOrNanReal(s->beta))) (void)snprintf(problem, len, "its alpha2 parameters are not finite numbers");
-  PetscFunctionReturn(0);
-}
-
-/* One parameter of a scheme, as TSMechSchemeForEachParameter() lists it */
-typedef struct {
-  const char     *name;
-  TSMechParamKind kind;
-  void           *value;
-} Param;
-
-typedef struct {
-  Param    p[16];
-  PetscInt n;
-} ParamList;
-
-static PetscErrorCode CollectParam(void *ctx, const char name[], TSMechParamKind kind, void *value)
-{
-  ParamList *l = (ParamList *)ctx;
-
-  PetscFunctionBegin;
-  PetscCheck(l->n < 16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A scheme has more than 16 parameters");
-  l->p[l->n].name  = name;
-  l->p[l->n].kind  = kind;
-  l->p[l->n].value = value;
-  l->n++;
+  ops = FamilyOps(family);
+  if (!ops) PetscFunctionReturn(0);
+  PetscCall((*ops->check)(s, problem, len));
+  for (i = 0; i < s->n && !problem[0]; i++)
+    if (s->p[i].kind == TSMECH_PARAM_FLAG && s->p[i].flag != 0 && s->p[i].flag != 1) (void)snprintf(problem, len, "its attribute /checkpoint/%s = %" PetscInt_FMT " is not 0 or 1", s->p[i].name, s->p[i].flag);
   PetscFunctionReturn(0);
 }
 
@@ -320,15 +344,13 @@ static void AppendItem(char msg[], size_t len, const char item[])
 /*
   The settings in which b (this run) differs from a (a recorded scheme), "" if none, e.g.
   "theta 0.6 (checkpoint: 0.5), ts_adapt_type basic (checkpoint: none)". The parameters are
-  compared only when the types agree.
+  compared only when the types agree (then their families declare the same ones).
 */
 PetscErrorCode TSMechSchemeDiff(const TSMechScheme *a, const TSMechScheme *b, char msg[], size_t len)
 {
-  TSMechScheme sa = *a, sb = *b;
-  ParamList    la, lb;
-  PetscBool    same;
-  char         item[256];
-  PetscInt     i;
+  PetscBool same;
+  char      item[256];
+  PetscInt  i;
 
   PetscFunctionBegin;
   msg[0] = 0;
@@ -337,17 +359,13 @@ PetscErrorCode TSMechSchemeDiff(const TSMechScheme *a, const TSMechScheme *b, ch
     (void)snprintf(item, sizeof(item), "ts_type %s (checkpoint: %s)", b->type, a->type);
     AppendItem(msg, len, item);
   } else {
-    la.n = lb.n = 0;
-    PetscCall(TSMechSchemeForEachParameter(&sa, CollectParam, &la));
-    PetscCall(TSMechSchemeForEachParameter(&sb, CollectParam, &lb));
-    for (i = 0; i < la.n && i < lb.n; i++) {
-      const Param *pa = &la.p[i], *pb = &lb.p[i];
+    for (i = 0; i < a->n && i < b->n; i++) {
+      const TSMechParam *pa = &a->p[i], *pb = &b->p[i];
 
       item[0] = 0;
-      if (pa->kind == TSMECH_PARAM_REAL && *(PetscReal *)pa->value != *(PetscReal *)pb->value) (void)snprintf(item, sizeof(item), "%s %g (checkpoint: %g)", pa->name, (double)*(PetscReal *)pb->value, (double)*(PetscReal *)pa->value);
-      if (pa->kind == TSMECH_PARAM_FLAG && *(PetscInt *)pa->value != *(PetscInt *)pb->value) (void)snprintf(item, sizeof(item), "%s %d (checkpoint: %d)", pa->name, (int)*(PetscInt *)pb->value, (int)*(PetscInt *)pa->value);
-      /* the guess matters only to a linearized step */
-      if (pa->kind == TSMECH_PARAM_NAME && b->linearized && strcmp((char *)pa->value, (char *)pb->value)) (void)snprintf(item, sizeof(item), "%s %s (checkpoint: %s)", pa->name, (char *)pb->value, (char *)pa->value);
+      if (pa->kind == TSMECH_PARAM_REAL && pa->real != pb->real) (void)snprintf(item, sizeof(item), "%s %g (checkpoint: %g)", pa->name, (double)pb->real, (double)pa->real);
+      if (pa->kind == TSMECH_PARAM_FLAG && pa->flag != pb->flag) (void)snprintf(item, sizeof(item), "%s %d (checkpoint: %d)", pa->name, (int)pb->flag, (int)pa->flag);
+      if (pa->kind == TSMECH_PARAM_NAME && strcmp(pa->text, pb->text)) (void)snprintf(item, sizeof(item), "%s %s (checkpoint: %s)", pa->name, pb->text, pa->text);
       if (item[0]) AppendItem(msg, len, item);
     }
   }
@@ -403,7 +421,7 @@ PetscErrorCode TSMechIsExplicit(TS ts, PetscBool *flg)
 PetscErrorCode TSMechSchemeRestartsExactly(TS ts, PetscBool fixedstep, PetscBool *flg)
 {
   PetscFunctionBegin;
-  PetscCall(TypeInList(ts, Theta2Types, flg));
+  PetscCall(TypeInList(ts, TSMechFamilyTheta2.types, flg));
   if (!*flg && fixedstep) PetscCall(TypeInList(ts, NoHistoryTypes, flg));
   PetscFunctionReturn(0);
 }
@@ -428,6 +446,7 @@ PetscErrorCode TSMechIsSecondOrder(TS ts, PetscBool *flg)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscCall(TypeInList(ts, SecondOrder, flg));
+  PetscCall(TypeInList(ts, TSMechFamilyTheta2.types, flg));
+  if (!*flg) PetscCall(TypeInList(ts, SecondOrder, flg));
   PetscFunctionReturn(0);
 }

@@ -18,16 +18,8 @@ typedef enum {
   TSMECH_FAMILY_ALPHA2 = 3  /* PETSc's alpha2 */
 } TSMechFamily;
 
-#define TSMECH_SCHEME_NAMELEN 64
-
-typedef struct {
-  char      type[TSMECH_SCHEME_NAMELEN], adapt[TSMECH_SCHEME_NAMELEN];
-  PetscInt  family; /* a TSMechFamily (an integer: a damaged file may hold any value) */
-  PetscReal theta;
-  PetscInt  endpoint, linearized, extrapolate; /* 0 or 1 */
-  char      guess[TSMECH_SCHEME_NAMELEN];
-  PetscReal alpha_m, alpha_f, gamma, beta;
-} TSMechScheme;
+#define TSMECH_SCHEME_NAMELEN  64
+#define TSMECH_SCHEME_MAXPARAM 16
 
 /* The kinds of a scheme parameter, as files store them */
 typedef enum {
@@ -36,9 +28,43 @@ typedef enum {
   TSMECH_PARAM_NAME  /* char[TSMECH_SCHEME_NAMELEN] */
 } TSMechParamKind;
 
+typedef struct {
+  const char     *name; /* a literal of the family's code */
+  TSMechParamKind kind;
+  PetscReal       real;                        /* TSMECH_PARAM_REAL */
+  PetscInt        flag;                        /* TSMECH_PARAM_FLAG (an integer: a damaged file may hold any) */
+  char            text[TSMECH_SCHEME_NAMELEN]; /* TSMECH_PARAM_NAME */
+} TSMechParam;
+
+typedef struct {
+  char        type[TSMECH_SCHEME_NAMELEN], adapt[TSMECH_SCHEME_NAMELEN];
+  PetscInt    family; /* a TSMechFamily (an integer: a damaged file may hold any value) */
+  PetscInt    n;      /* the family's parameters, in the order files store them */
+  TSMechParam p[TSMECH_SCHEME_MAXPARAM];
+} TSMechScheme;
+
+/*
+  What a family implements, once, next to its type: declare its parameters (names and kinds, in
+  file order) with TSMechSchemeAddParameter(), read them from a TS, give them to a TS, and check
+  values read from a file (problem "" if they hold). Adding a parameter to a family touches these
+  functions only.
+*/
+typedef struct {
+  const char *const *types; /* NULL-terminated */
+  PetscErrorCode (*declare)(TSMechScheme *);
+  PetscErrorCode (*get)(TS, TSMechScheme *);
+  PetscErrorCode (*set)(TS, const TSMechScheme *);
+  PetscErrorCode (*check)(const TSMechScheme *, char problem[], size_t len);
+} TSMechFamilyOps;
+
+/* The theta2 family's (theta2.c) */
+PETSC_INTERN const TSMechFamilyOps TSMechFamilyTheta2;
+
 /* Called once per parameter of a scheme's family, in a fixed order, with the address of its value */
 typedef PetscErrorCode (*TSMechSchemeParamFn)(void *ctx, const char name[], TSMechParamKind, void *value);
 
+PETSC_INTERN PetscErrorCode TSMechSchemeAddParameter(TSMechScheme *, const char name[], TSMechParamKind);
+PETSC_INTERN PetscErrorCode TSMechSchemeFindParameter(const TSMechScheme *, const char name[], TSMechParam **);
 PETSC_INTERN PetscErrorCode TSMechSchemeFamilyOfType(const char type[], PetscInt *family);
 PETSC_INTERN PetscErrorCode TSMechSchemeGet(TS, TSMechScheme *);
 PETSC_INTERN PetscErrorCode TSMechSchemeSet(TS, const TSMechScheme *);

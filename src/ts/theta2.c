@@ -23,6 +23,8 @@
     R_q0 = q0 - q - tau ((1-theta) v + theta v0),  v+ = v0 + dv.
 */
 #include "tsimpl2.h"
+#include "scheme.h"
+#include <stdio.h>
 
 const char *const TSTheta2Guesses[] = {"zero", "velocity", "predictor", "predictor_zero", "predictor_extrapolate", "extrapolate", "TSTheta2Guess", "TSTHETA2_GUESS_", NULL};
 
@@ -652,6 +654,96 @@ static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscR
   if (rebuilds) *rebuilds = th->rebuilds;
   PetscFunctionReturn(0);
 }
+
+/*
+  The family's scheme parameters (scheme.h): what the HDF5 output and a checkpoint record of a
+  theta2-family TS and a restart gives back. A new setting of the family is added here (declare,
+  get, set, check) and nowhere else.
+*/
+static const char *const Theta2FamilyTypes[] = {TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, NULL};
+
+static PetscErrorCode Theta2SchemeDeclare(TSMechScheme *s)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechSchemeAddParameter(s, "theta", TSMECH_PARAM_REAL));
+  PetscCall(TSMechSchemeAddParameter(s, "endpoint", TSMECH_PARAM_FLAG));
+  PetscCall(TSMechSchemeAddParameter(s, "linearized", TSMECH_PARAM_FLAG));
+  PetscCall(TSMechSchemeAddParameter(s, "guess", TSMECH_PARAM_NAME));
+  PetscCall(TSMechSchemeAddParameter(s, "extrapolate", TSMECH_PARAM_FLAG));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Theta2SchemeGet(TS ts, TSMechScheme *s)
+{
+  TS_Theta2   *th = (TS_Theta2 *)ts->data;
+  TSMechParam *p;
+
+  PetscFunctionBegin;
+  PetscCall(Theta2SchemeDeclare(s));
+  PetscCall(TSMechSchemeFindParameter(s, "theta", &p));
+  p->real = th->Theta;
+  PetscCall(TSMechSchemeFindParameter(s, "endpoint", &p));
+  p->flag = th->endpoint;
+  PetscCall(TSMechSchemeFindParameter(s, "linearized", &p));
+  p->flag = th->linearized;
+  PetscCall(TSMechSchemeFindParameter(s, "guess", &p));
+  PetscCall(PetscStrncpy(p->text, TSTheta2Guesses[th->guess], sizeof(p->text)));
+  PetscCall(TSMechSchemeFindParameter(s, "extrapolate", &p));
+  p->flag = th->extrapolate;
+  PetscFunctionReturn(0);
+}
+
+/* The guess of that name (-1: none) */
+static PetscErrorCode Theta2GuessOfName(const char name[], PetscInt *g)
+{
+  PetscBool match = PETSC_FALSE;
+  PetscInt  i;
+
+  PetscFunctionBegin;
+  *g = -1;
+  for (i = 0; i <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE && !match; i++) {
+    PetscCall(PetscStrcasecmp(name, TSTheta2Guesses[i], &match));
+    if (match) *g = i;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The fixed members of the family (beuler2, ...) accept their own theta and form only */
+static PetscErrorCode Theta2SchemeSet(TS ts, const TSMechScheme *s)
+{
+  TS_Theta2   *th = (TS_Theta2 *)ts->data;
+  TSMechParam *theta, *endpoint, *linearized, *guess, *extrapolate;
+  PetscInt     g;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechSchemeFindParameter(s, "theta", &theta));
+  PetscCall(TSMechSchemeFindParameter(s, "endpoint", &endpoint));
+  PetscCall(TSMechSchemeFindParameter(s, "linearized", &linearized));
+  PetscCall(TSMechSchemeFindParameter(s, "guess", &guess));
+  PetscCall(TSMechSchemeFindParameter(s, "extrapolate", &extrapolate));
+  if (!th->lock_theta) PetscCall(TSTheta2SetTheta(ts, theta->real));
+  if (!th->lock_endpoint) PetscCall(TSTheta2SetEndpoint(ts, endpoint->flag ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(Theta2GuessOfName(guess->text, &g));
+  if (g >= 0) PetscCall(TSTheta2SetLinearized(ts, linearized->flag ? PETSC_TRUE : PETSC_FALSE, (TSTheta2Guess)g));
+  PetscCall(TSTheta2SetInitialGuessExtrapolate(ts, extrapolate->flag ? PETSC_TRUE : PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Theta2SchemeCheck(const TSMechScheme *s, char problem[], size_t len)
+{
+  TSMechParam *theta, *guess;
+  PetscInt     g;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechSchemeFindParameter(s, "theta", &theta));
+  PetscCall(TSMechSchemeFindParameter(s, "guess", &guess));
+  PetscCall(Theta2GuessOfName(guess->text, &g));
+  if (PetscIsInfOrNanReal(theta->real) || theta->real < 0 || theta->real > 1) (void)snprintf(problem, len, "its theta %g is outside [0, 1]", (double)theta->real);
+  else if (g < 0) (void)snprintf(problem, len, "its guess \"%s\" is not a linearized guess of theta2", guess->text);
+  PetscFunctionReturn(0);
+}
+
+const TSMechFamilyOps TSMechFamilyTheta2 = {Theta2FamilyTypes, Theta2SchemeDeclare, Theta2SchemeGet, Theta2SchemeSet, Theta2SchemeCheck};
 
 /*MC
   TSTHETA2 - "theta2": the theta method for M q'' + f(t, q, q') = 0 in velocity form.
