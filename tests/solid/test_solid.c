@@ -23,6 +23,8 @@ static const char help[] = "Tests of the solid model: tangents, patch tests, con
                 iteration's through the midpoint rule's period elongation (<= 1e-3).
   equivalence   midpoint2 = TSALPHA2 (radius 1), beuler2 = TSBEULER and cn2 = TSCN on the
                 first-order form, on a small neo-Hookean beam.
+  formats       the beam in Gmsh 4.1 ASCII, 4.1 binary and 2.2 binary gives the final state of
+                beam.msh (2.2 ASCII) on one rank (<= 1e-12), on one rank and with -mpi on several.
   meshes        2-D, hexahedral, inverted and missing mesh files are refused with the right
                 message (files in this directory, -dir).
 */
@@ -462,6 +464,86 @@ static PetscErrorCode TestRanks(const char label[], const char opts[])
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &num, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ranks: %d ranks against 1, %s, 50 midpoint2 steps: |(u, v) - (u, v)_serial| / |(u, v)_serial| = %.2e\n", size, label, (double)num));
   CHECK(num <= 1e-10, "%d ranks differ from 1 by %.2e\n", size, (double)num);
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&Xs));
+  PetscCall(VecDestroy(&Xa));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&qs));
+  PetscCall(VecDestroy(&vs));
+  PetscCall(VecDestroy(&qa));
+  PetscCall(VecDestroy(&va));
+  PetscCall(MechSystemDestroy(&par));
+  PetscCall(MechSystemDestroy(&ser));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The same beam in other Gmsh formats: the final state of a run on the mesh `file` (on all ranks)
+  equals that of the same run on beam.msh (format 2.2 ASCII) on one rank, vertex by vertex, the
+  vertices matched by their reference positions (to 1e-14 of the beam's size: ASCII coordinates
+  are written with 16 digits, binary ones exactly).
+*/
+static PetscErrorCode TestMeshFormat(const char dir[], const char file[])
+{
+  const char         run[] = "-solid_fix_label \"Face Sets\" -solid_fix_value 1 -solid_E 1e5 -solid_material svk -solid_v0 0,0,-0.5";
+  MechSystem         par, ser;
+  Vec                X, Xs, v0, q, v, qs, vs, Xa, qa, va;
+  PetscInt           n, N, unmatched = 0;
+  PetscReal          num = 0, den = 0;
+  PetscMPIInt        size;
+  const PetscScalar *x, *xs, *a, *as, *b, *bs;
+  char               opts[PETSC_MAX_PATH_LEN + 256];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/../../examples/meshes/%s %s", dir, file, run));
+  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/../../examples/meshes/beam.msh %s", dir, run));
+  PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ser));
+  PetscCall(MechSystemCreateState(par, &X, &v0));
+  PetscCall(VecDestroy(&v0));
+  PetscCall(MechSystemCreateState(ser, &Xs, &v0));
+  PetscCall(VecDestroy(&v0));
+  PetscCall(TestIntegrate(par, TSMIDPOINT2, tight, 2e-3, 0.1, &q, &v, NULL, NULL));
+  PetscCall(TestIntegrate(ser, TSMIDPOINT2, tight, 2e-3, 0.1, &qs, &vs, NULL, NULL));
+  PetscCall(GatherAll(X, &Xa));
+  PetscCall(GatherAll(q, &qa));
+  PetscCall(GatherAll(v, &va));
+  PetscCall(VecGetSize(Xs, &n));
+  PetscCall(VecGetSize(Xa, &N));
+  PetscCall(VecGetArrayRead(Xa, &x));
+  PetscCall(VecGetArrayRead(Xs, &xs));
+  PetscCall(VecGetArrayRead(qa, &a));
+  PetscCall(VecGetArrayRead(qs, &as));
+  PetscCall(VecGetArrayRead(va, &b));
+  PetscCall(VecGetArrayRead(vs, &bs));
+  for (PetscInt i = 0; i < n && N == n; i += 3) {
+    PetscInt j;
+
+    for (j = 0; j < n; j += 3)
+      if (PetscAbsReal(x[j] - xs[i]) <= 1e-14 && PetscAbsReal(x[j + 1] - xs[i + 1]) <= 1e-14 && PetscAbsReal(x[j + 2] - xs[i + 2]) <= 1e-14) break;
+    if (j == n) {
+      unmatched++;
+      continue;
+    }
+    for (int c = 0; c < 3; c++) {
+      num += PetscSqr(a[j + c] - as[i + c] - (x[j + c] - xs[i + c])) + PetscSqr(b[j + c] - bs[i + c]);
+      den += PetscSqr(as[i + c] - xs[i + c]) + PetscSqr(bs[i + c]);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(Xa, &x));
+  PetscCall(VecRestoreArrayRead(Xs, &xs));
+  PetscCall(VecRestoreArrayRead(qa, &a));
+  PetscCall(VecRestoreArrayRead(qs, &as));
+  PetscCall(VecRestoreArrayRead(va, &b));
+  PetscCall(VecRestoreArrayRead(vs, &bs));
+  num = den > 0 ? PetscSqrtReal(num / den) : PETSC_INFINITY;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &num, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &unmatched, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "formats: %-18s on %d rank%s against beam.msh on 1, svk, 50 midpoint2 steps: %" PetscInt_FMT " vertices (beam.msh %" PetscInt_FMT "), %" PetscInt_FMT " unmatched, |(u, v) - (u, v)_beam.msh| / |(u, v)_beam.msh| = %.2e\n", file, size, size > 1 ? "s" : "", N / 3, n / 3, unmatched, (double)num));
+  CHECK(N == n && !unmatched, "%s: %" PetscInt_FMT " vertices, %" PetscInt_FMT " not in beam.msh (%" PetscInt_FMT " vertices)\n", file, N / 3, unmatched, n / 3);
+  CHECK(num <= 1e-12, "%s on %d ranks differs from beam.msh on 1 by %.2e\n", file, size, (double)num);
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&Xs));
   PetscCall(VecDestroy(&Xa));
@@ -982,6 +1064,10 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/../../examples/meshes/beam.msh -solid_fix_label \"Face Sets\" -solid_fix_value 1 -solid_E 1e5 -solid_material svk -solid_v0 0,0,-0.5", dir));
     PetscCall(TestRanks("svk beam.msh", opts));
   }
+  /* on one rank and (-mpi) on several: the beam in Gmsh 4.1 ASCII and binary, 2.2 binary */
+  PetscCall(TestMeshFormat(dir, "beam_msh4.msh"));
+  PetscCall(TestMeshFormat(dir, "beam_msh4_bin.msh"));
+  PetscCall(TestMeshFormat(dir, "beam_msh2_bin.msh"));
   if (!mpi) {
     PetscCall(TestAxialBar());
     PetscCall(TestBending());
