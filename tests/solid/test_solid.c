@@ -25,6 +25,10 @@ static const char help[] = "Tests of the solid model: tangents, patch tests, con
                 first-order form, on a small neo-Hookean beam.
   formats       the beam in Gmsh 4.1 ASCII, 4.1 binary and 2.2 binary gives the final state of
                 beam.msh (2.2 ASCII) on one rank (<= 1e-12), on one rank and with -mpi on several.
+  inversion     the inverted element's number is the same on any ranks (built-in beam: its box;
+                beam.msh: computed from the file); a neo-Hookean element inverting in a step
+                fails it with a fixed step (state finite, element named) and is rejected and
+                retried under TSAdapt basic (the run completes, nothing inverted).
   meshes        2-D, hexahedral, inverted and missing mesh files are refused with the right
                 message (files in this directory, -dir).
 */
@@ -1044,6 +1048,293 @@ static PetscErrorCode TestInversion(void)
   PetscFunctionReturn(0);
 }
 
+/*
+  The tetrahedra of a Gmsh 2.2 ASCII file (element type 4) in file order: their node coordinates
+  (12 reals each), read independently of PETSc's reader, on every rank
+*/
+static PetscErrorCode ReadMsh2Tets(const char path[], PetscInt *ntet, PetscReal **tets)
+{
+  FILE      *fp;
+  char       line[512];
+  PetscInt   nn = 0, ne = 0, nt = 0;
+  PetscReal *X   = NULL;
+  long      *ids = NULL;
+
+  PetscFunctionBegin;
+  fp = fopen(path, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s", path);
+  *tets = NULL;
+  while (fgets(line, sizeof(line), fp)) {
+    if (!strncmp(line, "$Nodes", 6)) {
+      PetscCheck(fgets(line, sizeof(line), fp) && sscanf(line, "%" PetscInt_FMT, &nn) == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: bad $Nodes", path);
+      PetscCall(PetscMalloc2(3 * nn, &X, nn, &ids));
+      for (PetscInt i = 0; i < nn; i++) {
+        double x, y, z;
+
+        PetscCheck(fgets(line, sizeof(line), fp) && sscanf(line, "%ld %lf %lf %lf", &ids[i], &x, &y, &z) == 4, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: bad node line", path);
+        X[3 * i]     = x;
+        X[3 * i + 1] = y;
+        X[3 * i + 2] = z;
+      }
+    } else if (!strncmp(line, "$Elements", 9)) {
+      PetscCheck(fgets(line, sizeof(line), fp) && sscanf(line, "%" PetscInt_FMT, &ne) == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: bad $Elements", path);
+      PetscCall(PetscMalloc1(12 * ne, tets));
+      for (PetscInt e = 0; e < ne; e++) {
+        long id, type, ntags, v[4], tag;
+        int  pos, adv;
+
+        PetscCheck(fgets(line, sizeof(line), fp) && sscanf(line, "%ld %ld %ld%n", &id, &type, &ntags, &pos) == 3, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: bad element line", path);
+        if (type != 4) continue;
+        for (long k = 0; k < ntags; k++) {
+          PetscCheck(sscanf(line + pos, "%ld%n", &tag, &adv) == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: bad tags", path);
+          pos += adv;
+        }
+        PetscCheck(sscanf(line + pos, "%ld %ld %ld %ld", &v[0], &v[1], &v[2], &v[3]) == 4, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: bad tetrahedron", path);
+        for (int a = 0; a < 4; a++) {
+          PetscInt i;
+
+          for (i = 0; i < nn && ids[i] != v[a]; i++) {}
+          PetscCheck(i < nn, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: node %ld not found", path, v[a]);
+          for (int c = 0; c < 3; c++) (*tets)[12 * nt + 3 * a + c] = X[3 * i + c];
+        }
+        nt++;
+      }
+    }
+  }
+  (void)fclose(fp);
+  PetscCall(PetscFree2(X, ids));
+  *ntet = nt;
+  PetscFunctionReturn(0);
+}
+
+/* 6 times the signed volume of the tetrahedron x[0..3] */
+static PetscReal SignedVolume6(const PetscReal x[4][3])
+{
+  PetscReal a[3], b[3], c[3];
+
+  for (int i = 0; i < 3; i++) {
+    a[i] = x[1][i] - x[0][i];
+    b[i] = x[2][i] - x[0][i];
+    c[i] = x[3][i] - x[0][i];
+  }
+  return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+/* q = X with the vertex at reference position P moved to Y (on whichever rank owns it) */
+static PetscErrorCode MoveVertex(Vec X, Vec q, const PetscReal P[3], const PetscReal Y[3], PetscInt *found)
+{
+  const PetscScalar *x;
+  PetscScalar       *a;
+  PetscInt           n, loc = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(X, q));
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  PetscCall(VecGetArray(q, &a));
+  for (PetscInt i = 0; i < n; i += 3)
+    if (PetscAbsReal(x[i] - P[0]) < 1e-12 && PetscAbsReal(x[i + 1] - P[1]) < 1e-12 && PetscAbsReal(x[i + 2] - P[2]) < 1e-12) {
+      for (int c = 0; c < 3; c++) a[i + c] = Y[c];
+      loc++;
+    }
+  PetscCall(VecRestoreArray(q, &a));
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(&loc, found, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)X)));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The inverted element is named by a number that does not depend on the ranks: the built-in
+  beam's construction order, the mesh file's order of tetrahedra (through the reverse
+  Cuthill-McKee reordering and the distribution). One vertex is moved far through the body; the
+  expected elements are computed from the file itself (signed volumes before and after).
+*/
+static PetscErrorCode TestInvertedElement(const char dir[])
+{
+  const PetscReal far[3] = {-10, -7, -13};
+  MechSystem      sys;
+  Vec             X, v, q, f;
+  PetscReal       nf;
+  PetscInt        found, n1, e1, n2, e2;
+  char            opts[PETSC_MAX_PATH_LEN + 256];
+
+  PetscFunctionBegin;
+  /* the beam: 3 x 2 x 2 boxes; the far corner (1, 0.5, 0.4) lies in the last box, number 11,
+     whose 6 tetrahedra (66 to 71) all hold the box's (1, 1, 1) corner */
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material neohookean -solid_fix none", small));
+  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+  PetscCall(MechSystemCreateState(sys, &X, &v));
+  PetscCall(VecDuplicate(X, &q));
+  PetscCall(VecDuplicate(X, &f));
+  {
+    const PetscReal P[3] = {1, 0.5, 0.4};
+
+    PetscCall(MoveVertex(X, q, P, far, &found));
+  }
+  PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+  /* the 2-norm: a sum, which keeps a NaN on any rank (the max-norm's MPI_MAX may drop it) */
+  PetscCall(VecNorm(f, NORM_2, &nf));
+  PetscCall(MechSolidGetInverted(sys, NULL, &n1, &e1));
+  PetscCall(MechSolidGetInverted(sys, q, &n2, &e2));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inversion beam corner moved: |f| = %g, last force evaluation: %" PetscInt_FMT " inverted, first element %" PetscInt_FMT "; at q: %" PetscInt_FMT ", %" PetscInt_FMT " (expected among 66..71)\n", (double)nf, n1, e1, n2, e2));
+  CHECK(found == 1 && PetscIsInfOrNanReal(nf), "beam: corner found %" PetscInt_FMT " times, |f| = %g\n", found, (double)nf);
+  CHECK(n1 >= 1 && n1 <= 6 && e1 >= 66 && e1 <= 71 && n2 == n1 && e2 == e1, "beam: inverted %" PetscInt_FMT " element(s), first %" PetscInt_FMT "; at q %" PetscInt_FMT ", %" PetscInt_FMT "\n", n1, e1, n2, e2);
+  PetscCall(MechSolidGetInverted(sys, X, &n2, &e2));
+  CHECK(n2 == 0 && e2 == -1, "beam: the reference configuration has %" PetscInt_FMT " inverted elements (first %" PetscInt_FMT ")\n", n2, e2);
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&f));
+  PetscCall(MechSystemDestroy(&sys));
+
+  /* beam.msh: a vertex inside the body, moved far away */
+  {
+    PetscInt   ntet, nexp = 0, eexp = -1;
+    PetscReal *tets, P[3];
+    char       path[PETSC_MAX_PATH_LEN];
+
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/../../examples/meshes/beam.msh", dir));
+    PetscCall(ReadMsh2Tets(path, &ntet, &tets));
+    /* the first vertex of the file's tetrahedron 100 */
+    for (int c = 0; c < 3; c++) P[c] = tets[12 * 100 + c];
+    for (PetscInt e = 0; e < ntet; e++) {
+      PetscReal x[4][3], y[4][3];
+      PetscBool has = PETSC_FALSE;
+
+      for (int a = 0; a < 4; a++) {
+        PetscBool is = PETSC_TRUE;
+
+        for (int c = 0; c < 3; c++) {
+          x[a][c] = y[a][c] = tets[12 * e + 3 * a + c];
+          if (x[a][c] != P[c]) is = PETSC_FALSE;
+        }
+        if (is) {
+          has = PETSC_TRUE;
+          for (int c = 0; c < 3; c++) y[a][c] = far[c];
+        }
+      }
+      if (has && SignedVolume6(x) * SignedVolume6(y) <= 0) {
+        if (eexp < 0) eexp = e;
+        nexp++;
+      }
+    }
+    PetscCall(PetscFree(tets));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s -solid_material neohookean -solid_E 1e5", path));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(MechSystemCreateState(sys, &X, &v));
+    PetscCall(VecDuplicate(X, &q));
+    PetscCall(VecDuplicate(X, &f));
+    PetscCall(MoveVertex(X, q, P, far, &found));
+    PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+    PetscCall(MechSolidGetInverted(sys, NULL, &n1, &e1));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inversion beam.msh: vertex (%g, %g, %g) moved: %" PetscInt_FMT " inverted, first element %" PetscInt_FMT " (from the file: %" PetscInt_FMT ", first %" PetscInt_FMT ")\n", (double)P[0], (double)P[1], (double)P[2], n1, e1, nexp, eexp));
+    CHECK(found == 1 && nexp > 0 && n1 == nexp && e1 == eexp, "beam.msh: %" PetscInt_FMT " inverted, first %" PetscInt_FMT "; expected %" PetscInt_FMT ", first %" PetscInt_FMT "\n", n1, e1, nexp, eexp);
+    PetscCall(VecDestroy(&X));
+    PetscCall(VecDestroy(&v));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&f));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* TS domain check: a step whose new positions Y invert an element is not accepted */
+static PetscErrorCode SolidDomain(TS ts, PetscReal t, Vec Y, PetscBool *accept)
+{
+  MechSystem sys;
+  PetscInt   n;
+
+  PetscFunctionBegin;
+  (void)t;
+  PetscCall(TSMechGetSystem(ts, &sys));
+  PetscCall(MechSolidGetInverted(sys, Y, &n, NULL));
+  *accept = n ? PETSC_FALSE : PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  An element that inverts during the Newton iterations of a step: a clamped beam thrown down at
+  3000 m/s (the bad-input table's solid_inverted_step). The stage fails: the neo-Hookean force is
+  not finite (SNES DIVERGED_FNORM_NAN), or the SNES fails to converge while its iterates invert
+  elements. midpoint2 evaluates the force at the midpoint only, so an endpoint q1 may invert an
+  element with a converged solve: the TS's domain check (TSSetFunctionDomainError(), called by
+  TSAdaptCheckStage() on q1) asks MechSolidGetInverted() and rejects the step, and PETSc 3.18
+  then retries it with dt times -ts_adapt_scale_solve_failed. With TSAdapt none and one SNES
+  failure allowed, the run stops at the failed step, its state the last good one (finite, nothing
+  inverted) and the model names the element; under TSAdapt basic (SNES failures allowed, as the
+  driver allows them) the failed stages are rejected and retried with smaller steps and the run
+  reaches its end with no inverted element.
+*/
+static PetscErrorCode TestInversionStep(void)
+{
+  const char opts[] = "-solid_beam_cells 4,1,1 -solid_material neohookean -solid_v0 0,0,-3000";
+
+  PetscFunctionBegin;
+  for (PetscInt adaptive = 0; adaptive < 2; adaptive++) {
+    MechSystem          sys;
+    TS                  ts;
+    SNES                snes;
+    Vec                 q, v;
+    PetscReal           t, nq, nv;
+    PetscInt            steps, rejects, fails, ninv, einv, nq1, eq1;
+    TSConvergedReason   reason;
+    SNESConvergedReason sreason;
+
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
+    PetscCall(TSSetOptionsPrefix(ts, "inv_"));
+    PetscCall(TSSetType(ts, TSMIDPOINT2));
+    PetscCall(TSMechSetSystem(ts, sys));
+    PetscCall(TSSetTimeStep(ts, 0.01));
+    PetscCall(TSSetMaxSteps(ts, adaptive ? 500 : 5));
+    PetscCall(TSSetMaxTime(ts, adaptive ? 5e-3 : 0.05));
+    PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+    {
+      TSAdapt adapt;
+
+      PetscCall(TSGetAdapt(ts, &adapt));
+      PetscCall(TSAdaptSetType(adapt, adaptive ? TSADAPTBASIC : TSADAPTNONE));
+    }
+    if (adaptive) PetscCall(TSSetMaxSNESFailures(ts, -1));
+    PetscCall(TSSetErrorIfStepFails(ts, PETSC_FALSE));
+    PetscCall(TSSetFunctionDomainError(ts, SolidDomain));
+    PetscCall(TSGetSNES(ts, &snes));
+    /* the error estimate alone would reject the first steps before any stage fails */
+    if (adaptive) PetscCall(TSSetTolerances(ts, 1e3, NULL, 1e3, NULL));
+    PetscCall(TSSetFromOptions(ts));
+    PetscCall(MechSystemCreateState(sys, &q, &v));
+    PetscCall(TSMechSetSolution(ts, q, v));
+    PetscCall(TSSolve(ts, NULL));
+    PetscCall(TSGetConvergedReason(ts, &reason));
+    PetscCall(SNESGetConvergedReason(snes, &sreason));
+    PetscCall(TSGetStepNumber(ts, &steps));
+    PetscCall(TSGetTime(ts, &t));
+    PetscCall(TSGetStepRejections(ts, &rejects));
+    PetscCall(TSGetSNESFailures(ts, &fails));
+    PetscCall(TSMechGetSolution(ts, q, v));
+    PetscCall(VecNorm(q, NORM_INFINITY, &nq));
+    PetscCall(VecNorm(v, NORM_INFINITY, &nv));
+    PetscCall(MechSolidGetInverted(sys, NULL, &ninv, &einv));
+    PetscCall(MechSolidGetInverted(sys, q, &nq1, &eq1));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inversion step %-8s: TS %s after %" PetscInt_FMT " steps to t = %g (%" PetscInt_FMT " rejected, %" PetscInt_FMT " SNES failures), last SNES %s; last force evaluation: %" PetscInt_FMT " inverted, element %" PetscInt_FMT "; final state |q| %g |v| %g, %" PetscInt_FMT " inverted\n", adaptive ? "adaptive" : "fixed", TSConvergedReasons[reason], steps, (double)t, rejects, fails, SNESConvergedReasons[sreason], ninv, einv, (double)nq, (double)nv, nq1));
+    if (!adaptive) {
+      CHECK(reason == TS_DIVERGED_NONLINEAR_SOLVE && sreason < 0, "fixed step: TS %s, SNES %s: expected a failed nonlinear solve\n", TSConvergedReasons[reason], SNESConvergedReasons[sreason]);
+      CHECK(ninv > 0 && einv >= 0 && einv < 24, "fixed step: the failed stage names element %" PetscInt_FMT " (%" PetscInt_FMT " inverted)\n", einv, ninv);
+      CHECK(nq1 == 0, "fixed step: %" PetscInt_FMT " inverted elements in the last accepted state\n", nq1);
+    } else {
+      CHECK(reason > 0 && t >= 5e-3 * (1 - 1e-12), "adaptive: TS %s at t = %g\n", TSConvergedReasons[reason], (double)t);
+      CHECK(fails > 0 && rejects >= fails, "adaptive: %" PetscInt_FMT " SNES failures, %" PetscInt_FMT " rejections: no failed stage was retried\n", fails, rejects);
+      CHECK(nq1 == 0, "adaptive: %" PetscInt_FMT " inverted elements at the end\n", nq1);
+    }
+    CHECK(!PetscIsInfOrNanReal(nq) && !PetscIsInfOrNanReal(nv), "%s: the state is not finite\n", adaptive ? "adaptive" : "fixed step");
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(TSDestroy(&ts));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PetscBool mpi                     = PETSC_FALSE;
@@ -1064,7 +1355,9 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/../../examples/meshes/beam.msh -solid_fix_label \"Face Sets\" -solid_fix_value 1 -solid_E 1e5 -solid_material svk -solid_v0 0,0,-0.5", dir));
     PetscCall(TestRanks("svk beam.msh", opts));
   }
-  /* on one rank and (-mpi) on several: the beam in Gmsh 4.1 ASCII and binary, 2.2 binary */
+  /* on one rank and (-mpi) on several: the inverted element's number; the beam in Gmsh 4.1
+     ASCII and binary, 2.2 binary */
+  PetscCall(TestInvertedElement(dir));
   PetscCall(TestMeshFormat(dir, "beam_msh4.msh"));
   PetscCall(TestMeshFormat(dir, "beam_msh4_bin.msh"));
   PetscCall(TestMeshFormat(dir, "beam_msh2_bin.msh"));
@@ -1073,6 +1366,7 @@ int main(int argc, char **argv)
     PetscCall(TestBending());
     PetscCall(TestEquivalence());
     PetscCall(TestInversion());
+    PetscCall(TestInversionStep());
     PetscCall(TestMeshes(dir));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failure%s\n", failures ? "FAILED" : "passed", failures, failures == 1 ? "" : "s"));
