@@ -701,7 +701,33 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
       const char    *text     = NULL;
       char          *specific = NULL;
 
-      /* a damaged file: one line naming it instead of the reader's traceback */
+      /* a damaged file: one line naming it instead of the reader's traceback. PETSc's Gmsh
+         reader parses on rank 0 while the other ranks wait in its later collectives: an error
+         there would leave them waiting. On several ranks rank 0 therefore parses the file alone
+         first (reading it twice) and every rank learns the verdict. */
+      PetscMPIInt size;
+      char        msg[512] = "";
+      PetscInt    bad      = 0;
+
+      PetscCallMPI(MPI_Comm_size(comm, &size));
+      if (size > 1) {
+        if (rank == 0) {
+          DM trial = NULL;
+
+          PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+          ierr = DMPlexCreateFromFile(PETSC_COMM_SELF, file, "tsmech_solid", PETSC_TRUE, &trial);
+          PetscCall(PetscPopErrorHandler());
+          if (ierr) {
+            PetscCall(PetscErrorMessage(ierr, &text, &specific));
+            PetscCall(PetscStrncpy(msg, specific ? specific : (text ? text : "unknown error"), sizeof(msg)));
+            bad = 1;
+          }
+          PetscCall(DMDestroy(&trial));
+        }
+        PetscCallMPI(MPI_Bcast(&bad, 1, MPIU_INT, 0, comm));
+        PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+        PetscCheck(!bad, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: cannot be read as a mesh: %s", file, msg);
+      }
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
       ierr = DMPlexCreateFromFile(comm, file, "tsmech_solid", PETSC_TRUE, dm);
       PetscCall(PetscPopErrorHandler());
