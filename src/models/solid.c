@@ -68,6 +68,7 @@ struct _n_Solid {
   PetscInt       ninv;     /* elements with J <= 0 on this rank at the last force evaluation */
   PetscInt       firstinv; /* the smallest cellid among them (-1: none) */
   PetscReal      Jinv;     /* and its J */
+  PetscReal      tinv;     /* and the time of that force evaluation */
   Mat            M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
   Vec            fg;       /* gravity force -M g */
   Vec            work;     /* global work vector */
@@ -331,7 +332,6 @@ static PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec 
 
   PetscFunctionBegin;
   (void)sys;
-  (void)t;
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   PetscCall(DMGetLocalVector(s->dm, &fl));
   PetscCall(VecZeroEntries(fl));
@@ -358,6 +358,7 @@ static PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec 
     s->ninv     = ninv;
     s->firstinv = s->cellid[first];
     s->Jinv     = Det3(F);
+    s->tinv     = t;
     PetscCall(PetscInfo(s->dm, "element %" PetscInt_FMT " inverted (J = %g <= 0, reference centroid (%g, %g, %g)); %" PetscInt_FMT " inverted on this rank%s\n", s->firstinv, (double)s->Jinv, (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2], ninv, s->material == SOLID_NEOHOOKEAN ? ": the stage fails" : ""));
   }
   PetscCall(VecRestoreArray(fl, &y));
@@ -1458,20 +1459,24 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   Output Parameters:
 + count   - how many elements are inverted, over all ranks (or NULL)
-- element - the smallest rank-independent number among them (the element's place among the
+. element - the smallest rank-independent number among them (the element's place among the
             mesh file's tetrahedra, from 0, or in the built-in beam), -1 if none (or NULL)
+- time    - with q NULL, the time at which that force evaluation took place (a stage time, so
+            a caller can tell whether it belongs to the step that failed), PETSC_MIN_REAL if
+            none; with q, PETSC_MIN_REAL (or NULL)
 
   A neo-Hookean element has no stress at J <= 0: its force is not finite and the stage that met
   it fails. The number is the same on any number of ranks and under any partitioner.
 
 .seealso: MechCreateSolid()
 @*/
-PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, PetscInt *element)
+PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, PetscInt *element, PetscReal *time)
 {
   Solid      *s = NULL;
   const char *model;
   PetscBool   solid = PETSC_FALSE;
   PetscInt    loc[2], tot[2];
+  PetscReal   tl, tg;
 
   PetscFunctionBegin;
   PetscCall(MechSystemGetModelName(sys, &model));
@@ -1480,6 +1485,7 @@ PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, Pets
   PetscCall(MechSystemGetApplicationContext(sys, &s));
   loc[0] = s->ninv;
   loc[1] = s->firstinv;
+  tl     = s->ninv ? s->tinv : PETSC_MIN_REAL;
   if (q) {
     Vec                ql;
     const PetscScalar *x;
@@ -1487,6 +1493,7 @@ PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, Pets
 
     loc[0] = 0;
     loc[1] = -1;
+    tl     = PETSC_MIN_REAL;
     PetscCall(SolidGetLocal(s, q, &ql, &x));
     for (PetscInt c = 0; c < s->ncells; c++) {
       SolidDeformation(s, c, x, g, F);
@@ -1500,7 +1507,9 @@ PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, Pets
   loc[1] = loc[1] < 0 ? PETSC_MIN_INT : -loc[1];
   PetscCall(MPIU_Allreduce(&loc[0], &tot[0], 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)sys)));
   PetscCall(MPIU_Allreduce(&loc[1], &tot[1], 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)sys)));
+  PetscCall(MPIU_Allreduce(&tl, &tg, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)sys)));
   if (count) *count = tot[0];
   if (element) *element = tot[1] == PETSC_MIN_INT ? -1 : -tot[1];
+  if (time) *time = tg;
   PetscFunctionReturn(0);
 }

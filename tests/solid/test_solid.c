@@ -1180,12 +1180,18 @@ static PetscErrorCode TestInvertedElement(const char dir[])
   PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
   /* the 2-norm: a sum, which keeps a NaN on any rank (the max-norm's MPI_MAX may drop it) */
   PetscCall(VecNorm(f, NORM_2, &nf));
-  PetscCall(MechSolidGetInverted(sys, NULL, &n1, &e1));
-  PetscCall(MechSolidGetInverted(sys, q, &n2, &e2));
+  PetscCall(MechSolidGetInverted(sys, NULL, &n1, &e1, NULL));
+  PetscCall(MechSolidGetInverted(sys, q, &n2, &e2, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inversion beam corner moved: |f| = %g, last force evaluation: %" PetscInt_FMT " inverted, first element %" PetscInt_FMT "; at q: %" PetscInt_FMT ", %" PetscInt_FMT " (expected among 66..71)\n", (double)nf, n1, e1, n2, e2));
   CHECK(found == 1 && PetscIsInfOrNanReal(nf), "beam: corner found %" PetscInt_FMT " times, |f| = %g\n", found, (double)nf);
   CHECK(n1 >= 1 && n1 <= 6 && e1 >= 66 && e1 <= 71 && n2 == n1 && e2 == e1, "beam: inverted %" PetscInt_FMT " element(s), first %" PetscInt_FMT "; at q %" PetscInt_FMT ", %" PetscInt_FMT "\n", n1, e1, n2, e2);
-  PetscCall(MechSolidGetInverted(sys, X, &n2, &e2));
+  {
+    PetscReal tm;
+
+    PetscCall(MechSolidGetInverted(sys, NULL, NULL, NULL, &tm));
+    CHECK(tm == 0, "beam: the inversion was met at t = %g, the force was evaluated at 0\n", (double)tm);
+  }
+  PetscCall(MechSolidGetInverted(sys, X, &n2, &e2, NULL));
   CHECK(n2 == 0 && e2 == -1, "beam: the reference configuration has %" PetscInt_FMT " inverted elements (first %" PetscInt_FMT ")\n", n2, e2);
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&v));
@@ -1236,7 +1242,7 @@ static PetscErrorCode TestInvertedElement(const char dir[])
       PetscCall(VecDuplicate(X, &f));
       PetscCall(MoveVertex(X, q, P, far, &found));
       PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
-      PetscCall(MechSolidGetInverted(sys, NULL, &n1, &e1));
+      PetscCall(MechSolidGetInverted(sys, NULL, &n1, &e1, NULL));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inversion %-17s: vertex (%g, %g, %g) moved: %" PetscInt_FMT " inverted, first element %" PetscInt_FMT " (from beam.msh itself: %" PetscInt_FMT ", first %" PetscInt_FMT ")\n", files[k], (double)P[0], (double)P[1], (double)P[2], n1, e1, nexp, eexp));
       CHECK(found == 1 && nexp > 0 && n1 == nexp && e1 == eexp, "%s: %" PetscInt_FMT " inverted, first %" PetscInt_FMT "; expected %" PetscInt_FMT ", first %" PetscInt_FMT "\n", files[k], n1, e1, nexp, eexp);
       PetscCall(VecDestroy(&X));
@@ -1258,7 +1264,7 @@ static PetscErrorCode SolidDomain(TS ts, PetscReal t, Vec Y, PetscBool *accept)
   PetscFunctionBegin;
   (void)t;
   PetscCall(TSMechGetSystem(ts, &sys));
-  PetscCall(MechSolidGetInverted(sys, Y, &n, NULL));
+  PetscCall(MechSolidGetInverted(sys, Y, &n, NULL, NULL));
   *accept = n ? PETSC_FALSE : PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -1288,6 +1294,7 @@ static PetscErrorCode TestInversionStep(void)
     Vec                 q, v;
     PetscReal           t, nq, nv;
     PetscInt            steps, rejects, fails, ninv, einv, nq1, eq1;
+    PetscReal           tinv;
     TSConvergedReason   reason;
     SNESConvergedReason sreason;
 
@@ -1325,13 +1332,15 @@ static PetscErrorCode TestInversionStep(void)
     PetscCall(TSMechGetSolution(ts, q, v));
     PetscCall(VecNorm(q, NORM_INFINITY, &nq));
     PetscCall(VecNorm(v, NORM_INFINITY, &nv));
-    PetscCall(MechSolidGetInverted(sys, NULL, &ninv, &einv));
-    PetscCall(MechSolidGetInverted(sys, q, &nq1, &eq1));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inversion step %-8s: TS %s after %" PetscInt_FMT " steps to t = %g (%" PetscInt_FMT " rejected, %" PetscInt_FMT " SNES failures), last SNES %s; last force evaluation: %" PetscInt_FMT " inverted, element %" PetscInt_FMT "; final state |q| %g |v| %g, %" PetscInt_FMT " inverted\n", adaptive ? "adaptive" : "fixed", TSConvergedReasons[reason], steps, (double)t, rejects, fails, SNESConvergedReasons[sreason], ninv, einv, (double)nq, (double)nv, nq1));
+    PetscCall(MechSolidGetInverted(sys, NULL, &ninv, &einv, &tinv));
+    PetscCall(MechSolidGetInverted(sys, q, &nq1, &eq1, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inversion step %-8s: TS %s after %" PetscInt_FMT " steps to t = %g (%" PetscInt_FMT " rejected, %" PetscInt_FMT " SNES failures), last SNES %s; last force evaluation with an inversion: t = %g, %" PetscInt_FMT " inverted, element %" PetscInt_FMT "; final state |q| %g |v| %g, %" PetscInt_FMT " inverted\n", adaptive ? "adaptive" : "fixed", TSConvergedReasons[reason], steps, (double)t, rejects, fails, SNESConvergedReasons[sreason], (double)tinv, ninv, einv, (double)nq, (double)nv, nq1));
     if (!adaptive) {
       CHECK(reason == TS_DIVERGED_NONLINEAR_SOLVE && sreason < 0, "fixed step: TS %s, SNES %s: expected a failed nonlinear solve\n", TSConvergedReasons[reason], SNESConvergedReasons[sreason]);
       CHECK(ninv > 0 && einv >= 0 && einv < 24, "fixed step: the failed stage names element %" PetscInt_FMT " (%" PetscInt_FMT " inverted)\n", einv, ninv);
       CHECK(nq1 == 0, "fixed step: %" PetscInt_FMT " inverted elements in the last accepted state\n", nq1);
+      /* the inversion belongs to the failed step, which starts at the last good time t */
+      CHECK(tinv > t && tinv <= t + 0.01, "fixed step: the inversion was met at t = %g, not in the failed step after t = %g\n", (double)tinv, (double)t);
     } else {
       CHECK(reason > 0 && t >= 5e-3 * (1 - 1e-12), "adaptive: TS %s at t = %g\n", TSConvergedReasons[reason], (double)t);
       CHECK(fails > 0 && rejects >= fails, "adaptive: %" PetscInt_FMT " SNES failures, %" PetscInt_FMT " rejections: no failed stage was retried\n", fails, rejects);
