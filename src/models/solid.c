@@ -1455,7 +1455,8 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   Input Parameters:
 + sys - a system of MechCreateSolid()
-- q   - positions, or NULL
+- q   - positions, or NULL: then the elements met by the force evaluations at the latest time
+        (stage time) at which any was met, each rank's last such evaluation
 
   Output Parameters:
 + count   - how many elements are inverted, over all ranks (or NULL)
@@ -1503,11 +1504,17 @@ PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, Pets
     }
     PetscCall(SolidRestoreLocal(s, &ql, &x));
   }
+  /* each rank keeps its own last record: only those of the latest time count (a rank's record
+     from an earlier stage is stale) */
+  PetscCall(MPIU_Allreduce(&tl, &tg, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)sys)));
+  if (tl != tg) {
+    loc[0] = 0;
+    loc[1] = -1;
+  }
   /* the smallest number as the largest of its negation (-1: none becomes the smallest) */
   loc[1] = loc[1] < 0 ? PETSC_MIN_INT : -loc[1];
   PetscCall(MPIU_Allreduce(&loc[0], &tot[0], 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)sys)));
   PetscCall(MPIU_Allreduce(&loc[1], &tot[1], 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)sys)));
-  PetscCall(MPIU_Allreduce(&tl, &tg, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)sys)));
   if (count) *count = tot[0];
   if (element) *element = tot[1] == PETSC_MIN_INT ? -1 : -tot[1];
   if (time) *time = tg;
