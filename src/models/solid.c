@@ -54,18 +54,17 @@ typedef struct {
 } SolidInvariant;
 
 struct _n_Solid {
-  DM            dm;
-  SolidMaterial material;
-  PetscReal     mu, lambda, rho, alpha, beta, g[3];
-  PetscInt      ncells;    /* local cells */
-  PetscInt     *loff;      /* per cell, 4 offsets of the vertices' dofs in the local vector */
-  PetscInt     *goff;      /* the same in the global numbering */
-  PetscReal    *Dinv;      /* per cell, Dm^-1 (row-major 3 x 3): its rows are g_1, g_2, g_3 */
-  PetscReal    *vol;       /* per cell, V0 */
-  PetscReal    *ctr;       /* per cell, the reference centroid (names an inverted element) */
-  PetscInt     *cellid;    /* per cell, its rank-independent number: its place among the mesh
-                              file's tetrahedra (from 0), or in the built-in beam */
-  PetscInt       ninv;     /* elements with J <= 0 on this rank at the last force evaluation */
+  DM             dm;
+  SolidMaterial  material;
+  PetscReal      mu, lambda, rho, alpha, beta, g[3];
+  PetscInt       ncells;   /* local cells */
+  PetscInt      *loff;     /* per cell, 4 offsets of the vertices' dofs in the local vector */
+  PetscInt      *goff;     /* the same in the global numbering */
+  PetscReal     *Dinv;     /* per cell, Dm^-1 (row-major 3 x 3): its rows are g_1, g_2, g_3 */
+  PetscReal     *vol;      /* per cell, V0 */
+  PetscReal     *ctr;      /* per cell, the reference centroid (names an inverted element) */
+  PetscInt      *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
+  PetscInt       ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
   PetscInt       firstinv; /* the smallest cellid among them (-1: none) */
   PetscReal      Jinv;     /* and its J */
   PetscReal      tinv;     /* and the time of that force evaluation */
@@ -648,8 +647,8 @@ static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const 
 /*
   The mesh: read (after checking on rank 0 that the file exists) or the built-in beam, and the
   rank-independent number of each of its cells (cellid, allocated here): its place among the
-  file's tetrahedra, which DMPlex keeps in file order (-dm_plex_gmsh_* options aside), or in the
-  beam's construction order
+  file's tetrahedra, which DMPlex's Gmsh reader keeps in file order, or in the beam's
+  construction order
 */
 static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm, PetscInt **cellid)
 {
