@@ -244,6 +244,10 @@ PETSC_EXTERN PetscFunctionList MechModelList;
 /* Refuses option values no option can take (NaN, Inf, overflow, subnormal, integers PetscInt
    would wrap), naming the option; prefix NULL checks every option (src/mech/optionscheck.c) */
 PETSC_EXTERN PetscErrorCode MechOptionsCheckNumbers(MPI_Comm, const char prefix[]);
+/* The solid's inverted elements (J <= 0) at q, or (q NULL) at the last force evaluation that met
+   any: how many, the smallest rank-independent element number (the mesh file's tetrahedron, from
+   0) and the time of that evaluation */
+PETSC_EXTERN PetscErrorCode MechSolidGetInverted(MechSystem, Vec q, PetscInt *count, PetscInt *element, PetscReal *time);
 
 /* ------------------------------------------------------------------------------------------ */
 /* HDF5 output (layout documented in the README)                                              */

@@ -1,5 +1,10 @@
 // A 1 x 0.1 x 0.1 cantilever beam of tetrahedra for the solid model (tsmech -model solid).
-// Regenerate: gmsh -3 -format msh22 beam.geo -o beam.msh
+// Regenerate (Gmsh 4.8.4 writes these files byte for byte):
+//   gmsh -3 -format msh22 beam.geo -o beam.msh                    (format 2.2 ASCII)
+//   gmsh -3 -format msh41 beam.geo -o beam_msh4.msh               (format 4.1 ASCII)
+//   gmsh -3 -format msh41 -bin beam.geo -o beam_msh4_bin.msh      (format 4.1 binary)
+//   gmsh -3 -format msh22 -bin beam.geo -o beam_msh2_bin.msh      (format 2.2 binary)
+// The four give the same run (tests/solid/test_solid.c, "formats").
 // Physical groups become DMPlex labels: the clamped end x = 0 is "Face Sets" value 1
 // (-solid_fix_label "Face Sets" -solid_fix_value 1), the free end x = 1 value 2, the body
 // "Cell Sets" value 1.

@@ -29,6 +29,7 @@
 */
 #include <tsmech.h>
 #include <petscdmplex.h>
+#include <petscsf.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -62,6 +63,11 @@ struct _n_Solid {
   PetscReal     *Dinv;     /* per cell, Dm^-1 (row-major 3 x 3): its rows are g_1, g_2, g_3 */
   PetscReal     *vol;      /* per cell, V0 */
   PetscReal     *ctr;      /* per cell, the reference centroid (names an inverted element) */
+  PetscInt      *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
+  PetscInt       ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
+  PetscInt       firstinv; /* the smallest cellid among them (-1: none) */
+  PetscReal      Jinv;     /* and its J */
+  PetscReal      tinv;     /* and the time of that force evaluation */
   Mat            M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
   Vec            fg;       /* gravity force -M g */
   Vec            work;     /* global work vector */
@@ -80,6 +86,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscFunctionBegin;
   PetscCall(DMDestroy(&s->dm));
   PetscCall(PetscFree5(s->loff, s->goff, s->Dinv, s->vol, s->ctr));
+  PetscCall(PetscFree(s->cellid));
   PetscCall(MatDestroy(&s->M));
   PetscCall(MatDestroy(&s->K0));
   PetscCall(VecDestroy(&s->fg));
@@ -306,7 +313,11 @@ static PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScal
 /*
   f = elastic forces + gravity + Rayleigh damping. A neo-Hookean element with J <= 0 has no
   stress: its vertices get a NaN force, so that the residual is not finite and the solver fails
-  the stage (rejected and retried under an adaptive controller) instead of accepting it.
+  the stage (rejected and retried under an adaptive controller) instead of accepting it. A model
+  has no handle on the SNES that evaluates it, so it cannot call SNESSetFunctionDomainError(); the
+  non-finite residual is the signal the SNES and src/ts/stepstate.c act on. The elements with
+  J <= 0 (any material) are recorded, without communication, for MechSolidGetInverted(), and
+  -info names the first.
 */
 static PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
 {
@@ -320,7 +331,6 @@ static PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec 
 
   PetscFunctionBegin;
   (void)sys;
-  (void)t;
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   PetscCall(DMGetLocalVector(s->dm, &fl));
   PetscCall(VecZeroEntries(fl));
@@ -332,15 +342,24 @@ static PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec 
     if (!SolidPointSetUp(s, F, &p)) {
       for (PetscInt a = 0; a < 4; a++)
         for (PetscInt i = 0; i < 3; i++) y[o[a] + i] = (PetscReal)NAN;
-      if (!ninv++) first = c;
-      continue;
+    }
+    if (!(p.J > 0)) {
+      ninv++;
+      if (first < 0 || s->cellid[c] < s->cellid[first]) first = c;
+      if (s->material == SOLID_NEOHOOKEAN) continue;
     }
     SolidStress(s, &p, P, NULL);
     for (PetscInt a = 0; a < 4; a++)
       for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += s->vol[c] * (P[3 * i] * g[a][0] + P[3 * i + 1] * g[a][1] + P[3 * i + 2] * g[a][2]);
   }
-  if (ninv)
-    PetscCall(PetscInfo(s->dm, "%" PetscInt_FMT " inverted element%s (J <= 0), the first with reference centroid (%g, %g, %g): the stage fails\n", ninv, ninv > 1 ? "s" : "", (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2]));
+  if (ninv) {
+    SolidDeformation(s, first, x, g, F);
+    s->ninv     = ninv;
+    s->firstinv = s->cellid[first];
+    s->Jinv     = Det3(F);
+    s->tinv     = t;
+    PetscCall(PetscInfo(s->dm, "element %" PetscInt_FMT " inverted (J = %g <= 0, reference centroid (%g, %g, %g)); %" PetscInt_FMT " inverted on this rank%s\n", s->firstinv, (double)s->Jinv, (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2], ninv, s->material == SOLID_NEOHOOKEAN ? ": the stage fails" : ""));
+  }
   PetscCall(VecRestoreArray(fl, &y));
   PetscCall(SolidRestoreLocal(s, &ql, &x));
   PetscCall(VecZeroEntries(f));
@@ -625,9 +644,16 @@ static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const 
   PetscFunctionReturn(0);
 }
 
-/* The mesh: read (after checking on rank 0 that the file exists) or the built-in beam */
-static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm)
+/*
+  The mesh: read (after checking on rank 0 that the file exists) or the built-in beam, and the
+  rank-independent number of each of its cells (cellid, allocated here): its place among the
+  file's tetrahedra, which DMPlex's Gmsh reader keeps in file order, or in the beam's
+  construction order
+*/
+static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm, PetscInt **cellid)
 {
+  PetscInt cStart, cEnd;
+
   PetscFunctionBegin;
   if (file[0]) {
     PetscBool   exists = PETSC_FALSE;
@@ -675,7 +701,33 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
       const char    *text     = NULL;
       char          *specific = NULL;
 
-      /* a damaged file: one line naming it instead of the reader's traceback */
+      /* a damaged file: one line naming it instead of the reader's traceback. PETSc's Gmsh
+         reader parses on rank 0 while the other ranks wait in its later collectives: an error
+         there would leave them waiting. On several ranks rank 0 therefore parses the file alone
+         first (reading it twice) and every rank learns the verdict. */
+      PetscMPIInt size;
+      char        msg[512] = "";
+      PetscInt    bad      = 0;
+
+      PetscCallMPI(MPI_Comm_size(comm, &size));
+      if (size > 1) {
+        if (rank == 0) {
+          DM trial = NULL;
+
+          PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+          ierr = DMPlexCreateFromFile(PETSC_COMM_SELF, file, "tsmech_solid", PETSC_TRUE, &trial);
+          PetscCall(PetscPopErrorHandler());
+          if (ierr) {
+            PetscCall(PetscErrorMessage(ierr, &text, &specific));
+            PetscCall(PetscStrncpy(msg, specific ? specific : (text ? text : "unknown error"), sizeof(msg)));
+            bad = 1;
+          }
+          PetscCall(DMDestroy(&trial));
+        }
+        PetscCallMPI(MPI_Bcast(&bad, 1, MPIU_INT, 0, comm));
+        PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+        PetscCheck(!bad, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: cannot be read as a mesh: %s", file, msg);
+      }
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
       ierr = DMPlexCreateFromFile(comm, file, "tsmech_solid", PETSC_TRUE, dm);
       PetscCall(PetscPopErrorHandler());
@@ -692,11 +744,32 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
 
       PetscCall(DMPlexGetOrdering(*dm, MATORDERINGRCM, NULL, &perm));
       PetscCall(DMPlexPermute(*dm, perm, &pdm));
+      /* perm[old point] = new point: the new cell perm[c] is the file's cell c */
+      PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
+      PetscCall(PetscMalloc1(cEnd - cStart, cellid));
+      {
+        const PetscInt *pa;
+        PetscInt        nStart, nEnd;
+
+        PetscCall(DMPlexGetHeightStratum(pdm, 0, &nStart, &nEnd));
+        PetscCheck(nStart == cStart && nEnd == cEnd, comm, PETSC_ERR_PLIB, "The reordering moved the cells from [%" PetscInt_FMT ", %" PetscInt_FMT ") to [%" PetscInt_FMT ", %" PetscInt_FMT ")", cStart, cEnd, nStart, nEnd);
+        PetscCall(ISGetIndices(perm, &pa));
+        for (PetscInt c = cStart; c < cEnd; c++) {
+          PetscCheck(pa[c] >= cStart && pa[c] < cEnd, comm, PETSC_ERR_PLIB, "The reordering made cell %" PetscInt_FMT " point %" PetscInt_FMT ", not a cell", c, pa[c]);
+          (*cellid)[pa[c] - cStart] = c - cStart;
+        }
+        PetscCall(ISRestoreIndices(perm, &pa));
+      }
       PetscCall(ISDestroy(&perm));
       PetscCall(DMDestroy(dm));
       *dm = pdm;
     }
-  } else PetscCall(SolidCreateBeam(comm, cells, size, dm));
+  } else {
+    PetscCall(SolidCreateBeam(comm, cells, size, dm));
+    PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
+    PetscCall(PetscMalloc1(cEnd - cStart, cellid));
+    for (PetscInt c = cStart; c < cEnd; c++) (*cellid)[c - cStart] = c - cStart;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -953,7 +1026,10 @@ static const char *const SolidAxes = "xyz";
   set before, so that the mesh file's vertex order can be recovered. A mesh that is not 3-D, has
   cells other than tetrahedra or inverted or degenerate cells is refused, as is a fixing that
   catches no vertex. A neo-Hookean element that inverts (J <= 0) during a Newton iterate makes the
-  force non-finite: the stage fails (-info names the element).
+  force non-finite: the stage fails; -info and MechSolidGetInverted() name the element by its
+  rank-independent number (its place among the mesh file's tetrahedra, from 0). midpoint2 does
+  not evaluate the force at the step's end: a TS domain check (TSSetFunctionDomainError()) with
+  MechSolidGetInverted() rejects an endpoint that inverts an element (tests/solid/test_solid.c).
 
 .seealso: MechCreateModel(), MechSystemSetTangentAction()
 */
@@ -967,7 +1043,8 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   MechSystem   sy;
   DM           dm, dmdist = NULL;
   PetscSection sec;
-  PetscInt     pStart, pEnd, vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx;
+  PetscInt     pStart, pEnd, vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx, *cellid = NULL;
+  PetscSF      sfmig = NULL;
   PetscReal    hmin;
   Mat          J;
   Vec          q, v, Xl, rs;
@@ -1029,12 +1106,13 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
-  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm));
+  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid));
   PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
   {
     PetscErrorCode ierr = SolidCheckMesh(dm, what);
 
     if (ierr) {
+      PetscCall(PetscFree(cellid));
       PetscCall(DMDestroy(&dm));
       PetscFunctionReturn(ierr);
     }
@@ -1059,11 +1137,41 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscCall(PetscPartitionerSetType(part, PETSCPARTITIONERSIMPLE));
     PetscCall(PetscPartitionerSetFromOptions(part));
   }
-  PetscCall(DMPlexDistribute(dm, 0, NULL, &dmdist));
+  PetscCall(DMPlexDistribute(dm, 0, &sfmig, &dmdist));
   if (dmdist) {
+    PetscSection osec, nsec;
+    PetscInt    *odata, *ndata = NULL, cStart, cEnd, off;
+
+    /* the cells' numbers travel with them: a field of one integer per cell */
+    PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
+    PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+    PetscCall(PetscSectionCreate(comm, &osec));
+    PetscCall(PetscSectionSetChart(osec, pStart, pEnd));
+    for (PetscInt c = cStart; c < cEnd; c++) PetscCall(PetscSectionSetDof(osec, c, 1));
+    PetscCall(PetscSectionSetUp(osec));
+    PetscCall(PetscMalloc1(cEnd - cStart, &odata));
+    for (PetscInt c = cStart; c < cEnd; c++) {
+      PetscCall(PetscSectionGetOffset(osec, c, &off));
+      odata[off] = cellid[c - cStart];
+    }
+    PetscCall(PetscSectionCreate(comm, &nsec));
+    PetscCall(DMPlexDistributeData(dm, sfmig, osec, MPIU_INT, odata, nsec, (void **)&ndata));
+    PetscCall(PetscFree(cellid));
+    PetscCall(DMPlexGetHeightStratum(dmdist, 0, &cStart, &cEnd));
+    PetscCall(PetscMalloc1(cEnd - cStart, &cellid));
+    for (PetscInt c = cStart; c < cEnd; c++) {
+      PetscCall(PetscSectionGetOffset(nsec, c, &off));
+      cellid[c - cStart] = ndata[off];
+    }
+    PetscCall(PetscFree(ndata));
+    PetscCall(PetscFree(odata));
+    PetscCall(PetscSectionDestroy(&osec));
+    PetscCall(PetscSectionDestroy(&nsec));
+    PetscCall(PetscSFDestroy(&sfmig));
     PetscCall(DMDestroy(&dm));
     dm = dmdist;
   }
+  PetscCall(PetscSFDestroy(&sfmig));
   {
     PetscSection ls;
 
@@ -1084,6 +1192,8 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   PetscCall(PetscNew(&s));
   s->dm       = dm;
+  s->cellid   = cellid;
+  s->firstinv = -1;
   s->material = (SolidMaterial)material;
   s->mu       = mu;
   s->lambda   = lambda;
@@ -1333,5 +1443,79 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(VecDestroy(&v));
   PetscCall(MatDestroy(&J));
   *sys = sy;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSolidGetInverted - The inverted elements (J = det F <= 0) of a solid: at the positions q,
+  or, with q NULL, at the last force evaluation (the one that failed a stage)
+
+  Collective
+
+  Input Parameters:
++ sys - a system of MechCreateSolid()
+- q   - positions, or NULL: then the elements met by the force evaluations at the latest time
+        (stage time) at which any was met, each rank's last such evaluation
+
+  Output Parameters:
++ count   - how many elements are inverted, over all ranks (or NULL)
+. element - the smallest rank-independent number among them (the element's place among the
+            mesh file's tetrahedra, from 0, or in the built-in beam), -1 if none (or NULL)
+- time    - with q NULL, the time at which that force evaluation took place (a stage time, so
+            a caller can tell whether it belongs to the step that failed), PETSC_MIN_REAL if
+            none; with q, PETSC_MIN_REAL (or NULL)
+
+  A neo-Hookean element has no stress at J <= 0: its force is not finite and the stage that met
+  it fails. The number is the same on any number of ranks and under any partitioner.
+
+.seealso: MechCreateSolid()
+@*/
+PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, PetscInt *element, PetscReal *time)
+{
+  Solid      *s = NULL;
+  const char *model;
+  PetscBool   solid = PETSC_FALSE;
+  PetscInt    loc[2], tot[2];
+  PetscReal   tl, tg;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemGetModelName(sys, &model));
+  if (model) PetscCall(PetscStrcmp(model, "solid", &solid));
+  PetscCheck(solid, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONG, "MechSolidGetInverted() needs a system of MechCreateSolid(), not of model %s", model ? model : "(unnamed)");
+  PetscCall(MechSystemGetApplicationContext(sys, &s));
+  loc[0] = s->ninv;
+  loc[1] = s->firstinv;
+  tl     = s->ninv ? s->tinv : PETSC_MIN_REAL;
+  if (q) {
+    Vec                ql;
+    const PetscScalar *x;
+    PetscReal          g[4][3], F[9];
+
+    loc[0] = 0;
+    loc[1] = -1;
+    tl     = PETSC_MIN_REAL;
+    PetscCall(SolidGetLocal(s, q, &ql, &x));
+    for (PetscInt c = 0; c < s->ncells; c++) {
+      SolidDeformation(s, c, x, g, F);
+      if (Det3(F) > 0) continue;
+      loc[0]++;
+      if (loc[1] < 0 || s->cellid[c] < loc[1]) loc[1] = s->cellid[c];
+    }
+    PetscCall(SolidRestoreLocal(s, &ql, &x));
+  }
+  /* each rank keeps its own last record: only those of the latest time count (a rank's record
+     from an earlier stage is stale) */
+  PetscCall(MPIU_Allreduce(&tl, &tg, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)sys)));
+  if (tl != tg) {
+    loc[0] = 0;
+    loc[1] = -1;
+  }
+  /* the smallest number as the largest of its negation (-1: none becomes the smallest) */
+  loc[1] = loc[1] < 0 ? PETSC_MIN_INT : -loc[1];
+  PetscCall(MPIU_Allreduce(&loc[0], &tot[0], 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)sys)));
+  PetscCall(MPIU_Allreduce(&loc[1], &tot[1], 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)sys)));
+  if (count) *count = tot[0];
+  if (element) *element = tot[1] == PETSC_MIN_INT ? -1 : -tot[1];
+  if (time) *time = tg;
   PetscFunctionReturn(0);
 }
