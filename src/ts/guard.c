@@ -120,8 +120,8 @@ static PetscErrorCode GuardCheckState(TSMechGuard g, TSMechGuardFailure *kind, P
   *kind = TSMECH_GUARD_NONE;
   *sane = PETSC_FALSE;
   PetscCall(GuardSolutionVectors(g, &x, &v));
-  PetscCall(VecNorm(x, NORM_INFINITY, &nx));
-  if (v) PetscCall(VecNorm(v, NORM_INFINITY, &nv));
+  PetscCall(TSMechVecNormInfinity(x, &nx));
+  if (v) PetscCall(TSMechVecNormInfinity(v, &nv));
   if (PetscIsInfOrNanReal(nx) || PetscIsInfOrNanReal(nv)) {
     *kind = TSMECH_GUARD_NONFINITE;
     PetscFunctionReturn(0);

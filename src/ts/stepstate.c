@@ -3,6 +3,7 @@
   acceptance and rejection through TSAdapt, rollback, and the local error estimate.
 */
 #include "tsimpl2.h"
+#include <math.h>
 
 /*
   TSMechStepStateSetUp - Checks what the type needs and allocates the state vectors.
@@ -107,6 +108,34 @@ PetscErrorCode TSMechStepBegin(TS ts, TSMechStepState *st)
 }
 
 /*
+  The largest |x_i| over every rank, +Inf if any entry on any rank is not finite. VecNorm() with
+  NORM_INFINITY reduces with MPI_MAX, and a NaN held by a rank other than the first can lose that
+  comparison: the norm comes back finite (and VecNorm()'s local loop skips a NaN). Here a non-finite entry is
+  +Inf before the reduction.
+*/
+PetscErrorCode TSMechVecNormInfinity(Vec x, PetscReal *norm)
+{
+  const PetscScalar *a;
+  PetscInt           n, i;
+  PetscReal          m = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &a));
+  for (i = 0; i < n; i++) {
+    PetscReal v = PetscAbsScalar(a[i]);
+    if (PetscIsInfOrNanReal(v)) {
+      m = (PetscReal)INFINITY; /* not PETSC_INFINITY, a finite number */
+      break;
+    }
+    m = PetscMax(m, v);
+  }
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCall(MPIU_Allreduce(&m, norm, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)x)));
+  PetscFunctionReturn(0);
+}
+
+/*
   TSMechStepFinish - Accepts (q1, v1) or rejects the step through the TSAdapt; on rejection the
   TS is back at the start of the step with the step size the controller chose.
 */
@@ -122,8 +151,8 @@ PetscErrorCode TSMechStepFinish(TS ts, TSMechStepState *st, PetscBool stageok, V
     /* a state that is no longer finite (an explicit method past its stability limit, a solver
        that returned garbage) is a failed stage: rejected and retried with a smaller step when
        the controller adapts, the end of the run otherwise; never accepted */
-    PetscCall(VecNorm(q1, NORM_INFINITY, &nq));
-    PetscCall(VecNorm(v1, NORM_INFINITY, &nv));
+    PetscCall(TSMechVecNormInfinity(q1, &nq));
+    PetscCall(TSMechVecNormInfinity(v1, &nv));
     if (PetscIsInfOrNanReal(nq) || PetscIsInfOrNanReal(nv)) {
       PetscCall(PetscInfo(ts, "Step=%" PetscInt_FMT ", t=%g: the new state is not finite\n", ts->steps, (double)ts->ptime));
       ts->num_snes_failures++;
@@ -205,8 +234,8 @@ PetscErrorCode TSMechEvaluateWLTE(TS ts, TSMechStepState *st, NormType wnormtype
     /* a finite but huge state (an explicit method running away) would make the weighted norm
        raise an error; it is an infinitely bad step instead */
     PetscReal nq, nv;
-    PetscCall(VecNorm(ts->vec_sol, NORM_INFINITY, &nq));
-    PetscCall(VecNorm(ts->vec_dot, NORM_INFINITY, &nv));
+    PetscCall(TSMechVecNormInfinity(ts->vec_sol, &nq));
+    PetscCall(TSMechVecNormInfinity(ts->vec_dot, &nv));
     if (PetscIsInfOrNanReal(nq) || PetscIsInfOrNanReal(nv) || nq > 1e150 || nv > 1e150) {
       *wlte = PETSC_INFINITY;
       PetscFunctionReturn(0);

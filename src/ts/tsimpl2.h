@@ -19,6 +19,7 @@ typedef struct {
   PetscInt     rejections;
 } TSMechStepState;
 
+PETSC_INTERN PetscErrorCode TSMechVecNormInfinity(Vec, PetscReal *);
 PETSC_INTERN PetscErrorCode TSMechStepStateSetUp(TS, TSMechStepState *, PetscBool needmass);
 PETSC_INTERN PetscErrorCode TSMechStepStateReset(TSMechStepState *);
 PETSC_INTERN PetscErrorCode TSMechSetUpSNES(TS, Vec);
