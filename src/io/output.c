@@ -555,7 +555,11 @@ static PetscErrorCode Commit(MechOutput out)
 
   PetscFunctionBegin;
   if (!out->tmppath) PetscFunctionReturn(0);
-  if (out->rank == 0 && rename(out->tmppath, out->h5path)) err = errno;
+  if (out->rank == 0) {
+    char what[2 * PETSC_MAX_PATH_LEN + 64];
+
+    err = MechIOCommitFile(out->tmppath, out->h5path, 1, PETSC_FALSE, what, sizeof(what));
+  }
   PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, out->comm));
   PetscCheck(!err, out->comm, PETSC_ERR_FILE_WRITE, "Cannot rename the HDF5 output %s to %s: %s", out->tmppath, out->h5path, strerror(err));
   PetscCall(PetscFree(out->tmppath));

@@ -1,4 +1,7 @@
-/* Private interface between the HDF5 output (output.c) and its XDMF companion (xdmf.c). */
+/* Private interface of src/io: the HDF5 output (output.c, outputcontinue.c), its XDMF companion
+   (xdmf.c), the checkpoints (checkpoint.c), the strict HDF5 reader (h5read.c), the checks and
+   commit of files (files.c), the plan of a run's files (runfiles.c) and the test hooks
+   (testhooks.c). */
 #ifndef TSMECH_OUTPUTIMPL_H
 #define TSMECH_OUTPUTIMPL_H
 
@@ -31,7 +34,7 @@ PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char
 */
 PETSC_INTERN PetscErrorCode MechIOCreateStateVectors(MechSystem, Vec *q, Vec *v, PetscInt *dim, PetscInt shape[4]);
 
-/* Test hook shared by the checkpoint writer and the driver (see checkpoint.c); exported so the
+/* Test hook shared by the checkpoint writer and the driver (testhooks.c); exported so the
    tsmech program can call it, not part of the public API */
 PETSC_EXTERN PetscErrorCode MechTestPause(MPI_Comm, const char[], volatile sig_atomic_t *);
 
@@ -56,6 +59,12 @@ PETSC_EXTERN PetscErrorCode MechIOFileKind(MPI_Comm, const char path[], MechIOKi
 /* Rank 0's parts of the two checks above, for callers that look at many files on rank 0 */
 PETSC_INTERN void       MechIOCheckWritableLocal(const char path[], char problem[], size_t len);
 PETSC_INTERN MechIOKind MechIOFileKindLocal(const char path[]);
+/* The directory part of a path ("." for a bare name, "/" for a file in the root) */
+PETSC_INTERN void MechIODirName(const char path[], char dir[], size_t len);
+/* The atomic commit of a file written under a temporary name (rank 0): fsync() (if sync), the
+   rotation of `keep` versions FILE.1 ... FILE.<keep-1>, the rename of tmp over path, the fsync()
+   of the directory (if sync). Returns errno, 0 on success, and the operation that failed. */
+PETSC_INTERN int MechIOCommitFile(const char tmp[], const char path[], PetscInt keep, PetscBool sync, char what[], size_t len);
 /* "append-only (chattr +a)" or "immutable (chattr +i)" for a file or directory that is, else NULL */
 PETSC_INTERN const char *MechIOProtection(const char path[]);
 
@@ -98,7 +107,7 @@ PETSC_EXTERN PetscErrorCode MechOutputDiscard(MechOutput *);
 
 #if defined(PETSC_HAVE_HDF5)
 #include <petscviewerhdf5.h>
-/* Strict reading of a file's metadata (checkpoint.c), for the checkpoint and the continued
+/* Strict reading of a file's metadata (h5read.c), for the checkpoint and the continued
    output: an attribute read with its datatype and dataspace checked exactly, a dataset's
    datatype, layout and shape checked, the shape VecView() gives a vector, and the objects a
    failed read left open closed. Problems go to `problem`, HDF5 failures are returned. */
