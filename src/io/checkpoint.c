@@ -42,8 +42,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <time.h>
 #include <unistd.h>
 
 #if defined(PETSC_HAVE_HDF5)

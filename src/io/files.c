@@ -4,6 +4,9 @@
   append-only or immutable), what an existing file is (a tsmech output, a tsmech checkpoint,
   another HDF5 file, not HDF5), so that a run never overwrites a file of another kind, and
   whether its file system has room for a write. Rank 0 looks, every rank gets the answer.
+  And the path helpers and the commit every file written under a temporary name shares: the
+  directory of a path (MechIODirName()) and the atomic rename of the temporary file over its
+  name, with fsync() and the rotation of kept versions for the checkpoints (MechIOCommitFile()).
 */
 #define _POSIX_C_SOURCE 200809L
 #include <petscsys.h>

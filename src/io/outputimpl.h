@@ -105,6 +105,79 @@ PETSC_EXTERN PetscErrorCode   MechIOSameFile(MPI_Comm, const char a[], const cha
    been changed yet stays as it was. Collective. */
 PETSC_EXTERN PetscErrorCode MechOutputDiscard(MechOutput *);
 
+/* The HDF5 output (output.c), shared with its continuation (outputcontinue.c) and its guarded
+   file (outputguard.c) */
+#define MECH_OUTPUT_NREAL 5 /* time, dt, kinetic, potential, energy; the invariants follow */
+#define MECH_OUTPUT_NINT  3 /* step, snes_its, ksp_its */
+
+struct _n_MechOutput {
+  MechSystem  sys;
+  PetscViewer viewer; /* NULL once closed */
+  MPI_Comm    comm;
+  MPI_Comm    agree; /* a duplicate of comm for MechIOAgree() only */
+  PetscMPIInt rank;
+  char       *h5path, *xmfpath, *h5name; /* h5name: the .h5 relative to the .xmf */
+  char       *tmppath;                   /* a new file's temporary name until it is renamed, else NULL */
+  PetscInt    every;
+  PetscBool   failed;       /* a write failed: nothing more is written, the file is closed as it is */
+  char        failmsg[512]; /* why */
+  PetscInt    flushstep;    /* the step of the last record in the file, -1 if none */
+
+  /* a continued file, not opened for writing yet (MechOutputContinue()): the records and
+     snapshots to keep and the new restart count */
+  PetscBool pending;
+  PetscInt  pending_nrec, pending_nsnap, pending_restarts;
+
+  Vec      q, v;     /* the state copied out of the TS; DMDA global vectors for grid models */
+  PetscInt dim;      /* dimension of the system's DMDA, 0 without one */
+  PetscInt shape[4]; /* one snapshot, slowest first: [(P,) (N,) M, dof] */
+
+  /* /monitor: one record per step; the values are kept on rank 0 only, the counts everywhere.
+     Rank 0 holds records [base, nrec) in memory (base > 0 for an output continued after a
+     restart: the records before it are in the file only). */
+  PetscInt    nrec, maxrec, nflushed, base;
+  PetscInt    nreal;  /* MECH_OUTPUT_NREAL + number of invariants */
+  PetscReal **real;   /* nreal columns */
+  PetscReal  *invval; /* work: the invariants of one record */
+  PetscInt   *ints[MECH_OUTPUT_NINT];
+  char      **invname;
+  PetscInt    laststep;
+  PetscReal   lasttime;
+  PetscInt    lastsnes, lastksp; /* the cumulative TS counters at the previous record */
+
+  /* /fields: snapshot times and steps (on every rank) */
+  PetscInt   nsnap, maxsnap;
+  PetscReal *snaptime;
+  PetscInt  *snapstep;
+};
+
+#if defined(PETSC_HAVE_HDF5)
+#include <petscviewerhdf5.h>
+/* the names of the /monitor datasets of the reals (the invariants follow) and the integers */
+PETSC_INTERN const char *const MechOutputRealNames[MECH_OUTPUT_NREAL];
+PETSC_INTERN const char *const MechOutputIntNames[MECH_OUTPUT_NINT];
+/* output.c: the checks of MechOutputCreate() and MechOutputContinue() (caller), a new output
+   prepared for filename, its memory freed, and the attribute of / of a model parameter */
+PETSC_INTERN PetscErrorCode MechOutputCheckArguments(MechSystem *, TS, const char filename[], MechOutput *, const char caller[], MPI_Comm *, PetscMPIInt *);
+PETSC_INTERN PetscErrorCode MechOutputNew(MPI_Comm, PetscMPIInt, MechSystem, PetscInt every, const char filename[], MechOutput *);
+PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput);
+PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[], char name[], size_t len);
+/* outputcontinue.c: a continued file opened for writing and cut back at its first write */
+PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput);
+/* outputguard.c: the new file opened under its temporary name path, the guarded writes (HDF5's
+   error reporting saved meanwhile) and the rename of a new file to its name */
+PETSC_INTERN PetscErrorCode MechOutputOpenFile(MPI_Comm, PetscMPIInt, const char filename[], const char path[], PetscViewer *);
+/* Writes of the file are guarded (see MechOutputBeginWrite() and MechOutputEndWrite()): HDF5's
+   error reporting, saved while a write runs silenced */
+typedef struct {
+  H5E_auto2_t efunc;
+  void       *edata;
+} MechOutputQuiet;
+PETSC_INTERN PetscErrorCode MechOutputBeginWrite(MechOutput, long long, MechOutputQuiet *);
+PETSC_INTERN PetscErrorCode MechOutputEndWrite(MechOutput, MechOutputQuiet *, PetscErrorCode);
+PETSC_INTERN PetscErrorCode MechOutputCommit(MechOutput);
+#endif
+
 #if defined(PETSC_HAVE_HDF5)
 #include <petscviewerhdf5.h>
 /* Strict reading of a file's metadata (h5read.c), for the checkpoint and the continued
