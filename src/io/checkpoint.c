@@ -1,8 +1,10 @@
 /*
-  Checkpoint and restart: everything the next step of a run depends on, in an HDF5 file written
-  in parallel through PetscViewerHDF5, atomically (a new file, then a rename), and read back on
-  any number of ranks. The layout (format version 1) is documented in the README ("Checkpoint
-  and restart"):
+  Checkpoint and restart: the create, write, load and restore of a checkpoint, everything the next
+  step of a run depends on, in an HDF5 file written in parallel through PetscViewerHDF5,
+  atomically (a new file, then MechIOCommitFile()), and read back on any number of ranks. Its
+  header is written, read and validated in ckheader.c, the theta2 family's start of the last step
+  is tracked in history.c. The layout (format version 1) is documented in the README
+  ("Checkpoint and restart"):
 
     /checkpoint                 group; attributes: format = "tsmech-checkpoint", format_version,
                                 complete (written last), tsmech_version, petsc_version, nranks,
@@ -22,7 +24,7 @@
   What the theta2 family keeps between steps is the start of the last step: its velocity (the
   extrapolating guesses), its position (the adaptive error estimate) and its time (the ratio
   tau / tau_prev of the extrapolation). TSTheta2Get/SetPreviousVelocity() carry the velocity;
-  the position and time are tracked here by a TSMonitor (the monitor of step k sees the state at
+  the position and time are tracked by a TSMonitor (history.c) (the monitor of step k sees the state at
   which step k + 1 starts) and restored through TSTheta2SetPreviousVelocity(), which takes the
   position from the TS's solution and the time as ptime - time_step: both are set for the call
   (see RestorePrevious()).
@@ -35,81 +37,14 @@
 #include <petsc/private/viewerhdf5impl.h> /* PetscCallHDF5(); first, as it must precede <hdf5.h> */
 #include <petsc/private/tsimpl.h>         /* the iteration counters and the TSAdapt counter */
 #include <petscdmda.h>
-#include "outputimpl.h"
-#include "../ts/scheme.h"
+#include "checkpointimpl.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <time.h>
 #include <unistd.h>
 
 #if defined(PETSC_HAVE_HDF5)
-
-#define MECH_CHECKPOINT_FORMAT "tsmech-checkpoint"
-#define MECH_CKPT_NVEC         4
-
-static const char *const VecNames[MECH_CKPT_NVEC] = {"q", "v", "v_previous", "q_previous"};
-
-/* The start of the last step: (step, time, position) of the two latest monitor calls */
-typedef struct {
-  PetscInt  refct; /* held by the checkpointer and by the TS's monitor */
-  PetscInt  step[2];
-  PetscReal time[2];
-  Vec       q[2];
-  PetscInt  last; /* slot of the newest entry, -1 if none */
-} Tracker;
-
-struct _n_MechCheckpoint {
-  MPI_Comm    comm;
-  PetscMPIInt rank;
-  MechSystem  sys;
-  PetscInt    keep;
-  PetscInt    pause_in_write; /* test hook: the step whose write stops midway, -1 none */
-  Tracker    *tr;
-  Vec         vec[MECH_CKPT_NVEC]; /* q, v, v_previous, q_previous in the I/O layout */
-
-  /* the checkpoint last loaded (for MechCheckpointRestore()) */
-  PetscBool    loaded;
-  char         path[PETSC_MAX_PATH_LEN];
-  PetscReal    time, dt, tprev;
-  PetscInt     step;
-  PetscBool    hasvprev, hasqprev;
-  TSMechScheme tsp; /* the TS settings recorded (a restart takes them as defaults) */
-  PetscInt     snes_its, ksp_its, reject, snes_failures, adapt_decrease;
-  PetscInt     failed; /* it was written after a failed step */
-
-  PetscInt  last_step; /* of the last checkpoint loaded or written, -1 none */
-  PetscReal last_time;
-};
-
-/* ------------------------------------------------------------------------------------------ */
-/* Small helpers                                                                              */
-/* ------------------------------------------------------------------------------------------ */
-
-static PetscErrorCode IsTheta2Family(TS ts, PetscBool *flg)
-{
-  TSType   type;
-  PetscInt family;
-
-  PetscFunctionBegin;
-  PetscCall(TSGetType(ts, &type));
-  PetscCall(TSMechSchemeFamilyOfType(type, &family));
-  *flg = family == TSMECH_FAMILY_THETA2 ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-/* splitmix64's finalizer */
-static uint64_t Mix64(uint64_t x)
-{
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
 
 /*
   A checksum of the vector's bits that does not depend on the number of ranks: the sum, modulo
@@ -138,145 +73,20 @@ static PetscErrorCode VecChecksum(Vec x, uint64_t *sum)
   PetscCall(VecGetLocalSize(y, &n));
   PetscCall(VecGetArrayRead(y, &a));
   for (i = 0; i < n; i++) {
-    uint64_t             h = Mix64((uint64_t)(rstart + i) + 0x9e3779b97f4a7c15ULL);
+    uint64_t             h = MechCkptMix64((uint64_t)(rstart + i) + 0x9e3779b97f4a7c15ULL);
     const unsigned char *b = (const unsigned char *)&a[i];
     size_t               k;
 
     for (k = 0; k < sizeof(PetscScalar); k += 8) {
       uint64_t w = 0;
       memcpy(&w, b + k, PetscMin(8, sizeof(PetscScalar) - k));
-      h = Mix64(h ^ w);
+      h = MechCkptMix64(h ^ w);
     }
     local += h;
   }
   PetscCall(VecRestoreArrayRead(y, &a));
   PetscCall(VecDestroy(&nat));
   PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, PetscObjectComm((PetscObject)x)));
-  PetscFunctionReturn(0);
-}
-
-/* The directory of a path ("." for a bare name) */
-static PetscErrorCode DirName(const char path[], char dir[], size_t len)
-{
-  size_t    n, i, slash = 0;
-  PetscBool has = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  PetscCall(PetscStrlen(path, &n));
-  for (i = 0; i < n; i++)
-    if (path[i] == '/') {
-      slash = i;
-      has   = PETSC_TRUE;
-    }
-  if (!has) PetscCall(PetscStrncpy(dir, ".", len));
-  else PetscCall(PetscStrncpy(dir, path, PetscMin(len, slash ? slash + 1 : 2)));
-  PetscFunctionReturn(0);
-}
-
-/*
-  MechTestPause - Test hook: writes `marker` (the process ids of all ranks, one a line, written to
-  a temporary name and renamed, so it appears complete) and waits, up to a minute, to be killed
-  or, when stop is given, until *stop becomes non-zero (a signal handler's flag). Collective.
-*/
-PetscErrorCode MechTestPause(MPI_Comm comm, const char marker[], volatile sig_atomic_t *stop)
-{
-  PetscMPIInt size, rank, i;
-  int         pid = (int)getpid(), *pids = NULL;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) PetscCall(PetscMalloc1(size, &pids));
-  PetscCallMPI(MPI_Gather(&pid, 1, MPI_INT, pids, 1, MPI_INT, 0, comm));
-  if (rank == 0) {
-    char  tmp[PETSC_MAX_PATH_LEN];
-    FILE *fp;
-
-    PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", marker));
-    fp = fopen(tmp, "w");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write the test marker %s", tmp);
-    for (i = 0; i < size; i++) fprintf(fp, "%d\n", pids[i]);
-    fclose(fp);
-    PetscCheck(!rename(tmp, marker), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s", tmp);
-    PetscCall(PetscFree(pids));
-  }
-  for (i = 0; i < 6000 && !(stop && *stop); i++) {
-    struct timespec ts = {0, 10000000};
-    nanosleep(&ts, NULL);
-  }
-  PetscFunctionReturn(0);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* The start of the last step                                                                 */
-/* ------------------------------------------------------------------------------------------ */
-
-static PetscErrorCode TrackerRelease(Tracker **tr)
-{
-  PetscInt k;
-
-  PetscFunctionBegin;
-  if (!*tr) PetscFunctionReturn(0);
-  if (--(*tr)->refct == 0) {
-    for (k = 0; k < 2; k++) PetscCall(VecDestroy(&(*tr)->q[k]));
-    PetscCall(PetscFree(*tr));
-  }
-  *tr = NULL;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TrackerMonitorDestroy(void **ctx)
-{
-  PetscFunctionBegin;
-  PetscCall(TrackerRelease((Tracker **)ctx));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TrackerRecord(Tracker *tr, PetscInt step, PetscReal t, Vec q)
-{
-  PetscInt k;
-
-  PetscFunctionBegin;
-  k = (tr->last >= 0 && tr->step[tr->last] == step) ? tr->last : (tr->last == 0 ? 1 : 0);
-  if (!tr->q[k]) PetscCall(VecDuplicate(q, &tr->q[k]));
-  PetscCall(VecCopy(q, tr->q[k]));
-  tr->step[k] = step;
-  tr->time[k] = t;
-  tr->last    = k;
-  PetscFunctionReturn(0);
-}
-
-/* The entry of the given step, if any (slot -1 if none) */
-static PetscInt TrackerFind(Tracker *tr, PetscInt step)
-{
-  PetscInt k;
-
-  for (k = 0; k < 2; k++)
-    if (tr->q[k] && tr->step[k] == step) return k;
-  return -1;
-}
-
-/* The monitor of step k sees the state (and time) at which step k + 1 starts */
-static PetscErrorCode TrackerMonitor(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
-{
-  Tracker  *tr = (Tracker *)ctx;
-  PetscBool theta2;
-  Vec       q;
-
-  PetscFunctionBegin;
-  (void)X;
-  if (step < 0) PetscFunctionReturn(0);
-  /* after a failed step TSSolve() calls the monitors once more, with the step counter advanced
-     but the state of the start of the failed step: not a step */
-  {
-    TSConvergedReason reason;
-    PetscCall(TSGetConvergedReason(ts, &reason));
-    if (reason < 0) PetscFunctionReturn(0);
-  }
-  PetscCall(IsTheta2Family(ts, &theta2));
-  if (!theta2) PetscFunctionReturn(0);
-  PetscCall(TS2GetSolution(ts, &q, NULL));
-  PetscCall(TrackerRecord(tr, step, t, q));
   PetscFunctionReturn(0);
 }
 
@@ -329,11 +139,11 @@ PetscErrorCode MechCheckpointCreate(MechSystem sys, TS ts, MechCheckpoint *ckp)
   PetscCall(MechIOCreateStateVectors(sys, &ck->vec[0], &ck->vec[1], NULL, NULL));
   PetscCall(VecDuplicate(ck->vec[1], &ck->vec[2]));
   PetscCall(VecDuplicate(ck->vec[0], &ck->vec[3]));
-  for (k = 0; k < MECH_CKPT_NVEC; k++) PetscCall(PetscObjectSetName((PetscObject)ck->vec[k], VecNames[k]));
+  for (k = 0; k < MECH_CKPT_NVEC; k++) PetscCall(PetscObjectSetName((PetscObject)ck->vec[k], MechCkptVecNames[k]));
   PetscCall(PetscNew(&ck->tr));
   ck->tr->refct = 2;
   ck->tr->last  = -1;
-  PetscCall(TSMonitorSet(ts, TrackerMonitor, ck->tr, TrackerMonitorDestroy));
+  PetscCall(TSMonitorSet(ts, MechCkptTrackerMonitor, ck->tr, MechCkptTrackerMonitorDestroy));
   *ckp = ck;
   PetscFunctionReturn(0);
 }
@@ -348,7 +158,7 @@ PetscErrorCode MechCheckpointDestroy(MechCheckpoint *ck)
   PetscFunctionBegin;
   if (!*ck) PetscFunctionReturn(0);
   for (k = 0; k < MECH_CKPT_NVEC; k++) PetscCall(VecDestroy(&(*ck)->vec[k]));
-  PetscCall(TrackerRelease(&(*ck)->tr));
+  PetscCall(MechCkptTrackerRelease(&(*ck)->tr));
   PetscCall(MechSystemDestroy(&(*ck)->sys));
   PetscCall(PetscFree(*ck));
   PetscFunctionReturn(0);
@@ -377,694 +187,6 @@ PetscErrorCode MechCheckpointGetLast(MechCheckpoint ck, PetscInt *step, PetscRea
   PetscValidPointer(ck, 1);
   if (step) *step = ck->last_step;
   if (t) *t = ck->last_step >= 0 ? ck->last_time : 0;
-  PetscFunctionReturn(0);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Strict reading of HDF5 metadata (shared with the continuation of outputs, output.c)        */
-/* ------------------------------------------------------------------------------------------ */
-
-/* obj + name for messages: "/checkpoint" + "dt" -> "/checkpoint/dt", "/" + "model" -> "/model" */
-static void JoinName(const char obj[], const char name[], char buf[], size_t len)
-{
-  size_t n = strlen(obj);
-  (void)snprintf(buf, len, "%s%s%s", obj, n && obj[n - 1] == '/' ? "" : "/", name);
-}
-
-/* A datatype in words, for messages ("32-bit little-endian float", "string of 9 bytes", ...) */
-static void DescribeType(hid_t type, char buf[], size_t len)
-{
-  H5T_class_t cls  = H5Tget_class(type);
-  size_t      size = H5Tget_size(type);
-  H5T_order_t order;
-
-  switch (cls) {
-  case H5T_INTEGER:
-    order = H5Tget_order(type);
-    (void)snprintf(buf, len, "%zu-bit %s-endian %s integer", 8 * size, order == H5T_ORDER_BE ? "big" : "little", H5Tget_sign(type) == H5T_SGN_NONE ? "unsigned" : "signed");
-    break;
-  case H5T_FLOAT:
-    order = H5Tget_order(type);
-    (void)snprintf(buf, len, "%zu-bit %s-endian float", 8 * size, order == H5T_ORDER_BE ? "big" : "little");
-    break;
-  case H5T_STRING:
-    if (H5Tis_variable_str(type) > 0) (void)snprintf(buf, len, "variable-length string");
-    else (void)snprintf(buf, len, "string of %zu bytes", size);
-    break;
-  default:
-    (void)snprintf(buf, len, "datatype of class %d and %zu bytes", (int)cls, size);
-  }
-}
-
-/* "its ... has the datatype X, not Y": a type that reads like the expected one differs in its bit layout */
-static void TypeProblem(const char what[], hid_t type, hid_t expected, const char expect[], char problem[], size_t plen)
-{
-  char have[128], want[128];
-
-  DescribeType(type, have, sizeof(have));
-  DescribeType(expected, want, sizeof(want));
-  if (!strcmp(have, want)) (void)PetscStrlcat(have, " of a nonstandard bit layout", sizeof(have));
-  (void)snprintf(problem, plen, "its %s has the datatype %s, not a %s (the file is damaged)", what, have, expect);
-}
-
-/*
-  MechIOReadAttribute - Reads the attribute `name` of the open object obj (named objname in
-  messages) with its datatype and dataspace checked exactly: one value (a scalar dataspace, or a
-  simple one of one element) of
-
-    MECH_IO_ATTR_INT64  H5T_STD_I64LE, into an int64_t
-    MECH_IO_ATTR_INT    H5T_STD_I32LE or H5T_STD_I64LE (PETSC_INT as PETSc writes it), into an int64_t
-    MECH_IO_ATTR_REAL   H5T_IEEE_F64LE, into a double
-    MECH_IO_ATTR_STRING a fixed-length, NUL-terminated ASCII string of at most len bytes with its
-                        NUL, printable, NUL only at its end, into char[len]
-
-  A missing attribute sets *found to false (found NULL: it is a problem). A wrong datatype or
-  dataspace sets problem (reading nothing); errors of HDF5 calls (a damaged file) are returned.
-  Not collective.
-*/
-PetscErrorCode MechIOReadAttribute(hid_t obj, const char objname[], const char name[], MechIOAttrKind kind, void *value, size_t len, PetscBool *found, char problem[], size_t plen)
-{
-  hid_t       attr, space, type, mtype = -1;
-  htri_t      e, eq = 0;
-  H5S_class_t sclass;
-  hssize_t    npoints;
-  char        full[PETSC_MAX_PATH_LEN], what[PETSC_MAX_PATH_LEN + 32];
-
-  PetscFunctionBegin;
-  if (found) *found = PETSC_FALSE;
-  JoinName(objname, name, full, sizeof(full));
-  PetscCallHDF5Return(e, H5Aexists, (obj, name));
-  if (!e) {
-    if (!found) PetscCall(PetscSNPrintf(problem, plen, "it lacks the attribute %s", full));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(PetscSNPrintf(what, sizeof(what), "attribute %s", full));
-  PetscCallHDF5Return(attr, H5Aopen, (obj, name, H5P_DEFAULT));
-  PetscCallHDF5Return(space, H5Aget_space, (attr));
-  PetscCallHDF5Return(sclass, H5Sget_simple_extent_type, (space));
-  PetscCallHDF5Return(npoints, H5Sget_simple_extent_npoints, (space));
-  PetscCallHDF5(H5Sclose, (space));
-  if (!(sclass == H5S_SCALAR || (sclass == H5S_SIMPLE && npoints == 1))) {
-    PetscCallHDF5(H5Aclose, (attr));
-    PetscCall(PetscSNPrintf(problem, plen, "its %s is not a single value (the file is damaged)", what));
-    PetscFunctionReturn(0);
-  }
-  PetscCallHDF5Return(type, H5Aget_type, (attr));
-  switch (kind) {
-  case MECH_IO_ATTR_INT64:
-    PetscCallHDF5Return(eq, H5Tequal, (type, H5T_STD_I64LE));
-    if (!eq) TypeProblem(what, type, H5T_STD_I64LE, "64-bit little-endian signed integer", problem, plen);
-    else PetscCallHDF5(H5Aread, (attr, H5T_NATIVE_INT64, value));
-    break;
-  case MECH_IO_ATTR_INT:
-    PetscCallHDF5Return(eq, H5Tequal, (type, H5T_STD_I64LE));
-    if (!eq) PetscCallHDF5Return(eq, H5Tequal, (type, H5T_STD_I32LE));
-    if (!eq) TypeProblem(what, type, H5T_STD_I32LE, "32- or 64-bit little-endian signed integer", problem, plen);
-    else PetscCallHDF5(H5Aread, (attr, H5T_NATIVE_INT64, value));
-    break;
-  case MECH_IO_ATTR_REAL:
-    PetscCallHDF5Return(eq, H5Tequal, (type, H5T_IEEE_F64LE));
-    if (!eq) TypeProblem(what, type, H5T_IEEE_F64LE, "64-bit little-endian float", problem, plen);
-    else PetscCallHDF5(H5Aread, (attr, H5T_NATIVE_DOUBLE, value));
-    break;
-  case MECH_IO_ATTR_STRING: {
-    char  *s = (char *)value, desc[128];
-    size_t size, i;
-    htri_t var;
-
-    PetscCallHDF5Return(var, H5Tis_variable_str, (type));
-    size = H5Tget_size(type);
-    if (H5Tget_class(type) != H5T_STRING || var || H5Tget_strpad(type) != H5T_STR_NULLTERM || H5Tget_cset(type) != H5T_CSET_ASCII || size < 1) {
-      DescribeType(type, desc, sizeof(desc));
-      PetscCall(PetscSNPrintf(problem, plen, "its %s has the datatype %s, not a fixed-length NUL-terminated ASCII string (the file is damaged)", what, desc));
-      break;
-    }
-    if (size > len) {
-      PetscCall(PetscSNPrintf(problem, plen, "its %s is a string of %zu bytes, longer than the %zu allowed (the file is damaged)", what, size, len));
-      break;
-    }
-    PetscCall(PetscMemzero(s, len));
-    PetscCallHDF5Return(mtype, H5Tcopy, (type));
-    PetscCallHDF5(H5Aread, (attr, mtype, s));
-    PetscCallHDF5(H5Tclose, (mtype));
-    /* the NUL at its end only (HDF5 reads a NULLTERM string as stored) */
-    for (i = 0; i + 1 < size; i++)
-      if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e) break;
-    if (i + 1 < size || s[size - 1]) {
-      PetscCall(PetscMemzero(s, len));
-      PetscCall(PetscSNPrintf(problem, plen, "its %s is not a NUL-terminated string of printable characters (the file is damaged)", what));
-    }
-  } break;
-  }
-  PetscCallHDF5(H5Tclose, (type));
-  PetscCallHDF5(H5Aclose, (attr));
-  if (found) *found = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
-
-/* "(4, 12, 3)" */
-static void FormatDims(int ndims, const hsize_t dims[], char buf[], size_t len)
-{
-  int i;
-
-  buf[0] = 0;
-  (void)PetscStrlcat(buf, "(", len);
-  for (i = 0; i < ndims; i++) {
-    char item[32];
-    (void)snprintf(item, sizeof(item), "%s%llu", i ? ", " : "", (unsigned long long)dims[i]);
-    (void)PetscStrlcat(buf, item, len);
-  }
-  (void)PetscStrlcat(buf, ")", len);
-}
-
-/*
-  MechIOCheckDataset - Checks the dataset `name` of the open group loc (named locname in
-  messages): its datatype exactly `type`, no filters, a simple dataspace of ndims dimensions
-  equal to dims (for an extendible one, from the second on: its first is unlimited, with chunked
-  storage, and its length is returned in *rows). A missing object sets *found to false (found
-  NULL: it is a problem); any other mismatch sets problem. Errors of HDF5 calls are returned.
-  Not collective.
-*/
-PetscErrorCode MechIOCheckDataset(hid_t loc, const char locname[], const char name[], hid_t type, int ndims, const hsize_t dims[], PetscBool extendible, hsize_t *rows, PetscBool *found, char problem[], size_t plen)
-{
-  hid_t        obj, dtype, space, dcpl;
-  htri_t       e, eq;
-  H5I_type_t   itype;
-  H5S_class_t  sclass;
-  H5D_layout_t layout;
-  int          rank = 0, i, nfilters, crank;
-  hsize_t      fdims[H5S_MAX_RANK], maxdims[H5S_MAX_RANK], chunk[H5S_MAX_RANK];
-  char         full[PETSC_MAX_PATH_LEN], what[PETSC_MAX_PATH_LEN + 32], have[256], want[256];
-
-  PetscFunctionBegin;
-  if (found) *found = PETSC_FALSE;
-  if (rows) *rows = 0;
-  JoinName(locname, name, full, sizeof(full));
-  PetscCallHDF5Return(e, H5Lexists, (loc, name, H5P_DEFAULT));
-  if (!e) {
-    if (!found) PetscCall(PetscSNPrintf(problem, plen, "it lacks the dataset %s", full));
-    PetscFunctionReturn(0);
-  }
-  PetscCallHDF5Return(obj, H5Oopen, (loc, name, H5P_DEFAULT));
-  PetscCallHDF5Return(itype, H5Iget_type, (obj));
-  if (itype != H5I_DATASET) {
-    PetscCallHDF5(H5Oclose, (obj));
-    PetscCall(PetscSNPrintf(problem, plen, "its %s is not a dataset (the file is damaged)", full));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(PetscSNPrintf(what, sizeof(what), "dataset %s", full));
-  PetscCallHDF5Return(dtype, H5Dget_type, (obj));
-  PetscCallHDF5Return(eq, H5Tequal, (dtype, type));
-  if (!eq) {
-    char expect[128];
-    DescribeType(type, expect, sizeof(expect));
-    TypeProblem(what, dtype, type, expect, problem, plen);
-  }
-  PetscCallHDF5(H5Tclose, (dtype));
-  if (!eq) {
-    PetscCallHDF5(H5Oclose, (obj));
-    PetscFunctionReturn(0);
-  }
-  PetscCallHDF5Return(dcpl, H5Dget_create_plist, (obj));
-  PetscCallHDF5Return(layout, H5Pget_layout, (dcpl));
-  PetscCallHDF5Return(nfilters, H5Pget_nfilters, (dcpl));
-  crank = layout == H5D_CHUNKED ? H5Pget_chunk(dcpl, H5S_MAX_RANK, chunk) : 0;
-  PetscCallHDF5(H5Pclose, (dcpl));
-  PetscCallHDF5Return(space, H5Dget_space, (obj));
-  PetscCallHDF5Return(sclass, H5Sget_simple_extent_type, (space));
-  if (sclass == H5S_SIMPLE) PetscCallHDF5Return(rank, H5Sget_simple_extent_dims, (space, fdims, maxdims));
-  PetscCallHDF5(H5Sclose, (space));
-  PetscCallHDF5(H5Oclose, (obj));
-  if (nfilters != 0 || !(layout == H5D_CHUNKED || (layout == H5D_CONTIGUOUS && !extendible)) || (layout == H5D_CHUNKED && crank != rank)) {
-    PetscCall(PetscSNPrintf(problem, plen, "its %s has an unexpected storage layout (the file is damaged)", what));
-    PetscFunctionReturn(0);
-  }
-  for (i = 0; i < crank; i++)
-    if (chunk[i] < 1) {
-      PetscCall(PetscSNPrintf(problem, plen, "its %s has an unexpected storage layout (the file is damaged)", what));
-      PetscFunctionReturn(0);
-    }
-  if (sclass != H5S_SIMPLE || rank != ndims) {
-    if (sclass != H5S_SIMPLE) rank = 0;
-    FormatDims(rank, fdims, have, sizeof(have));
-    FormatDims(ndims, dims, want, sizeof(want));
-    if (extendible) (void)snprintf(want, sizeof(want), "%d dimensions", ndims);
-    PetscCall(PetscSNPrintf(problem, plen, "its %s has the shape %s, not %s", what, sclass == H5S_SIMPLE ? have : "of a single value", want));
-    PetscFunctionReturn(0);
-  }
-  for (i = extendible ? 1 : 0; i < ndims; i++)
-    if (fdims[i] != dims[i]) break;
-  if (i < ndims || (extendible && maxdims[0] != H5S_UNLIMITED)) {
-    hsize_t n = 1, m = 1;
-
-    for (i = extendible ? 1 : 0; i < ndims; i++) {
-      n *= fdims[i];
-      m *= dims[i];
-    }
-    FormatDims(ndims, fdims, have, sizeof(have));
-    if (extendible) {
-      char tail[200];
-
-      FormatDims(ndims - 1, dims + 1, tail, sizeof(tail));
-      (void)snprintf(want, sizeof(want), "(unlimited%s%s", ndims > 1 ? ", " : ")", ndims > 1 ? tail + 1 : "");
-    } else FormatDims(ndims, dims, want, sizeof(want));
-    if (n != m) PetscCall(PetscSNPrintf(problem, plen, "its %s has %llu values%s, this run's state %llu (shape %s, expected %s)", what, (unsigned long long)n, extendible ? " per row" : "", (unsigned long long)m, have, want));
-    else PetscCall(PetscSNPrintf(problem, plen, "its %s has the shape %s, expected %s", what, have, want));
-    PetscFunctionReturn(0);
-  }
-  {
-    hid_t      file;
-    haddr_t    eoa;
-    H5O_info_t oinfo;
-    PetscBool  beyond;
-
-    /* the dataset's header and, for a chunked one, its whole chunk index (verified where its
-       format has checksums) and every chunk lie within the file as its superblock gives it: a
-       write would otherwise allocate over them */
-    PetscCallHDF5Return(file, H5Iget_file_id, (loc));
-    PetscCallHDF5(H5Fget_eoa, (file, &eoa));
-    PetscCallHDF5(H5Fclose, (file));
-    PetscCallHDF5Return(obj, H5Dopen2, (loc, name, H5P_DEFAULT));
-    PetscCallHDF5(H5Oget_info2, (obj, &oinfo, H5O_INFO_BASIC));
-    beyond = oinfo.addr >= eoa ? PETSC_TRUE : PETSC_FALSE;
-#if H5_VERSION_GE(1, 10, 5)
-    if (layout == H5D_CHUNKED) {
-      hsize_t  nchunks, c, coffset[H5S_MAX_RANK], csize;
-      haddr_t  caddr;
-      unsigned mask;
-
-      PetscCallHDF5Return(space, H5Dget_space, (obj));
-      PetscCallHDF5(H5Dget_num_chunks, (obj, space, &nchunks));
-      for (c = 0; c < nchunks && !beyond; c++) {
-        PetscCallHDF5(H5Dget_chunk_info, (obj, space, c, coffset, &mask, &caddr, &csize));
-        if (caddr == HADDR_UNDEF || caddr + csize > eoa) beyond = PETSC_TRUE;
-      }
-      PetscCallHDF5(H5Sclose, (space));
-    }
-#endif
-    PetscCallHDF5(H5Dclose, (obj));
-    if (beyond) {
-      PetscCall(PetscSNPrintf(problem, plen, "its %s lies beyond the end of the file (the file is truncated or damaged)", what));
-      PetscFunctionReturn(0);
-    }
-  }
-  if (rows) *rows = fdims[0];
-  if (found) *found = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
-
-/*
-  MechIOVecDims - The shape in which VecView() stores x in HDF5 (without timestepping): a DMDA
-  vector in natural ordering with the grid's shape, slowest first ([P,] [N,] M [, dof > 1]),
-  another vector as [n / bs [, bs > 1]].
-*/
-PetscErrorCode MechIOVecDims(Vec x, int *ndims, hsize_t dims[4])
-{
-  DM        dm;
-  PetscBool isda = PETSC_FALSE;
-  PetscInt  dim, M, N, P, dof, n, bs;
-  int       d = 0;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetDM(x, &dm));
-  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
-  if (isda) {
-    PetscCall(DMDAGetInfo(dm, &dim, &M, &N, &P, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
-    if (dim == 3) dims[d++] = (hsize_t)P;
-    if (dim >= 2) dims[d++] = (hsize_t)N;
-    dims[d++] = (hsize_t)M;
-    if (dof > 1) dims[d++] = (hsize_t)dof;
-  } else {
-    PetscCall(VecGetSize(x, &n));
-    PetscCall(VecGetBlockSize(x, &bs));
-    dims[d++] = (hsize_t)(n / bs);
-    if (bs > 1) dims[d++] = (hsize_t)bs;
-  }
-  *ndims = d;
-  PetscFunctionReturn(0);
-}
-
-/*
-  MechIOCloseObjects - Closes every object (group, dataset, named datatype, attribute) left open
-  in the file, as a read that failed midway leaves them: the file can then be closed, and HDF5
-  does not loop at exit over a file it cannot close. Errors are ignored.
-*/
-void MechIOCloseObjects(hid_t file)
-{
-  unsigned types = H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR;
-  ssize_t  n, i;
-  hid_t   *ids;
-
-  if (file <= 0) return;
-  n = H5Fget_obj_count(file, types);
-  if (n <= 0) return;
-  ids = (hid_t *)malloc((size_t)n * sizeof(hid_t));
-  if (!ids) return;
-  n = H5Fget_obj_ids(file, types, (size_t)n, ids);
-  for (i = 0; i < n; i++) {
-    if (H5Iget_type(ids[i]) == H5I_ATTR) (void)H5Aclose(ids[i]);
-    else (void)H5Oclose(ids[i]);
-  }
-  free(ids);
-}
-
-/*
-  MechIOOpenReadOnly - Opens path read-only with HDF5's default (POSIX) driver, on this rank
-  alone: no MPI-IO, whose failed reads at the addresses of a damaged file print messages, and no
-  file lock (the files of a run are locked by MechIOPlanFiles(); some parallel file systems
-  refuse locks). Returns the file, or a negative id if HDF5 cannot open it (errors not printed
-  if the caller silenced them).
-*/
-hid_t MechIOOpenReadOnly(const char path[])
-{
-  hid_t fapl, file;
-
-  fapl = H5Pcreate(H5P_FILE_ACCESS);
-  if (fapl < 0) return fapl;
-#if H5_VERSION_GE(1, 10, 7)
-  (void)H5Pset_file_locking(fapl, 0, 1);
-#endif
-  file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-  (void)H5Pclose(fapl);
-  return file;
-}
-
-/* Closes the HDF5 library with its messages to stderr discarded (PetscRegisterFinalize()) */
-static PetscErrorCode QuietHDF5Close(void)
-{
-  int saved, null;
-
-  PetscFunctionBegin;
-  fflush(stderr);
-  saved = dup(2);
-  null  = open("/dev/null", O_WRONLY);
-  if (saved >= 0 && null >= 0 && dup2(null, 2) >= 0) {
-    (void)H5close();
-    fflush(stderr);
-    (void)dup2(saved, 2);
-  }
-  if (null >= 0) (void)close(null);
-  if (saved >= 0) (void)close(saved);
-  PetscFunctionReturn(0);
-}
-
-/*
-  MechIOQuietExit - After HDF5 gave up on a damaged file: HDF5 1.10 does not release all of its
-  internal memory on some of those error paths, and its close at the program's exit then prints
-  "HDF5: infinite loop closing library" and a list of its interfaces, which is no news for a run
-  that told what was wrong. The library is closed at PetscFinalize() instead, silently.
-*/
-PetscErrorCode MechIOQuietExit(void)
-{
-  static PetscBool registered = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  if (!registered) PetscCall(PetscRegisterFinalize(QuietHDF5Close));
-  registered = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* The header: every attribute, its datatype, its range, and its checksum                    */
-/* ------------------------------------------------------------------------------------------ */
-
-/* What one checkpoint holds besides the vectors */
-typedef struct {
-  PetscInt     step, nvec;
-  PetscReal    time, dt, tprev;
-  PetscBool    hasvprev, hasqprev;
-  TSMechScheme tsp; /* the TS settings recorded (a restart takes them as defaults) */
-  PetscInt     snes_its, ksp_its, reject, snes_failures, adapt_decrease;
-  PetscInt     failed; /* written after a failed step (attribute failed_step) */
-  uint64_t     sum[MECH_CKPT_NVEC];
-} Header;
-
-#define MECH_CKPT_STRLEN  256  /* the longest string attribute, with its NUL */
-#define MECH_CKPT_LISTLEN 4096 /* the longest model_parameters list, with its NUL */
-
-/* Everything the attributes of a checkpoint hold */
-typedef struct {
-  char       format[MECH_CKPT_STRLEN], tsmech_version[MECH_CKPT_STRLEN], petsc_version[MECH_CKPT_STRLEN], model[MECH_CKPT_STRLEN];
-  PetscInt   version, nranks, global_size;
-  char       plist[MECH_CKPT_LISTLEN]; /* the model's parameter names, comma separated */
-  PetscInt   np;                       /* their number */
-  PetscReal *pvalues;                  /* their values, in plist's order */
-  char       sum[MECH_CKPT_NVEC][MECH_CKPT_STRLEN];
-  Header     h;
-} HeaderFile;
-
-/*
-  The header is written and read by one function, HeaderFields(), so that writer and reader see
-  the same attributes in the same order. Each value also enters a digest: a chain of the
-  splitmix64 finalizer over (attribute name, type tag, value), each step a bijection of the
-  state, so that a change of any one value always changes the digest. The attribute
-  checksum_header holds it (16 hex digits); the datatypes are checked exactly by the reads.
-*/
-typedef struct {
-  PetscBool write;
-  hid_t     group, params; /* /checkpoint and /checkpoint/model_parameters */
-  uint64_t  digest, count;
-  char     *problem; /* reading: the first problem found ("" none) */
-  size_t    plen;
-} HeaderIO;
-
-#define MECH_CKPT_DIGEST_SEED 0x243f6a8885a308d3ULL
-enum {
-  DIGEST_INT    = 1,
-  DIGEST_REAL   = 2,
-  DIGEST_STRING = 3
-};
-
-static void DigestWord(HeaderIO *io, uint64_t w)
-{
-  io->count++;
-  io->digest = Mix64(io->digest ^ (w + io->count * 0x9e3779b97f4a7c15ULL));
-}
-
-/* the length, then the bytes in little-endian words of 8, the last one padded with zeros */
-static void DigestBytes(HeaderIO *io, const char s[], size_t n)
-{
-  size_t i, k;
-
-  DigestWord(io, (uint64_t)n);
-  for (i = 0; i < n; i += 8) {
-    uint64_t w = 0;
-    for (k = 0; k < 8 && i + k < n; k++) w |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
-    DigestWord(io, w);
-  }
-}
-
-static void DigestName(HeaderIO *io, const char prefix[], const char name[], int tag)
-{
-  char full[2 * MECH_CKPT_STRLEN];
-
-  (void)snprintf(full, sizeof(full), "%s%s", prefix, name);
-  DigestBytes(io, full, strlen(full));
-  DigestWord(io, (uint64_t)tag);
-}
-
-static PetscErrorCode WriteAttr(hid_t obj, const char name[], hid_t ftype, hid_t mtype, const void *value)
-{
-  hid_t space, attr;
-
-  PetscFunctionBegin;
-  PetscCallHDF5Return(space, H5Screate, (H5S_SCALAR));
-  PetscCallHDF5Return(attr, H5Acreate2, (obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT));
-  PetscCallHDF5(H5Awrite, (attr, mtype, value));
-  PetscCallHDF5(H5Aclose, (attr));
-  PetscCallHDF5(H5Sclose, (space));
-  PetscFunctionReturn(0);
-}
-
-/* An integer attribute of /checkpoint: 64-bit little-endian signed, within PetscInt's range */
-static PetscErrorCode IOInt(HeaderIO *io, const char name[], PetscInt *value)
-{
-  int64_t v = 0;
-
-  PetscFunctionBegin;
-  if (io->write) {
-    v = (int64_t)*value;
-    PetscCall(WriteAttr(io->group, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v));
-  } else {
-    if (io->problem[0]) PetscFunctionReturn(0);
-    PetscCall(MechIOReadAttribute(io->group, "/checkpoint", name, MECH_IO_ATTR_INT64, &v, 0, NULL, io->problem, io->plen));
-    if (io->problem[0]) PetscFunctionReturn(0);
-    if (v < (int64_t)PETSC_MIN_INT || v > (int64_t)PETSC_MAX_INT) {
-      PetscCall(PetscSNPrintf(io->problem, io->plen, "its attribute /checkpoint/%s = %lld is out of the range of PetscInt", name, (long long)v));
-      PetscFunctionReturn(0);
-    }
-    *value = (PetscInt)v;
-  }
-  DigestName(io, "", name, DIGEST_INT);
-  DigestWord(io, (uint64_t)v);
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode IOBool(HeaderIO *io, const char name[], PetscBool *value)
-{
-  PetscInt v = *value ? 1 : 0;
-
-  PetscFunctionBegin;
-  PetscCall(IOInt(io, name, &v));
-  /* the range (0 or 1) is checked with the others, after the digest */
-  if (!io->write) *value = (PetscBool)v;
-  PetscFunctionReturn(0);
-}
-
-/* A real attribute of group (/checkpoint or prefix "model_parameters/"): 64-bit little-endian */
-static PetscErrorCode IORealIn(HeaderIO *io, hid_t group, const char prefix[], const char name[], PetscReal *value)
-{
-  double   v = 0;
-  uint64_t bits;
-
-  PetscFunctionBegin;
-  if (io->write) {
-    v = (double)*value;
-    PetscCall(WriteAttr(group, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v));
-  } else {
-    char where[MECH_CKPT_STRLEN];
-
-    if (io->problem[0]) PetscFunctionReturn(0);
-    PetscCall(PetscSNPrintf(where, sizeof(where), "/checkpoint/%s", prefix));
-    PetscCall(MechIOReadAttribute(group, where, name, MECH_IO_ATTR_REAL, &v, 0, NULL, io->problem, io->plen));
-    if (io->problem[0]) PetscFunctionReturn(0);
-    *value = (PetscReal)v;
-  }
-  memcpy(&bits, &v, sizeof(bits));
-  DigestName(io, prefix, name, DIGEST_REAL);
-  DigestWord(io, bits);
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode IOReal(HeaderIO *io, const char name[], PetscReal *value)
-{
-  PetscFunctionBegin;
-  PetscCall(IORealIn(io, io->group, "", name, value));
-  PetscFunctionReturn(0);
-}
-
-/* A string attribute of /checkpoint, of at most len bytes with its NUL (an empty one is stored
-   as a string of one byte, the NUL) */
-static PetscErrorCode IOString(HeaderIO *io, const char name[], char value[], size_t len)
-{
-  PetscFunctionBegin;
-  if (io->write) {
-    hid_t  type;
-    size_t n = strlen(value);
-
-    PetscCheck(n < len, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The checkpoint attribute %s (%s) is longer than %zu characters", name, value, len - 1);
-    PetscCallHDF5Return(type, H5Tcopy, (H5T_C_S1));
-    PetscCallHDF5(H5Tset_size, (type, n + 1));
-    PetscCallHDF5(H5Tset_strpad, (type, H5T_STR_NULLTERM));
-    PetscCallHDF5(H5Tset_cset, (type, H5T_CSET_ASCII));
-    PetscCall(WriteAttr(io->group, name, type, type, value));
-    PetscCallHDF5(H5Tclose, (type));
-  } else {
-    if (io->problem[0]) PetscFunctionReturn(0);
-    PetscCall(MechIOReadAttribute(io->group, "/checkpoint", name, MECH_IO_ATTR_STRING, value, len, NULL, io->problem, io->plen));
-    if (io->problem[0]) PetscFunctionReturn(0);
-  }
-  DigestName(io, "", name, DIGEST_STRING);
-  DigestBytes(io, value, strlen(value));
-  PetscFunctionReturn(0);
-}
-
-/* A parameter of the TS family (TSMechSchemeForEachParameter()) */
-static PetscErrorCode IOSchemeParameter(void *ctx, const char name[], TSMechParamKind kind, void *value)
-{
-  HeaderIO *io = (HeaderIO *)ctx;
-
-  PetscFunctionBegin;
-  if (kind == TSMECH_PARAM_REAL) PetscCall(IOReal(io, name, (PetscReal *)value));
-  else if (kind == TSMECH_PARAM_FLAG) PetscCall(IOInt(io, name, (PetscInt *)value));
-  else PetscCall(IOString(io, name, (char *)value, TSMECH_SCHEME_NAMELEN));
-  PetscFunctionReturn(0);
-}
-
-/* The next name of a comma-separated list (from *pos; false at its end) */
-static PetscBool NextName(const char list[], size_t *pos, char name[], size_t len)
-{
-  size_t i = *pos, n = 0;
-
-  if (!list[i]) return PETSC_FALSE;
-  while (list[i] && list[i] != ',') {
-    if (n + 1 < len) name[n++] = list[i];
-    i++;
-  }
-  name[n] = 0;
-  *pos    = list[i] ? i + 1 : i;
-  return PETSC_TRUE;
-}
-
-/*
-  All attributes of a checkpoint (but format and format_version, written first, and
-  checksum_header and complete, written last), written or read and digested in one order. The
-  attributes a TS family implies follow its ts_family.
-*/
-static PetscErrorCode HeaderFields(HeaderIO *io, HeaderFile *f)
-{
-  Header  *h = &f->h;
-  PetscInt i;
-  size_t   pos;
-  char     name[MECH_CKPT_STRLEN];
-
-  PetscFunctionBegin;
-  PetscCall(IOString(io, "tsmech_version", f->tsmech_version, sizeof(f->tsmech_version)));
-  PetscCall(IOString(io, "petsc_version", f->petsc_version, sizeof(f->petsc_version)));
-  PetscCall(IOInt(io, "nranks", &f->nranks));
-  PetscCall(IOString(io, "model", f->model, sizeof(f->model)));
-  PetscCall(IOString(io, "model_parameters", f->plist, sizeof(f->plist)));
-  if (io->problem[0]) PetscFunctionReturn(0);
-  if (!io->write) {
-    /* names that are attribute names: not empty, not too long */
-    f->np = 0;
-    for (pos = 0; NextName(f->plist, &pos, name, sizeof(name));) {
-      size_t l;
-      PetscCall(PetscStrlen(name, &l));
-      if (!l || l + 1 >= sizeof(name)) {
-        PetscCall(PetscSNPrintf(io->problem, io->plen, "its attribute /checkpoint/model_parameters is not a list of parameter names (the file is damaged)"));
-        PetscFunctionReturn(0);
-      }
-      f->np++;
-    }
-    PetscCall(PetscFree(f->pvalues));
-    PetscCall(PetscCalloc1(f->np + 1, &f->pvalues));
-    if (f->np) {
-      htri_t e;
-
-      PetscCallHDF5Return(e, H5Lexists, (io->group, "model_parameters", H5P_DEFAULT));
-      if (!e) {
-        PetscCall(PetscSNPrintf(io->problem, io->plen, "it lacks the group /checkpoint/model_parameters"));
-        PetscFunctionReturn(0);
-      }
-      PetscCallHDF5Return(io->params, H5Gopen2, (io->group, "model_parameters", H5P_DEFAULT));
-    }
-  }
-  for (i = 0, pos = 0; NextName(f->plist, &pos, name, sizeof(name)); i++) PetscCall(IORealIn(io, io->params, "model_parameters/", name, &f->pvalues[i]));
-  PetscCall(IOInt(io, "global_size", &f->global_size));
-  PetscCall(IOInt(io, "step", &h->step));
-  PetscCall(IOReal(io, "time", &h->time));
-  PetscCall(IOReal(io, "dt", &h->dt));
-  PetscCall(IOString(io, "ts_type", h->tsp.type, sizeof(h->tsp.type)));
-  PetscCall(IOString(io, "adapt_type", h->tsp.adapt, sizeof(h->tsp.adapt)));
-  PetscCall(IOInt(io, "ts_family", &h->tsp.family));
-  if (io->problem[0]) PetscFunctionReturn(0);
-  PetscCall(TSMechSchemeForEachParameter(&h->tsp, IOSchemeParameter, io));
-  PetscCall(IOBool(io, "has_previous", &h->hasvprev));
-  PetscCall(IOBool(io, "has_previous_position", &h->hasqprev));
-  PetscCall(IOReal(io, "previous_time", &h->tprev));
-  PetscCall(IOInt(io, "snes_its", &h->snes_its));
-  PetscCall(IOInt(io, "ksp_its", &h->ksp_its));
-  PetscCall(IOInt(io, "rejected", &h->reject));
-  PetscCall(IOInt(io, "snes_failures", &h->snes_failures));
-  PetscCall(IOInt(io, "adapt_decrease_count", &h->adapt_decrease));
-  PetscCall(IOInt(io, "failed_step", &h->failed));
-  if (io->problem[0]) PetscFunctionReturn(0);
-  for (i = 0; i < MECH_CKPT_NVEC; i++) {
-    if ((i == 2 && !h->hasvprev) || (i == 3 && !h->hasqprev)) continue;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "checksum_%s", VecNames[i]));
-    PetscCall(IOString(io, name, f->sum[i], sizeof(f->sum[i])));
-  }
   PetscFunctionReturn(0);
 }
 
@@ -1123,8 +245,8 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
   PetscCallHDF5Return(gcpl, H5Pcreate, (H5P_GROUP_CREATE));
   PetscCallHDF5(H5Pset_attr_phase_change, (gcpl, 65535, 0));
   PetscCallHDF5Return(io.group, H5Gcreate2, (fileid, "checkpoint", H5P_DEFAULT, gcpl, H5P_DEFAULT));
-  PetscCall(IOString(&io, "format", f->format, sizeof(f->format)));
-  PetscCall(IOInt(&io, "format_version", &f->version));
+  PetscCall(MechCkptIOString(&io, "format", f->format, sizeof(f->format)));
+  PetscCall(MechCkptIOInt(&io, "format_version", &f->version));
   PetscCall(PetscViewerHDF5PushGroup(viewer, "/checkpoint"));
   PetscCall(VecView(ck->vec[0], viewer));
   PetscCall(VecView(ck->vec[1], viewer));
@@ -1137,15 +259,15 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
   PetscCall(PetscViewerHDF5PopGroup(viewer));
   PetscCallHDF5Return(io.params, H5Gcreate2, (io.group, "model_parameters", H5P_DEFAULT, gcpl, H5P_DEFAULT));
   PetscCallHDF5(H5Pclose, (gcpl));
-  PetscCall(HeaderFields(&io, f));
+  PetscCall(MechCkptHeaderFields(&io, f));
   {
     char     hex[32];
     PetscInt one = 1;
 
     PetscCall(PetscSNPrintf(hex, sizeof(hex), "%016llx", (unsigned long long)io.digest));
-    PetscCall(IOString(&io, "checksum_header", hex, sizeof(hex)));
+    PetscCall(MechCkptIOString(&io, "checksum_header", hex, sizeof(hex)));
     /* last: a file without it was not completely written */
-    PetscCall(IOInt(&io, "complete", &one));
+    PetscCall(MechCkptIOInt(&io, "complete", &one));
   }
   PetscCallHDF5(H5Gclose, (io.params));
   PetscCallHDF5(H5Gclose, (io.group));
@@ -1218,64 +340,6 @@ static PetscErrorCode WriteFile(MechCheckpoint ck, const char tmp[], const char 
   SETERRQ(ck->comm, PETSC_ERR_FILE_WRITE, "Cannot write the checkpoint %s: %s", path, what);
 }
 
-/* fsync() of a file or directory: errno of a failure that means the data are not safe (the disk
-   is full, or failed), 0 otherwise (not every file system supports fsync() of a directory) */
-static int SyncPath(const char path[])
-{
-  int fd = open(path, O_RDONLY), err = 0;
-
-  if (fd >= 0) {
-    if (fsync(fd) && (errno == ENOSPC || errno == EDQUOT || errno == EIO)) err = errno;
-    (void)close(fd);
-  }
-  return err;
-}
-
-/*
-  Rank 0: moves `tmp` to `path`, keeping `keep` checkpoints. The older ones move up (FILE.i ->
-  FILE.i+1, renames that replace atomically), the current FILE gets a second name FILE.1 (a hard
-  link, so FILE itself never disappears; a rename where links are not supported), and the
-  rename of tmp over FILE is the commit. Returns errno (0 on success) and the failed operation.
-*/
-static int CommitFile(const char tmp[], const char path[], PetscInt keep, char what[], size_t len)
-{
-  char      older[PETSC_MAX_PATH_LEN], newer[PETSC_MAX_PATH_LEN], dir[PETSC_MAX_PATH_LEN];
-  PetscInt  i;
-  PetscBool exists;
-  int       err;
-
-  if ((err = SyncPath(tmp))) {
-    (void)PetscSNPrintf(what, len, "writing %s to disk", tmp);
-    return err;
-  }
-  if (keep > 1 && !access(path, F_OK)) {
-    for (i = keep - 1; i >= 2; i--) {
-      (void)PetscSNPrintf(newer, sizeof(newer), "%s.%" PetscInt_FMT, path, i - 1);
-      (void)PetscSNPrintf(older, sizeof(older), "%s.%" PetscInt_FMT, path, i);
-      exists = access(newer, F_OK) ? PETSC_FALSE : PETSC_TRUE;
-      if (exists && rename(newer, older)) {
-        (void)PetscSNPrintf(what, len, "rename %s to %s", newer, older);
-        return errno;
-      }
-    }
-    (void)PetscSNPrintf(older, sizeof(older), "%s.1", path);
-    if (!access(older, F_OK) && unlink(older)) {
-      (void)PetscSNPrintf(what, len, "remove %s", older);
-      return errno;
-    }
-    if (link(path, older) && rename(path, older)) {
-      (void)PetscSNPrintf(what, len, "rename %s to %s", path, older);
-      return errno;
-    }
-  }
-  if (rename(tmp, path)) {
-    (void)PetscSNPrintf(what, len, "rename %s to %s", tmp, path);
-    return errno;
-  }
-  if (!DirName(path, dir, sizeof(dir))) (void)SyncPath(dir);
-  return 0;
-}
-
 /* MechCheckpointWrite() without its log stage */
 static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 {
@@ -1296,7 +360,7 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   PetscCall(TSGetTimeStep(ts, &h.dt));
   PetscCall(TSMechSchemeGet(ts, &h.tsp));
   PetscCall(TSMechGetSolution(ts, ck->vec[0], ck->vec[1]));
-  PetscCall(IsTheta2Family(ts, &theta2));
+  PetscCall(MechCkptIsTheta2Family(ts, &theta2));
   {
     TSConvergedReason reason;
 
@@ -1313,7 +377,7 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   if (theta2) {
     PetscCall(TSTheta2GetPreviousVelocity(ts, ck->vec[2], &h.hasvprev));
     if (h.hasvprev) {
-      k = TrackerFind(ck->tr, h.step - 1);
+      k = MechCkptTrackerFind(ck->tr, h.step - 1);
       if (k >= 0) {
         PetscCall(VecCopy(ck->tr->q[k], ck->vec[3]));
         h.tprev    = ck->tr->time[k];
@@ -1352,7 +416,7 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   PetscCall(WriteFile(ck, tmp, path, &h));
   /* every rank has closed the file: rank 0 commits it */
   PetscCallMPI(MPI_Barrier(ck->comm));
-  err = ck->rank == 0 ? CommitFile(tmp, path, ck->keep, what, sizeof(what)) : 0;
+  err = ck->rank == 0 ? MechIOCommitFile(tmp, path, ck->keep, PETSC_TRUE, what, sizeof(what)) : 0;
   PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, ck->comm));
   if (err) {
     if (ck->rank == 0) (void)remove(tmp);
@@ -1396,215 +460,6 @@ PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 /* ------------------------------------------------------------------------------------------ */
 /* Load and restore                                                                           */
 /* ------------------------------------------------------------------------------------------ */
-
-/* 16 lowercase hexadecimal digits, as the writer prints a checksum */
-static PetscBool ParseHex(const char s[], uint64_t *v)
-{
-  size_t i;
-
-  *v = 0;
-  for (i = 0; i < 16; i++) {
-    char c = s[i];
-    if (c >= '0' && c <= '9') *v = (*v << 4) | (uint64_t)(c - '0');
-    else if (c >= 'a' && c <= 'f') *v = (*v << 4) | (uint64_t)(c - 'a' + 10);
-    else return PETSC_FALSE;
-  }
-  return s[16] ? PETSC_FALSE : PETSC_TRUE;
-}
-
-/*
-  The values of a header whose checksum matched, against the ranges they must have: a file
-  written by something else than tsmech's writer (or by a faulty one) is refused as well.
-*/
-static PetscErrorCode CheckRanges(HeaderFile *f, char problem[], size_t len)
-{
-  Header  *h = &f->h;
-  PetscInt i;
-
-#define MECH_CKPT_BAD(...)                     \
-  do {                                         \
-    (void)snprintf(problem, len, __VA_ARGS__); \
-    PetscFunctionReturn(0);                    \
-  } while (0)
-#define MECH_CKPT_FLAG(name, v) \
-  if ((v) != 0 && (v) != 1) MECH_CKPT_BAD("its attribute /checkpoint/%s = %" PetscInt_FMT " is not 0 or 1", name, (PetscInt)(v))
-#define MECH_CKPT_COUNT(name, v) \
-  if ((v) < 0) MECH_CKPT_BAD("its attribute /checkpoint/%s = %" PetscInt_FMT " is negative", name, (PetscInt)(v))
-
-  PetscFunctionBegin;
-  if (f->nranks < 1) MECH_CKPT_BAD("its attribute /checkpoint/nranks = %" PetscInt_FMT " is not positive", f->nranks);
-  if (h->step < 0 || h->step == PETSC_MAX_INT) MECH_CKPT_BAD("its step %" PetscInt_FMT " is not a step a run can continue from", h->step);
-  if (PetscIsInfOrNanReal(h->time)) MECH_CKPT_BAD("its time %g is not a finite number", (double)h->time);
-  if (PetscIsInfOrNanReal(h->dt) || !(h->dt > 0)) MECH_CKPT_BAD("its dt %g is not a finite positive number", (double)h->dt);
-  if (PetscIsInfOrNanReal(h->tprev)) MECH_CKPT_BAD("its previous_time %g is not a finite number", (double)h->tprev);
-  /* the scheme: its type, controller, family and parameters */
-  PetscCall(TSMechSchemeCheck(&h->tsp, problem, len));
-  if (problem[0]) PetscFunctionReturn(0);
-  MECH_CKPT_FLAG("has_previous", h->hasvprev);
-  MECH_CKPT_FLAG("has_previous_position", h->hasqprev);
-  MECH_CKPT_FLAG("failed_step", h->failed);
-  if (h->hasqprev && !h->hasvprev) MECH_CKPT_BAD("it has a previous position but no previous velocity");
-  if (h->hasvprev && (h->tsp.family != TSMECH_FAMILY_THETA2 || h->failed)) MECH_CKPT_BAD("it has a previous velocity, which only a checkpoint of the theta2 family after a successful step has");
-  if (h->hasvprev && !(h->tprev <= h->time)) MECH_CKPT_BAD("its previous_time %g is after its time %g", (double)h->tprev, (double)h->time);
-  MECH_CKPT_COUNT("snes_its", h->snes_its);
-  MECH_CKPT_COUNT("ksp_its", h->ksp_its);
-  MECH_CKPT_COUNT("rejected", h->reject);
-  MECH_CKPT_COUNT("snes_failures", h->snes_failures);
-  MECH_CKPT_COUNT("adapt_decrease_count", h->adapt_decrease);
-  h->nvec = 2 + (h->hasvprev ? 1 : 0) + (h->hasqprev ? 1 : 0);
-  for (i = 0; i < h->nvec; i++)
-    if (!ParseHex(f->sum[i], &h->sum[i])) MECH_CKPT_BAD("its attribute /checkpoint/checksum_%s is not a checksum", VecNames[i]);
-#undef MECH_CKPT_COUNT
-#undef MECH_CKPT_FLAG
-#undef MECH_CKPT_BAD
-  PetscFunctionReturn(0);
-}
-
-/* The header against this run: the model, each of its parameters, the state's size */
-static PetscErrorCode CheckRun(MechCheckpoint ck, HeaderFile *f, char problem[], size_t len)
-{
-  const char        *model;
-  const char *const *pnames;
-  const PetscReal   *pvalues;
-  PetscInt           np, i, k, N;
-  size_t             pos;
-  char               name[MECH_CKPT_STRLEN];
-
-  PetscFunctionBegin;
-  PetscCall(MechSystemGetModelName(ck->sys, &model));
-  if (!model) model = "user";
-  if (strcmp(f->model, model)) {
-    PetscCall(PetscSNPrintf(problem, len, "it was written for model %s, this run is model %s", f->model, model));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(MechSystemGetParameters(ck->sys, &np, &pnames, &pvalues));
-  for (pos = 0; NextName(f->plist, &pos, name, sizeof(name));) {
-    for (i = 0; i < np; i++)
-      if (!strcmp(name, pnames[i])) break;
-    if (i == np) {
-      PetscCall(PetscSNPrintf(problem, len, "it has the model parameter %s, which this run's %s does not have", name, model));
-      PetscFunctionReturn(0);
-    }
-  }
-  for (i = 0; i < np; i++) {
-    for (k = 0, pos = 0; NextName(f->plist, &pos, name, sizeof(name)); k++)
-      if (!strcmp(name, pnames[i])) break;
-    if (k == f->np) {
-      PetscCall(PetscSNPrintf(problem, len, "it lacks the model parameter %s of this run", pnames[i]));
-      PetscFunctionReturn(0);
-    }
-    if (!(f->pvalues[k] == pvalues[i])) {
-      PetscCall(PetscSNPrintf(problem, len, "it was written with the model parameter %s = %.17g, this run has %s = %.17g", pnames[i], (double)f->pvalues[k], pnames[i], (double)pvalues[i]));
-      PetscFunctionReturn(0);
-    }
-  }
-  if (f->np != np) {
-    PetscCall(PetscSNPrintf(problem, len, "it has %" PetscInt_FMT " model parameters, this run %" PetscInt_FMT, f->np, np));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(VecGetSize(ck->vec[0], &N));
-  if (f->global_size != N) PetscCall(PetscSNPrintf(problem, len, "its state has %" PetscInt_FMT " values, this run's %" PetscInt_FMT, f->global_size, N));
-  PetscFunctionReturn(0);
-}
-
-/* ReadHeader() on the open group /checkpoint (io->group) */
-static PetscErrorCode ReadHeaderGroup(MechCheckpoint ck, HeaderIO *io, HeaderFile *f)
-{
-  char     *problem = io->problem, hex[MECH_CKPT_STRLEN];
-  size_t    len     = io->plen;
-  PetscBool found;
-  int64_t   v = 0;
-  uint64_t  sum;
-  PetscInt  i;
-
-  PetscFunctionBegin;
-  PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "format", MECH_IO_ATTR_STRING, f->format, sizeof(f->format), &found, problem, len));
-  if (problem[0]) PetscFunctionReturn(0);
-  if (!found || strcmp(f->format, MECH_CHECKPOINT_FORMAT)) {
-    PetscCall(PetscSNPrintf(problem, len, "it is not a tsmech checkpoint (no /checkpoint group with format \"%s\")", MECH_CHECKPOINT_FORMAT));
-    PetscFunctionReturn(0);
-  }
-  /* the version first, of either integer size, for a clear message about another version */
-  PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "format_version", MECH_IO_ATTR_INT, &v, 0, NULL, problem, len));
-  if (problem[0]) PetscFunctionReturn(0);
-  if (v != MECH_CHECKPOINT_FORMAT_VERSION) {
-    if (v == 1) PetscCall(PetscSNPrintf(problem, len, "its format version is 1, this tsmech (%s) reads version %d: version 1 has no checksum of its header, so it cannot be continued safely; finish the run with the tsmech that wrote it, or start it anew", TSMECH_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
-    else PetscCall(PetscSNPrintf(problem, len, "its format version is %lld, this tsmech (%s) reads version %d", (long long)v, TSMECH_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "complete", MECH_IO_ATTR_INT64, &v, 0, &found, problem, len));
-  if (problem[0]) PetscFunctionReturn(0);
-  if (!found || v != 1) {
-    PetscCall(PetscSNPrintf(problem, len, "it is incomplete (its write was interrupted)"));
-    PetscFunctionReturn(0);
-  }
-
-  /* every attribute, its datatype checked, and the digest of their values */
-  io->digest = MECH_CKPT_DIGEST_SEED;
-  io->count  = 0;
-  PetscCall(IOString(io, "format", f->format, sizeof(f->format)));
-  PetscCall(IOInt(io, "format_version", &f->version));
-  PetscCall(HeaderFields(io, f));
-  if (problem[0]) PetscFunctionReturn(0);
-  PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "checksum_header", MECH_IO_ATTR_STRING, hex, sizeof(hex), NULL, problem, len));
-  if (problem[0]) PetscFunctionReturn(0);
-  if (!ParseHex(hex, &sum) || sum != io->digest) {
-    PetscCall(PetscSNPrintf(problem, len, "its header does not match its checksum /checkpoint/checksum_header (the file is corrupted)"));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(CheckRanges(f, problem, len));
-  if (problem[0]) PetscFunctionReturn(0);
-  PetscCall(CheckRun(ck, f, problem, len));
-  if (problem[0]) PetscFunctionReturn(0);
-
-  /* the datasets: their datatype and shape, before VecLoad() reads them */
-  for (i = 0; i < MECH_CKPT_NVEC; i++) {
-    int     ndims;
-    hsize_t dims[4];
-
-    if ((i == 2 && !f->h.hasvprev) || (i == 3 && !f->h.hasqprev)) continue;
-    PetscCall(MechIOVecDims(ck->vec[i], &ndims, dims));
-    PetscCall(MechIOCheckDataset(io->group, "/checkpoint", VecNames[i], H5T_IEEE_F64LE, ndims, dims, PETSC_FALSE, NULL, NULL, problem, len));
-    if (problem[0]) PetscFunctionReturn(0);
-  }
-  PetscFunctionReturn(0);
-}
-
-/*
-  Reads the header of an open checkpoint and validates it (datatypes, checksum, ranges) and
-  against the system: sets `problem` (empty if none) for a file that is not a complete, intact
-  checkpoint of this format, model, parameters and size. Errors of the reads themselves are
-  returned (a damaged file). Not collective: every rank reads the same.
-*/
-static PetscErrorCode ReadHeader(MechCheckpoint ck, hid_t fileid, HeaderFile *f, char problem[], size_t len)
-{
-  hid_t      obj;
-  htri_t     e;
-  H5I_type_t type = H5I_BADID;
-  HeaderIO   io;
-
-  PetscFunctionBegin;
-  problem[0] = 0;
-  PetscCallHDF5Return(e, H5Lexists, (fileid, "checkpoint", H5P_DEFAULT));
-  if (e) {
-    PetscCallHDF5Return(obj, H5Oopen, (fileid, "checkpoint", H5P_DEFAULT));
-    PetscCallHDF5Return(type, H5Iget_type, (obj));
-    PetscCallHDF5(H5Oclose, (obj));
-  }
-  if (type != H5I_GROUP) {
-    PetscCall(PetscSNPrintf(problem, len, "it is not a tsmech checkpoint (no /checkpoint group with format \"%s\")", MECH_CHECKPOINT_FORMAT));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(PetscMemzero(&io, sizeof(io)));
-  io.problem = problem;
-  io.plen    = len;
-  io.params  = -1;
-  PetscCallHDF5Return(io.group, H5Gopen2, (fileid, "checkpoint", H5P_DEFAULT));
-  PetscCall(ReadHeaderGroup(ck, &io, f));
-  if (io.params >= 0) PetscCallHDF5(H5Gclose, (io.params));
-  PetscCallHDF5(H5Gclose, (io.group));
-  PetscFunctionReturn(0);
-}
 
 /*
   Reads the dataset /checkpoint/<name>, of the shape MechIOVecDims() gives (checked), into x:
@@ -1675,7 +530,7 @@ static PetscErrorCode LoadVectors(MechCheckpoint ck, hid_t fileid, const Header 
 
   PetscFunctionBegin;
   PetscCallHDF5Return(group, H5Gopen2, (fileid, "checkpoint", H5P_DEFAULT));
-  for (i = 0; i < h->nvec; i++) PetscCall(ReadVector(group, VecNames[i], ck->vec[i]));
+  for (i = 0; i < h->nvec; i++) PetscCall(ReadVector(group, MechCkptVecNames[i], ck->vec[i]));
   PetscCallHDF5(H5Gclose, (group));
   PetscFunctionReturn(0);
 }
@@ -1700,25 +555,6 @@ static PetscErrorCode SilenceEnd(Silence *s)
   PetscFunctionBegin;
   PetscCall(PetscPopErrorHandler());
   PetscCallHDF5(H5Eset_auto2, (H5E_DEFAULT, s->efunc, s->edata));
-  PetscFunctionReturn(0);
-}
-
-/*
-  MechIOAgreeProblem - The ranks agree: on whether every read succeeded (*ok) and on the problem, which
-  becomes the first one found by the lowest rank that found one, so that all ranks take the same
-  path. Collective.
-*/
-PetscErrorCode MechIOAgreeProblem(MPI_Comm comm, PetscBool *ok, char problem[], size_t len)
-{
-  PetscMPIInt rank, size, first;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, ok, 1, MPIU_BOOL, MPI_LAND, comm));
-  first = problem[0] ? rank : size;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
-  if (first < size) PetscCallMPI(MPI_Bcast(problem, (PetscMPIInt)len, MPI_CHAR, first, comm));
   PetscFunctionReturn(0);
 }
 
@@ -1777,7 +613,7 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
   if (fileid < 0) ierr = PETSC_ERR_FILE_OPEN;
   else {
     stage = 1;
-    ierr  = ReadHeader(ck, fileid, f, problem, sizeof(problem));
+    ierr  = MechCkptReadHeader(ck, fileid, f, problem, sizeof(problem));
   }
   PetscCall(SilenceEnd(&s));
   ok = ierr ? PETSC_FALSE : PETSC_TRUE;
@@ -1807,7 +643,7 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
   for (i = 0; i < h.nvec; i++) {
     uint64_t sum;
     PetscCall(VecChecksum(ck->vec[i], &sum));
-    PetscCheck(sum == h.sum[i], ck->comm, PETSC_ERR_FILE_UNEXPECTED, "Cannot restart from %s: the data of /checkpoint/%s do not match their checksum (the file is corrupted)", path, VecNames[i]);
+    PetscCheck(sum == h.sum[i], ck->comm, PETSC_ERR_FILE_UNEXPECTED, "Cannot restart from %s: the data of /checkpoint/%s do not match their checksum (the file is corrupted)", path, MechCkptVecNames[i]);
   }
 
   PetscCall(TSMechSchemeSet(ts, &h.tsp));
@@ -1900,7 +736,7 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
        history at fixed steps; the others restart as at a first step (TSRestartStep() below) */
     PetscBool exact, none, family;
 
-    PetscCall(IsTheta2Family(ts, &family));
+    PetscCall(MechCkptIsTheta2Family(ts, &family));
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
     PetscCall(TSMechSchemeRestartsExactly(ts, none, &exact));
     if (!exact) PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s with the %s step-size controller keeps history that a checkpoint does not hold: it restarts from %s as at a first step, so the run continues correctly but not bit for bit as the uninterrupted run\n", now.type, now.adapt, ck->path));
@@ -1929,10 +765,10 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
     if (set && dt > 0) PetscCall(TSSetTimeStep(ts, dt));
     PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s holds the last good state (step %" PetscInt_FMT ") of a run that failed with dt = %g; the run continues with dt = %g%s\n", ck->path, ck->step, (double)ck->dt, (double)(set && dt > 0 ? dt : ck->dt), set && dt > 0 ? " (-ts_dt)" : ": give a smaller -ts_dt or other solver options, or it fails again"));
   }
-  PetscCall(IsTheta2Family(ts, &theta2));
+  PetscCall(MechCkptIsTheta2Family(ts, &theta2));
   if (theta2 && ck->hasvprev && ck->tsp.family == TSMECH_FAMILY_THETA2) {
     PetscCall(RestorePrevious(ts, ck->time, ck->dt, ck->tprev, ck->hasqprev ? ck->vec[3] : NULL, ck->vec[2]));
-    if (ck->hasqprev) PetscCall(TrackerRecord(ck->tr, ck->step - 1, ck->tprev, ck->vec[3]));
+    if (ck->hasqprev) PetscCall(MechCkptTrackerRecord(ck->tr, ck->step - 1, ck->tprev, ck->vec[3]));
   } else if (!theta2) {
     PetscCall(TSRestartStep(ts));
   }

@@ -4,6 +4,9 @@
   append-only or immutable), what an existing file is (a tsmech output, a tsmech checkpoint,
   another HDF5 file, not HDF5), so that a run never overwrites a file of another kind, and
   whether its file system has room for a write. Rank 0 looks, every rank gets the answer.
+  And the path helpers and the commit every file written under a temporary name shares: the
+  directory of a path (MechIODirName()) and the atomic rename of the temporary file over its
+  name, with fsync() and the rotation of kept versions for the checkpoints (MechIOCommitFile()).
 */
 #define _POSIX_C_SOURCE 200809L
 #include <petscsys.h>
@@ -25,7 +28,7 @@
 #endif
 
 /* The directory part of a path ("." for a bare name, "/" for a file in the root) */
-static void DirectoryOf(const char path[], char dir[], size_t len)
+void MechIODirName(const char path[], char dir[], size_t len)
 {
   const char *slash = strrchr(path, '/');
 
@@ -91,7 +94,7 @@ void MechIOCheckWritableLocal(const char path[], char problem[], size_t len)
     (void)PetscSNPrintf(problem, len, "%s", strerror(errno));
     return;
   }
-  DirectoryOf(path, dir, sizeof(dir));
+  MechIODirName(path, dir, sizeof(dir));
   if (stat(dir, &st)) {
     (void)PetscSNPrintf(problem, len, "its directory %s does not exist", dir);
     return;
@@ -226,7 +229,7 @@ long long MechIOFreeBytes(const char path[])
   char           dir[PETSC_MAX_PATH_LEN];
   struct statvfs sv;
 
-  DirectoryOf(path, dir, sizeof(dir));
+  MechIODirName(path, dir, sizeof(dir));
   if (statvfs(dir, &sv)) return -1;
   return (long long)sv.f_bavail * (long long)sv.f_frsize;
 }
@@ -265,7 +268,7 @@ PetscErrorCode MechIOCheckSpace(MPI_Comm comm, const char path[], long long byte
     long long avail = MechIOFreeBytes(path), need = bytes + MECH_IO_MARGIN;
     char      dir[PETSC_MAX_PATH_LEN];
 
-    DirectoryOf(path, dir, sizeof(dir));
+    MechIODirName(path, dir, sizeof(dir));
     if (avail >= 0 && avail < need) (void)PetscSNPrintf(buf, sizeof(buf), "no space left on device (%lld bytes free in %s, the write needs about %lld)", avail, dir, need);
   }
   PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)sizeof(buf), MPI_CHAR, 0, comm));
@@ -310,7 +313,7 @@ void MechIODescribeWriteFailureLocal(const char path[], int err, char what[], si
   char      dir[PETSC_MAX_PATH_LEN];
 
   what[0] = 0;
-  DirectoryOf(path, dir, sizeof(dir));
+  MechIODirName(path, dir, sizeof(dir));
   if (avail >= 0 && avail < MECH_IO_MARGIN) (void)PetscSNPrintf(what, len, "no space left on device (%lld bytes free in %s)", avail, dir);
   else if (err == ENOSPC) (void)PetscSNPrintf(what, len, "no space left on device");
   else if (err == EDQUOT) (void)PetscSNPrintf(what, len, "disk quota exceeded");
@@ -445,3 +448,68 @@ PetscErrorCode MechIODiscardViewer(PetscViewer *viewer, const char path[])
   PetscFunctionReturn(0);
 }
 #endif
+
+/* fsync() of a file or directory: errno of a failure that means the data are not safe (the disk
+   is full, or failed), 0 otherwise (not every file system supports fsync() of a directory) */
+static int SyncPath(const char path[])
+{
+  int fd = open(path, O_RDONLY), err = 0;
+
+  if (fd >= 0) {
+    if (fsync(fd) && (errno == ENOSPC || errno == EDQUOT || errno == EIO)) err = errno;
+    (void)close(fd);
+  }
+  return err;
+}
+
+/*
+  The commit of a file written under a temporary name (one process, rank 0 of a parallel write):
+  moves `tmp` to `path`, keeping `keep` versions. With sync, tmp is first synced to disk
+  (fsync(); a failure that means its data are not safe is returned) and path's directory after
+  the rename. The older versions move up (FILE.i -> FILE.i+1, renames that replace atomically),
+  the current FILE gets a second name FILE.1 (a hard link, so FILE itself never disappears; a
+  rename where links are not supported), and the rename of tmp over FILE is the commit. Returns
+  errno (0 on success) and the failed operation in `what`. Used by the checkpoints (synced, with
+  their -checkpoint_keep), the HDF5 output and its XDMF companion (keep 1, not synced).
+*/
+int MechIOCommitFile(const char tmp[], const char path[], PetscInt keep, PetscBool sync, char what[], size_t len)
+{
+  char      older[PETSC_MAX_PATH_LEN], newer[PETSC_MAX_PATH_LEN], dir[PETSC_MAX_PATH_LEN];
+  PetscInt  i;
+  PetscBool exists;
+  int       err;
+
+  if (sync && (err = SyncPath(tmp))) {
+    (void)PetscSNPrintf(what, len, "writing %s to disk", tmp);
+    return err;
+  }
+  if (keep > 1 && !access(path, F_OK)) {
+    for (i = keep - 1; i >= 2; i--) {
+      (void)PetscSNPrintf(newer, sizeof(newer), "%s.%" PetscInt_FMT, path, i - 1);
+      (void)PetscSNPrintf(older, sizeof(older), "%s.%" PetscInt_FMT, path, i);
+      exists = access(newer, F_OK) ? PETSC_FALSE : PETSC_TRUE;
+      if (exists && rename(newer, older)) {
+        (void)PetscSNPrintf(what, len, "rename %s to %s", newer, older);
+        return errno;
+      }
+    }
+    (void)PetscSNPrintf(older, sizeof(older), "%s.1", path);
+    if (!access(older, F_OK) && unlink(older)) {
+      (void)PetscSNPrintf(what, len, "remove %s", older);
+      return errno;
+    }
+    if (link(path, older) && rename(path, older)) {
+      (void)PetscSNPrintf(what, len, "rename %s to %s", path, older);
+      return errno;
+    }
+  }
+  if (rename(tmp, path)) {
+    (void)PetscSNPrintf(what, len, "rename %s to %s", tmp, path);
+    return errno;
+  }
+  if (sync) {
+    MechIODirName(path, dir, sizeof(dir));
+    (void)SyncPath(dir);
+  }
+  return 0;
+}

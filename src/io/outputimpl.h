@@ -1,4 +1,7 @@
-/* Private interface between the HDF5 output (output.c) and its XDMF companion (xdmf.c). */
+/* Private interface of src/io: the HDF5 output (output.c, outputcontinue.c), its XDMF companion
+   (xdmf.c), the checkpoints (checkpoint.c), the strict HDF5 reader (h5read.c), the checks and
+   commit of files (files.c), the plan of a run's files (runfiles.c) and the test hooks
+   (testhooks.c). */
 #ifndef TSMECH_OUTPUTIMPL_H
 #define TSMECH_OUTPUTIMPL_H
 
@@ -31,7 +34,7 @@ PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char
 */
 PETSC_INTERN PetscErrorCode MechIOCreateStateVectors(MechSystem, Vec *q, Vec *v, PetscInt *dim, PetscInt shape[4]);
 
-/* Test hook shared by the checkpoint writer and the driver (see checkpoint.c); exported so the
+/* Test hook shared by the checkpoint writer and the driver (testhooks.c); exported so the
    tsmech program can call it, not part of the public API */
 PETSC_EXTERN PetscErrorCode MechTestPause(MPI_Comm, const char[], volatile sig_atomic_t *);
 
@@ -56,6 +59,12 @@ PETSC_EXTERN PetscErrorCode MechIOFileKind(MPI_Comm, const char path[], MechIOKi
 /* Rank 0's parts of the two checks above, for callers that look at many files on rank 0 */
 PETSC_INTERN void       MechIOCheckWritableLocal(const char path[], char problem[], size_t len);
 PETSC_INTERN MechIOKind MechIOFileKindLocal(const char path[]);
+/* The directory part of a path ("." for a bare name, "/" for a file in the root) */
+PETSC_INTERN void MechIODirName(const char path[], char dir[], size_t len);
+/* The atomic commit of a file written under a temporary name (rank 0): fsync() (if sync), the
+   rotation of `keep` versions FILE.1 ... FILE.<keep-1>, the rename of tmp over path, the fsync()
+   of the directory (if sync). Returns errno, 0 on success, and the operation that failed. */
+PETSC_INTERN int MechIOCommitFile(const char tmp[], const char path[], PetscInt keep, PetscBool sync, char what[], size_t len);
 /* "append-only (chattr +a)" or "immutable (chattr +i)" for a file or directory that is, else NULL */
 PETSC_INTERN const char *MechIOProtection(const char path[]);
 
@@ -96,9 +105,82 @@ PETSC_EXTERN PetscErrorCode   MechIOSameFile(MPI_Comm, const char a[], const cha
    been changed yet stays as it was. Collective. */
 PETSC_EXTERN PetscErrorCode MechOutputDiscard(MechOutput *);
 
+/* The HDF5 output (output.c), shared with its continuation (outputcontinue.c) and its guarded
+   file (outputguard.c) */
+#define MECH_OUTPUT_NREAL 5 /* time, dt, kinetic, potential, energy; the invariants follow */
+#define MECH_OUTPUT_NINT  3 /* step, snes_its, ksp_its */
+
+struct _n_MechOutput {
+  MechSystem  sys;
+  PetscViewer viewer; /* NULL once closed */
+  MPI_Comm    comm;
+  MPI_Comm    agree; /* a duplicate of comm for MechIOAgree() only */
+  PetscMPIInt rank;
+  char       *h5path, *xmfpath, *h5name; /* h5name: the .h5 relative to the .xmf */
+  char       *tmppath;                   /* a new file's temporary name until it is renamed, else NULL */
+  PetscInt    every;
+  PetscBool   failed;       /* a write failed: nothing more is written, the file is closed as it is */
+  char        failmsg[512]; /* why */
+  PetscInt    flushstep;    /* the step of the last record in the file, -1 if none */
+
+  /* a continued file, not opened for writing yet (MechOutputContinue()): the records and
+     snapshots to keep and the new restart count */
+  PetscBool pending;
+  PetscInt  pending_nrec, pending_nsnap, pending_restarts;
+
+  Vec      q, v;     /* the state copied out of the TS; DMDA global vectors for grid models */
+  PetscInt dim;      /* dimension of the system's DMDA, 0 without one */
+  PetscInt shape[4]; /* one snapshot, slowest first: [(P,) (N,) M, dof] */
+
+  /* /monitor: one record per step; the values are kept on rank 0 only, the counts everywhere.
+     Rank 0 holds records [base, nrec) in memory (base > 0 for an output continued after a
+     restart: the records before it are in the file only). */
+  PetscInt    nrec, maxrec, nflushed, base;
+  PetscInt    nreal;  /* MECH_OUTPUT_NREAL + number of invariants */
+  PetscReal **real;   /* nreal columns */
+  PetscReal  *invval; /* work: the invariants of one record */
+  PetscInt   *ints[MECH_OUTPUT_NINT];
+  char      **invname;
+  PetscInt    laststep;
+  PetscReal   lasttime;
+  PetscInt    lastsnes, lastksp; /* the cumulative TS counters at the previous record */
+
+  /* /fields: snapshot times and steps (on every rank) */
+  PetscInt   nsnap, maxsnap;
+  PetscReal *snaptime;
+  PetscInt  *snapstep;
+};
+
 #if defined(PETSC_HAVE_HDF5)
 #include <petscviewerhdf5.h>
-/* Strict reading of a file's metadata (checkpoint.c), for the checkpoint and the continued
+/* the names of the /monitor datasets of the reals (the invariants follow) and the integers */
+PETSC_INTERN const char *const MechOutputRealNames[MECH_OUTPUT_NREAL];
+PETSC_INTERN const char *const MechOutputIntNames[MECH_OUTPUT_NINT];
+/* output.c: the checks of MechOutputCreate() and MechOutputContinue() (caller), a new output
+   prepared for filename, its memory freed, and the attribute of / of a model parameter */
+PETSC_INTERN PetscErrorCode MechOutputCheckArguments(MechSystem *, TS, const char filename[], MechOutput *, const char caller[], MPI_Comm *, PetscMPIInt *);
+PETSC_INTERN PetscErrorCode MechOutputNew(MPI_Comm, PetscMPIInt, MechSystem, PetscInt every, const char filename[], MechOutput *);
+PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput);
+PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[], char name[], size_t len);
+/* outputcontinue.c: a continued file opened for writing and cut back at its first write */
+PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput);
+/* outputguard.c: the new file opened under its temporary name path, the guarded writes (HDF5's
+   error reporting saved meanwhile) and the rename of a new file to its name */
+PETSC_INTERN PetscErrorCode MechOutputOpenFile(MPI_Comm, PetscMPIInt, const char filename[], const char path[], PetscViewer *);
+/* Writes of the file are guarded (see MechOutputBeginWrite() and MechOutputEndWrite()): HDF5's
+   error reporting, saved while a write runs silenced */
+typedef struct {
+  H5E_auto2_t efunc;
+  void       *edata;
+} MechOutputQuiet;
+PETSC_INTERN PetscErrorCode MechOutputBeginWrite(MechOutput, long long, MechOutputQuiet *);
+PETSC_INTERN PetscErrorCode MechOutputEndWrite(MechOutput, MechOutputQuiet *, PetscErrorCode);
+PETSC_INTERN PetscErrorCode MechOutputCommit(MechOutput);
+#endif
+
+#if defined(PETSC_HAVE_HDF5)
+#include <petscviewerhdf5.h>
+/* Strict reading of a file's metadata (h5read.c), for the checkpoint and the continued
    output: an attribute read with its datatype and dataspace checked exactly, a dataset's
    datatype, layout and shape checked, the shape VecView() gives a vector, and the objects a
    failed read left open closed. Problems go to `problem`, HDF5 failures are returned. */

@@ -86,16 +86,6 @@ static const char *Base(const char path[])
   return slash ? slash + 1 : path;
 }
 
-/* The directory part ("." for a bare name, "/" for a file in the root) */
-static void Dir(const char path[], char dir[], size_t len)
-{
-  const char *slash = strrchr(path, '/');
-
-  if (!slash) (void)PetscStrncpy(dir, ".", len);
-  else if (slash == path) (void)PetscStrncpy(dir, "/", len);
-  else (void)PetscStrncpy(dir, path, PetscMin(len, (size_t)(slash - path) + 1));
-}
-
 /* An absolute form of a path that may not exist yet: its directory resolved (symbolic links,
    "." and ".."), the file name as given; relative to the working directory if the directory
    does not exist either (the path is refused later) */
@@ -103,7 +93,7 @@ static void Canonical(const char path[], char canon[], size_t len)
 {
   char dir[PETSC_MAX_PATH_LEN], real[PATH_MAX];
 
-  Dir(path, dir, sizeof(dir));
+  MechIODirName(path, dir, sizeof(dir));
   if (realpath(dir, real)) (void)PetscSNPrintf(canon, len, "%s%s%s", real, strcmp(real, "/") ? "/" : "", Base(path));
   else if (path[0] != '/' && getcwd(real, sizeof(real))) (void)PetscSNPrintf(canon, len, "%s/%s", real, path);
   else (void)PetscStrncpy(canon, path, len);
@@ -348,7 +338,7 @@ static void LockPath(const char canon[], char lock[], size_t len)
 {
   char dir[PETSC_MAX_PATH_LEN];
 
-  Dir(canon, dir, sizeof(dir));
+  MechIODirName(canon, dir, sizeof(dir));
   (void)PetscSNPrintf(lock, len, "%s/.%s.lock", dir, Base(canon));
 }
 
@@ -478,7 +468,7 @@ static void TakeLocks(MechIOPlan plan, const Entry e[], PetscInt n, PetscInt kee
 
     /* a lock file could not be removed from an append-only directory: none is made there (the
        checks that follow refuse the directory) */
-    Dir(paths[j], dir, sizeof(dir));
+    MechIODirName(paths[j], dir, sizeof(dir));
     /* shared if only the restart file has it (it may also be the checkpoint) */
     shared = PETSC_TRUE;
     for (i = 0; i < n; i++) {
@@ -669,7 +659,7 @@ static void CheckRoom(const Entry e[], PetscInt n, char msg[], size_t len)
 
     if (e[i].role != ROLE_OUTPUT && e[i].role != ROLE_CKPT) continue;
     avail = MechIOFreeBytes(e[i].path);
-    Dir(e[i].path, dir, sizeof(dir));
+    MechIODirName(e[i].path, dir, sizeof(dir));
     if (avail >= 0 && avail < MECH_IO_MARGIN) (void)PetscSNPrintf(msg, len, "%s %s cannot be written: no space left on device (%lld bytes free in %s)", OptionOf(&e[i]), Short(e[i].given, a, sizeof(a)), avail, dir);
   }
 }

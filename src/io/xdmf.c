@@ -100,7 +100,11 @@ PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], co
   PetscCall(PetscPopErrorHandler());
   if (fflush(fp) || ferror(fp)) err = errno ? errno : EIO;
   if (fclose(fp) && !err) err = errno;
-  if (!err && !ierr && rename(tmp, xmfpath)) err = errno;
+  if (!err && !ierr) {
+    char what[2 * PETSC_MAX_PATH_LEN + 96];
+
+    err = MechIOCommitFile(tmp, xmfpath, 1, PETSC_FALSE, what, sizeof(what));
+  }
   if (err || ierr) {
     (void)remove(tmp);
     PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the XDMF file %s: %s", xmfpath, err == ENOSPC ? "no space left on device" : strerror(err));

@@ -34,7 +34,7 @@ MASK = (1 << 64) - 1
 
 
 def mix64(x):
-    """splitmix64's finalizer, as in src/io/checkpoint.c"""
+    """splitmix64's finalizer, as in src/io/ckheader.c"""
     x ^= x >> 30
     x = (x * 0xBF58476D1CE4E5B9) & MASK
     x ^= x >> 27
@@ -43,7 +43,7 @@ def mix64(x):
 
 
 class Digest:
-    """The digest of a checkpoint's header (HeaderIO in src/io/checkpoint.c)"""
+    """The digest of a checkpoint's header (HeaderIO in src/io/checkpointimpl.h, ckheader.c)"""
 
     def __init__(self):
         self.h, self.n = 0x243F6A8885A308D3, 0
