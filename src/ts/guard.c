@@ -233,7 +233,7 @@ static PetscErrorCode GuardPostStep(TS ts)
 
   Level: intermediate
 
-.seealso: TSMechGuardGetFailure(), TSMechGuardRestore(), TSMechGuardSetPostStep(), TSMechIsExplicit()
+.seealso: `TSMechGuardGetFailure()`, `TSMechGuardRestore()`, `TSMechGuardSetPostStep()`, `TSMechIsExplicit()`
 @*/
 PetscErrorCode TSMechSetGuard(TS ts, TSMechGuard *guard)
 {
@@ -305,7 +305,7 @@ PetscErrorCode TSMechSetGuard(TS ts, TSMechGuard *guard)
 
   Level: intermediate
 
-.seealso: TSMechSetGuard()
+.seealso: `TSMechSetGuard()`
 @*/
 PetscErrorCode TSMechGuardSetPostStep(TSMechGuard guard, PetscErrorCode (*fn)(TS, void *), void *ctx)
 {
@@ -332,7 +332,7 @@ PetscErrorCode TSMechGuardSetPostStep(TSMechGuard guard, PetscErrorCode (*fn)(TS
 
   Level: intermediate
 
-.seealso: TSMechSetGuard(), TSMechGuardRestore()
+.seealso: `TSMechSetGuard()`, `TSMechGuardRestore()`
 @*/
 PetscErrorCode TSMechGuardGetFailure(TSMechGuard guard, TSMechGuardFailure *kind, PetscReal *dt, PetscReal *energy)
 {
@@ -362,7 +362,7 @@ PetscErrorCode TSMechGuardGetFailure(TSMechGuard guard, TSMechGuardFailure *kind
 
   Level: intermediate
 
-.seealso: TSMechSetGuard()
+.seealso: `TSMechSetGuard()`
 @*/
 PetscErrorCode TSMechGuardGetInfo(TSMechGuard guard, PetscReal *E0, PetscReal *content, PetscInt *startstep, PetscInt *goodstep, PetscReal *goodtime, PetscInt *rejects)
 {
@@ -389,7 +389,7 @@ PetscErrorCode TSMechGuardGetInfo(TSMechGuard guard, PetscReal *E0, PetscReal *c
 
   Level: intermediate
 
-.seealso: TSMechSetGuard(), TSMechGuardGetFailure()
+.seealso: `TSMechSetGuard()`, `TSMechGuardGetFailure()`
 @*/
 PetscErrorCode TSMechGuardRestore(TSMechGuard guard, PetscBool beforegrowth)
 {

@@ -392,7 +392,7 @@ PetscErrorCode TSMechSchemeDiff(const TSMechScheme *a, const TSMechScheme *b, ch
 
   Level: intermediate
 
-.seealso: TSMechIsSecondOrder(), MechSystemEstimateStableStep()
+.seealso: `TSMechIsSecondOrder()`, `MechSystemEstimateStableStep()`
 @*/
 PetscErrorCode TSMechIsExplicit(TS ts, PetscBool *flg)
 {
@@ -440,7 +440,7 @@ PetscErrorCode TSMechSchemeRestartsExactly(TS ts, PetscBool fixedstep, PetscBool
 
   Level: intermediate
 
-.seealso: TSMechSetSystem(), TSMechSetSolution()
+.seealso: `TSMechSetSystem()`, `TSMechSetSolution()`
 @*/
 PetscErrorCode TSMechIsSecondOrder(TS ts, PetscBool *flg)
 {

@@ -920,7 +920,7 @@ PetscErrorCode TSTheta2SetInitialGuessExtrapolate(TS ts, PetscBool flg)
 
   Level: intermediate
 
-.seealso: TSTheta2SetInitialGuessExtrapolate()
+.seealso: `TSTheta2SetInitialGuessExtrapolate()`
 @*/
 PetscErrorCode TSTheta2GetInitialGuessExtrapolate(TS ts, PetscBool *flg)
 {
