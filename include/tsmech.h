@@ -96,6 +96,10 @@ typedef PetscErrorCode (*MechPotentialFn)(MechSystem, PetscReal t, Vec q, Vec v,
 typedef PetscErrorCode (*MechExactFn)(MechSystem, PetscReal t, Vec q, Vec v, void *ctx);
 /* A scalar invariant of the motion (angular momentum, ...). */
 typedef PetscErrorCode (*MechInvariantFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *value, void *ctx);
+/* Whether the model can take the state (t, q, v) (e.g. no inverted element), with the reason if not;
+   with q NULL: why the latest force evaluation at a time >= t failed ("" if none). Collective:
+   every rank returns the same answer. */
+typedef PetscErrorCode (*MechStateCheckFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscBool *admissible, char why[], size_t len, void *ctx);
 
 /* Create an empty system; then give M, f and the tangents. */
 PETSC_EXTERN PetscErrorCode MechSystemCreate(MPI_Comm, MechSystem *);
@@ -138,6 +142,10 @@ PETSC_EXTERN PetscErrorCode MechSystemSetExactSolution(MechSystem, MechExactFn, 
    the same on every rank. */
 PETSC_EXTERN PetscErrorCode MechSystemAddInvariant(MechSystem, const char name[], MechInvariantFn, void *);
 /* f affine in (q, v): K and D constant; integrators then skip repeated assembly. */
+/* A check of the states the model can take: the integrators refuse a step that ends outside them
+   (a failed stage: rejected and retried under an adaptive controller), and failure reports say why */
+PETSC_EXTERN PetscErrorCode MechSystemSetStateCheck(MechSystem, MechStateCheckFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemCheckState(MechSystem, PetscReal t, Vec q, Vec v, PetscBool *admissible, char why[], size_t len);
 PETSC_EXTERN PetscErrorCode MechSystemSetLinear(MechSystem, PetscBool);
 PETSC_EXTERN PetscErrorCode MechSystemGetLinear(MechSystem, PetscBool *);
 /* Optional DM the state lives on (grid models); the system keeps a reference. */
@@ -205,12 +213,13 @@ typedef enum {
   TSMECH_GUARD_NONE,      /* no failure */
   TSMECH_GUARD_TS,        /* the TS gave up on a step (its converged reason is negative) */
   TSMECH_GUARD_NONFINITE, /* a state that is not finite (NaN or Inf) */
-  TSMECH_GUARD_BLOWUP     /* the energy of an explicit method grew without bound */
+  TSMECH_GUARD_BLOWUP,    /* the energy of an explicit method grew without bound */
+  TSMECH_GUARD_REFUSED    /* the model's state check refused the state (MechSystemSetStateCheck()) */
 } TSMechGuardFailure;
 PETSC_EXTERN const char *const TSMechGuardFailures[];
 PETSC_EXTERN PetscErrorCode    TSMechSetGuard(TS, TSMechGuard *);
 PETSC_EXTERN PetscErrorCode    TSMechGuardSetPostStep(TSMechGuard, PetscErrorCode (*)(TS, void *), void *);
-PETSC_EXTERN PetscErrorCode    TSMechGuardGetFailure(TSMechGuard, TSMechGuardFailure *, PetscReal *dt, PetscReal *energy);
+PETSC_EXTERN PetscErrorCode    TSMechGuardGetFailure(TSMechGuard, TSMechGuardFailure *, PetscReal *dt, PetscReal *energy, const char **why);
 PETSC_EXTERN PetscErrorCode    TSMechGuardGetInfo(TSMechGuard, PetscReal *E0, PetscReal *content, PetscInt *startstep, PetscInt *goodstep, PetscReal *goodtime, PetscInt *rejects);
 PETSC_EXTERN PetscErrorCode    TSMechGuardRestore(TSMechGuard, PetscBool beforegrowth);
 

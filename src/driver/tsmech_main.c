@@ -34,6 +34,7 @@ typedef enum {
   FAIL_TS,        /* the TS gave up on a step (its converged reason is negative) */
   FAIL_NONFINITE, /* a step the TS accepted left a NaN or Inf in the state (types that cannot reject it) */
   FAIL_BLOWUP,    /* the energy of an explicit method grew without bound */
+  FAIL_REFUSED,   /* the model refused the new state (an inverted element) */
   FAIL_ERROR      /* an error was raised during a step */
 } FailKind;
 
@@ -709,10 +710,11 @@ static PetscErrorCode DescribeFailure(App *app)
   char              solver[512], what[768];
   PetscReal         dt, E0, failE, goodtime;
   PetscInt          maxreject, good;
+  const char       *why;
 
   PetscFunctionBegin;
   PetscCall(TSMechGuardGetInfo(app->guard, &E0, NULL, NULL, &good, &goodtime, NULL));
-  PetscCall(TSMechGuardGetFailure(app->guard, NULL, NULL, &failE));
+  PetscCall(TSMechGuardGetFailure(app->guard, NULL, NULL, &failE, &why));
   PetscCall(TSGetConvergedReason(app->ts, &reason));
   PetscCall(TSGetTimeStep(app->ts, &dt));
   if (app->fail == FAIL_TS || app->fail == FAIL_ERROR) app->faildt = dt;
@@ -723,6 +725,9 @@ static PetscErrorCode DescribeFailure(App *app)
   case FAIL_BLOWUP:
     PetscCall(Format(what, sizeof(what), "energy blow-up: the energy rose from %g to %g, more than %g times what the state holds otherwise", (double)E0, (double)failE, (double)TSMECH_GUARD_BLOWUP_FACTOR));
     break;
+  case FAIL_REFUSED:
+    PetscCall(Format(what, sizeof(what), "%s", why));
+    break;
   case FAIL_ERROR:
     PetscCall(PetscStrncpy(what, app->failmsg, sizeof(what)));
     break;
@@ -732,10 +737,11 @@ static PetscErrorCode DescribeFailure(App *app)
       maxreject = app->ts->max_reject;
       PetscCall(Format(what, sizeof(what), "rejected %" PetscInt_FMT " times in a row (-ts_max_reject), dt down to %g%s%s", maxreject + 1, (double)dt, solver[0] ? "; last attempt: " : "", solver));
     } else if (reason == TS_DIVERGED_NONLINEAR_SOLVE) {
-      /* a converged solve and a failed step: the state was not finite */
-      PetscCall(Format(what, sizeof(what), "%s", solver[0] ? solver : "the new state is not finite (NaN or Inf)"));
-      if (!solver[0]) app->fail = FAIL_NONFINITE;
-    } else PetscCall(Format(what, sizeof(what), "%s%s%s", TSConvergedReasons[reason], solver[0] ? ", " : "", solver));
+      /* a converged solve and a failed step: the model refused the state, or it was not finite */
+      if (why[0]) PetscCall(Format(what, sizeof(what), "%s%s%s", why, solver[0] ? "; " : "", solver));
+      else PetscCall(Format(what, sizeof(what), "%s", solver[0] ? solver : "the new state is not finite (NaN or Inf)"));
+      if (!solver[0] && !why[0]) app->fail = FAIL_NONFINITE;
+    } else PetscCall(Format(what, sizeof(what), "%s%s%s%s%s", why, why[0] ? "; " : "", TSConvergedReasons[reason], solver[0] ? ", " : "", solver));
   }
   PetscCall(Format(app->failmsg, sizeof(app->failmsg), "step %" PetscInt_FMT " at t = %g (dt = %g) failed: %s", good + 1, (double)goodtime, (double)app->faildt, what));
   PetscFunctionReturn(0);
@@ -947,9 +953,10 @@ int main(int argc, char **argv)
     ierr = Run(&app);
     (void)GoodState(&app, &good, NULL, &start);
     /* what the guard saw: a step the TS gave up on, a state that is not finite, a blow-up */
-    if (app.guard) (void)TSMechGuardGetFailure(app.guard, &kind, &app.faildt, NULL);
+    if (app.guard) (void)TSMechGuardGetFailure(app.guard, &kind, &app.faildt, NULL, NULL);
     app.fail = kind == TSMECH_GUARD_TS ? FAIL_TS : kind == TSMECH_GUARD_NONFINITE ? FAIL_NONFINITE
                                                : kind == TSMECH_GUARD_BLOWUP      ? FAIL_BLOWUP
+                                               : kind == TSMECH_GUARD_REFUSED     ? FAIL_REFUSED
                                                                                   : FAIL_NONE;
     if (ierr && good == start && IsInputError(ierr)) {
       /* an error of the kind bad input raises, before the first step was done: a solver or

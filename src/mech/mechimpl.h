@@ -30,6 +30,9 @@ struct _p_MechSystem {
   void                  *actionctx;
   PetscBool              hasdamping;
 
+  MechStateCheckFn statecheck; /* optional: which states the model can take */
+  void            *statecheckctx;
+
   IS        fixed;       /* fixed dofs, global indices owned by this rank */
   Vec       fixedvalues; /* prescribed values (full-size), NULL: keep the initial state */
   PetscBool linear;

@@ -464,6 +464,75 @@ PetscErrorCode MechSystemAddInvariant(MechSystem sys, const char name[], MechInv
   PetscFunctionReturn(0);
 }
 
+/*@C
+  MechSystemSetStateCheck - Sets a check of the states the model can take, such as "no element
+  inverted" for a solid: a step of the tsmech types (and, under the run guard, of any type) that
+  ends in a state the check refuses is a failed stage, rejected and retried with a smaller step
+  under an adaptive controller, the end of the run otherwise; and failure reports give its reason.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. fn  - the check, or NULL for none
+- ctx - its context
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, PetscBool *admissible, char why[], size_t len, void *ctx)
++ t, q, v    - the state (q NULL: explain why the latest force evaluation at a time >= t failed,
+               in why, "" if none did; admissible is then not read)
+. admissible - whether the model can take the state
+- why        - (len bytes) the reason if not, e.g. "element 7 inverted"
+
+  Notes:
+  Collective: every rank must return the same answer (reduce local findings).
+
+  Level: intermediate
+
+.seealso: `MechSystemCheckState()`, `TSMechSetGuard()`, `MechSolidGetInverted()`
+@*/
+PetscErrorCode MechSystemSetStateCheck(MechSystem sys, MechStateCheckFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  sys->statecheck    = fn;
+  sys->statecheckctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemCheckState - Whether the model can take a state (always, without a check set with
+  `MechSystemSetStateCheck()`), or with q NULL why the latest force evaluation at a time >= t
+  failed.
+
+  Collective
+
+  Input Parameters:
++ sys  - the mechanical system
+. t    - the time
+. q, v - the state, or NULL (then only why is set)
+- len  - the size of why
+
+  Output Parameters:
++ admissible - whether the model can take the state (may be NULL with q NULL)
+- why        - the reason if not ("" if admissible or unknown)
+
+  Level: intermediate
+
+.seealso: `MechSystemSetStateCheck()`
+@*/
+PetscErrorCode MechSystemCheckState(MechSystem sys, PetscReal t, Vec q, Vec v, PetscBool *admissible, char why[], size_t len)
+{
+  PetscBool ok = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (len) why[0] = 0;
+  if (sys->statecheck) PetscCall((*sys->statecheck)(sys, t, q, v, &ok, why, len, sys->statecheckctx));
+  if (admissible) *admissible = ok;
+  PetscFunctionReturn(0);
+}
+
 /*@
   MechSystemSetLinear - Declares the force affine in (q, v), so that K and D are constant.
 

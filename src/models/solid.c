@@ -68,6 +68,8 @@ struct _n_Solid {
   PetscInt       firstinv; /* the smallest cellid among them (-1: none) */
   PetscReal      Jinv;     /* and its J */
   PetscReal      tinv;     /* and the time of that force evaluation */
+  PetscInt       erefused; /* the last state the state check refused: its first inverted element */
+  PetscReal      trefused; /* and its time (PETSC_MIN_REAL: none) */
   Mat            M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
   Vec            fg;       /* gravity force -M g */
   Vec            work;     /* global work vector */
@@ -998,6 +1000,34 @@ static PetscErrorCode SolidMeshChecksum(Vec X, PetscReal *sum)
 static const char *const SolidAxes = "xyz";
 
 /*
+  The states a neo-Hookean solid can take: no inverted element (MechSystemSetStateCheck()). With
+  q NULL, why the latest force evaluation or refused state at a time >= t failed.
+*/
+static PetscErrorCode SolidStateCheck(MechSystem sys, PetscReal t, Vec q, Vec v, PetscBool *ok, char why[], size_t len, void *ctx)
+{
+  Solid    *s = (Solid *)ctx;
+  PetscInt  n, e;
+  PetscReal tf;
+
+  PetscFunctionBegin;
+  (void)v;
+  if (q) {
+    PetscCall(MechSolidGetInverted(sys, q, &n, &e, NULL));
+    *ok = n ? PETSC_FALSE : PETSC_TRUE;
+    if (n) {
+      PetscCall(PetscSNPrintf(why, len, "element %" PetscInt_FMT " inverted%s", e, n > 1 ? " (and others)" : ""));
+      s->erefused = e;
+      s->trefused = t;
+    }
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MechSolidGetInverted(sys, NULL, &n, &e, &tf));
+  if (n && tf >= t) PetscCall(PetscSNPrintf(why, len, "element %" PetscInt_FMT " inverted", e));
+  else if (s->trefused >= t) PetscCall(PetscSNPrintf(why, len, "element %" PetscInt_FMT " inverted", s->erefused));
+  PetscFunctionReturn(0);
+}
+
+/*
   MechCreateSolid - a hyperelastic solid of linear tetrahedra on a distributed DMPlex: a mesh read
   from a file, or a cantilever beam built in.
 
@@ -1431,6 +1461,9 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
   PetscCall(MechSystemSetLinear(sy, s->material == SOLID_LINEAR ? PETSC_TRUE : PETSC_FALSE));
+  /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */
+  s->trefused = PETSC_MIN_REAL;
+  if (s->material == SOLID_NEOHOOKEAN) PetscCall(MechSystemSetStateCheck(sy, SolidStateCheck, s));
   for (PetscInt c = 0; c < 6; c++) {
     const char *names[] = {"momentum_x", "momentum_y", "momentum_z", "angular_momentum_x", "angular_momentum_y", "angular_momentum_z"};
 

@@ -9,8 +9,9 @@
   save them after a failure. Every decision is taken from reductions, the same on every rank.
 */
 #include "tsimpl2.h"
+#include "../mech/mechimpl.h" /* the system's state check */
 
-const char *const TSMechGuardFailures[] = {"none", "ts", "nonfinite", "blowup", "TSMechGuardFailure", "TSMECH_GUARD_", NULL};
+const char *const TSMechGuardFailures[] = {"none", "ts", "nonfinite", "blowup", "refused", "TSMechGuardFailure", "TSMECH_GUARD_", NULL};
 
 /* The energy gained since the start that counts as a blow-up, relative to what the state holds
    otherwise (GuardCheckState()); the first steps are not judged */
@@ -38,6 +39,7 @@ struct _n_TSMechGuard {
   PetscInt           startstep, retries, rejects;
   TSMechGuardFailure fail;
   PetscReal          faildt, failE;
+  char               why[256]; /* the model's reason for the failure (MechSystemCheckState()), "" none */
   PetscErrorCode (*poststep)(TS, void *);
   void *ctx;
 };
@@ -126,8 +128,19 @@ static PetscErrorCode GuardCheckState(TSMechGuard g, TSMechGuardFailure *kind, P
     *kind = TSMECH_GUARD_NONFINITE;
     PetscFunctionReturn(0);
   }
-  if (!g->explicit_) PetscFunctionReturn(0);
   PetscCall(TSGetTime(g->ts, &t));
+  if (g->sys->statecheck) {
+    PetscBool ok;
+
+    /* a state the model cannot take (an inverted element) */
+    PetscCall(TSMechGetSolution(g->ts, g->qw, g->vw));
+    PetscCall(MechSystemCheckState(g->sys, t, g->qw, g->vw, &ok, g->why, sizeof(g->why)));
+    if (!ok) {
+      *kind = TSMECH_GUARD_REFUSED;
+      PetscFunctionReturn(0);
+    }
+  }
+  if (!g->explicit_) PetscFunctionReturn(0);
   PetscCall(TSMechGetSolution(g->ts, g->qw, g->vw));
   PetscCall(MechSystemComputeEnergy(g->sys, t, g->qw, g->vw, &ke, &pe));
   if (PetscIsInfOrNanReal(ke + pe)) *kind = TSMECH_GUARD_NONFINITE;
@@ -172,8 +185,9 @@ static PetscErrorCode GuardPostStep(TS ts)
   PetscCheck(g, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "The TS has lost its run guard");
   PetscCall(TSGetConvergedReason(ts, &reason));
   if (reason < 0) {
-    /* the TS gave up on this step: its state is not kept */
+    /* the TS gave up on this step: its state is not kept; the model may know why */
     g->fail = TSMECH_GUARD_TS;
+    PetscCall(MechSystemCheckState(g->sys, g->good.time, NULL, NULL, NULL, g->why, sizeof(g->why)));
     PetscFunctionReturn(0);
   }
   PetscCall(GuardCheckState(g, &kind, &sane));
@@ -183,7 +197,7 @@ static PetscErrorCode GuardPostStep(TS ts)
 
     PetscCall(TSGetTime(ts, &t));
     g->faildt = t - g->good.time;
-    if (kind == TSMECH_GUARD_NONFINITE && g->adaptive && (maxreject < 0 || g->retries < maxreject)) {
+    if ((kind == TSMECH_GUARD_NONFINITE || kind == TSMECH_GUARD_REFUSED) && g->adaptive && (maxreject < 0 || g->retries < maxreject)) {
       /* a rejection of the step, as the tsmech types and PETSc's implicit ones make it */
       PetscCall(PetscInfo(ts, "Step %" PetscInt_FMT ": the state is not finite; retried with dt %g\n", g->good.step + 1, (double)(0.25 * g->faildt)));
       PetscCall(GuardRestore(g, &g->good));
@@ -226,6 +240,9 @@ static PetscErrorCode GuardPostStep(TS ts)
 . an energy blow-up of an explicit method - the energy gained since the start exceeds 1e6 times
   what the state holds otherwise (an unstable step size): the run ends
 - a good state - kept as the last good state (TSMechGuardRestore())
+
+  A model with a state check (`MechSystemSetStateCheck()`) has it applied to every new state as
+  well: a refused state is handled like a non-finite one, and the model's reason is kept.
 
   It also makes a failed step a converged reason instead of an error (TSSetErrorIfStepFails()
   false) and, under an adaptive controller, a failed Newton solve a rejected step however often
@@ -283,6 +300,7 @@ PetscErrorCode TSMechSetGuard(TS ts, TSMechGuard *guard)
   g->C0      = PetscAbsReal(ke) + PetscAbsReal(pe);
   g->restmax = 0;
   g->fail    = TSMECH_GUARD_NONE;
+  g->why[0]  = 0;
   g->retries = g->rejects = 0;
   PetscCall(GuardSave(g, &g->good));
   if (g->explicit_) PetscCall(GuardSave(g, &g->sane));
@@ -325,19 +343,21 @@ PetscErrorCode TSMechGuardSetPostStep(TSMechGuard guard, PetscErrorCode (*fn)(TS
 . guard - the guard
 
   Output Parameters:
-+ kind   - TSMECH_GUARD_NONE, TSMECH_GUARD_TS (the TS gave up on a step), TSMECH_GUARD_NONFINITE
-           or TSMECH_GUARD_BLOWUP
++ kind   - TSMECH_GUARD_NONE, TSMECH_GUARD_TS (the TS gave up on a step), TSMECH_GUARD_NONFINITE,
+           TSMECH_GUARD_BLOWUP or TSMECH_GUARD_REFUSED (the model's state check refused the state)
 . dt     - the size of the step that failed the guard's checks (NULL: not wanted)
-- energy - the energy that counted as a blow-up (NULL: not wanted)
+. energy - the energy that counted as a blow-up (NULL: not wanted)
+- why    - the model's reason (`MechSystemCheckState()`), "" if it gave none (NULL: not wanted)
 
   Level: intermediate
 
 .seealso: `TSMechSetGuard()`, `TSMechGuardRestore()`
 @*/
-PetscErrorCode TSMechGuardGetFailure(TSMechGuard guard, TSMechGuardFailure *kind, PetscReal *dt, PetscReal *energy)
+PetscErrorCode TSMechGuardGetFailure(TSMechGuard guard, TSMechGuardFailure *kind, PetscReal *dt, PetscReal *energy, const char **why)
 {
   PetscFunctionBegin;
   PetscValidPointer(guard, 1);
+  if (why) *why = guard->why;
   if (kind) *kind = guard->fail;
   if (dt) *dt = guard->faildt;
   if (energy) *energy = guard->failE;

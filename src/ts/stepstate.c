@@ -155,9 +155,19 @@ PetscErrorCode TSMechStepFinish(TS ts, TSMechStepState *st, PetscBool stageok, V
     PetscCall(TSMechVecNormInfinity(v1, &nv));
     if (PetscIsInfOrNanReal(nq) || PetscIsInfOrNanReal(nv)) {
       PetscCall(PetscInfo(ts, "Step=%" PetscInt_FMT ", t=%g: the new state is not finite\n", ts->steps, (double)ts->ptime));
-      ts->num_snes_failures++;
-      if (ts->max_snes_failures > 0 && ts->num_snes_failures >= ts->max_snes_failures) ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
-      else PetscCall(TSSetTimeStep(ts, ts->time_step * ts->adapt->scale_solve_failed));
+      PetscCall(TSMechStageFailed(ts));
+      stageok = PETSC_FALSE;
+    }
+  }
+  if (stageok && st->sys) {
+    PetscBool ok;
+    char      why[256];
+
+    /* a state the model cannot take (an inverted element) is a failed stage as well */
+    PetscCall(MechSystemCheckState(st->sys, ts->ptime + ts->time_step, q1, v1, &ok, why, sizeof(why)));
+    if (!ok) {
+      PetscCall(PetscInfo(ts, "Step=%" PetscInt_FMT ", t=%g: the model refuses the new state: %s\n", ts->steps, (double)ts->ptime, why));
+      PetscCall(TSMechStageFailed(ts));
       stageok = PETSC_FALSE;
     }
   }
@@ -186,15 +196,17 @@ PetscErrorCode TSMechStepFinish(TS ts, TSMechStepState *st, PetscBool stageok, V
 }
 
 /*
-  TSMechLinearSolveFailed - A failed linear solve of a single-solve step counts as a nonlinear
-  solve failure, exactly as TSAdaptCheckStage() counts a failed SNES.
+  TSMechStageFailed - A failed stage (a failed linear solve of a single-solve step, a state that
+  is not finite or that the model refuses) counts as a nonlinear solve failure, exactly as
+  TSAdaptCheckStage() counts a failed SNES: the end of the run after -ts_max_snes_failures, else
+  a retry with a smaller step.
 */
-PetscErrorCode TSMechLinearSolveFailed(TS ts)
+PetscErrorCode TSMechStageFailed(TS ts)
 {
   PetscFunctionBegin;
   if (++ts->num_snes_failures >= ts->max_snes_failures && ts->max_snes_failures > 0) {
     ts->reason = TS_DIVERGED_NONLINEAR_SOLVE;
-    PetscCall(PetscInfo(ts, "Step=%" PetscInt_FMT ", linear solve failures %" PetscInt_FMT " greater than current TS allowed, stopping solve\n", ts->steps, ts->num_snes_failures));
+    PetscCall(PetscInfo(ts, "Step=%" PetscInt_FMT ", stage failures %" PetscInt_FMT " greater than current TS allowed, stopping solve\n", ts->steps, ts->num_snes_failures));
   } else {
     PetscCall(TSSetTimeStep(ts, ts->time_step * ts->adapt->scale_solve_failed));
   }

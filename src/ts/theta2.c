@@ -344,7 +344,7 @@ static PetscErrorCode TSStep_Theta2(TS ts)
       PetscCall(Theta2SolveExplicit(ts, th->V));
     } else if (th->linearized) {
       PetscCall(Theta2SolveLinearized(ts, th->V, &stageok));
-      if (!stageok) PetscCall(TSMechLinearSolveFailed(ts));
+      if (!stageok) PetscCall(TSMechStageFailed(ts));
     } else {
       PetscInt            nits, lits;
       SNESConvergedReason snesreason;

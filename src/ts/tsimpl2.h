@@ -25,7 +25,7 @@ PETSC_INTERN PetscErrorCode TSMechStepStateReset(TSMechStepState *);
 PETSC_INTERN PetscErrorCode TSMechSetUpSNES(TS, Vec);
 PETSC_INTERN PetscErrorCode TSMechStepBegin(TS, TSMechStepState *);
 PETSC_INTERN PetscErrorCode TSMechStepFinish(TS, TSMechStepState *, PetscBool stageok, Vec q1, Vec v1);
-PETSC_INTERN PetscErrorCode TSMechLinearSolveFailed(TS);
+PETSC_INTERN PetscErrorCode TSMechStageFailed(TS);
 PETSC_INTERN PetscErrorCode TSMechEvaluateWLTE(TS, TSMechStepState *, NormType, PetscInt *order, PetscReal *);
 PETSC_INTERN PetscErrorCode TSMechRollBack(TS, TSMechStepState *);
 PETSC_INTERN PetscErrorCode TSMechGetPrevious(TS, TSMechStepState *, Vec, PetscBool *);

@@ -172,7 +172,7 @@ int main(int argc, char **argv)
   /* blow-up */
   PetscCall(Run("chain", blowup, PETSC_TRUE, &ts, &sys, &guard));
   PetscCall(TSGetConvergedReason(ts, &reason));
-  PetscCall(TSMechGuardGetFailure(guard, &kind, NULL, &failE));
+  PetscCall(TSMechGuardGetFailure(guard, &kind, NULL, &failE, NULL));
   PetscCall(TSMechGuardGetInfo(guard, &E0, &C0, &start, &good, NULL, NULL));
   Check(reason < 0 && kind == TSMECH_GUARD_BLOWUP, "blow-up: reason %s, guard %s", TSConvergedReasons[reason], TSMechGuardFailures[kind]);
   Check(start == 0 && good == 9, "blow-up: the last good step is %" PetscInt_FMT ", expected 9", good);
@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 
   /* a non-finite state at a fixed step: the last good state is the initial one, bit for bit */
   PetscCall(Run("oscillator", "-oscillator_k 1e300 -ts_type symeuler2 -ts_dt 1 -ts_max_steps 5", PETSC_TRUE, &ts, &sys, &guard));
-  PetscCall(TSMechGuardGetFailure(guard, &kind, NULL, NULL));
+  PetscCall(TSMechGuardGetFailure(guard, &kind, NULL, NULL, NULL));
   PetscCall(TSMechGuardGetInfo(guard, NULL, NULL, NULL, &good, NULL, NULL));
   Check(kind == TSMECH_GUARD_NONFINITE && good == 0, "non-finite: guard %s, last good step %" PetscInt_FMT, TSMechGuardFailures[kind], good);
   PetscCall(TSMechGuardRestore(guard, PETSC_FALSE));
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
   /* negative control: too few retries allowed */
   PetscCall(Run("oscillator", "-oscillator_g 0 -ts_type ssp -ts_adapt_type basic -ts_dt 1e100 -ts_max_time 1e200 -ts_max_steps 3 -ts_max_reject 10", PETSC_TRUE, &ts, &sys, &guard));
   PetscCall(TSGetConvergedReason(ts, &reason));
-  PetscCall(TSMechGuardGetFailure(guard, &kind, NULL, NULL));
+  PetscCall(TSMechGuardGetFailure(guard, &kind, NULL, NULL, NULL));
   Check(reason < 0 && kind == TSMECH_GUARD_NONFINITE, "retries: with -ts_max_reject 10 the run did not give up (%s)", TSConvergedReasons[reason]);
   PetscCall(Done(&ts, &sys));
 
