@@ -503,16 +503,13 @@ static PetscErrorCode Summary(App *app)
 /* Set-up: every check before any file is written                                             */
 /* ------------------------------------------------------------------------------------------ */
 
-static PetscErrorCode Setup(App *app)
+/* The driver's own options, read in one options block (so -help documents them) and checked */
+static PetscErrorCode ReadOptions(App *app)
 {
-  MPI_Comm    comm = app->comm;
-  PetscBool   set;
-  PetscReal   dt, tmax;
-  PetscInt    maxsteps;
-  PetscMPIInt rank;
+  MPI_Comm  comm = app->comm;
+  PetscBool set;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   /* numbers no option may take (NaN, Inf, overflow, subnormal, wrapping integers), before any is read */
   PetscCall(MechOptionsCheckNumbers(comm, NULL));
   (void)PetscStrncpy(app->model, "cloth", sizeof(app->model));
@@ -544,7 +541,13 @@ static PetscErrorCode Setup(App *app)
   PetscCheck(app->keep >= 1 && app->keep <= MECH_IO_MAX_KEEP, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", app->keep, MECH_IO_MAX_KEEP);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &app->pause_at_step, NULL)); /* test hook */
 
-  /* names of types: the lists of registered types, before anything reads them */
+  PetscFunctionReturn(0);
+}
+
+/* The values of -<x>_type options, against the lists of registered types, before anything reads them */
+static PetscErrorCode CheckTypes(MPI_Comm comm)
+{
+  PetscFunctionBegin;
   PetscCall(TSInitializePackage());
   PetscCall(SNESInitializePackage());
   PetscCall(KSPInitializePackage());
@@ -554,9 +557,20 @@ static PetscErrorCode Setup(App *app)
   PetscCall(CheckTypeOption(comm, "-ksp_type", KSPList, "KSP type (linear solver)"));
   PetscCall(CheckTypeOption(comm, "-pc_type", PCList, "PC type (preconditioner)"));
   PetscCall(CheckAdaptType(comm));
-  /* the files, before the model (which may be large) is built */
-  PetscCall(CheckFiles(app));
 
+  PetscFunctionReturn(0);
+}
+
+/* The model and the TS (with a restart: the checkpoint's settings as defaults), the TS's
+   options, and the checks of what they imply */
+static PetscErrorCode CreateObjects(App *app)
+{
+  MPI_Comm  comm = app->comm;
+  PetscBool set;
+  PetscReal dt, tmax;
+  PetscInt  maxsteps;
+
+  PetscFunctionBegin;
   PetscCall(MechCreateModel(comm, app->model, &app->sys));
   PetscCall(TSCreate(comm, &app->ts));
   PetscCall(TSSetType(app->ts, TSMIDPOINT2));
@@ -622,11 +636,17 @@ static PetscErrorCode Setup(App *app)
   PetscCall(TSMechSetGuard(app->ts, &app->guard));
   PetscCall(TSMechGuardSetPostStep(app->guard, PostStep, app));
 
-  /* rank 0's clock is the run's clock (ProgressMonitor()) */
-  /* -help: every option was printed while it was read; nothing runs and no file is written */
-  PetscCall(PetscOptionsHasHelp(NULL, &app->help));
-  if (app->help) PetscFunctionReturn(0);
+  PetscFunctionReturn(0);
+}
 
+/* The progress line and the output: the last of the set-up, nothing is written before */
+static PetscErrorCode StartMonitors(App *app)
+{
+  MPI_Comm    comm = app->comm;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscTime(&app->start));
   PetscCallMPI(MPI_Bcast(&app->start, 1, MPI_DOUBLE, 0, comm));
   if (!app->quiet) {
@@ -661,6 +681,24 @@ static PetscErrorCode Setup(App *app)
     PetscCall(TSGetTime(app->ts, &t));
     PetscCall(Say(comm, PETSC_STDOUT, "tsmech: restarting from %s at step %" PetscInt_FMT ", t = %.10g\n", app->restart, step, (double)t));
   }
+  PetscFunctionReturn(0);
+}
+
+/* Every check before any file is written, then the objects, then the output (created last) */
+static PetscErrorCode Setup(App *app)
+{
+  PetscFunctionBegin;
+  PetscCall(ReadOptions(app));
+  PetscCall(CheckTypes(app->comm));
+  /* the files, before the model (which may be large) is built */
+  PetscCall(CheckFiles(app));
+  PetscCall(CreateObjects(app));
+  /* rank 0's clock is the run's clock (ProgressMonitor()) */
+  /* -help: every option was printed while it was read; nothing runs and no file is written */
+  PetscCall(PetscOptionsHasHelp(NULL, &app->help));
+  if (app->help) PetscFunctionReturn(0);
+
+  PetscCall(StartMonitors(app));
   PetscFunctionReturn(0);
 }
 
@@ -911,6 +949,75 @@ static int CheckOptionsFiles(int argc, char **argv)
   return bad ? EXIT_TSMECH_INPUT : 0;
 }
 
+/* After a failed run: the one line that says why, the stability report of explicit methods, the
+   summary, and what was saved (the last good state in the output and the checkpoint) */
+static void ReportFailure(App *app)
+{
+  char           line[2048];
+  PetscErrorCode e;
+  PetscBool      diskfull;
+  PetscInt       good = 0, start = 0;
+  PetscReal      goodtime = 0;
+
+  diskfull = app->fail == FAIL_ERROR && strstr(app->failmsg, "no space left") ? PETSC_TRUE : PETSC_FALSE;
+  e        = DescribeFailure(app);
+  if (!e) e = Say(app->comm, PETSC_STDERR, "tsmech: %s\n", app->failmsg);
+  if (!e) e = ReportStability(app);
+  if (!e) e = GoodState(app, &good, &goodtime, &start);
+  if (!e) e = TSMechGuardRestore(app->guard, PETSC_FALSE);
+  if (!e) e = Summary(app);
+  if (!e && diskfull && good > start) {
+    PetscInt  ckstep = -1;
+    PetscReal cktime = 0;
+
+    /* a full disk: writing the last good state again would fail the same way (and a second
+       message would only repeat it); what was written stays as it was */
+    if (app->ck) e = MechCheckpointGetLast(app->ck, &ckstep, &cktime);
+    if (!e && app->hasck && ckstep > start) e = Say(app->comm, PETSC_STDOUT, "tsmech: the disk is full: the checkpoint of step %" PetscInt_FMT " (t = %g) in %s is intact; free some space and continue with: tsmech <same options> -restart %s\n", ckstep, (double)cktime, app->ckpath, app->ckpath);
+    else if (!e) e = Say(app->comm, PETSC_STDOUT, "tsmech: the disk is full: %s\n", app->hasck ? "no checkpoint was written before it filled" : "no -checkpoint was given, so the run cannot be continued");
+  } else {
+    if (!e) e = SaveAfterFailure(app);
+    if (!e && good > start) {
+      if (app->out || app->hasoutput) e = Say(app->comm, PETSC_STDOUT, "tsmech: results up to step %" PetscInt_FMT " (t = %g) in %s\n", good, (double)goodtime, app->output);
+      if (!e && app->hasck && app->ckstep > start) e = Say(app->comm, PETSC_STDOUT, "tsmech: checkpoint of step %" PetscInt_FMT " (t = %g), %s, in %s; continue with: tsmech <same options, a smaller -ts_dt or other solver options> -restart %s\n", app->ckstep, (double)app->cktime, app->fail == FAIL_BLOWUP ? "the last state before the energy grew" : "the last good state", app->ckpath, app->ckpath);
+      else if (!e && app->hasck) e = Say(app->comm, PETSC_STDOUT, "tsmech: no checkpoint was written: the energy grew from the start\n");
+    } else if (!e) e = Say(app->comm, PETSC_STDOUT, "tsmech: no step was completed: %s\n", app->hasrestart ? "the output and checkpoint files are as they were" : "no file was written");
+  }
+  if (e) {
+    ErrorLine(e, PETSC_TRUE, line, sizeof(line));
+    (void)Say(app->comm, PETSC_STDERR, "tsmech: error while saving the last good state: %s\n", line);
+  }
+  (void)ReportUnused(app->comm);
+}
+
+/* After a run that ended normally or by a signal: the summary and where the results are; the
+   exit status (EXIT_TSMECH_ERROR if the report itself failed) */
+static int ReportDone(App *app)
+{
+  char           line[2048];
+  PetscErrorCode e;
+
+  e = Summary(app);
+  if (!e && app->hasoutput) e = Say(app->comm, PETSC_STDOUT, "tsmech: results in %s\n", app->output);
+  if (!e && app->hasck) e = Say(app->comm, PETSC_STDOUT, "tsmech: checkpoint in %s\n", app->ckpath);
+  if (!e && app->interrupted) {
+    PetscInt  step;
+    PetscReal t;
+
+    e = TSGetStepNumber(app->ts, &step);
+    if (!e) e = TSGetTime(app->ts, &t);
+    if (!e && app->hasck) e = Say(app->comm, PETSC_STDOUT, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; continue with: tsmech <same options> -restart %s\n", app->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t, app->ckpath);
+    else if (!e) e = Say(app->comm, PETSC_STDOUT, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; no -checkpoint was given, so the run cannot be continued\n", app->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t);
+  }
+  if (!e) e = ReportUnused(app->comm);
+  if (e) {
+    ErrorLine(e, PETSC_TRUE, line, sizeof(line));
+    (void)Say(app->comm, PETSC_STDERR, "tsmech: error: %s\n", line);
+    return EXIT_TSMECH_ERROR;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   App               app;
@@ -986,62 +1093,10 @@ int main(int argc, char **argv)
   if (status == EXIT_TSMECH_INPUT) {
     (void)Say(app.comm, PETSC_STDERR, "tsmech: error: %s\n", line);
   } else if (failed) {
-    PetscErrorCode e;
-    PetscBool      diskfull;
-    PetscInt       good = 0, start = 0;
-    PetscReal      goodtime = 0;
-
-    status   = EXIT_TSMECH_FAILED;
-    diskfull = app.fail == FAIL_ERROR && strstr(app.failmsg, "no space left") ? PETSC_TRUE : PETSC_FALSE;
-    e        = DescribeFailure(&app);
-    if (!e) e = Say(app.comm, PETSC_STDERR, "tsmech: %s\n", app.failmsg);
-    if (!e) e = ReportStability(&app);
-    if (!e) e = GoodState(&app, &good, &goodtime, &start);
-    if (!e) e = TSMechGuardRestore(app.guard, PETSC_FALSE);
-    if (!e) e = Summary(&app);
-    if (!e && diskfull && good > start) {
-      PetscInt  ckstep = -1;
-      PetscReal cktime = 0;
-
-      /* a full disk: writing the last good state again would fail the same way (and a second
-         message would only repeat it); what was written stays as it was */
-      if (app.ck) e = MechCheckpointGetLast(app.ck, &ckstep, &cktime);
-      if (!e && app.hasck && ckstep > start) e = Say(app.comm, PETSC_STDOUT, "tsmech: the disk is full: the checkpoint of step %" PetscInt_FMT " (t = %g) in %s is intact; free some space and continue with: tsmech <same options> -restart %s\n", ckstep, (double)cktime, app.ckpath, app.ckpath);
-      else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: the disk is full: %s\n", app.hasck ? "no checkpoint was written before it filled" : "no -checkpoint was given, so the run cannot be continued");
-    } else {
-      if (!e) e = SaveAfterFailure(&app);
-      if (!e && good > start) {
-        if (app.out || app.hasoutput) e = Say(app.comm, PETSC_STDOUT, "tsmech: results up to step %" PetscInt_FMT " (t = %g) in %s\n", good, (double)goodtime, app.output);
-        if (!e && app.hasck && app.ckstep > start) e = Say(app.comm, PETSC_STDOUT, "tsmech: checkpoint of step %" PetscInt_FMT " (t = %g), %s, in %s; continue with: tsmech <same options, a smaller -ts_dt or other solver options> -restart %s\n", app.ckstep, (double)app.cktime, app.fail == FAIL_BLOWUP ? "the last state before the energy grew" : "the last good state", app.ckpath, app.ckpath);
-        else if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: no checkpoint was written: the energy grew from the start\n");
-      } else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: no step was completed: %s\n", app.hasrestart ? "the output and checkpoint files are as they were" : "no file was written");
-    }
-    if (e) {
-      ErrorLine(e, PETSC_TRUE, line, sizeof(line));
-      (void)Say(app.comm, PETSC_STDERR, "tsmech: error while saving the last good state: %s\n", line);
-    }
-    (void)ReportUnused(app.comm);
+    status = EXIT_TSMECH_FAILED;
+    ReportFailure(&app);
   } else if (!app.help) {
-    PetscErrorCode e;
-
-    e = Summary(&app);
-    if (!e && app.hasoutput) e = Say(app.comm, PETSC_STDOUT, "tsmech: results in %s\n", app.output);
-    if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: checkpoint in %s\n", app.ckpath);
-    if (!e && app.interrupted) {
-      PetscInt  step;
-      PetscReal t;
-
-      e = TSGetStepNumber(app.ts, &step);
-      if (!e) e = TSGetTime(app.ts, &t);
-      if (!e && app.hasck) e = Say(app.comm, PETSC_STDOUT, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; continue with: tsmech <same options> -restart %s\n", app.interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t, app.ckpath);
-      else if (!e) e = Say(app.comm, PETSC_STDOUT, "tsmech: interrupted by %s at step %" PetscInt_FMT ", t = %.10g; no -checkpoint was given, so the run cannot be continued\n", app.interrupted == SIGTERM ? "SIGTERM" : "SIGINT", step, (double)t);
-    }
-    if (!e) e = ReportUnused(app.comm);
-    if (e) {
-      ErrorLine(e, PETSC_TRUE, line, sizeof(line));
-      (void)Say(app.comm, PETSC_STDERR, "tsmech: error: %s\n", line);
-      status = EXIT_TSMECH_ERROR;
-    }
+    status = ReportDone(&app);
     /* an interrupted run ends with 128 + the signal number, as if the signal had ended it */
     if (!status && app.interrupted) status = 128 + app.interrupted;
   }
