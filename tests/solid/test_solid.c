@@ -644,6 +644,43 @@ static PetscErrorCode TestAxialBar(void)
 }
 
 /*
+  The linear beam (E = 1, nu = 0, rho = 1, 1 x 0.1 x 0.1, nx x nyz x nyz boxes) of the bending
+  tests: its initial state, its stiffness K0 with the fixed dofs' rows and columns given a large
+  diagonal (so K0 x = omega^2 M x has only the free modes), the mass, and a Cholesky solver with K0
+  (options prefix `prefix`)
+*/
+static PetscErrorCode BeamStiffness(PetscInt nx, PetscInt nyz, const char prefix[], MechSystem *sys, Vec *q, Vec *v, Mat *K, Mat *M, KSP *ksp)
+{
+  IS        fixed;
+  Vec       d;
+  PetscReal dmax;
+  PC        pc;
+  char      opts[512];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0 -solid_density 1 -solid_g 0,0,0", nx, nyz, nyz));
+  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, sys));
+  PetscCall(MechSystemCreateState(*sys, q, v));
+  PetscCall(MechSystemCreateOperator(*sys, K));
+  PetscCall(MechSystemComputeOperator(*sys, 0, *q, *v, 1, 0, 0, *K));
+  PetscCall(MechSystemGetMass(*sys, M));
+  PetscCall(MechSystemGetFixed(*sys, &fixed));
+  PetscCall(VecDuplicate(*q, &d));
+  PetscCall(MatGetDiagonal(*K, d));
+  PetscCall(VecMax(d, NULL, &dmax));
+  PetscCall(VecDestroy(&d));
+  PetscCall(MatZeroRowsColumnsIS(*K, fixed, 1e3 * dmax, NULL, NULL));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOptionsPrefix(*ksp, prefix));
+  PetscCall(KSPSetOperators(*ksp, *K, *K));
+  PetscCall(KSPSetType(*ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, PCCHOLESKY));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscFunctionReturn(0);
+}
+
+/*
   The cantilever's first bending frequency from inverse iteration on K0 x = omega^2 M x (fixed
   dofs removed: their rows of K0 get a large diagonal), against Euler-Bernoulli's
   f1 = (1.8751^2 / 2 pi) sqrt(E I / (rho A L^4)), I = b^4 / 12: P1 tetrahedra are too stiff in
@@ -656,33 +693,13 @@ static PetscErrorCode BendingFrequency(PetscInt nx, PetscInt nyz, PetscReal *f1)
   Vec        q, v, x, y;
   KSP        ksp;
   IS         fixed;
-  PetscReal  lam = 0, dmax;
-  char       opts[512];
+  PetscReal  lam = 0;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0 -solid_density 1 -solid_g 0,0,0", nx, nyz, nyz));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
-  PetscCall(MechSystemCreateState(sys, &q, &v));
-  PetscCall(MechSystemCreateOperator(sys, &K));
-  PetscCall(MechSystemComputeOperator(sys, 0, q, v, 1, 0, 0, K));
-  PetscCall(MechSystemGetMass(sys, &M));
+  PetscCall(BeamStiffness(nx, nyz, "bend_", &sys, &q, &v, &K, &M, &ksp));
   PetscCall(MechSystemGetFixed(sys, &fixed));
   PetscCall(VecDuplicate(q, &x));
   PetscCall(VecDuplicate(q, &y));
-  PetscCall(MatGetDiagonal(K, x));
-  PetscCall(VecMax(x, NULL, &dmax));
-  PetscCall(MatZeroRowsColumnsIS(K, fixed, 1e3 * dmax, NULL, NULL));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOptionsPrefix(ksp, "bend_"));
-  PetscCall(KSPSetOperators(ksp, K, K));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  {
-    PC pc;
-
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCCHOLESKY));
-  }
-  PetscCall(KSPSetFromOptions(ksp));
   /* start from a transverse load along (0, 1, -1), the direction of the lowest bending mode of
      the Kuhn mesh (see BendingFrequencyTime()): along z the start holds both bending modes,
      whose frequencies meet under refinement, and 40 iterations no longer separate them */
@@ -776,33 +793,13 @@ static PetscErrorCode BendingFrequencyTime(PetscInt nx, PetscInt nyz, PetscInt s
   IS         fixed;
   TS         ts;
   BendCtx    bc;
-  PetscReal  dmax, tip;
-  char       opts[512];
+  PetscReal  tip;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0 -solid_density 1 -solid_g 0,0,0", nx, nyz, nyz));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
-  PetscCall(MechSystemCreateState(sys, &q, &v));
-  PetscCall(MechSystemCreateOperator(sys, &K));
-  PetscCall(MechSystemComputeOperator(sys, 0, q, v, 1, 0, 0, K));
-  PetscCall(MechSystemGetMass(sys, &M));
+  PetscCall(BeamStiffness(nx, nyz, "bendt_", &sys, &q, &v, &K, &M, &ksp));
   PetscCall(MechSystemGetFixed(sys, &fixed));
   PetscCall(VecDuplicate(q, &u));
   PetscCall(VecDuplicate(q, &y));
-  PetscCall(MatGetDiagonal(K, u));
-  PetscCall(VecMax(u, NULL, &dmax));
-  PetscCall(MatZeroRowsColumnsIS(K, fixed, 1e3 * dmax, NULL, NULL));
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOptionsPrefix(ksp, "bendt_"));
-  PetscCall(KSPSetOperators(ksp, K, K));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  {
-    PC pc;
-
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCCHOLESKY));
-  }
-  PetscCall(KSPSetFromOptions(ksp));
   PetscCall(VecSet(u, 0));
   PetscCall(VecStrideSet(u, 1, (PETSC_SQRT2 / 2)));
   PetscCall(VecStrideSet(u, 2, sign * (PETSC_SQRT2 / 2)));
