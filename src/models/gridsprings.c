@@ -292,7 +292,7 @@ PetscErrorCode MechSpringGridDestroy(void *ctx)
   of the buffer or of the store: forces (w = 3), or blocks B = cK Kaa + cD Daa (w = 9), with
   definite the clamped Kaa of MechSpringTangentDefinite(). Only springs with an owned end are needed.
 */
-static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD, PetscBool definite, PetscReal *slab)
+static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD, PetscBool definite, PetscReal *slab, PetscInt *nclamped)
 {
   PetscInt  i, j, m, a;
   PetscReal K[9] = {0}, D[9] = {0};
@@ -312,7 +312,12 @@ static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const
         if (w == 3) PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b, NULL, NULL, NULL));
         else {
           PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], NULL, cK != 0 && !definite ? K : NULL, cD != 0 ? D : NULL, NULL));
-          if (cK != 0 && definite) PetscCall(MechSpringTangentDefinite(&g->spring[s], &x[3 * p], &x[3 * pp], K));
+          if (cK != 0 && definite) {
+            PetscBool clamped;
+
+            PetscCall(MechSpringTangentDefinite(&g->spring[s], &x[3 * p], &x[3 * pp], K, &clamped));
+            if (clamped && nclamped) (*nclamped)++;
+          }
           for (a = 0; a < 9; a++) b[a] = cK * K[a] + cD * D[a];
         }
       }
@@ -343,7 +348,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
   PetscCall(VecGetArray(f, &fa));
   /* r runs through the owned points in the order of the global vector */
   for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
-    PetscCall(GridSlabSprings(g, k, x, u, 3, 0, 0, PETSC_FALSE, g->buf + 3 * GridSlabStart(g, k)));
+    PetscCall(GridSlabSprings(g, k, x, u, 3, 0, 0, PETSC_FALSE, g->buf + 3 * GridSlabStart(g, k), NULL));
     if (k < g->xs[2]) continue;
     GridSlabStarts(g, k, sb);
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
@@ -411,6 +416,7 @@ static PetscErrorCode GridTangentAssemble(MechSystem sys, PetscReal t, Vec q, Ve
   PetscReal              diag[9];
   PetscScalar            vals[9 * MECH_GRID_STENCIL];
   PetscInt               sidx[MECH_GRID_STENCIL], cols[MECH_GRID_STENCIL];
+  PetscInt               nclamped = 0;                      /* compressed springs of the slabs k >= xs[2], some counted by two ranks */
   PetscInt               i, j, k, b, nc, dpos, a, e, sb[3]; /* sw <= 2 */
 
   PetscFunctionBegin;
@@ -421,7 +427,7 @@ static PetscErrorCode GridTangentAssemble(MechSystem sys, PetscReal t, Vec q, Ve
   PetscCall(DMGetLocalToGlobalMapping(g->da, &ltog));
   PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
   for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
-    PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, definite, g->buf + 9 * GridSlabStart(g, k)));
+    PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, definite, g->buf + 9 * GridSlabStart(g, k), k >= g->xs[2] ? &nclamped : NULL));
     if (k < g->xs[2]) continue;
     GridSlabStarts(g, k, sb);
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
@@ -461,6 +467,7 @@ static PetscErrorCode GridTangentAssemble(MechSystem sys, PetscReal t, Vec q, Ve
   PetscCall(GridRestoreLocal(g->da, &ql, &x));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  if (definite) PetscCall(PetscInfo(g->da, "Semidefinite tangent: %" PetscInt_FMT " compressed springs clamped on this rank\n", nclamped));
   PetscFunctionReturn(0);
 }
 
@@ -506,7 +513,7 @@ static PetscErrorCode GridTangentLinearize(MechSystem sys, PetscReal t, Vec q, V
   PetscCall(GridGetLocal(g->da, v, &vl, &u));
   if (!g->constant) {
     if (!g->store) PetscCall(PetscMalloc1((g->xs[2] + g->xm[2] - g->k0) * GridSlabEntries(g) * 9, &g->store));
-    for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, PETSC_FALSE, g->store + 9 * (k - g->k0) * GridSlabEntries(g)));
+    for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, PETSC_FALSE, g->store + 9 * (k - g->k0) * GridSlabEntries(g), NULL));
   }
   if (g->extra) {
     if (!g->ext) PetscCall(PetscMalloc1(9 * nloc, &g->ext));

@@ -62,7 +62,7 @@ PetscErrorCode MechSpringEvaluate(const MechSpring *s, const PetscReal xa[3], co
   MechSpringTangentDefinite - the clamped spring tangent of springs.h: k [max(0, 1 - L / r) P + dhat dhat^T]
   with P = I - dhat dhat^T, i.e. k I - k min(L / r, 1) P.
 */
-PetscErrorCode MechSpringTangentDefinite(const MechSpring *s, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9])
+PetscErrorCode MechSpringTangentDefinite(const MechSpring *s, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9], PetscBool *clamped)
 {
   PetscReal d[3], r, a;
   PetscInt  i, j;
@@ -73,6 +73,7 @@ PetscErrorCode MechSpringTangentDefinite(const MechSpring *s, const PetscReal xa
   PetscCheck(r > 0 || s->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)s->L);
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) Kaa[3 * i + j] = i == j ? s->k : 0.0;
+  if (clamped) *clamped = s->L > r ? PETSC_TRUE : PETSC_FALSE;
   if (s->L == 0) PetscFunctionReturn(0);
   /* a = k min(L / r, 1): the part of k I taken away across the spring */
   a = s->k * PetscMin(s->L / r, 1.0);

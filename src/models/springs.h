@@ -55,8 +55,9 @@ PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscRe
   compressed springs in implicit cloth simulation (Choi & Ko, "Stable but responsive cloth",
   SIGGRAPH 2002, section 5). The damping block Daa = c dhat dhat^T is already semidefinite.
   Errors as MechSpringEvaluate() (coincident ends of a spring of positive rest length).
+  clamped (may be NULL) tells whether the spring is compressed, i.e. Kaa~ differs from Kaa.
 */
-PETSC_INTERN PetscErrorCode MechSpringTangentDefinite(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9]);
+PETSC_INTERN PetscErrorCode MechSpringTangentDefinite(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9], PetscBool *clamped);
 
 /*
   Helper of the small models (oscillator, pair, kepler), defined in models.c: all n dofs live on
