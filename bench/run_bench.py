@@ -84,11 +84,10 @@ PEERS = [
     dict(key="midpoint2", label="tsmech midpoint2 (Newton, MF)", ts=["-ts_type", "midpoint2", "-ts_theta_matrix_free"], family="midpoint", second=True, tsmech=True, follows="cn2"),
     dict(key="midpoint2-lin", label="tsmech midpoint2 linearized MF", ts=["-ts_type", "midpoint2", "-ts_theta_linearized", "-ts_theta_matrix_free"], family="midpoint", second=True, tsmech=True, follows="cn2"),
     dict(key="cn2-asm", label="tsmech cn2 (Newton, assembled J)", ts=["-ts_type", "cn2"], family="trapezoidal", second=True, tsmech=True, follows="cn2"),
-    # the MF peers precondition with the semidefinite (clamped) tangent by default (-ts_theta_pc_definite);
-    # these opt-in peers (--peers) precondition with the exact tangent instead, or with a semidefinite
-    # second matrix beside the assembled J, for the comparison of bench/README.md
-    dict(key="cn2-exactpc", label="tsmech cn2 MF, exact-tangent PC", ts=["-ts_type", "cn2", "-ts_theta_matrix_free", "-ts_theta_pc_definite", "0"], family="trapezoidal", second=True, tsmech=True, follows="cn2", optin=True),
-    dict(key="midpoint2-exactpc", label="tsmech midpoint2 MF, exact-tangent PC", ts=["-ts_type", "midpoint2", "-ts_theta_matrix_free", "-ts_theta_pc_definite", "0"], family="midpoint", second=True, tsmech=True, follows="cn2", optin=True),
+    # opt-in peers (--peers): the preconditioning matrix from the semidefinite (clamped) tangent,
+    # -ts_theta_pc_definite, with the matrix-free J or beside the assembled J (bench/README.md)
+    dict(key="cn2-defpc", label="tsmech cn2 MF, semidefinite PC", ts=["-ts_type", "cn2", "-ts_theta_matrix_free", "-ts_theta_pc_definite"], family="trapezoidal", second=True, tsmech=True, follows="cn2", optin=True),
+    dict(key="midpoint2-defpc", label="tsmech midpoint2 MF, semidefinite PC", ts=["-ts_type", "midpoint2", "-ts_theta_matrix_free", "-ts_theta_pc_definite"], family="midpoint", second=True, tsmech=True, follows="cn2", optin=True),
     dict(key="cn2-asm-defpc", label="tsmech cn2 assembled J, semidefinite PC", ts=["-ts_type", "cn2", "-ts_theta_pc_definite"], family="trapezoidal", second=True, tsmech=True, follows="cn2", optin=True),
     dict(key="alpha2", label="PETSc TSALPHA2 (radius 1)", ts=["-ts_type", "alpha2", "-ts_alpha_radius", "1"], family="midpoint", second=True, tsmech=False),
     dict(key="cn", label="PETSc TSCN [q;v]", ts=["-ts_type", "cn"], family="trapezoidal", second=False, tsmech=False),

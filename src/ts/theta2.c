@@ -57,14 +57,14 @@ typedef struct {
   PetscInt  rebuilds; /* preconditioning matrices assembled */
 
   /* preconditioning matrix from the system's semidefinite tangent (MechSystemSetTangentDefinite()) */
-  PetscBool pcdefinite, pcdefinite_set; /* unset: on with the matrix-free Jacobian, off otherwise */
-  PetscBool Psep;                       /* the assembled mode's separate preconditioning matrix is ours */
+  PetscBool pcdefinite;
+  PetscBool Psep; /* the assembled mode's separate preconditioning matrix is ours */
 } TS_Theta2;
 
-/* Whether the preconditioning matrix is the semidefinite one: as set, else with the matrix-free Jacobian */
+/* Whether the preconditioning matrix is the semidefinite one */
 static inline PetscBool Theta2PCDefinite(const TS_Theta2 *th)
 {
-  return th->pcdefinite_set ? th->pcdefinite : th->matrixfree;
+  return th->pcdefinite;
 }
 
 /* Stage arguments of F from the candidate v+ (x). */
@@ -531,7 +531,7 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
   {
     PetscBool flg, set;
 
-    PetscCall(PetscOptionsBool("-ts_theta_pc_definite", "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact; default: with -ts_theta_matrix_free", "TSTheta2SetPCDefinite", Theta2PCDefinite(th), &flg, &set));
+    PetscCall(PetscOptionsBool("-ts_theta_pc_definite", "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", "TSTheta2SetPCDefinite", Theta2PCDefinite(th), &flg, &set));
     if (set) PetscCall(TSTheta2SetPCDefinite(ts, flg));
   }
   PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
@@ -662,10 +662,9 @@ static PetscErrorCode TSTheta2SetPCDefinite_Theta2(TS ts, PetscBool flg)
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
 
   PetscFunctionBegin;
-  th->pcdefinite     = flg;
-  th->pcdefinite_set = PETSC_TRUE;
-  th->Jvalid         = PETSC_FALSE;
-  th->Pvalid         = PETSC_FALSE;
+  th->pcdefinite = flg;
+  th->Jvalid     = PETSC_FALSE;
+  th->Pvalid     = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -693,7 +692,7 @@ static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscR
   Options: -ts_theta_theta, -ts_theta_endpoint, -ts_theta_initial_guess_extrapolate,
   -ts_theta_linearized, -ts_theta_linearized_guess <zero,velocity,predictor,predictor_zero,
   predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.1>,
-  -ts_theta_pc_definite (default: on with -ts_theta_matrix_free).
+  -ts_theta_pc_definite.
 M*/
 PetscErrorCode TSCreate_Theta2(TS ts)
 {
@@ -937,7 +936,7 @@ PetscErrorCode TSTheta2GetMatrixFree(TS ts, PetscBool *flg, PetscReal *growth, P
 - flg - PETSC_TRUE to use the semidefinite approximation
 
   Options Database Key:
-. -ts_theta_pc_definite <bool> - default: on with -ts_theta_matrix_free, off otherwise
+. -ts_theta_pc_definite <bool> - default false
 
   Notes:
   With the matrix-free Jacobian (TSTheta2SetMatrixFree()) the assembled preconditioning matrix is
@@ -960,7 +959,7 @@ PetscErrorCode TSTheta2SetPCDefinite(TS ts, PetscBool flg)
 
 /*@C
   TSTheta2GetPCDefinite - Whether the preconditioning matrix is built from the semidefinite
-  tangent approximation (the value in effect: as set, else whether the Jacobian is matrix-free).
+  tangent approximation.
 @*/
 PetscErrorCode TSTheta2GetPCDefinite(TS ts, PetscBool *flg)
 {
