@@ -53,7 +53,7 @@ PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscRe
   direction (not symmetric) is left out, so Kaa~ = Kaa for a stretched (r >= L) spring at zero
   relative velocity or without damping. This is the usual cure for the indefinite Jacobian of
   compressed springs in implicit cloth simulation (Choi & Ko, "Stable but responsive cloth",
-  SIGGRAPH 2002, section 5). The damping block Daa = c dhat dhat^T is already semidefinite.
+  SIGGRAPH 2002). The damping block Daa = c dhat dhat^T is already semidefinite.
   Errors as MechSpringEvaluate() (coincident ends of a spring of positive rest length).
   clamped (may be NULL) tells whether the spring is compressed, i.e. Kaa~ differs from Kaa.
 */
