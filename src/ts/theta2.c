@@ -553,7 +553,7 @@ static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
     else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
     if (th->matrixfree && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", th->rebuilds, (double)th->pcgrowth));
-    if (Theta2PCDefinite(th) && th->Theta > 0 && !th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix from the semidefinite tangent approximation%s\n", th->matrixfree ? "" : (th->Psep ? " (a second matrix beside the exact Jacobian)" : " (none: the model has no approximation, or the Jacobian is the preconditioning matrix)")));
+    if (Theta2PCDefinite(th) && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix from the semidefinite tangent approximation%s\n", th->matrixfree ? "" : (th->Psep ? " (a second matrix beside the exact Jacobian)" : " (where the model has one and the preconditioning matrix is not the Jacobian itself)")));
   }
   {
     MechSystem sys;
