@@ -84,6 +84,11 @@ PEERS = [
     dict(key="midpoint2", label="tsmech midpoint2 (Newton, MF)", ts=["-ts_type", "midpoint2", "-ts_theta_matrix_free"], family="midpoint", second=True, tsmech=True, follows="cn2"),
     dict(key="midpoint2-lin", label="tsmech midpoint2 linearized MF", ts=["-ts_type", "midpoint2", "-ts_theta_linearized", "-ts_theta_matrix_free"], family="midpoint", second=True, tsmech=True, follows="cn2"),
     dict(key="cn2-asm", label="tsmech cn2 (Newton, assembled J)", ts=["-ts_type", "cn2"], family="trapezoidal", second=True, tsmech=True, follows="cn2"),
+    # opt-in peers (--peers): the preconditioning matrix from the semidefinite (clamped) tangent,
+    # -ts_theta_pc_definite, with the matrix-free J or beside the assembled J (bench/README.md)
+    dict(key="cn2-defpc", label="tsmech cn2 MF, semidefinite PC", ts=["-ts_type", "cn2", "-ts_theta_matrix_free", "-ts_theta_pc_definite"], family="trapezoidal", second=True, tsmech=True, follows="cn2", optin=True),
+    dict(key="midpoint2-defpc", label="tsmech midpoint2 MF, semidefinite PC", ts=["-ts_type", "midpoint2", "-ts_theta_matrix_free", "-ts_theta_pc_definite"], family="midpoint", second=True, tsmech=True, follows="cn2", optin=True),
+    dict(key="cn2-asm-defpc", label="tsmech cn2 assembled J, semidefinite PC", ts=["-ts_type", "cn2", "-ts_theta_pc_definite"], family="trapezoidal", second=True, tsmech=True, follows="cn2", optin=True),
     dict(key="alpha2", label="PETSc TSALPHA2 (radius 1)", ts=["-ts_type", "alpha2", "-ts_alpha_radius", "1"], family="midpoint", second=True, tsmech=False),
     dict(key="cn", label="PETSc TSCN [q;v]", ts=["-ts_type", "cn"], family="trapezoidal", second=False, tsmech=False),
     dict(key="theta", label="PETSc TSTHETA(1/2) [q;v]", ts=["-ts_type", "theta", "-ts_theta_theta", "0.5"], family="midpoint", second=False, tsmech=False, follows="cn"),
@@ -735,7 +740,7 @@ def main():
                          "--sizes, the lattice its largest size)")
     ap.add_argument("--lattice-sizes", default="16,32", help="lattice sizes n (n³ particles); the largest is the reported case")
     ap.add_argument("--ranks", default="1,2", help="comma list of rank counts")
-    ap.add_argument("--peers", default=",".join(p["key"] for p in PEERS), help="comma list of " + ", ".join(PEER))
+    ap.add_argument("--peers", default=",".join(p["key"] for p in PEERS if not p.get("optin")), help="comma list of " + ", ".join(PEER) + " (default: all but the opt-in " + ", ".join(p["key"] for p in PEERS if p.get("optin")) + ")")
     ap.add_argument("--skip-big", default="theta",
                     help="peers left out at the largest cloth size on every rank count (the full run's time budget); '' keeps all")
     ap.add_argument("--config", action="append", default=[], metavar="PEER=CONFIG",

@@ -73,6 +73,11 @@ PETSC_EXTERN PetscErrorCode TSTheta2SetPreviousVelocity(TS, Vec);
    assemblies of the preconditioning matrix. */
 PETSC_EXTERN PetscErrorCode TSTheta2SetMatrixFree(TS, PetscBool, PetscReal);
 PETSC_EXTERN PetscErrorCode TSTheta2GetMatrixFree(TS, PetscBool *, PetscReal *, PetscInt *);
+/* The preconditioning matrix from the system's semidefinite tangent approximation
+   (MechSystemSetTangentDefinite()) while the Jacobian stays exact: with the matrix-free Jacobian
+   it is the assembled matrix; with the assembled Jacobian a second matrix (-ts_theta_pc_definite) */
+PETSC_EXTERN PetscErrorCode TSTheta2SetPCDefinite(TS, PetscBool);
+PETSC_EXTERN PetscErrorCode TSTheta2GetPCDefinite(TS, PetscBool *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The mechanical system                                                                      */
@@ -128,6 +133,27 @@ PETSC_EXTERN PetscErrorCode MechSystemCreateTangentMatrix(MechSystem, PetscInt b
    (MechSystemCreateOperatorShell()); it must equal the assembled tangent. */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentAction(MechSystem, MechTangentLinearizeFn, MechTangentApplyFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasTangentAction(MechSystem, PetscBool *);
+/*
+  MechSystemSetTangentDefinite - Optional: a second tangent callback that assembles a positive
+  semidefinite approximation of cK K + cD D into the matrix of MechSystemSetTangent() (same
+  signature and duties as the exact callback), used only to build preconditioning matrices.
+
+  Compressed springs with a rest length (and penalty contacts) have an indefinite tangent, which
+  can make M + theta tau D + theta^2 tau^2 K indefinite and stop CG with incomplete Cholesky or
+  algebraic multigrid (KSP_DIVERGED_INDEFINITE_PC). The clamped spring tangent
+  k [max(0, 1 - L/l)(I - n n^T) + n n^T] (Choi & Ko, SIGGRAPH 2002), or for elements the
+  element tangent projected onto its semidefinite part (Teran et al., SCA 2005), is definite; as
+  preconditioning matrix only it leaves Newton's answer unchanged. The grid models (chain, cloth,
+  lattice) provide it. MechSystemComputeOperatorDefinite() assembles cK K~ + cD D~ + cM M with it
+  (fixed dofs decoupled), or with the exact tangent for a model that gives none.
+  TSTheta2SetPCDefinite() (-ts_theta_pc_definite) makes the theta2 family use it.
+
+  Level: intermediate
+
+.seealso: MechSystemSetTangent(), MechSystemComputeOperatorDefinite(), TSTheta2SetPCDefinite()
+*/
+PETSC_EXTERN PetscErrorCode MechSystemSetTangentDefinite(MechSystem, MechTangentFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemHasTangentDefinite(MechSystem, PetscBool *);
 /* Fixed degrees of freedom (global indices, each rank its own) with prescribed values
    (a full-size Vec, only its fixed entries are read; NULL: the values of the initial state). */
 PETSC_EXTERN PetscErrorCode MechSystemSetFixed(MechSystem, IS, Vec);
@@ -168,6 +194,9 @@ PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, con
 PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q, Vec v, Vec f);
 /* J = cK K + cD D + cM M */
 PETSC_EXTERN PetscErrorCode MechSystemComputeOperator(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J);
+/* P = cK K~ + cD D~ + cM M with the semidefinite approximation of MechSystemSetTangentDefinite()
+   (the exact tangent if the model gives none): a preconditioning matrix */
+PETSC_EXTERN PetscErrorCode MechSystemComputeOperatorDefinite(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat P);
 /* A new matrix with the sparsity of the operator above. */
 PETSC_EXTERN PetscErrorCode MechSystemCreateOperator(MechSystem, Mat *);
 /* A MATSHELL applying J = cK K + cD D + cM M (fixed dofs decoupled) through the tangent action,

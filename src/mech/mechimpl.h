@@ -24,7 +24,9 @@ struct _p_MechSystem {
   void                  *forcectx;
   MechTangentFn          tangent;
   void                  *tangentctx;
-  Mat                    Jpattern;  /* sparsity of K + D + M */
+  Mat                    Jpattern;   /* sparsity of K + D + M */
+  MechTangentFn          tangentdef; /* optional semidefinite approximation, for preconditioning */
+  void                  *tangentdefctx;
   MechTangentLinearizeFn linearize; /* optional tangent action (matrix-free operators) */
   MechTangentApplyFn     apply;
   void                  *actionctx;

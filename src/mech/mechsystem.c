@@ -302,6 +302,52 @@ PetscErrorCode MechSystemSetTangent(MechSystem sys, Mat J, PetscBool hasdamping,
   PetscFunctionReturn(0);
 }
 
+/*@C
+  MechSystemSetTangentDefinite - Sets an optional second tangent callback that assembles a positive
+  semidefinite approximation of cK K + cD D, for preconditioning matrices only.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. fn  - the callback, with the signature and duties of the exact one (MechTangentFn): it fills
+        the matrix of MechSystemSetTangent()'s pattern (zeroed on entry) and assembles it; NULL removes it
+- ctx - its context
+
+  Notes:
+  The tangent of a spring with a rest length is indefinite when the spring is compressed, and then
+  M + theta tau D + theta^2 tau^2 K may be too: CG with an incomplete Cholesky or an algebraic
+  multigrid preconditioner built from it stagnates or stops with KSP_DIVERGED_INDEFINITE_PC. A
+  model can provide the clamped tangent (per spring k [max(0, 1 - L/l)(I - n n^T) + n n^T], Choi &
+  Ko, SIGGRAPH 2002; for elements, the element tangent projected onto its semidefinite part, Teran
+  et al., SCA 2005) here. Used only for the preconditioning matrix (TSTheta2SetPCDefinite()),
+  it changes how fast the linear solver converges, never what Newton converges to.
+  MechSystemComputeOperatorDefinite() falls back to the exact tangent when no callback is set.
+
+.seealso: `MechSystemSetTangent()`, `MechSystemComputeOperatorDefinite()`, `TSTheta2SetPCDefinite()`
+@*/
+PetscErrorCode MechSystemSetTangentDefinite(MechSystem sys, MechTangentFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  sys->tangentdef    = fn;
+  sys->tangentdefctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemHasTangentDefinite - Whether the model gives a semidefinite approximation of its
+  tangent (MechSystemSetTangentDefinite()).
+@*/
+PetscErrorCode MechSystemHasTangentDefinite(MechSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidBoolPointer(has, 2);
+  *has = sys->tangentdef ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 /*@
   MechSystemSetFixed - Sets the fixed degrees of freedom and, optionally, their prescribed values.
 
@@ -1024,6 +1070,33 @@ PetscErrorCode MechSystemCreateOperator(MechSystem sys, Mat *J)
   PetscFunctionReturn(0);
 }
 
+/* J = cK K + cD D + cM M at (t, q, v) with the tangent callback fn, fixed dofs decoupled */
+static PetscErrorCode MechSystemComputeOperator_Private(MechSystem sys, MechTangentFn fn, void *ctx, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J)
+{
+  PetscFunctionBegin;
+  PetscCall(MechSystemSetUp(sys));
+  if (!sys->hasdamping) cD = 0;
+  PetscCall(PetscLogStagePush(MECH_StageAssembly));
+  PetscCall(PetscLogEventBegin(MECH_Operator, sys, J, 0, 0));
+  PetscCall(MatZeroEntries(J));
+  if (cK != 0 || cD != 0) {
+    PetscCall((*fn)(sys, t, q, v, cK, cD, J, ctx));
+    if (sys->fixed) PetscCall(MatZeroRowsColumnsIS(J, sys->fixed, 0.0, NULL, NULL));
+  } else {
+    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  }
+  if (cM != 0) {
+    if (sys->massdiag) {
+      PetscCall(VecAXPBY(sys->work, cM, 0.0, sys->Mdiag));
+      PetscCall(MatDiagonalSet(J, sys->work, ADD_VALUES));
+    } else PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
+  }
+  PetscCall(PetscLogEventEnd(MECH_Operator, sys, J, 0, 0));
+  PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(0);
+}
+
 /*@
   MechSystemComputeOperator - Computes J = cK K + cD D + cM M at (t, q, v), with the fixed dofs
   decoupled.
@@ -1056,26 +1129,34 @@ PetscErrorCode MechSystemComputeOperator(MechSystem sys, PetscReal t, Vec q, Vec
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidHeaderSpecific(J, MAT_CLASSID, 8);
   PetscCall(MechSystemSetUp(sys));
-  if (!sys->hasdamping) cD = 0;
-  PetscCall(PetscLogStagePush(MECH_StageAssembly));
-  PetscCall(PetscLogEventBegin(MECH_Operator, sys, J, 0, 0));
-  PetscCall(MatZeroEntries(J));
-  if (cK != 0 || cD != 0) {
-    PetscCall((*sys->tangent)(sys, t, q, v, cK, cD, J, sys->tangentctx));
-    if (sys->fixed) PetscCall(MatZeroRowsColumnsIS(J, sys->fixed, 0.0, NULL, NULL));
-  } else {
-    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-  }
-  if (cM != 0) {
-    if (sys->massdiag) {
-      PetscCall(VecAXPBY(sys->work, cM, 0.0, sys->Mdiag));
-      PetscCall(MatDiagonalSet(J, sys->work, ADD_VALUES));
-    } else PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
-  }
-  PetscCall(PetscLogEventEnd(MECH_Operator, sys, J, 0, 0));
-  PetscCall(PetscLogStagePop());
+  PetscCall(MechSystemComputeOperator_Private(sys, sys->tangent, sys->tangentctx, t, q, v, cK, cD, cM, J));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemComputeOperatorDefinite - Computes P = cK K~ + cD D~ + cM M at (t, q, v), fixed dofs
+  decoupled, with the model's semidefinite approximation K~, D~ of its tangents
+  (MechSystemSetTangentDefinite()), or the exact tangents when the model gives none.
+
+  Collective
+
+  Notes:
+  With cK, cD >= 0 and cM > 0, P is symmetric positive definite whenever the approximation is
+  semidefinite and symmetric: a preconditioning matrix for CG, incomplete Cholesky and algebraic
+  multigrid where the exact operator of MechSystemComputeOperator() is indefinite.
+
+.seealso: `MechSystemComputeOperator()`, `MechSystemSetTangentDefinite()`, `TSTheta2SetPCDefinite()`
+@*/
+PetscErrorCode MechSystemComputeOperatorDefinite(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat P)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidHeaderSpecific(P, MAT_CLASSID, 8);
+  PetscCall(MechSystemSetUp(sys));
+  if (sys->tangentdef) PetscCall(MechSystemComputeOperator_Private(sys, sys->tangentdef, sys->tangentdefctx, t, q, v, cK, cD, cM, P));
+  else PetscCall(MechSystemComputeOperator_Private(sys, sys->tangent, sys->tangentctx, t, q, v, cK, cD, cM, P));
   PetscFunctionReturn(0);
 }
 

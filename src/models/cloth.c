@@ -28,9 +28,11 @@ typedef struct {
   physical force ks (R - r) e pushes the particle out along e = (x - c) / r, so f gets
   ks (r - R) e, the gradient of the energy 1/2 ks (r - R)^2. Its derivative is
   ks [I - (R / r)(I - e e^T)]; both are only continuous at the surface, where they vanish.
-  Adds to f and scale * derivative to K (each may be NULL); returns the energy.
+  Inside, its part across e, ks (1 - R / r), is negative: with definite it is clamped at zero,
+  leaving ks e e^T, as for a compressed spring (springs.h). Adds to f and scale * derivative to K
+  (each may be NULL); returns the energy.
 */
-static PetscReal ClothSpherePenalty(void *ctx, const PetscReal x[], PetscReal f[], PetscReal scale, PetscReal K[])
+static PetscReal ClothSpherePenalty(void *ctx, const PetscReal x[], PetscReal f[], PetscReal scale, PetscReal K[], PetscBool definite)
 {
   const ClothSphere *sp = (const ClothSphere *)ctx;
   PetscReal          d[3], r, pen;
@@ -45,7 +47,7 @@ static PetscReal ClothSpherePenalty(void *ctx, const PetscReal x[], PetscReal f[
     for (a = 0; a < 3; a++) f[a] += sp->ksp * pen * d[a] / r;
   if (K)
     for (a = 0; a < 3; a++)
-      for (b = 0; b < 3; b++) K[3 * a + b] += scale * sp->ksp * ((a == b ? 1.0 - sp->radius / r : 0.0) + sp->radius / r * (d[a] / r) * (d[b] / r));
+      for (b = 0; b < 3; b++) K[3 * a + b] += scale * sp->ksp * (definite ? (d[a] / r) * (d[b] / r) : (a == b ? 1.0 - sp->radius / r : 0.0) + sp->radius / r * (d[a] / r) * (d[b] / r));
   return 0.5 * sp->ksp * pen * pen;
 }
 

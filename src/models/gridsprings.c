@@ -289,10 +289,10 @@ PetscErrorCode MechSpringGridDestroy(void *ctx)
 
 /*
   Forward springs of slab k (points with (i, j) in the buffered range) into slab, the slab's part
-  of the buffer or of the store: forces (w = 3), or blocks B = cK Kaa + cD Daa (w = 9). Only
-  springs with an owned end are needed.
+  of the buffer or of the store: forces (w = 3), or blocks B = cK Kaa + cD Daa (w = 9), with
+  definite the clamped Kaa of MechSpringTangentDefinite(). Only springs with an owned end are needed.
 */
-static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD, PetscReal *slab)
+static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD, PetscBool definite, PetscReal *slab, PetscInt *nclamped)
 {
   PetscInt  i, j, m, a;
   PetscReal K[9] = {0}, D[9] = {0};
@@ -311,7 +311,13 @@ static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const
         b = slab + (GridPointStart(g, i, j) + m) * w;
         if (w == 3) PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b, NULL, NULL, NULL));
         else {
-          PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], NULL, cK != 0 ? K : NULL, cD != 0 ? D : NULL, NULL));
+          PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], NULL, cK != 0 && !definite ? K : NULL, cD != 0 ? D : NULL, NULL));
+          if (cK != 0 && definite) {
+            PetscBool clamped;
+
+            PetscCall(MechSpringTangentDefinite(&g->spring[s], &x[3 * p], &x[3 * pp], K, &clamped));
+            if (clamped && nclamped) (*nclamped)++;
+          }
           for (a = 0; a < 9; a++) b[a] = cK * K[a] + cD * D[a];
         }
       }
@@ -342,7 +348,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
   PetscCall(VecGetArray(f, &fa));
   /* r runs through the owned points in the order of the global vector */
   for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
-    PetscCall(GridSlabSprings(g, k, x, u, 3, 0, 0, g->buf + 3 * GridSlabStart(g, k)));
+    PetscCall(GridSlabSprings(g, k, x, u, 3, 0, 0, PETSC_FALSE, g->buf + 3 * GridSlabStart(g, k), NULL));
     if (k < g->xs[2]) continue;
     GridSlabStarts(g, k, sb);
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
@@ -363,7 +369,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
         }
         fr[2] += g->weight;
         for (c = 0; c < 3; c++) fr[c] += g->drag * u[3 * p + c];
-        if (g->extra) (void)g->extra(g->extractx, &x[3 * p], fr, 0, NULL);
+        if (g->extra) (void)g->extra(g->extractx, &x[3 * p], fr, 0, NULL, PETSC_FALSE);
         for (c = 0; c < 3; c++) fa[3 * r + c] = fr[c];
         r++;
       }
@@ -398,8 +404,9 @@ static inline PetscInt GridRowStencil(const MechSpringGrid *g, PetscInt i, Petsc
   J = cK K + cD D, one block row per owned particle in a single MatSetValuesBlocked call. For a
   spring to partner b the particle's own block gets +B and column b gets -B, B = cK Kaa + cD Daa
   (springs.h; the same block seen from either end); drag and the model's term add to the own block.
+  With definite, every Kaa and the model's term are their clamped semidefinite versions.
 */
-static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+static PetscErrorCode GridTangentAssemble(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscBool definite, Mat J, void *ctx)
 {
   const MechSpringGrid  *g = (const MechSpringGrid *)ctx;
   Vec                    ql, vl;
@@ -409,6 +416,7 @@ static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
   PetscReal              diag[9];
   PetscScalar            vals[9 * MECH_GRID_STENCIL];
   PetscInt               sidx[MECH_GRID_STENCIL], cols[MECH_GRID_STENCIL];
+  PetscInt               nclamped = 0;                      /* compressed springs of the slabs k >= xs[2], some counted by two ranks */
   PetscInt               i, j, k, b, nc, dpos, a, e, sb[3]; /* sw <= 2 */
 
   PetscFunctionBegin;
@@ -419,7 +427,7 @@ static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
   PetscCall(DMGetLocalToGlobalMapping(g->da, &ltog));
   PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
   for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
-    PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, g->buf + 9 * GridSlabStart(g, k)));
+    PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, definite, g->buf + 9 * GridSlabStart(g, k), k >= g->xs[2] ? &nclamped : NULL));
     if (k < g->xs[2]) continue;
     GridSlabStarts(g, k, sb);
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
@@ -447,7 +455,7 @@ static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
             }
           }
         }
-        if (g->extra) (void)g->extra(g->extractx, &x[3 * p], NULL, cK, diag);
+        if (g->extra) (void)g->extra(g->extractx, &x[3 * p], NULL, cK, diag, definite);
         for (a = 0; a < 3; a++)
           for (e = 0; e < 3; e++) vals[a * 3 * nc + 3 * dpos + e] = diag[3 * a + e];
         PetscCall(MatSetValuesBlocked(J, 1, &row, nc, cols, vals, ADD_VALUES));
@@ -459,6 +467,23 @@ static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
   PetscCall(GridRestoreLocal(g->da, &ql, &x));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  if (definite) PetscCall(PetscInfo(g->da, "Semidefinite tangent: %" PetscInt_FMT " compressed springs clamped on this rank\n", nclamped));
+  PetscFunctionReturn(0);
+}
+
+/* The exact tangent: MechTangentFn of MechSystemSetTangent() */
+static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(GridTangentAssemble(sys, t, q, v, cK, cD, PETSC_FALSE, J, ctx));
+  PetscFunctionReturn(0);
+}
+
+/* The clamped semidefinite tangent: MechTangentFn of MechSystemSetTangentDefinite() */
+static PetscErrorCode GridTangentDefinite(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(GridTangentAssemble(sys, t, q, v, cK, cD, PETSC_TRUE, J, ctx));
   PetscFunctionReturn(0);
 }
 
@@ -488,7 +513,7 @@ static PetscErrorCode GridTangentLinearize(MechSystem sys, PetscReal t, Vec q, V
   PetscCall(GridGetLocal(g->da, v, &vl, &u));
   if (!g->constant) {
     if (!g->store) PetscCall(PetscMalloc1((g->xs[2] + g->xm[2] - g->k0) * GridSlabEntries(g) * 9, &g->store));
-    for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, g->store + 9 * (k - g->k0) * GridSlabEntries(g)));
+    for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, PETSC_FALSE, g->store + 9 * (k - g->k0) * GridSlabEntries(g), NULL));
   }
   if (g->extra) {
     if (!g->ext) PetscCall(PetscMalloc1(9 * nloc, &g->ext));
@@ -496,7 +521,7 @@ static PetscErrorCode GridTangentLinearize(MechSystem sys, PetscReal t, Vec q, V
       for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
         for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++, r++) {
           for (a = 0; a < 9; a++) g->ext[9 * r + a] = 0;
-          (void)g->extra(g->extractx, &x[3 * GridGhost(g, i, j, k)], NULL, cK, &g->ext[9 * r]);
+          (void)g->extra(g->extractx, &x[3 * GridGhost(g, i, j, k)], NULL, cK, &g->ext[9 * r], PETSC_FALSE);
         }
       }
     }
@@ -656,7 +681,7 @@ static PetscErrorCode GridPotential(MechSystem sys, PetscReal t, Vec q, Vec v, P
           e += es;
         }
         e += g->weight * x[3 * p + 2];
-        if (g->extra) e += g->extra(g->extractx, &x[3 * p], NULL, 0, NULL);
+        if (g->extra) e += g->extra(g->extractx, &x[3 * p], NULL, 0, NULL, PETSC_FALSE);
       }
     }
   }
@@ -743,6 +768,7 @@ PetscErrorCode MechSpringGridSetUpSystem(MechSpringGrid *g, MechSystem sys, Pets
   PetscCall(GridCreateTangentMatrix(g, &J));
   PetscCall(MechSystemSetForce(sys, GridForce, g));
   PetscCall(MechSystemSetTangent(sys, J, damped, GridTangent, g));
+  PetscCall(MechSystemSetTangentDefinite(sys, GridTangentDefinite, g));
   PetscCall(MechSystemSetTangentAction(sys, GridTangentLinearize, GridTangentApply, g));
   PetscCall(MechSystemSetPotential(sys, GridPotential, g));
   PetscCall(MatDestroy(&M));

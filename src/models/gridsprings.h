@@ -39,9 +39,11 @@
 
 /*
   A model's own term on one particle at x: adds its force to f and scale times its derivative
-  to K (each may be NULL) and returns its energy.
+  to K (each may be NULL) and returns its energy. With definite, K gets a positive semidefinite
+  approximation of the derivative instead (for the preconditioning matrix,
+  MechSystemSetTangentDefinite()).
 */
-typedef PetscReal (*MechGridParticleFn)(void *ctx, const PetscReal x[], PetscReal f[], PetscReal scale, PetscReal K[]);
+typedef PetscReal (*MechGridParticleFn)(void *ctx, const PetscReal x[], PetscReal f[], PetscReal scale, PetscReal K[], PetscBool definite);
 
 typedef struct {
   DM         da;
@@ -95,7 +97,8 @@ PETSC_INTERN PetscErrorCode MechSpringGridDestroy(void *grid);
 /*
   Makes the grid the application context of sys and gives sys its lumped mass (pmass on every
   particle), force, tangent (with the exact spring couplings as pattern; damped: whether D can be
-  nonzero) and potential.
+  nonzero), its clamped positive semidefinite approximation (MechSystemSetTangentDefinite(),
+  springs.h), the matrix-free tangent action and potential.
 */
 PETSC_INTERN PetscErrorCode MechSpringGridSetUpSystem(MechSpringGrid *grid, MechSystem sys, PetscReal pmass, PetscBool damped);
 /* Fixes the particles of the slab k = 0 (all of them, or with ends only those with i = 0 or n - 1) */

@@ -57,3 +57,27 @@ PetscErrorCode MechSpringEvaluate(const MechSpring *s, const PetscReal xa[3], co
   }
   PetscFunctionReturn(0);
 }
+
+/*
+  MechSpringTangentDefinite - the clamped spring tangent of springs.h: k [max(0, 1 - L / r) P + dhat dhat^T]
+  with P = I - dhat dhat^T, i.e. k I - k min(L / r, 1) P.
+*/
+PetscErrorCode MechSpringTangentDefinite(const MechSpring *s, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9], PetscBool *clamped)
+{
+  PetscReal d[3], r, a;
+  PetscInt  i, j;
+
+  PetscFunctionBegin;
+  for (i = 0; i < 3; i++) d[i] = xb[i] - xa[i];
+  r = PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  PetscCheck(r > 0 || s->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)s->L);
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) Kaa[3 * i + j] = i == j ? s->k : 0.0;
+  if (clamped) *clamped = s->L > r ? PETSC_TRUE : PETSC_FALSE;
+  if (s->L == 0) PetscFunctionReturn(0);
+  /* a = k min(L / r, 1): the part of k I taken away across the spring */
+  a = s->k * PetscMin(s->L / r, 1.0);
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) Kaa[3 * i + j] -= a * ((i == j ? 1.0 : 0.0) - d[i] * d[j] / (r * r));
+  PetscFunctionReturn(0);
+}

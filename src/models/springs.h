@@ -44,6 +44,22 @@ typedef struct {
 PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal fa[3], PetscReal Kaa[9], PetscReal Daa[9], PetscReal *energy);
 
 /*
+  The clamped (positive semidefinite) elastic tangent of one spring, for preconditioning:
+
+      Kaa~ = k [max(0, 1 - L / r) (I - dhat dhat^T) + dhat dhat^T]
+
+  Compared with the Kaa of MechSpringEvaluate() the transverse stiffness k (1 - L / r), negative
+  when the spring is compressed (r < L), is clamped at zero, and the derivative of the damping
+  direction (not symmetric) is left out, so Kaa~ = Kaa for a stretched (r >= L) spring at zero
+  relative velocity or without damping. This is the usual cure for the indefinite Jacobian of
+  compressed springs in implicit cloth simulation (Choi & Ko, "Stable but responsive cloth",
+  SIGGRAPH 2002). The damping block Daa = c dhat dhat^T is already semidefinite.
+  Errors as MechSpringEvaluate() (coincident ends of a spring of positive rest length).
+  clamped (may be NULL) tells whether the spring is compressed, i.e. Kaa~ differs from Kaa.
+*/
+PETSC_INTERN PetscErrorCode MechSpringTangentDefinite(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9], PetscBool *clamped);
+
+/*
   Helper of the small models (oscillator, pair, kepler), defined in models.c: all n dofs live on
   rank 0. Gives sys its diagonal mass matrix with entries mass[] and its initial state q0[], v0[],
   and creates a tangent template J whose n x n block is dense (explicit zeros, assembled) so that

@@ -58,7 +58,17 @@ typedef struct {
   PetscReal Pscale;
   PetscReal its0;     /* KSP iterations per Newton iteration of the first step after a rebuild (< 0: to be measured) */
   PetscInt  rebuilds; /* preconditioning matrices assembled */
+
+  /* preconditioning matrix from the system's semidefinite tangent (MechSystemSetTangentDefinite()) */
+  PetscBool pcdefinite;
+  PetscBool Psep; /* the assembled mode's separate preconditioning matrix is ours */
 } TS_Theta2;
+
+/* Whether the preconditioning matrix is the semidefinite one */
+static inline PetscBool Theta2PCDefinite(const TS_Theta2 *th)
+{
+  return th->pcdefinite;
+}
 
 /* Stage arguments of F from the candidate v+ (x). */
 static PetscErrorCode Theta2StageVecs(TS ts, Vec x)
@@ -112,14 +122,17 @@ static PetscErrorCode SNESTSFormFunction_Theta2(SNES snes, Vec x, Vec R, TS ts)
   PetscFunctionReturn(0);
 }
 
-/* P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a), assembled */
-static PetscErrorCode Theta2AssembleJacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat P)
+/* P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a), assembled; with definite, from the
+   system's semidefinite approximation of K and D (MechSystemComputeOperatorDefinite()) */
+static PetscErrorCode Theta2AssembleJacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat P, PetscBool definite)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
   PetscReal  s  = th->Theta * ts->time_step;
 
   PetscFunctionBegin;
-  if (th->st.sys) {
+  if (th->st.sys && definite) {
+    PetscCall(MechSystemComputeOperatorDefinite(th->st.sys, t, q, v, s * s, s, 1.0, P));
+  } else if (th->st.sys) {
     PetscCall(MechSystemComputeOperator(th->st.sys, t, q, v, s * s, s, 1.0, P));
   } else {
     PetscCall(TSComputeI2Jacobian(ts, t, q, v, a, 1.0 / s, 1.0 / (s * s), P, P));
@@ -148,7 +161,7 @@ static PetscErrorCode Theta2ComputeJacobianMF(TS ts, PetscReal t, Vec q, Vec v, 
   }
   if (th->Pvalid && th->Pscale == s && (fixed || !th->pcstale)) PetscFunctionReturn(0);
   PetscCall(PetscInfo(ts, "Assembling the preconditioning matrix (%s)\n", !th->Pvalid ? "first" : (th->Pscale != s ? "new theta tau" : "linear iterations grew")));
-  PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P));
+  PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P, Theta2PCDefinite(th)));
   th->Pvalid  = PETSC_TRUE;
   th->Pscale  = s;
   th->pcstale = th->pcgrowth == 0 ? PETSC_TRUE : PETSC_FALSE;
@@ -183,7 +196,11 @@ static PetscErrorCode Theta2WatchPreconditioner(TS ts, PetscInt nits, PetscInt l
   PetscFunctionReturn(0);
 }
 
-/* P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a); reused on linear problems. */
+/*
+  P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a); reused on linear problems. With the
+  semidefinite preconditioning matrix and the assembled Jacobian, J (exact) and P (semidefinite)
+  are two matrices (TSSetUp_Theta2()); a J of the user's (-snes_mf_operator) is only assembled.
+*/
 static PetscErrorCode Theta2ComputeJacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat J, Mat P)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
@@ -195,8 +212,13 @@ static PetscErrorCode Theta2ComputeJacobian(TS ts, PetscReal t, Vec q, Vec v, Ve
     PetscFunctionReturn(0);
   }
   if (ts->problem_type == TS_LINEAR && th->Jvalid && th->Jscale == s) PetscFunctionReturn(0);
-  PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P));
-  if (J != P) {
+  if (th->Psep) {
+    PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, J, PETSC_FALSE));
+    PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P, PETSC_TRUE));
+  } else {
+    PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P, J != P && Theta2PCDefinite(th) ? PETSC_TRUE : PETSC_FALSE));
+  }
+  if (J != P && !th->Psep) {
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
   }
@@ -430,6 +452,8 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPreviousVelocity_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetMatrixFree_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetMatrixFree_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCDefinite_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCDefinite_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -477,6 +501,23 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
       PetscCall(MatDestroy(&J));
     }
   }
+  /* assembled Jacobian with the semidefinite preconditioning matrix: P becomes a second matrix */
+  if (!th->matrixfree && th->Theta > 0 && th->st.sys) {
+    PetscBool has = PETSC_FALSE;
+    Mat       J, P;
+
+    PetscCall(MechSystemHasTangentDefinite(th->st.sys, &has));
+    PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
+    if (Theta2PCDefinite(th) && has && J == P) {
+      PetscCall(MechSystemCreateOperator(th->st.sys, &P));
+      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
+      PetscCall(MatDestroy(&P));
+      th->Psep = PETSC_TRUE;
+    } else if (!(Theta2PCDefinite(th) && has) && th->Psep) {
+      PetscCall(SNESSetJacobian(ts->snes, J, J, NULL, NULL));
+      th->Psep = PETSC_FALSE;
+    }
+  }
   th->Pvalid  = PETSC_FALSE;
   th->pcstale = PETSC_FALSE;
   if (th->linearized && th->Theta > 0) {
@@ -515,6 +556,12 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
     }
   }
   PetscCall(PetscOptionsBool("-ts_theta_matrix_free", "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", th->matrixfree, &th->matrixfree, NULL));
+  {
+    PetscBool flg, set;
+
+    PetscCall(PetscOptionsBool("-ts_theta_pc_definite", "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", "TSTheta2SetPCDefinite", Theta2PCDefinite(th), &flg, &set));
+    if (set) PetscCall(TSTheta2SetPCDefinite(ts, flg));
+  }
   PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
   PetscOptionsHeadEnd();
   /* theta and the guess are checked in TSSetUp_Theta2(): an error inside the options block would leak it */
@@ -534,6 +581,7 @@ static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
     else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
     if (th->matrixfree && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", th->rebuilds, (double)th->pcgrowth));
+    if (Theta2PCDefinite(th) && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix from the semidefinite tangent approximation%s\n", th->matrixfree ? "" : (th->Psep ? " (a second matrix beside the exact Jacobian)" : " (where the model has one and the preconditioning matrix is not the Jacobian itself)")));
   }
   {
     MechSystem sys;
@@ -644,6 +692,24 @@ static PetscErrorCode TSTheta2SetMatrixFree_Theta2(TS ts, PetscBool flg, PetscRe
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode TSTheta2SetPCDefinite_Theta2(TS ts, PetscBool flg)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  th->pcdefinite = flg;
+  th->Jvalid     = PETSC_FALSE;
+  th->Pvalid     = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetPCDefinite_Theta2(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = Theta2PCDefinite((TS_Theta2 *)ts->data);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
@@ -750,7 +816,8 @@ const TSMechFamilyOps TSMechFamilyTheta2 = {Theta2FamilyTypes, Theta2SchemeDecla
 
   Options: -ts_theta_theta, -ts_theta_endpoint, -ts_theta_initial_guess_extrapolate,
   -ts_theta_linearized, -ts_theta_linearized_guess <zero,velocity,predictor,predictor_zero,
-  predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.1>.
+  predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.1>,
+  -ts_theta_pc_definite.
 M*/
 PetscErrorCode TSCreate_Theta2(TS ts)
 {
@@ -791,6 +858,8 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPreviousVelocity_C", TSTheta2SetPreviousVelocity_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetMatrixFree_C", TSTheta2SetMatrixFree_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetMatrixFree_C", TSTheta2GetMatrixFree_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCDefinite_C", TSTheta2SetPCDefinite_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCDefinite_C", TSTheta2GetPCDefinite_Theta2));
   PetscFunctionReturn(0);
 }
 
@@ -1001,5 +1070,52 @@ PetscErrorCode TSTheta2GetMatrixFree(TS ts, PetscBool *flg, PetscReal *growth, P
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscUseMethod(ts, "TSTheta2GetMatrixFree_C", (TS, PetscBool *, PetscReal *, PetscInt *), (ts, flg, growth, rebuilds));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetPCDefinite - Builds the preconditioning matrix M + theta tau D~ + theta^2 tau^2 K~ from
+  the attached system's semidefinite approximation of its tangents (MechSystemSetTangentDefinite():
+  compressed springs clamped) while the Jacobian stays exact, so Newton converges to the same
+  answer and CG with incomplete Cholesky or algebraic multigrid keeps a definite preconditioner.
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the TS (theta2, beuler2, cn2, midpoint2)
+- flg - PETSC_TRUE to use the semidefinite approximation
+
+  Options Database Key:
+. -ts_theta_pc_definite <bool> - default false
+
+  Notes:
+  With the matrix-free Jacobian (TSTheta2SetMatrixFree()) the assembled preconditioning matrix is
+  the semidefinite one, at no extra cost. With the assembled Jacobian the option adds a second
+  matrix of the same size, assembled at every Jacobian evaluation beside the exact one. A system
+  without the approximation (or with none attached) keeps its exact tangent.
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetMatrixFree()`, `MechSystemSetTangentDefinite()`, `MechSystemComputeOperatorDefinite()`
+@*/
+PetscErrorCode TSTheta2SetPCDefinite(TS ts, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ts, flg, 2);
+  PetscTryMethod(ts, "TSTheta2SetPCDefinite_C", (TS, PetscBool), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetPCDefinite - Whether the preconditioning matrix is built from the semidefinite
+  tangent approximation.
+@*/
+PetscErrorCode TSTheta2GetPCDefinite(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidBoolPointer(flg, 2);
+  PetscUseMethod(ts, "TSTheta2GetPCDefinite_C", (TS, PetscBool *), (ts, flg));
   PetscFunctionReturn(0);
 }
