@@ -920,7 +920,23 @@ PetscErrorCode TSCreate_Euler2(TS ts)
 }
 
 /*@C
-  TSTheta2SetTheta - Sets theta in [0, 1] (-ts_theta_theta).
+  TSTheta2SetTheta - Sets theta, the location of the stage of the theta method in velocity form
+  (docs/schemes.md §2): 0 explicit Euler, 1/2 the midpoint (one-leg) or trapezoidal (endpoint)
+  rule, 1 implicit Euler.
+
+  Logically Collective
+
+  Input Parameters:
++ ts    - the TS of type `TSTHETA2` (the fixed members `TSBEULER2`, `TSCN2`, `TSMIDPOINT2`,
+          `TSEULER2` accept their own theta only)
+- theta - theta in [0, 1]
+
+  Options Database Key:
+. -ts_theta_theta <0.5> - theta
+
+  Level: beginner
+
+.seealso: `TSTheta2GetTheta()`, `TSTheta2SetEndpoint()`, `TSTHETA2`
 @*/
 PetscErrorCode TSTheta2SetTheta(TS ts, PetscReal theta)
 {
@@ -931,7 +947,19 @@ PetscErrorCode TSTheta2SetTheta(TS ts, PetscReal theta)
 }
 
 /*@C
-  TSTheta2GetTheta - Gets theta.
+  TSTheta2GetTheta - Gets theta of a TS of the theta2 family.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS (`TSTHETA2`, `TSBEULER2`, `TSCN2`, `TSMIDPOINT2`, `TSEULER2`)
+
+  Output Parameter:
+. theta - theta in [0, 1]
+
+  Level: beginner
+
+.seealso: `TSTheta2SetTheta()`
 @*/
 PetscErrorCode TSTheta2GetTheta(TS ts, PetscReal *theta)
 {
@@ -942,7 +970,22 @@ PetscErrorCode TSTheta2GetTheta(TS ts, PetscReal *theta)
 }
 
 /*@C
-  TSTheta2SetEndpoint - Endpoint (trapezoidal) form if true, one-leg form if false (-ts_theta_endpoint).
+  TSTheta2SetEndpoint - Chooses the endpoint form, f averaged at both ends of the step
+  (trapezoidal in f at theta = 1/2), or the one-leg form, f once at the theta point (the
+  symplectic midpoint rule at theta = 1/2) (docs/schemes.md §2, §3).
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the TS of type `TSTHETA2` (`TSCN2` and `TSMIDPOINT2` have their form fixed)
+- flg - PETSC_TRUE for the endpoint form, PETSC_FALSE (default) for the one-leg form
+
+  Options Database Key:
+. -ts_theta_endpoint <false> - the endpoint form
+
+  Level: intermediate
+
+.seealso: `TSTheta2GetEndpoint()`, `TSTheta2SetTheta()`
 @*/
 PetscErrorCode TSTheta2SetEndpoint(TS ts, PetscBool flg)
 {
@@ -953,7 +996,19 @@ PetscErrorCode TSTheta2SetEndpoint(TS ts, PetscBool flg)
 }
 
 /*@C
-  TSTheta2GetEndpoint - Whether the endpoint form is used.
+  TSTheta2GetEndpoint - Whether a TS of the theta2 family uses the endpoint form.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS
+
+  Output Parameter:
+. flg - PETSC_TRUE for the endpoint form, PETSC_FALSE for the one-leg form
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetEndpoint()`
 @*/
 PetscErrorCode TSTheta2GetEndpoint(TS ts, PetscBool *flg)
 {
@@ -964,8 +1019,21 @@ PetscErrorCode TSTheta2GetEndpoint(TS ts, PetscBool *flg)
 }
 
 /*@C
-  TSTheta2SetInitialGuessExtrapolate - Extrapolates Newton's initial guess from the previous step
-  (-ts_theta_initial_guess_extrapolate).
+  TSTheta2SetInitialGuessExtrapolate - Starts Newton from v+ extrapolated linearly from the
+  previous step, instead of from v.
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the TS of the theta2 family
+- flg - PETSC_TRUE to extrapolate
+
+  Options Database Key:
+. -ts_theta_initial_guess_extrapolate <false> - extrapolate the initial guess
+
+  Level: intermediate
+
+.seealso: `TSTheta2GetInitialGuessExtrapolate()`, `TSTheta2SetLinearized()`
 @*/
 PetscErrorCode TSTheta2SetInitialGuessExtrapolate(TS ts, PetscBool flg)
 {
@@ -1000,8 +1068,27 @@ PetscErrorCode TSTheta2GetInitialGuessExtrapolate(TS ts, PetscBool *flg)
 }
 
 /*@C
-  TSTheta2SetLinearized - One linear solve per step from the given guess (-ts_theta_linearized,
-  -ts_theta_linearized_guess).
+  TSTheta2SetLinearized - Makes every step exactly one linear solve, with K and D at the start of
+  the step, from the given initial guess (the "linearized implicit Euler" of Baraff and Witkin
+  1998 and its variants; docs/schemes.md §4 lists the guesses, their right-hand sides and their
+  stability).
+
+  Logically Collective
+
+  Input Parameters:
++ ts    - the TS of the theta2 family
+. flg   - PETSC_TRUE for one linear solve per step
+- guess - the initial guess, `TSTHETA2_GUESS_ZERO`, `_VELOCITY`, `_PREDICTOR`, `_PREDICTOR_ZERO`,
+          `_PREDICTOR_EXTRAPOLATE` or `_EXTRAPOLATE`
+
+  Options Database Keys:
++ -ts_theta_linearized <false> - one linear solve per step
+- -ts_theta_linearized_guess <velocity> - zero, velocity, predictor, predictor_zero,
+  predictor_extrapolate, extrapolate
+
+  Level: intermediate
+
+.seealso: `TSTheta2GetLinearized()`, `TSTheta2Guess`
 @*/
 PetscErrorCode TSTheta2SetLinearized(TS ts, PetscBool flg, TSTheta2Guess guess)
 {
@@ -1012,7 +1099,21 @@ PetscErrorCode TSTheta2SetLinearized(TS ts, PetscBool flg, TSTheta2Guess guess)
 }
 
 /*@C
-  TSTheta2GetLinearized - Whether the linearized mode is on, and its guess.
+  TSTheta2GetLinearized - Whether a TS of the theta2 family takes one linear solve per step, and
+  from which initial guess.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS
+
+  Output Parameters:
++ flg   - PETSC_TRUE in the linearized mode (may be NULL)
+- guess - its initial guess (may be NULL)
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetLinearized()`
 @*/
 PetscErrorCode TSTheta2GetLinearized(TS ts, PetscBool *flg, TSTheta2Guess *guess)
 {
@@ -1023,8 +1124,21 @@ PetscErrorCode TSTheta2GetLinearized(TS ts, PetscBool *flg, TSTheta2Guess *guess
 }
 
 /*@C
-  TSTheta2GetPreviousVelocity - Copies the velocity at the start of the previous step into v;
-  has tells whether there is one (for checkpoints).
+  TSTheta2GetPreviousVelocity - Copies the velocity at the start of the previous step, which the
+  extrapolating guesses use, for a checkpoint.
+
+  Collective
+
+  Input Parameters:
++ ts - the TS of the theta2 family
+- v  - a vector like the TS's velocity, filled if there is a previous step
+
+  Output Parameter:
+. has - whether there is a previous step
+
+  Level: developer
+
+.seealso: `TSTheta2SetPreviousVelocity()`, `MechCheckpointWrite()`
 @*/
 PetscErrorCode TSTheta2GetPreviousVelocity(TS ts, Vec v, PetscBool *has)
 {
@@ -1035,7 +1149,19 @@ PetscErrorCode TSTheta2GetPreviousVelocity(TS ts, Vec v, PetscBool *has)
 }
 
 /*@C
-  TSTheta2SetPreviousVelocity - Sets the velocity at the start of the previous step (restart).
+  TSTheta2SetPreviousVelocity - Gives a restarted TS the velocity at the start of the previous
+  step (its position is taken from the TS's solution and its time as the current time minus the
+  time step, both set before the call), so the run continues as it would have.
+
+  Collective
+
+  Input Parameters:
++ ts - the TS of the theta2 family
+- v  - the velocity at the start of the previous step
+
+  Level: developer
+
+.seealso: `TSTheta2GetPreviousVelocity()`, `MechCheckpointRestore()`
 @*/
 PetscErrorCode TSTheta2SetPreviousVelocity(TS ts, Vec v)
 {
@@ -1047,11 +1173,29 @@ PetscErrorCode TSTheta2SetPreviousVelocity(TS ts, Vec v)
 
 /*@C
   TSTheta2SetMatrixFree - Applies the Jacobian through the attached system's tangent action
-  (MechSystemSetTangentAction()) and uses the assembled M + theta tau D + theta^2 tau^2 K only as
-  the preconditioning matrix, assembled again when theta tau changes, after a failed solve, or
-  when the linear iterations per Newton iteration grow beyond growth times those of the first
-  step after the last assembly (0: at every Newton iteration; PETSC_DEFAULT keeps the current
-  value, 1.1 unless set). Options -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth.
+  (`MechSystemSetTangentAction()`) and uses the assembled M + theta tau D + theta^2 tau^2 K only as
+  the preconditioning matrix.
+
+  Logically Collective
+
+  Input Parameters:
++ ts     - the TS of the theta2 family
+. flg    - PETSC_TRUE for the matrix-free Jacobian
+- growth - the preconditioning matrix is assembled again when the linear iterations per Newton
+           iteration exceed growth times those of the first step after the last assembly (0: at
+           every Newton iteration; PETSC_DEFAULT keeps the current value, 1.1 unless set)
+
+  Options Database Keys:
++ -ts_theta_matrix_free <false> - the matrix-free Jacobian
+- -ts_theta_pc_rebuild_growth <1.1> - the growth factor
+
+  Notes:
+  The preconditioning matrix is also assembled again when theta tau changes and after a failed
+  solve; on a linear system, once. A model without a tangent action is refused at set-up.
+
+  Level: intermediate
+
+.seealso: `TSTheta2GetMatrixFree()`, `TSTheta2SetPCDefinite()`, `MechSystemCreateOperatorShell()`
 @*/
 PetscErrorCode TSTheta2SetMatrixFree(TS ts, PetscBool flg, PetscReal growth)
 {
@@ -1063,7 +1207,21 @@ PetscErrorCode TSTheta2SetMatrixFree(TS ts, PetscBool flg, PetscReal growth)
 
 /*@C
   TSTheta2GetMatrixFree - Whether the Jacobian is matrix-free, the rebuild growth, and how many
-  times the preconditioning matrix has been assembled (each may be NULL).
+  times the preconditioning matrix has been assembled.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS of the theta2 family
+
+  Output Parameters (each may be NULL):
++ flg      - PETSC_TRUE for the matrix-free Jacobian
+. growth   - the rebuild growth factor
+- rebuilds - the assemblies of the preconditioning matrix so far
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetMatrixFree()`
 @*/
 PetscErrorCode TSTheta2GetMatrixFree(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
 {
@@ -1110,6 +1268,18 @@ PetscErrorCode TSTheta2SetPCDefinite(TS ts, PetscBool flg)
 /*@C
   TSTheta2GetPCDefinite - Whether the preconditioning matrix is built from the semidefinite
   tangent approximation.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS of the theta2 family
+
+  Output Parameter:
+. flg - PETSC_TRUE if it is
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetPCDefinite()`
 @*/
 PetscErrorCode TSTheta2GetPCDefinite(TS ts, PetscBool *flg)
 {
