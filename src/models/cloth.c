@@ -103,57 +103,51 @@ static const char *const ClothPinTypes[] = {"corners", "edge", "ClothPin", "CLOT
 @*/
 PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
 {
-  PetscInt n = 32, nx, ny, sw, c, pin = 0, ncenter = 3;
-  /* kfam: stiffness of the structural, shear and bend springs, as MechSpringGridCreate() takes them */
-  PetscReal       size = 1, mass = 1, kfam[3] = {1e3, 100, 10}, cdamp = 0.1, drag = 0.1, g = 9.81, h;
-  PetscReal       center[3], radius, ksphere = 1e5;
-  const PetscReal v0[3]    = {0, 0, 0};
-  PetscBool       zerorest = PETSC_FALSE, sphere = PETSC_FALSE, set;
-  MechSpringGrid *grid;
-  MechSystem      sy;
-  DM              da;
+  /* k: stiffness of the structural, shear and bend springs, as MechSpringGridCreate() takes them */
+  MechSpringGridOptions o = {
+      32, 1, 1, {1e3, 100, 10},
+         0.1, 0.1, 9.81, PETSC_FALSE
+  };
+  const char *const help[] = {"Particles per side", "Side length", "Total mass, lumped on the particles", "Structural spring stiffness", "Shear (diagonal) spring stiffness, 0: none", "Bend (distance 2) spring stiffness, 0: none", "Damping of every spring along its direction", "Total linear air drag, lumped on the particles"};
+  PetscInt          nx, ny, sw, c, pin = 0, ncenter = 3;
+  PetscReal         h, center[3], radius, ksphere = 1e5;
+  const PetscReal   v0[3]  = {0, 0, 0};
+  PetscBool         sphere = PETSC_FALSE, set;
+  MechSpringGrid   *grid;
+  MechSystem        sy;
+  DM                da;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Cloth model options", "MechSystem");
-  PetscCall(PetscOptionsInt("-cloth_n", "Particles per side", "MechCreateCloth", n, &n, NULL));
-  PetscCall(PetscOptionsReal("-cloth_size", "Side length", "MechCreateCloth", size, &size, NULL));
-  PetscCall(PetscOptionsReal("-cloth_mass", "Total mass, lumped on the particles", "MechCreateCloth", mass, &mass, NULL));
-  PetscCall(PetscOptionsReal("-cloth_k", "Structural spring stiffness", "MechCreateCloth", kfam[0], &kfam[0], NULL));
-  PetscCall(PetscOptionsReal("-cloth_k_shear", "Shear (diagonal) spring stiffness, 0: none", "MechCreateCloth", kfam[1], &kfam[1], NULL));
-  PetscCall(PetscOptionsReal("-cloth_k_bend", "Bend (distance 2) spring stiffness, 0: none", "MechCreateCloth", kfam[2], &kfam[2], NULL));
-  PetscCall(PetscOptionsBool("-cloth_linear", "Zero-rest-length springs", "MechCreateCloth", zerorest, &zerorest, NULL));
-  if (zerorest) cdamp = 0;
-  PetscCall(PetscOptionsReal("-cloth_c", "Damping of every spring along its direction", "MechCreateCloth", cdamp, &cdamp, NULL));
-  PetscCall(PetscOptionsReal("-cloth_drag", "Total linear air drag, lumped on the particles", "MechCreateCloth", drag, &drag, NULL));
-  PetscCall(PetscOptionsReal("-cloth_g", "Gravity along -z", "MechCreateCloth", g, &g, NULL));
+  PetscCall(MechSpringGridReadOptions(PetscOptionsObject, "cloth", "MechCreateCloth", help, &o));
   PetscCall(PetscOptionsEList("-cloth_pin", "Pinned particles", "MechCreateCloth", ClothPinTypes, 2, ClothPinTypes[pin], &pin, NULL));
   PetscCall(PetscOptionsBool("-cloth_sphere", "Collide with a penalty sphere", "MechCreateCloth", sphere, &sphere, NULL));
-  center[0] = size / 2;
-  center[1] = size / 2;
-  center[2] = -size / 2;
-  radius    = size / 4;
+  center[0] = o.size / 2;
+  center[1] = o.size / 2;
+  center[2] = -o.size / 2;
+  radius    = o.size / 4;
   PetscCall(PetscOptionsRealArray("-cloth_sphere_center", "Centre of the sphere", "MechCreateCloth", center, &ncenter, &set));
   PetscCall(PetscOptionsReal("-cloth_sphere_radius", "Radius of the sphere", "MechCreateCloth", radius, &radius, NULL));
   PetscCall(PetscOptionsReal("-cloth_sphere_k", "Total penalty stiffness of the sphere, lumped on the particles", "MechCreateCloth", ksphere, &ksphere, NULL));
   PetscOptionsEnd();
   /* checked after PetscOptionsEnd(), which must run to free the options object */
   PetscCheck(!set || ncenter == 3, comm, PETSC_ERR_ARG_SIZ, "-cloth_sphere_center needs 3 comma-separated values, got %" PetscInt_FMT, ncenter);
-  PetscCall(MechSpringGridCheckParameters(comm, "cloth", n, size, mass, kfam, cdamp, drag));
+  PetscCall(MechSpringGridCheckParameters(comm, "cloth", o.n, o.size, o.mass, o.k, o.c, o.drag));
   PetscCheck(!sphere || radius > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_sphere_radius %g must be positive", (double)radius);
   PetscCheck(!sphere || ksphere > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_sphere_k %g must be positive", (double)ksphere);
 
   /* bend springs reach two particles away: the ghost layer must be as wide */
-  sw = kfam[2] > 0 ? 2 : 1;
-  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, PETSC_DECIDE, PETSC_DECIDE, 3, sw, NULL, NULL, &da));
+  sw = o.k[2] > 0 ? 2 : 1;
+  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, o.n, o.n, PETSC_DECIDE, PETSC_DECIDE, 3, sw, NULL, NULL, &da));
   PetscCall(MechSpringGridSetUpDMDA(da, "cloth"));
   /* DMDA options (-da_grid_x, -da_refine) may have changed the size */
   PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCheck(nx >= 2 && ny >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "The cloth needs at least 2 x 2 particles, the DMDA has %" PetscInt_FMT " x %" PetscInt_FMT, nx, ny);
-  h = size / (nx - 1);
+  h = o.size / (nx - 1);
 
-  PetscCall(MechSpringGridCreate(da, kfam, 1.0, cdamp, h, zerorest, &grid));
-  grid->weight = mass / (nx * ny) * g;
-  grid->drag   = drag / (nx * ny);
+  PetscCall(MechSpringGridCreate(da, o.k, 1.0, o.c, h, o.linear, &grid));
+  grid->weight = o.mass / (nx * ny) * o.g;
+  grid->drag   = o.drag / (nx * ny);
   if (sphere) {
     ClothSphere *sp;
 
@@ -169,15 +163,15 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetModelName(sy, "cloth"));
   PetscCall(MechSystemAddParameter(sy, "n", (PetscReal)nx));
   PetscCall(MechSystemAddParameter(sy, "ny", (PetscReal)ny));
-  PetscCall(MechSystemAddParameter(sy, "size", size));
-  PetscCall(MechSystemAddParameter(sy, "mass", mass));
-  PetscCall(MechSystemAddParameter(sy, "k", kfam[0]));
-  PetscCall(MechSystemAddParameter(sy, "k_shear", kfam[1]));
-  PetscCall(MechSystemAddParameter(sy, "k_bend", kfam[2]));
-  PetscCall(MechSystemAddParameter(sy, "c", cdamp));
-  PetscCall(MechSystemAddParameter(sy, "drag", drag));
-  PetscCall(MechSystemAddParameter(sy, "g", g));
-  PetscCall(MechSystemAddParameter(sy, "linear", zerorest ? 1.0 : 0.0));
+  PetscCall(MechSystemAddParameter(sy, "size", o.size));
+  PetscCall(MechSystemAddParameter(sy, "mass", o.mass));
+  PetscCall(MechSystemAddParameter(sy, "k", o.k[0]));
+  PetscCall(MechSystemAddParameter(sy, "k_shear", o.k[1]));
+  PetscCall(MechSystemAddParameter(sy, "k_bend", o.k[2]));
+  PetscCall(MechSystemAddParameter(sy, "c", o.c));
+  PetscCall(MechSystemAddParameter(sy, "drag", o.drag));
+  PetscCall(MechSystemAddParameter(sy, "g", o.g));
+  PetscCall(MechSystemAddParameter(sy, "linear", o.linear ? 1.0 : 0.0));
   PetscCall(MechSystemAddParameter(sy, "pin_edge", (PetscReal)pin));
   PetscCall(MechSystemAddParameter(sy, "sphere", sphere ? 1.0 : 0.0));
   if (sphere) {
@@ -189,8 +183,8 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
   }
   PetscCall(MechSystemSetDM(sy, da));
 
-  PetscCall(MechSpringGridSetUpSystem(grid, sy, mass / (nx * ny), cdamp > 0 || drag > 0 ? PETSC_TRUE : PETSC_FALSE));
-  PetscCall(MechSystemSetLinear(sy, zerorest && cdamp == 0 && !sphere ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(MechSpringGridSetUpSystem(grid, sy, o.mass / (nx * ny), o.c > 0 || o.drag > 0 ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(MechSystemSetLinear(sy, o.linear && o.c == 0 && !sphere ? PETSC_TRUE : PETSC_FALSE));
   /* pinned: the corners (0, 0) and (nx - 1, 0), or the edge j = 0; flat start in z = 0 at rest */
   PetscCall(MechSpringGridSetFixedBase(grid, sy, pin == 0 ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(MechSpringGridSetInitialState(grid, sy, h, 1.0, v0));

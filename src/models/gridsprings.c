@@ -176,6 +176,35 @@ PetscErrorCode MechSpringGridSetUpDMDA(DM da, const char model[])
   PetscFunctionReturn(0);
 }
 
+/* The options of the 2-D and 3-D grid models (gridsprings.h), inside the model's options block */
+PetscErrorCode MechSpringGridReadOptions(PetscOptionItems *PetscOptionsObject, const char model[], const char man[], const char *const help[8], MechSpringGridOptions *o)
+{
+  const char *const names[] = {"k", "k_shear", "k_bend"};
+  char              opt[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_n", model));
+  PetscCall(PetscOptionsInt(opt, help[0], man, o->n, &o->n, NULL));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_size", model));
+  PetscCall(PetscOptionsReal(opt, help[1], man, o->size, &o->size, NULL));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_mass", model));
+  PetscCall(PetscOptionsReal(opt, help[2], man, o->mass, &o->mass, NULL));
+  for (PetscInt f = 0; f < 3; f++) {
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_%s", model, names[f]));
+    PetscCall(PetscOptionsReal(opt, help[3 + f], man, o->k[f], &o->k[f], NULL));
+  }
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_linear", model));
+  PetscCall(PetscOptionsBool(opt, "Zero-rest-length springs", man, o->linear, &o->linear, NULL));
+  if (o->linear) o->c = 0;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_c", model));
+  PetscCall(PetscOptionsReal(opt, help[6], man, o->c, &o->c, NULL));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_drag", model));
+  PetscCall(PetscOptionsReal(opt, help[7], man, o->drag, &o->drag, NULL));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_g", model));
+  PetscCall(PetscOptionsReal(opt, "Gravity along -z", man, o->g, &o->g, NULL));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode MechSpringGridCheckParameters(MPI_Comm comm, const char prefix[], PetscInt n, PetscReal size, PetscReal mass, const PetscReal k[3], PetscReal c, PetscReal drag)
 {
   PetscFunctionBegin;

@@ -84,6 +84,16 @@ PETSC_INTERN PetscErrorCode MechSpringGridSetUpDMDA(DM da, const char model[]);
   _k_shear, _k_bend, _c, _drag; k[3] as in MechSpringGridCreate()): at least 2 particles per side,
   positive size, mass and structural stiffness, the rest non-negative.
 */
+/* The options the 2-D and 3-D grid models share, <model>_n, _size, _mass, _k, _k_shear, _k_bend,
+   _linear, _c, _drag, _g, read inside the model's options block with its help texts (help[0..7]:
+   n, size, mass, k, k_shear, k_bend, c, drag); the values given are the defaults. c is 0 by
+   default with -<model>_linear. */
+typedef struct {
+  PetscInt  n;
+  PetscReal size, mass, k[3], c, drag, g;
+  PetscBool linear;
+} MechSpringGridOptions;
+PETSC_INTERN PetscErrorCode MechSpringGridReadOptions(PetscOptionItems *, const char model[], const char man[], const char *const help[8], MechSpringGridOptions *);
 PETSC_INTERN PetscErrorCode MechSpringGridCheckParameters(MPI_Comm comm, const char prefix[], PetscInt n, PetscReal size, PetscReal mass, const PetscReal k[3], PetscReal c, PetscReal drag);
 /*
   Creates the springs of the DMDA da (3 dofs; its stencil width must reach the farthest spring),

@@ -61,67 +61,62 @@
 @*/
 PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
 {
-  PetscInt n = 8, nx, ny, nz, sw, nv0 = 3;
-  /* kfam: stiffness of the structural, shear and bend springs, as MechSpringGridCreate() takes them */
-  PetscReal       size = 1, mass = 1, kfam[3] = {50, 25, 5}, cdamp = 0.1, drag = 0.1, grav = 9.81, v0[3] = {0, 0, 0}, h, scale;
-  PetscBool       zerorest = PETSC_FALSE, set;
-  MechSpringGrid *grid;
-  MechSystem      sy;
-  DM              da;
+  /* k: stiffness of the structural, shear and bend springs of the whole box */
+  MechSpringGridOptions o = {
+      8, 1, 1, {50, 25, 5},
+         0.1, 0.1, 9.81, PETSC_FALSE
+  };
+  const char *const help[] = {"Particles per side", "Side length", "Total mass, lumped on the particles", "Structural stiffness of the whole box", "Shear (diagonal) stiffness of the whole box, 0: none", "Bend (distance 2) stiffness of the whole box, 0: none", "Damping along the springs, scaled like the stiffness", "Total linear drag, lumped on the particles"};
+  PetscInt          nx, ny, nz, sw, nv0 = 3;
+  PetscReal         v0[3] = {0, 0, 0}, h, scale;
+  PetscBool         set;
+  MechSpringGrid   *grid;
+  MechSystem        sy;
+  DM                da;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Lattice model options", "MechSystem");
-  PetscCall(PetscOptionsInt("-lattice_n", "Particles per side", "MechCreateLattice", n, &n, NULL));
-  PetscCall(PetscOptionsReal("-lattice_size", "Side length", "MechCreateLattice", size, &size, NULL));
-  PetscCall(PetscOptionsReal("-lattice_mass", "Total mass, lumped on the particles", "MechCreateLattice", mass, &mass, NULL));
-  PetscCall(PetscOptionsReal("-lattice_k", "Structural stiffness of the whole box", "MechCreateLattice", kfam[0], &kfam[0], NULL));
-  PetscCall(PetscOptionsReal("-lattice_k_shear", "Shear (diagonal) stiffness of the whole box, 0: none", "MechCreateLattice", kfam[1], &kfam[1], NULL));
-  PetscCall(PetscOptionsReal("-lattice_k_bend", "Bend (distance 2) stiffness of the whole box, 0: none", "MechCreateLattice", kfam[2], &kfam[2], NULL));
-  PetscCall(PetscOptionsBool("-lattice_linear", "Zero-rest-length springs", "MechCreateLattice", zerorest, &zerorest, NULL));
-  if (zerorest) cdamp = 0;
-  PetscCall(PetscOptionsReal("-lattice_c", "Damping along the springs, scaled like the stiffness", "MechCreateLattice", cdamp, &cdamp, NULL));
-  PetscCall(PetscOptionsReal("-lattice_drag", "Total linear drag, lumped on the particles", "MechCreateLattice", drag, &drag, NULL));
-  PetscCall(PetscOptionsReal("-lattice_g", "Gravity along -z", "MechCreateLattice", grav, &grav, NULL));
+  PetscCall(MechSpringGridReadOptions(PetscOptionsObject, "lattice", "MechCreateLattice", help, &o));
   PetscCall(PetscOptionsRealArray("-lattice_v0", "Initial velocity of the free particles", "MechCreateLattice", v0, &nv0, &set));
   PetscOptionsEnd();
   /* checked after PetscOptionsEnd(), which must run to free the options object */
   PetscCheck(!set || nv0 == 3, comm, PETSC_ERR_ARG_SIZ, "-lattice_v0 needs 3 comma-separated values, got %" PetscInt_FMT, nv0);
-  PetscCall(MechSpringGridCheckParameters(comm, "lattice", n, size, mass, kfam, cdamp, drag));
+  PetscCall(MechSpringGridCheckParameters(comm, "lattice", o.n, o.size, o.mass, o.k, o.c, o.drag));
 
   /* bend springs reach two particles away: the ghost layer must be as wide */
-  sw = kfam[2] > 0 ? 2 : 1;
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, sw, NULL, NULL, NULL, &da));
+  sw = o.k[2] > 0 ? 2 : 1;
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, o.n, o.n, o.n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 3, sw, NULL, NULL, NULL, &da));
   PetscCall(MechSpringGridSetUpDMDA(da, "lattice"));
   PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, &nz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCheck(nx >= 2 && ny >= 2 && nz >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "The lattice needs at least 2 x 2 x 2 particles, the DMDA has %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, nx, ny, nz);
-  h     = size / (nx - 1);
-  scale = h / size;
+  h     = o.size / (nx - 1);
+  scale = h / o.size;
 
-  PetscCall(MechSpringGridCreate(da, kfam, scale, cdamp, h, zerorest, &grid));
-  grid->weight = mass / (nx * ny * nz) * grav;
-  grid->drag   = drag / (nx * ny * nz);
+  PetscCall(MechSpringGridCreate(da, o.k, scale, o.c, h, o.linear, &grid));
+  grid->weight = o.mass / (nx * ny * nz) * o.g;
+  grid->drag   = o.drag / (nx * ny * nz);
 
   PetscCall(MechSystemCreate(comm, &sy));
   PetscCall(MechSystemSetModelName(sy, "lattice"));
   PetscCall(MechSystemAddParameter(sy, "n", (PetscReal)nx));
   PetscCall(MechSystemAddParameter(sy, "ny", (PetscReal)ny));
   PetscCall(MechSystemAddParameter(sy, "nz", (PetscReal)nz));
-  PetscCall(MechSystemAddParameter(sy, "size", size));
-  PetscCall(MechSystemAddParameter(sy, "mass", mass));
-  PetscCall(MechSystemAddParameter(sy, "k", kfam[0]));
-  PetscCall(MechSystemAddParameter(sy, "k_shear", kfam[1]));
-  PetscCall(MechSystemAddParameter(sy, "k_bend", kfam[2]));
-  PetscCall(MechSystemAddParameter(sy, "c", cdamp));
-  PetscCall(MechSystemAddParameter(sy, "drag", drag));
-  PetscCall(MechSystemAddParameter(sy, "g", grav));
-  PetscCall(MechSystemAddParameter(sy, "linear", zerorest ? 1.0 : 0.0));
+  PetscCall(MechSystemAddParameter(sy, "size", o.size));
+  PetscCall(MechSystemAddParameter(sy, "mass", o.mass));
+  PetscCall(MechSystemAddParameter(sy, "k", o.k[0]));
+  PetscCall(MechSystemAddParameter(sy, "k_shear", o.k[1]));
+  PetscCall(MechSystemAddParameter(sy, "k_bend", o.k[2]));
+  PetscCall(MechSystemAddParameter(sy, "c", o.c));
+  PetscCall(MechSystemAddParameter(sy, "drag", o.drag));
+  PetscCall(MechSystemAddParameter(sy, "g", o.g));
+  PetscCall(MechSystemAddParameter(sy, "linear", o.linear ? 1.0 : 0.0));
   PetscCall(MechSystemAddParameter(sy, "v0_x", v0[0]));
   PetscCall(MechSystemAddParameter(sy, "v0_y", v0[1]));
   PetscCall(MechSystemAddParameter(sy, "v0_z", v0[2]));
   PetscCall(MechSystemSetDM(sy, da));
 
-  PetscCall(MechSpringGridSetUpSystem(grid, sy, mass / (nx * ny * nz), cdamp > 0 || drag > 0 ? PETSC_TRUE : PETSC_FALSE));
-  PetscCall(MechSystemSetLinear(sy, zerorest && cdamp == 0 ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(MechSpringGridSetUpSystem(grid, sy, o.mass / (nx * ny * nz), o.c > 0 || o.drag > 0 ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(MechSystemSetLinear(sy, o.linear && o.c == 0 ? PETSC_TRUE : PETSC_FALSE));
   /* the base layer k = 0 fixed; undeformed start, the base at rest, the rest moving with v0 */
   PetscCall(MechSpringGridSetFixedBase(grid, sy, PETSC_FALSE));
   PetscCall(MechSpringGridSetInitialState(grid, sy, h, 1.0, v0));
