@@ -163,15 +163,7 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetModelName(sy, "cloth"));
   PetscCall(MechSystemAddParameter(sy, "n", (PetscReal)nx));
   PetscCall(MechSystemAddParameter(sy, "ny", (PetscReal)ny));
-  PetscCall(MechSystemAddParameter(sy, "size", o.size));
-  PetscCall(MechSystemAddParameter(sy, "mass", o.mass));
-  PetscCall(MechSystemAddParameter(sy, "k", o.k[0]));
-  PetscCall(MechSystemAddParameter(sy, "k_shear", o.k[1]));
-  PetscCall(MechSystemAddParameter(sy, "k_bend", o.k[2]));
-  PetscCall(MechSystemAddParameter(sy, "c", o.c));
-  PetscCall(MechSystemAddParameter(sy, "drag", o.drag));
-  PetscCall(MechSystemAddParameter(sy, "g", o.g));
-  PetscCall(MechSystemAddParameter(sy, "linear", o.linear ? 1.0 : 0.0));
+  PetscCall(MechSpringGridAddParameters(sy, &o));
   PetscCall(MechSystemAddParameter(sy, "pin_edge", (PetscReal)pin));
   PetscCall(MechSystemAddParameter(sy, "sphere", sphere ? 1.0 : 0.0));
   if (sphere) {

@@ -205,6 +205,17 @@ PetscErrorCode MechSpringGridReadOptions(PetscOptionItems *PetscOptionsObject, c
   PetscFunctionReturn(0);
 }
 
+/* The shared options as the system's parameters (recorded in outputs and checkpoints) */
+PetscErrorCode MechSpringGridAddParameters(MechSystem sy, const MechSpringGridOptions *o)
+{
+  const char *const names[]  = {"size", "mass", "k", "k_shear", "k_bend", "c", "drag", "g", "linear"};
+  const PetscReal   values[] = {o->size, o->mass, o->k[0], o->k[1], o->k[2], o->c, o->drag, o->g, o->linear ? 1.0 : 0.0};
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) PetscCall(MechSystemAddParameter(sy, names[i], values[i]));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode MechSpringGridCheckParameters(MPI_Comm comm, const char prefix[], PetscInt n, PetscReal size, PetscReal mass, const PetscReal k[3], PetscReal c, PetscReal drag)
 {
   PetscFunctionBegin;

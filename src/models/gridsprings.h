@@ -94,6 +94,8 @@ typedef struct {
   PetscBool linear;
 } MechSpringGridOptions;
 PETSC_INTERN PetscErrorCode MechSpringGridReadOptions(PetscOptionItems *, const char model[], const char man[], const char *const help[8], MechSpringGridOptions *);
+/* Adds them to the system as its parameters size, mass, k, k_shear, k_bend, c, drag, g, linear */
+PETSC_INTERN PetscErrorCode MechSpringGridAddParameters(MechSystem, const MechSpringGridOptions *);
 PETSC_INTERN PetscErrorCode MechSpringGridCheckParameters(MPI_Comm comm, const char prefix[], PetscInt n, PetscReal size, PetscReal mass, const PetscReal k[3], PetscReal c, PetscReal drag);
 /*
   Creates the springs of the DMDA da (3 dofs; its stencil width must reach the farthest spring),

@@ -101,15 +101,7 @@ PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemAddParameter(sy, "n", (PetscReal)nx));
   PetscCall(MechSystemAddParameter(sy, "ny", (PetscReal)ny));
   PetscCall(MechSystemAddParameter(sy, "nz", (PetscReal)nz));
-  PetscCall(MechSystemAddParameter(sy, "size", o.size));
-  PetscCall(MechSystemAddParameter(sy, "mass", o.mass));
-  PetscCall(MechSystemAddParameter(sy, "k", o.k[0]));
-  PetscCall(MechSystemAddParameter(sy, "k_shear", o.k[1]));
-  PetscCall(MechSystemAddParameter(sy, "k_bend", o.k[2]));
-  PetscCall(MechSystemAddParameter(sy, "c", o.c));
-  PetscCall(MechSystemAddParameter(sy, "drag", o.drag));
-  PetscCall(MechSystemAddParameter(sy, "g", o.g));
-  PetscCall(MechSystemAddParameter(sy, "linear", o.linear ? 1.0 : 0.0));
+  PetscCall(MechSpringGridAddParameters(sy, &o));
   PetscCall(MechSystemAddParameter(sy, "v0_x", v0[0]));
   PetscCall(MechSystemAddParameter(sy, "v0_y", v0[1]));
   PetscCall(MechSystemAddParameter(sy, "v0_z", v0[2]));
