@@ -34,6 +34,13 @@ PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char
 */
 PETSC_INTERN PetscErrorCode MechIOCreateStateVectors(MechSystem, Vec *q, Vec *v, PetscInt *dim, PetscInt shape[4]);
 
+/*
+  Puts a vector like the state into the system's rank-independent I/O order (SCATTER_FORWARD,
+  before a write) or back into the state's order (SCATTER_REVERSE, after a read), in place; does
+  nothing for a system without one (MechSystemSetIOOrdering()). Collective.
+*/
+PETSC_INTERN PetscErrorCode MechIOPermute(MechSystem, Vec, ScatterMode);
+
 /* Test hook shared by the checkpoint writer and the driver (testhooks.c); exported so the
    tsmech program can call it, not part of the public API */
 PETSC_EXTERN PetscErrorCode MechTestPause(MPI_Comm, const char[], volatile sig_atomic_t *);

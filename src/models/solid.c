@@ -997,6 +997,51 @@ static PetscErrorCode SolidMeshChecksum(Vec X, PetscReal *sum)
 
 static const char *const SolidAxes = "xyz";
 
+/* The rank-independent I/O order of the state and the mesh (MechSystemSetIOOrdering(),
+   MechSystemSetIOMesh()) from the vertices' numbers vertid (per local vertex) and the cells'
+   numbers s->cellid; X: the reference coordinates */
+static PetscErrorCode SolidSetIOOrdering(Solid *s, MechSystem sys, const PetscInt vertid[], Vec X)
+{
+  PetscSection gs;
+  PetscInt     vStart, vEnd, cStart, cEnd, rstart, n, *idx, *cells;
+  IS           order;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalSection(s->dm, &gs));
+  PetscCall(DMPlexGetDepthStratum(s->dm, 0, &vStart, &vEnd));
+  PetscCall(DMPlexGetHeightStratum(s->dm, 0, &cStart, &cEnd));
+  PetscCall(VecGetOwnershipRange(X, &rstart, NULL));
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(PetscMalloc1(n + 1, &idx));
+  for (PetscInt p = vStart; p < vEnd; p++) {
+    PetscInt dof, off;
+
+    PetscCall(PetscSectionGetDof(gs, p, &dof));
+    PetscCall(PetscSectionGetOffset(gs, p, &off));
+    if (dof <= 0) continue; /* not owned */
+    for (PetscInt i = 0; i < 3; i++) idx[off - rstart + i] = 3 * vertid[p - vStart] + i;
+  }
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, idx, PETSC_OWN_POINTER, &order));
+  PetscCall(MechSystemSetIOOrdering(sys, order));
+  PetscCall(ISDestroy(&order));
+  PetscCall(PetscMalloc1(5 * (cEnd - cStart) + 1, &cells));
+  for (PetscInt c = cStart; c < cEnd; c++) {
+    PetscInt *cl = NULL, ncl, k = 0;
+
+    cells[5 * (c - cStart)] = s->cellid[c - cStart];
+    PetscCall(DMPlexGetTransitiveClosure(s->dm, c, PETSC_TRUE, &ncl, &cl));
+    for (PetscInt j = 0; j < ncl; j++) {
+      const PetscInt pt = cl[2 * j];
+
+      if (pt >= vStart && pt < vEnd && k < 4) cells[5 * (c - cStart) + 1 + k++] = vertid[pt - vStart];
+    }
+    PetscCall(DMPlexRestoreTransitiveClosure(s->dm, c, PETSC_TRUE, &ncl, &cl));
+  }
+  PetscCall(MechSystemSetIOMesh(sys, X, cEnd - cStart, cells));
+  PetscCall(PetscFree(cells));
+  PetscFunctionReturn(0);
+}
+
 /*
   MechCreateSolid - a hyperelastic solid of linear tetrahedra on a distributed DMPlex: a mesh read
   from a file, or a cantilever beam built in.
@@ -1043,7 +1088,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   MechSystem   sy;
   DM           dm, dmdist = NULL;
   PetscSection sec;
-  PetscInt     pStart, pEnd, vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx, *cellid = NULL;
+  PetscInt     pStart, pEnd, vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx, *cellid = NULL, *vertid = NULL;
   PetscSF      sfmig = NULL;
   PetscReal    hmin;
   Mat          J;
@@ -1142,26 +1187,39 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscSection osec, nsec;
     PetscInt    *odata, *ndata = NULL, cStart, cEnd, off;
 
-    /* the cells' numbers travel with them: a field of one integer per cell */
+    /* the cells' and vertices' numbers travel with them: a field of one integer per cell and
+       per vertex (vertices: their order in the mesh file or beam, the serial mesh's order) */
     PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
     PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+    PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
     PetscCall(PetscSectionCreate(comm, &osec));
     PetscCall(PetscSectionSetChart(osec, pStart, pEnd));
     for (PetscInt c = cStart; c < cEnd; c++) PetscCall(PetscSectionSetDof(osec, c, 1));
+    for (PetscInt p = vStart; p < vEnd; p++) PetscCall(PetscSectionSetDof(osec, p, 1));
     PetscCall(PetscSectionSetUp(osec));
-    PetscCall(PetscMalloc1(cEnd - cStart, &odata));
+    PetscCall(PetscMalloc1(cEnd - cStart + vEnd - vStart, &odata));
     for (PetscInt c = cStart; c < cEnd; c++) {
       PetscCall(PetscSectionGetOffset(osec, c, &off));
       odata[off] = cellid[c - cStart];
+    }
+    for (PetscInt p = vStart; p < vEnd; p++) {
+      PetscCall(PetscSectionGetOffset(osec, p, &off));
+      odata[off] = p - vStart;
     }
     PetscCall(PetscSectionCreate(comm, &nsec));
     PetscCall(DMPlexDistributeData(dm, sfmig, osec, MPIU_INT, odata, nsec, (void **)&ndata));
     PetscCall(PetscFree(cellid));
     PetscCall(DMPlexGetHeightStratum(dmdist, 0, &cStart, &cEnd));
+    PetscCall(DMPlexGetDepthStratum(dmdist, 0, &vStart, &vEnd));
     PetscCall(PetscMalloc1(cEnd - cStart, &cellid));
+    PetscCall(PetscMalloc1(vEnd - vStart + 1, &vertid));
     for (PetscInt c = cStart; c < cEnd; c++) {
       PetscCall(PetscSectionGetOffset(nsec, c, &off));
       cellid[c - cStart] = ndata[off];
+    }
+    for (PetscInt p = vStart; p < vEnd; p++) {
+      PetscCall(PetscSectionGetOffset(nsec, p, &off));
+      vertid[p - vStart] = ndata[off];
     }
     PetscCall(PetscFree(ndata));
     PetscCall(PetscFree(odata));
@@ -1170,6 +1228,10 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscCall(PetscSFDestroy(&sfmig));
     PetscCall(DMDestroy(&dm));
     dm = dmdist;
+  } else {
+    PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+    PetscCall(PetscMalloc1(vEnd - vStart + 1, &vertid));
+    for (PetscInt p = vStart; p < vEnd; p++) vertid[p - vStart] = p - vStart;
   }
   PetscCall(PetscSFDestroy(&sfmig));
   {
@@ -1290,16 +1352,15 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   PetscCall(MatNullSpaceCreateRigidBody(q, &s->nullsp));
   {
-    PetscReal   sum = 0;
-    PetscMPIInt size;
+    PetscReal sum = 0;
 
     PetscCall(SolidMeshChecksum(q, &sum));
     PetscCall(MechSystemAddParameter(sy, "mesh_checksum", sum));
-    /* the state vectors are in the partition's vertex order: a checkpoint is only valid on as
-       many ranks as wrote it (the partitioner is deterministic for a given count) */
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    PetscCall(MechSystemAddParameter(sy, "partition_ranks", (PetscReal)size));
   }
+  /* the I/O order: the vertices' numbers in the mesh file (or the beam), so that the output and
+     the checkpoints do not depend on the partition (BRIEF.md section 7) */
+  PetscCall(SolidSetIOOrdering(s, sy, vertid, q));
+  PetscCall(PetscFree(vertid));
   PetscCall(MatSetNearNullSpace(J, s->nullsp));
 
   /* gravity and the initial velocity: uniform plus the spin about the mass centroid */

@@ -4,7 +4,7 @@
 #
 #   run_io.sh CASE TEST_OUTPUT MPIEXEC PYTHON SRCDIR PLOT WORKDIR
 #
-# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview. Exits 77 (skip) for a
+# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview | solid. Exits 77 (skip) for a
 # model that is not built in yet, and paraview without ParaView's pvpython.
 set -u
 case_=$1 exe=$2 mpiexec=$3 python=$4 srcdir=$5 plot=$6 work=$7
@@ -55,6 +55,29 @@ kepler)
   run $check layout kepler1.h5 --steps 20 --every 5 --model kepler --invariant angular_momentum --shape 2
   run $check layout kepler2.h5 --steps 20 --every 5 --model kepler --invariant angular_momentum --shape 2
   run $check compare kepler1.h5 kepler2.h5 --tol 1e-12
+  ;;
+solid)
+  # the solid on a mesh: /fields and /mesh in the beam's vertex order, the same on 1 and 3 ranks
+  beam="-model solid -solid_beam_cells 4,1,1 -dt 1e-4"
+  run "$mpiexec" -n 1 "$exe" -o solid1.h5 $beam -steps 12 -every 5 $solve
+  run "$mpiexec" -n 3 "$exe" -o solid3.h5 $beam -steps 12 -every 5 $solve
+  run $check layout solid1.h5 --steps 12 --every 5 --model solid --nranks 1 --shape 20 3 --mesh
+  run $check layout solid3.h5 --steps 12 --every 5 --model solid --nranks 3 --shape 20 3 --mesh
+  run $check compare solid1.h5 solid3.h5 --tol 1e-12
+  # negative controls: a copy without /mesh/tetrahedra, and a copy whose vertices are renumbered
+  run "$python" -c "
+import h5py, numpy as np, shutil
+shutil.copy('solid3.h5', 'nomesh.h5')
+with h5py.File('nomesh.h5', 'r+') as f:
+    del f['mesh/tetrahedra']
+shutil.copy('solid3.h5', 'renumbered.h5')
+with h5py.File('renumbered.h5', 'r+') as f:
+    p = np.roll(np.arange(20), 1)
+    for k in ('fields/q', 'fields/v'):
+        f[k][...] = f[k][:][:, p]
+    f['mesh/vertices'][...] = f['mesh/vertices'][:][p]"
+  if $check layout nomesh.h5 --steps 12 --every 5 --mesh >/dev/null 2>&1; then fail "layout --mesh accepted a file without /mesh/tetrahedra"; fi
+  if $check compare solid1.h5 renumbered.h5 --tol 1e-12 >/dev/null 2>&1; then fail "compare accepted a renumbered mesh"; fi
   ;;
 grid)
   run "$mpiexec" -n 1 "$exe" -o sheet1.h5 -model grid2d -grid_n 7 -steps 12 -every 5 $solve
