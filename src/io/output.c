@@ -459,6 +459,19 @@ static PetscErrorCode CreateStateVectors(MechOutput out)
 {
   PetscFunctionBegin;
   PetscCall(MechIOCreateStateVectors(out->sys, &out->q, &out->v, &out->dim, out->shape));
+  {
+    Vec      X;
+    PetscInt nc;
+
+    /* a system on a tetrahedral mesh: its vertices' positions, [nv, 3], and its tetrahedra */
+    PetscCall(MechSystemGetIOMesh(out->sys, NULL, &X, &nc, NULL));
+    if (X) {
+      PetscCall(MPIU_Allreduce(&nc, &out->ncells, 1, MPIU_INT, MPI_SUM, out->comm));
+      PetscCall(VecGetSize(X, &out->shape[0]));
+      out->shape[0] /= 3;
+      out->shape[1] = 3;
+    }
+  }
   /* the names of the datasets in /fields */
   PetscCall(PetscObjectSetName((PetscObject)out->q, "q"));
   PetscCall(PetscObjectSetName((PetscObject)out->v, "v"));
@@ -806,13 +819,13 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
   /* the XDMF only describes the closed file, so it is written once the .h5 is complete; rank 0
      writes it, every rank raises its error */
   PetscCall(MechSystemGetModelName(out->sys, &model));
-  if (out->dim >= 2 && out->shape[out->dim] == 3 && out->nsnap > 0) {
+  if (((out->dim >= 2 && out->shape[out->dim] == 3) || out->ncells > 0) && out->nsnap > 0) {
     PetscErrorCode ierr                          = 0;
     char           msg[PETSC_MAX_PATH_LEN + 256] = "";
 
     if (out->rank == 0) {
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->nsnap, out->snaptime);
+      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->ncells, out->nsnap, out->snaptime);
       PetscCall(PetscPopErrorHandler());
       if (ierr) {
         const char *text     = NULL;

@@ -215,11 +215,26 @@ def check_xdmf(args):
     for k, g in enumerate(grids):
         times.append(float(g.find("Time").get("Value")))
         topo = g.find("Topology")
-        # 3DSMesh for both grids: a 2-D grid is one layer, Dimensions "1 N M" (ParaView's XDMF2
-        # reader cannot read node vectors of a 2DSMesh)
-        check(topo.get("TopologyType") == "3DSMesh", f"topology {topo.get('TopologyType')}, expected 3DSMesh")
-        nodes = [int(x) for x in topo.get("Dimensions").split()]
-        check(len(nodes) == 3, "3DSMesh dimensions are not three numbers")
+        if topo.get("TopologyType") == "Tetrahedron":
+            # a mesh (the solid): the tetrahedra of /mesh/tetrahedra, the nodes of /mesh/vertices
+            item = topo.find("DataItem")
+            check(item is not None and item.get("Format") == "HDF" and item.get("NumberType") == "Int" and item.get("Precision") == "8", "tetrahedra item malformed")
+            fname, path = item.text.strip().split(":", 1)
+            full = os.path.join(xdir, fname)
+            check(path == "/mesh/tetrahedra" and os.path.exists(full), f"the topology is {item.text.strip()}, not /mesh/tetrahedra of a file beside the XDMF")
+            if full not in h5files:
+                h5files[full] = h5py.File(full, "r")
+            T, X = dataset(h5files[full], "mesh/tetrahedra"), dataset(h5files[full], "mesh/vertices")
+            check(T.dtype == np.int64, "/mesh/tetrahedra is not int64")
+            check(tuple(int(x) for x in item.get("Dimensions").split()) == T.shape, f"tetrahedra: the XDMF states {item.get('Dimensions')}, the file has {T.shape}")
+            check(int(topo.get("NumberOfElements")) == T.shape[0], "NumberOfElements is not the number of tetrahedra")
+            nodes = [X.shape[0]]
+        else:
+            # 3DSMesh for both grids: a 2-D grid is one layer, Dimensions "1 N M" (ParaView's XDMF2
+            # reader cannot read node vectors of a 2DSMesh)
+            check(topo.get("TopologyType") == "3DSMesh", f"topology {topo.get('TopologyType')}, expected 3DSMesh or Tetrahedron")
+            nodes = [int(x) for x in topo.get("Dimensions").split()]
+            check(len(nodes) == 3, "3DSMesh dimensions are not three numbers")
         geo = g.find("Geometry")
         check(geo.get("GeometryType") == "XYZ", "geometry is not XYZ")
         check(slab(geo.find("DataItem"), nodes) == ("fields/q", k), f"snapshot {k}: the geometry is not /fields/q[{k}]")

@@ -64,6 +64,10 @@ solid)
   run $check layout solid1.h5 --steps 12 --every 5 --model solid --nranks 1 --shape 20 3 --mesh
   run $check layout solid3.h5 --steps 12 --every 5 --model solid --nranks 3 --shape 20 3 --mesh
   run $check compare solid1.h5 solid3.h5 --tol 1e-12
+  run $check xdmf solid3.xmf
+  grep -q 'TopologyType="Tetrahedron"' solid3.xmf || fail "solid3.xmf: no Tetrahedron topology"
+  sed 's|/mesh/tetrahedra|/mesh/vertices|' solid3.xmf >badtopo.xmf
+  if $check xdmf badtopo.xmf >/dev/null 2>&1; then fail "xdmf accepted a topology that is not /mesh/tetrahedra"; fi
   # negative controls: a copy without /mesh/tetrahedra, and a copy whose vertices are renumbered
   run "$python" -c "
 import h5py, numpy as np, shutil
@@ -181,11 +185,13 @@ cloth | lattice)
   ;;
 paraview)
   # ParaView's own XDMF reader (pvpython, from Debian's paraview package, when installed): the
-  # surface and the volume, with their velocity and displacement
+  # surface, the volume and the solid's tetrahedra, with their velocity and displacement
   pvpython=$(command -v pvpython) || exit 77
   run "$mpiexec" -n 2 "$exe" -model cloth -cloth_n 8 -o cloth.h5 -steps 12 -every 4 -dt 0.005
   run "$mpiexec" -n 2 "$exe" -model lattice -lattice_n 5 -o lattice.h5 -steps 12 -every 4 -dt 0.005
-  for x in cloth lattice; do run "$pvpython" "$srcdir/paraview_check.py" $x.xmf $x.h5; done
+  # the solid: an unstructured grid of tetrahedra (/mesh/tetrahedra), moving (an initial velocity)
+  run "$mpiexec" -n 3 "$exe" -model solid -solid_beam_cells 4,1,1 -solid_v0 0,0,1 -o solid.h5 -steps 12 -every 4 -dt 1e-3
+  for x in cloth lattice solid; do run "$pvpython" "$srcdir/paraview_check.py" $x.xmf $x.h5; done
   ;;
 *)
   fail "unknown case $case_"
