@@ -82,6 +82,29 @@ with h5py.File('renumbered.h5', 'r+') as f:
     f['mesh/vertices'][...] = f['mesh/vertices'][:][p]"
   if $check layout nomesh.h5 --steps 12 --every 5 --mesh >/dev/null 2>&1; then fail "layout --mesh accepted a file without /mesh/tetrahedra"; fi
   if $check compare solid1.h5 renumbered.h5 --tol 1e-12 >/dev/null 2>&1; then fail "compare accepted a renumbered mesh"; fi
+  # the picture: the deformed surface, the boundary triangles of the tetrahedra (a 4 x 1 x 1 box:
+  # 18 squares, 36 triangles, a closed surface oriented outwards)
+  run "$python" "$plot" snapshot solid3.h5 --color speed -o solid.png
+  run "$python" "$plot" snapshot solid3.h5 --index 1 -o solid_u.png
+  run "$python" -c "
+import sys, h5py, numpy as np
+sys.path.insert(0, '$(dirname "$plot")')
+from tsmech_plot import surface_triangles
+for png in ('solid.png', 'solid_u.png'):
+    with open(png, 'rb') as g:
+        assert g.read(8) == b'\x89PNG\r\n\x1a\n', png + ' is not a PNG'
+f = h5py.File('solid3.h5', 'r')
+X, T = f['mesh/vertices'][()], f['mesh/tetrahedra'][()]
+tri = surface_triangles(T, X)
+assert len(tri) == 36, len(tri)
+edges = np.sort(np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]]), axis=1)
+assert np.all(np.unique(edges, axis=0, return_counts=True)[1] == 2), 'the surface is not closed'
+n = np.cross(X[tri[:, 1]] - X[tri[:, 0]], X[tri[:, 2]] - X[tri[:, 0]])
+out = X[tri].mean(axis=1) - X.mean(axis=0)
+assert np.all(np.einsum('ij,ij->i', n, out) > 0), 'a triangle points inwards'
+# negative control: the faces of all tetrahedra are not a surface
+assert len(surface_triangles(np.concatenate([T, T]), X)) == 0
+print('solid.png: the surface of 36 triangles, closed and outward')"
   ;;
 grid)
   run "$mpiexec" -n 1 "$exe" -o sheet1.h5 -model grid2d -grid_n 7 -steps 12 -every 5 $solve
