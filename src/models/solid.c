@@ -648,11 +648,11 @@ static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const 
   The mesh: read (after checking on rank 0 that the file exists) or the built-in beam, and the
   rank-independent number of each of its cells (cellid, allocated here): its place among the
   file's tetrahedra, which DMPlex's Gmsh reader keeps in file order, or in the beam's
-  construction order
+  construction order; and of each of its vertices (vertid, allocated here), likewise
 */
-static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm, PetscInt **cellid)
+static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm, PetscInt **cellid, PetscInt **vertid)
 {
-  PetscInt cStart, cEnd;
+  PetscInt cStart, cEnd, vStart, vEnd;
 
   PetscFunctionBegin;
   if (file[0]) {
@@ -758,6 +758,13 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
           PetscCheck(pa[c] >= cStart && pa[c] < cEnd, comm, PETSC_ERR_PLIB, "The reordering made cell %" PetscInt_FMT " point %" PetscInt_FMT ", not a cell", c, pa[c]);
           (*cellid)[pa[c] - cStart] = c - cStart;
         }
+        /* and the new vertex perm[v] is the file's vertex v (the order of PETSc's reader) */
+        PetscCall(DMPlexGetDepthStratum(*dm, 0, &vStart, &vEnd));
+        PetscCall(PetscMalloc1(vEnd - vStart + 1, vertid));
+        for (PetscInt v = vStart; v < vEnd; v++) {
+          PetscCheck(pa[v] >= vStart && pa[v] < vEnd, comm, PETSC_ERR_PLIB, "The reordering made vertex %" PetscInt_FMT " point %" PetscInt_FMT ", not a vertex", v, pa[v]);
+          (*vertid)[pa[v] - vStart] = v - vStart;
+        }
         PetscCall(ISRestoreIndices(perm, &pa));
       }
       PetscCall(ISDestroy(&perm));
@@ -769,6 +776,9 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
     PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
     PetscCall(PetscMalloc1(cEnd - cStart, cellid));
     for (PetscInt c = cStart; c < cEnd; c++) (*cellid)[c - cStart] = c - cStart;
+    PetscCall(DMPlexGetDepthStratum(*dm, 0, &vStart, &vEnd));
+    PetscCall(PetscMalloc1(vEnd - vStart + 1, vertid));
+    for (PetscInt v = vStart; v < vEnd; v++) (*vertid)[v - vStart] = v - vStart;
   }
   PetscFunctionReturn(0);
 }
@@ -1151,13 +1161,14 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
-  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid));
+  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid, &vertid));
   PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
   {
     PetscErrorCode ierr = SolidCheckMesh(dm, what);
 
     if (ierr) {
       PetscCall(PetscFree(cellid));
+      PetscCall(PetscFree(vertid));
       PetscCall(DMDestroy(&dm));
       PetscFunctionReturn(ierr);
     }
@@ -1204,11 +1215,12 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     }
     for (PetscInt p = vStart; p < vEnd; p++) {
       PetscCall(PetscSectionGetOffset(osec, p, &off));
-      odata[off] = p - vStart;
+      odata[off] = vertid[p - vStart];
     }
     PetscCall(PetscSectionCreate(comm, &nsec));
     PetscCall(DMPlexDistributeData(dm, sfmig, osec, MPIU_INT, odata, nsec, (void **)&ndata));
     PetscCall(PetscFree(cellid));
+    PetscCall(PetscFree(vertid));
     PetscCall(DMPlexGetHeightStratum(dmdist, 0, &cStart, &cEnd));
     PetscCall(DMPlexGetDepthStratum(dmdist, 0, &vStart, &vEnd));
     PetscCall(PetscMalloc1(cEnd - cStart, &cellid));
@@ -1228,10 +1240,6 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscCall(PetscSFDestroy(&sfmig));
     PetscCall(DMDestroy(&dm));
     dm = dmdist;
-  } else {
-    PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
-    PetscCall(PetscMalloc1(vEnd - vStart + 1, &vertid));
-    for (PetscInt p = vStart; p < vEnd; p++) vertid[p - vStart] = p - vStart;
   }
   PetscCall(PetscSFDestroy(&sfmig));
   {

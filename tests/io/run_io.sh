@@ -82,6 +82,23 @@ with h5py.File('renumbered.h5', 'r+') as f:
     f['mesh/vertices'][...] = f['mesh/vertices'][:][p]"
   if $check layout nomesh.h5 --steps 12 --every 5 --mesh >/dev/null 2>&1; then fail "layout --mesh accepted a file without /mesh/tetrahedra"; fi
   if $check compare solid1.h5 renumbered.h5 --tol 1e-12 >/dev/null 2>&1; then fail "compare accepted a renumbered mesh"; fi
+  # a mesh file (renumbered inside for the partitioner): /mesh in the file's order, its nodes
+  # and tetrahedra (Gmsh 2.2 ASCII), on 1 and 3 ranks
+  msh=$srcdir/../../examples/meshes/beam.msh
+  run "$mpiexec" -n 1 "$exe" -o msh1.h5 -model solid -solid_mesh "$msh" -steps 4 -every 2 -dt 1e-4 $solve
+  run "$mpiexec" -n 3 "$exe" -o msh3.h5 -model solid -solid_mesh "$msh" -steps 4 -every 2 -dt 1e-4 $solve
+  run $check compare msh1.h5 msh3.h5 --tol 1e-12
+  run "$python" -c "
+import h5py, numpy as np
+txt = open('$msh').read()
+nodes = [l.split() for l in txt.split('\$Nodes')[1].split('\$EndNodes')[0].strip().splitlines()[1:]]
+P = np.array([[float(x) for x in l[1:4]] for l in nodes])
+els = [l.split() for l in txt.split('\$Elements')[1].split('\$EndElements')[0].strip().splitlines()[1:]]
+T = np.array([[int(x) - 1 for x in l[-4:]] for l in els if l[1] == '4'])
+f = h5py.File('msh3.h5', 'r')
+assert np.array_equal(f['mesh/vertices'][()], P), 'the vertices are not in the file order'
+assert np.array_equal(np.sort(f['mesh/tetrahedra'][()], axis=1), np.sort(T, axis=1)), 'the tetrahedra are not the file order'
+print('msh3.h5: /mesh is beam.msh in its order,', len(P), 'nodes,', len(T), 'tetrahedra')"
   # the picture: the deformed surface, the boundary triangles of the tetrahedra (a 4 x 1 x 1 box:
   # 18 squares, 36 triangles, a closed surface oriented outwards)
   run "$python" "$plot" snapshot solid3.h5 --color speed -o solid.png
