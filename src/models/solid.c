@@ -1077,8 +1077,10 @@ static PetscErrorCode SolidSetIOOrdering(Solid *s, MechSystem sys, const PetscIn
 - -solid_fix_label <name>, -solid_fix_value <1> - fix the vertices of the points of a mesh label (Gmsh
                                      physical groups: "Cell Sets", "Face Sets", "Vertex Sets")
 
-  The mesh is distributed with DMPlexDistribute() (-petscpartitioner_type); DMSetUseNatural() is
-  set before, so that the mesh file's vertex order can be recovered. A mesh that is not 3-D, has
+  The mesh is distributed with DMPlexDistribute() (-petscpartitioner_type); the vertices' and
+  cells' numbers in the mesh file (or the beam) travel with them, and the output and checkpoints
+  use them (MechSystemSetIOOrdering(), MechSystemSetIOMesh()): files in the file's vertex order,
+  the same on any number of ranks. A mesh that is not 3-D, has
   cells other than tetrahedra or inverted or degenerate cells is refused, as is a fixing that
   catches no vertex. A neo-Hookean element that inverts (J <= 0) during a Newton iterate makes the
   force non-finite: the stage fails; -info and MechSolidGetInverted() name the element by its
