@@ -622,8 +622,11 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
     /* a file with a partial header is not left behind (MechOutputEndWrite() removes it) */
     ierr = MechOutputBeginWrite(out, 0, &q);
     if (!ierr) ierr = MechOutputEndWrite(out, &q, WriteHeader(out, ts));
-    if (!ierr) ierr = MechOutputBeginWrite(out, 0, &q);
-    if (!ierr) ierr = MechOutputEndWrite(out, &q, WriteMesh(out));
+    if (!ierr && out->ncells > 0) {
+      /* the mesh (a system with MechSystemSetIOMesh()): its vertices and tetrahedra */
+      ierr = MechOutputBeginWrite(out, (long long)out->shape[0] * 3 * 8 + (long long)out->ncells * 4 * 8, &q);
+      if (!ierr) ierr = MechOutputEndWrite(out, &q, WriteMesh(out));
+    }
     if (ierr) {
       (void)MechOutputFree(out);
       PetscCall(ierr);
