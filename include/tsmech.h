@@ -177,6 +177,9 @@ PETSC_EXTERN PetscErrorCode MechSystemGetLinear(MechSystem, PetscBool *);
 /* Optional DM the state lives on (grid models); the system keeps a reference. */
 PETSC_EXTERN PetscErrorCode MechSystemSetDM(MechSystem, DM);
 PETSC_EXTERN PetscErrorCode MechSystemGetDM(MechSystem, DM *);
+PETSC_EXTERN PetscErrorCode MechSystemSetIOOrdering(MechSystem, IS);
+PETSC_EXTERN PetscErrorCode MechSystemSetIOMesh(MechSystem, Vec, PetscInt, const PetscInt[]);
+PETSC_EXTERN PetscErrorCode MechSystemGetIOMesh(MechSystem, VecScatter *, Vec *, PetscInt *, const PetscInt *[]);
 /* Initial state (copied). */
 PETSC_EXTERN PetscErrorCode MechSystemSetInitialState(MechSystem, Vec q, Vec v);
 /* New vectors holding the initial state (or zero if none was given). */

@@ -145,6 +145,10 @@ class Run:
             self.label = label(f)
             self.model = text(f.attrs.get("model", ""))
             self.obstacles = obstacles(f)
+            # a model on a tetrahedral mesh (the solid): its tetrahedra and velocities
+            self.tets = f["mesh/tetrahedra"][()] if "mesh/tetrahedra" in f else None
+            self.v = f["fields/v"][:nsnap] if self.tets is not None else None
+        self.colour = "displacement"
         self.path = path
         self.nsnap = nsnap
         q0 = self.q[0]
@@ -171,6 +175,21 @@ class Run:
         for c, r in self.obstacles:
             lo, hi = np.minimum(lo, c - r), np.maximum(hi, c + r)
         return lo, hi
+
+
+def surface_triangles(tets, X):
+    """The boundary of a tetrahedral mesh: the faces that belong to one tetrahedron only,
+    oriented outwards in the reference configuration X, shape (m, 3) of vertex numbers"""
+    faces = np.concatenate([tets[:, [1, 2, 3]], tets[:, [0, 3, 2]], tets[:, [0, 1, 3]], tets[:, [0, 2, 1]]])
+    opposite = np.concatenate([tets[:, 0], tets[:, 1], tets[:, 2], tets[:, 3]])
+    key = np.sort(faces, axis=1)
+    _, first, count = np.unique(key, axis=0, return_index=True, return_counts=True)
+    keep = first[count == 1]
+    tri, opp = faces[keep], opposite[keep]
+    n = np.cross(X[tri[:, 1]] - X[tri[:, 0]], X[tri[:, 2]] - X[tri[:, 0]])
+    inward = np.einsum("ij,ij->i", n, X[opp] - X[tri[:, 0]]) > 0
+    tri[inward] = tri[inward][:, [0, 2, 1]]
+    return tri
 
 
 LIGHT = np.array([-0.4, -0.5, 0.77])
@@ -218,11 +237,40 @@ def draw_grid_surface(ax, q, obst, norm, cmap):
     ax.add_collection3d(coll)
 
 
+def mesh_colour(run, k):
+    """per vertex: the speed |v| or the displacement |q - q[0]| of snapshot k (mesh models)"""
+    if run.colour == "speed":
+        return np.linalg.norm(run.v[k], axis=1)
+    return np.linalg.norm(run.q[k] - run.q[0], axis=1)
+
+
+def draw_mesh_surface(ax, run, k, norm, cmap):
+    """The deformed surface of a tetrahedral mesh: its boundary triangles at the positions of
+    snapshot k, each coloured by the mean of its vertices' speed or displacement and shaded"""
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    tri = surface_triangles(run.tets, run.q[0])
+    polys = run.q[k][tri]
+    colours = np.array(cmap(norm(mesh_colour(run, k)[tri].mean(axis=1))), dtype=float)
+    n = np.cross(polys[:, 1] - polys[:, 0], polys[:, 2] - polys[:, 0])
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
+    colours[:, :3] *= (0.45 + 0.55 * np.abs(n @ LIGHT))[:, None]
+    dark = colours.copy()
+    dark[:, :3] *= 0.7
+    ax.add_collection3d(Poly3DCollection(polys, facecolors=colours, edgecolors=dark, linewidths=0.3))
+
+
 def draw(fig, run, k, lim, norm, title):
     """one snapshot k of run into a new axes of fig; lim: (lo, hi) of the axes (grid models)"""
     q = run.q[k]
     cmap = plt.get_cmap("viridis")
-    if q.ndim == 3:  # 2-D grid [ny, nx, 3]: a surface
+    if run.tets is not None:  # a tetrahedral mesh [nv, 3]: its deformed surface
+        ax = fig.add_subplot(projection="3d")
+        draw_mesh_surface(ax, run, k, norm, cmap)
+        set_equal(ax, *lim)
+        unit = "speed |v|" if run.colour == "speed" else "displacement |q - q0|"
+        fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6, pad=0.1, label=unit)
+    elif q.ndim == 3:  # 2-D grid [ny, nx, 3]: a surface
         ax = fig.add_subplot(projection="3d")
         draw_grid_surface(ax, q, run.obstacles, norm, cmap)
         set_equal(ax, *lim)
@@ -269,7 +317,13 @@ def draw(fig, run, k, lim, norm, title):
 
 
 def limits(run, ks):
-    """axes box and colour scale (heights) covering snapshots ks and the obstacles"""
+    """axes box and colour scale (heights; speed or displacement of a mesh) covering snapshots ks
+    and the obstacles"""
+    if run.tets is not None:
+        lo, hi = run.bounds(ks)
+        c = np.concatenate([mesh_colour(run, k) for k in ks])
+        norm = matplotlib.colors.Normalize(vmin=float(c.min()), vmax=float(max(c.max(), c.min() + 1e-12)))
+        return (lo, hi), norm
     if run.q.ndim >= 3:
         lo, hi = run.bounds(ks)
         z = run.q[ks][..., 2]
@@ -284,6 +338,7 @@ def limits(run, ks):
 
 def plot_snapshot(args):
     run = Run(args.run)
+    run.colour = args.color
     if args.time is not None:  # the snapshot nearest to that time
         if not np.isfinite(args.time):
             raise PlotError(f"--time {args.time}: not a number")
@@ -347,6 +402,7 @@ def main(argv=None):
     p.add_argument("run", metavar="RUN.h5")
     p.add_argument("--index", type=int, default=-1, help="snapshot index, negative from the end (default -1: the last)")
     p.add_argument("--time", type=float, default=None, help="the snapshot nearest to this time (instead of --index)")
+    p.add_argument("--color", choices=["displacement", "speed"], default="displacement", help="colour of a mesh's surface (the solid): |q - q0| or |v|")
     p.add_argument("-o", "--output", default="snapshot.png")
     p.add_argument("--dpi", type=int, default=120)
     p.set_defaults(fn=plot_snapshot)

@@ -391,6 +391,8 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   h.snes_failures  = ts->num_snes_failures;
   h.adapt_decrease = ts->adapt ? ts->adapt->timestepjustdecreased : 0;
   h.nvec           = 2 + (h.hasvprev ? 1 : 0) + (h.hasqprev ? 1 : 0);
+  /* the vectors in the system's rank-independent order (MechSystemSetIOOrdering()) */
+  for (k = 0; k < h.nvec; k++) PetscCall(MechIOPermute(ck->sys, ck->vec[k], SCATTER_FORWARD));
   PetscCall(VecChecksum(ck->vec[0], &h.sum[0]));
   PetscCall(VecChecksum(ck->vec[1], &h.sum[1]));
   if (h.hasvprev) PetscCall(VecChecksum(ck->vec[2], &h.sum[2]));
@@ -748,6 +750,7 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
     }
   }
 
+  for (PetscInt i = 0; i < MECH_CKPT_NVEC; i++) PetscCall(MechIOPermute(ck->sys, ck->vec[i], SCATTER_REVERSE));
   PetscCall(VecCopy(ck->vec[0], q));
   PetscCall(VecCopy(ck->vec[1], v));
   PetscCall(TSMechSetSolution(ts, q, v));

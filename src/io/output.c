@@ -152,8 +152,13 @@ static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
 
   PetscFunctionBegin;
   PetscCall(VecGetSize(out->q, &N));
+  /* the snapshot in the system's rank-independent order (MechSystemSetIOOrdering()) */
+  PetscCall(MechIOPermute(out->sys, out->q, SCATTER_FORWARD));
+  PetscCall(MechIOPermute(out->sys, out->v, SCATTER_FORWARD));
   PetscCall(MechOutputBeginWrite(out, 2LL * N * (long long)sizeof(PetscScalar) + MonitorBytes(out), &q));
   PetscCall(MechOutputEndWrite(out, &q, WriteSnapshotData(out, step, t)));
+  PetscCall(MechIOPermute(out->sys, out->q, SCATTER_REVERSE));
+  PetscCall(MechIOPermute(out->sys, out->v, SCATTER_REVERSE));
   PetscFunctionReturn(0);
 }
 
@@ -205,6 +210,90 @@ PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[],
   PetscFunctionBegin;
   for (j = 0; j < sizeof(MechOutputReserved) / sizeof(MechOutputReserved[0]) && !flg; j++) PetscCall(PetscStrcmp(pname, MechOutputReserved[j], &flg));
   PetscCall(PetscSNPrintf(name, len, "%s%s", flg ? "param_" : "", pname));
+  PetscFunctionReturn(0);
+}
+
+/* Writes a [rows, cols] dataset of rank 0's data into group (collective: created by all) */
+static PetscErrorCode WriteTable(MechOutput out, const char group[], const char name[], hid_t memtype, hid_t filetype, PetscInt rows, PetscInt cols, const void *data)
+{
+  hid_t   fileid, groupid, dset, filespace;
+  hsize_t dims[2];
+
+  PetscFunctionBegin;
+  PetscCall(PetscHDF5IntCast(rows, &dims[0]));
+  PetscCall(PetscHDF5IntCast(cols, &dims[1]));
+  PetscCall(PetscViewerHDF5OpenGroup(out->viewer, group, &fileid, &groupid));
+  PetscCallHDF5Return(filespace, H5Screate_simple, (2, dims, NULL));
+  PetscCallHDF5Return(dset, H5Dcreate2, (groupid, name, filetype, filespace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (out->rank != 0) PetscCallHDF5(H5Sselect_none, (filespace));
+  PetscCallHDF5(H5Dwrite, (dset, memtype, filespace, filespace, H5P_DEFAULT, out->rank == 0 ? data : NULL));
+  PetscCallHDF5(H5Sclose, (filespace));
+  PetscCallHDF5(H5Dclose, (dset));
+  if (groupid != fileid) PetscCallHDF5(H5Gclose, (groupid));
+  PetscFunctionReturn(0);
+}
+
+/* /mesh of a system with a mesh (MechSystemSetIOMesh()): /mesh/vertices [nv, 3], the reference
+   coordinates, and /mesh/tetrahedra [nc, 4], 0-based vertex numbers, both in the rank-independent
+   order; gathered on rank 0 (written once). Collective. */
+static PetscErrorCode WriteMesh(MechOutput out)
+{
+  Vec                X, Xn, X0;
+  VecScatter         tozero;
+  PetscInt           nc, NC = 0, NV, *tets = NULL;
+  const PetscInt    *cells;
+  const PetscScalar *x;
+  PetscMPIInt        size, cnt, *counts = NULL, *displs = NULL, *recv = NULL;
+  hid_t              inttype;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemGetIOMesh(out->sys, NULL, &X, &nc, &cells));
+  if (!X) PetscFunctionReturn(0);
+  PetscCall(VecDuplicate(X, &Xn));
+  PetscCall(VecCopy(X, Xn));
+  PetscCall(MechIOPermute(out->sys, Xn, SCATTER_FORWARD));
+  PetscCall(VecScatterCreateToZero(Xn, &tozero, &X0));
+  PetscCall(VecScatterBegin(tozero, Xn, X0, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(tozero, Xn, X0, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetSize(Xn, &NV));
+  PetscCall(VecGetArrayRead(X0, &x));
+  PetscCall(WriteTable(out, "/mesh", "vertices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, NV / 3, 3, x));
+  PetscCall(VecRestoreArrayRead(X0, &x));
+  PetscCall(VecScatterDestroy(&tozero));
+  PetscCall(VecDestroy(&X0));
+  PetscCall(VecDestroy(&Xn));
+
+  /* the tetrahedra: 5 integers each (number, vertices) gathered and put in place on rank 0 */
+  PetscCallMPI(MPI_Comm_size(out->comm, &size));
+  PetscCall(PetscMPIIntCast(5 * nc, &cnt));
+  if (out->rank == 0) PetscCall(PetscMalloc2(size, &counts, size, &displs));
+  PetscCallMPI(MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, out->comm));
+  if (out->rank == 0) {
+    PetscInt tot = 0;
+
+    for (PetscMPIInt r = 0; r < size; r++) {
+      PetscCall(PetscMPIIntCast(tot, &displs[r]));
+      tot += counts[r];
+    }
+    NC = tot / 5;
+    PetscCall(PetscMalloc1(tot + 1, &recv));
+    PetscCall(PetscMalloc1(4 * NC + 1, &tets));
+  }
+  PetscCallMPI(MPI_Gatherv(cells, cnt, MPIU_INT, recv, counts, displs, MPIU_INT, 0, out->comm));
+  if (out->rank == 0) {
+    for (PetscInt c = 0; c < NC; c++) {
+      const PetscInt id = recv[5 * c];
+
+      PetscCheck(id >= 0 && id < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Tetrahedron number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", id, NC);
+      for (PetscInt k = 0; k < 4; k++) tets[4 * id + k] = recv[5 * c + 1 + k];
+    }
+    PetscCall(PetscFree(recv));
+    PetscCall(PetscFree2(counts, displs));
+  }
+  PetscCallMPI(MPI_Bcast(&NC, 1, MPIU_INT, 0, out->comm));
+  PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
+  PetscCall(WriteTable(out, "/mesh", "tetrahedra", inttype, H5T_STD_I64LE, NC, 4, tets));
+  PetscCall(PetscFree(tets));
   PetscFunctionReturn(0);
 }
 
@@ -350,10 +439,39 @@ PetscErrorCode MechIOCreateStateVectors(MechSystem sys, Vec *q, Vec *v, PetscInt
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode MechIOPermute(MechSystem sys, Vec x, ScatterMode mode)
+{
+  VecScatter sc;
+  Vec        w;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemGetIOMesh(sys, &sc, NULL, NULL, NULL));
+  if (!sc) PetscFunctionReturn(0);
+  PetscCall(VecDuplicate(x, &w));
+  PetscCall(VecCopy(x, w));
+  PetscCall(VecScatterBegin(sc, w, x, INSERT_VALUES, mode));
+  PetscCall(VecScatterEnd(sc, w, x, INSERT_VALUES, mode));
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CreateStateVectors(MechOutput out)
 {
   PetscFunctionBegin;
   PetscCall(MechIOCreateStateVectors(out->sys, &out->q, &out->v, &out->dim, out->shape));
+  {
+    Vec      X;
+    PetscInt nc;
+
+    /* a system on a tetrahedral mesh: its vertices' positions, [nv, 3], and its tetrahedra */
+    PetscCall(MechSystemGetIOMesh(out->sys, NULL, &X, &nc, NULL));
+    if (X) {
+      PetscCall(MPIU_Allreduce(&nc, &out->ncells, 1, MPIU_INT, MPI_SUM, out->comm));
+      PetscCall(VecGetSize(X, &out->shape[0]));
+      out->shape[0] /= 3;
+      out->shape[1] = 3;
+    }
+  }
   /* the names of the datasets in /fields */
   PetscCall(PetscObjectSetName((PetscObject)out->q, "q"));
   PetscCall(PetscObjectSetName((PetscObject)out->v, "v"));
@@ -504,6 +622,11 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
     /* a file with a partial header is not left behind (MechOutputEndWrite() removes it) */
     ierr = MechOutputBeginWrite(out, 0, &q);
     if (!ierr) ierr = MechOutputEndWrite(out, &q, WriteHeader(out, ts));
+    if (!ierr && out->ncells > 0) {
+      /* the mesh (a system with MechSystemSetIOMesh()): its vertices and tetrahedra */
+      ierr = MechOutputBeginWrite(out, (long long)out->shape[0] * 3 * 8 + (long long)out->ncells * 4 * 8, &q);
+      if (!ierr) ierr = MechOutputEndWrite(out, &q, WriteMesh(out));
+    }
     if (ierr) {
       (void)MechOutputFree(out);
       PetscCall(ierr);
@@ -699,13 +822,13 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
   /* the XDMF only describes the closed file, so it is written once the .h5 is complete; rank 0
      writes it, every rank raises its error */
   PetscCall(MechSystemGetModelName(out->sys, &model));
-  if (out->dim >= 2 && out->shape[out->dim] == 3 && out->nsnap > 0) {
+  if (((out->dim >= 2 && out->shape[out->dim] == 3) || out->ncells > 0) && out->nsnap > 0) {
     PetscErrorCode ierr                          = 0;
     char           msg[PETSC_MAX_PATH_LEN + 256] = "";
 
     if (out->rank == 0) {
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->nsnap, out->snaptime);
+      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->ncells, out->nsnap, out->snaptime);
       PetscCall(PetscPopErrorHandler());
       if (ierr) {
         const char *text     = NULL;

@@ -13,18 +13,20 @@ PETSC_INTERN PetscLogStage MECH_StageIO;
 
 /*
   Writes the XDMF description of the snapshots in /fields of an HDF5 file: a temporal collection
-  of structured grids (2DSMesh for dim 2, 3DSMesh for dim 3), one per snapshot, geometry from
-  /fields/q, a node vector attribute "velocity" from /fields/v, and "displacement", the
-  difference of /fields/q and its first snapshot (an XDMF Function of two hyperslabs).
+  of grids, one per snapshot, geometry from /fields/q, a node vector attribute "velocity" from
+  /fields/v, and "displacement", the difference of /fields/q and its first snapshot (an XDMF
+  Function of two hyperslabs). The grids are structured (3DSMesh) for a DMDA (dim 2 or 3), or
+  unstructured tetrahedra (/mesh/tetrahedra) for a mesh (ncells > 0, dim 0).
 
   xmfpath - the file to write (serial: call on one rank)
   h5name  - the HDF5 file as the XDMF should reference it (relative name)
   grid    - the grid's name in the XDMF (the model's name)
-  dim     - 2 or 3
-  shape   - shape of one snapshot, slowest first: [N, M, dof] (dim 2) or [P, N, M, dof] (dim 3)
+  dim     - 2 or 3 (a DMDA), 0 (a tetrahedral mesh)
+  shape   - shape of one snapshot, slowest first: [N, M, dof] (dim 2), [P, N, M, dof] (dim 3), [nv, 3] (a mesh)
+  ncells  - the number of tetrahedra of a mesh, 0 for a DMDA
   nsnap   - number of snapshots; times their times
 */
-PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[]);
+PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[]);
 
 /*
   New state vectors for the I/O of a system's (q, v): global vectors of the system's DMDA if it
@@ -33,6 +35,13 @@ PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char
   (one snapshot, slowest first: [(P,) (N,) M, dof]) may be NULL. Collective.
 */
 PETSC_INTERN PetscErrorCode MechIOCreateStateVectors(MechSystem, Vec *q, Vec *v, PetscInt *dim, PetscInt shape[4]);
+
+/*
+  Puts a vector like the state into the system's rank-independent I/O order (SCATTER_FORWARD,
+  before a write) or back into the state's order (SCATTER_REVERSE, after a read), in place; does
+  nothing for a system without one (MechSystemSetIOOrdering()). Collective.
+*/
+PETSC_INTERN PetscErrorCode MechIOPermute(MechSystem, Vec, ScatterMode);
 
 /* Test hook shared by the checkpoint writer and the driver (testhooks.c); exported so the
    tsmech program can call it, not part of the public API */
@@ -131,6 +140,7 @@ struct _n_MechOutput {
   Vec      q, v;     /* the state copied out of the TS; DMDA global vectors for grid models */
   PetscInt dim;      /* dimension of the system's DMDA, 0 without one */
   PetscInt shape[4]; /* one snapshot, slowest first: [(P,) (N,) M, dof] */
+  PetscInt ncells;   /* tetrahedra of the system's mesh (MechSystemSetIOMesh()), 0 without one */
 
   /* /monitor: one record per step; the values are kept on rank 0 only, the counts everywhere.
      Rank 0 holds records [base, nrec) in memory (base > 0 for an output continued after a

@@ -4,6 +4,9 @@
   lattice) without a conversion step. The heavy data stays in the .h5: every grid of the temporal
   collection selects its snapshot of /fields/q and /fields/v as a hyperslab, and its displacement
   from the first snapshot as the difference of two hyperslabs of /fields/q (an XDMF Function item).
+  A model on a tetrahedral mesh (the solid) is an unstructured grid: Topology "Tetrahedron" from
+  /mesh/tetrahedra (0-based vertex numbers, the order of /fields), nodes [nv, 3]
+  (https://www.xdmf.org/index.php/XDMF_Model_and_Format, "Topology").
 */
 #define _POSIX_C_SOURCE 200809L
 #include "outputimpl.h"
@@ -38,9 +41,9 @@ static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[]
 }
 
 /* The XDMF text, written to fp */
-static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[])
+static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[])
 {
-  PetscInt k, d, rank = dim + 1; /* dimensions of one snapshot: the grid's and the dof's */
+  PetscInt k, d, rank = dim ? dim + 1 : 2; /* dimensions of one snapshot: the grid's (or the vertices') and the dof's */
 
   PetscFunctionBegin;
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"));
@@ -54,7 +57,11 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
     /* Node counts, slowest first as in the dataset. A 2-D grid is a 3DSMesh of one layer (a
        surface to ParaView): its XDMF2 reader selects node attributes of a 2DSMesh with a
        hyperslab that does not fit vector data. */
-    if (dim == 2) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"3DSMesh\" Dimensions=\"1 %" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1]));
+    if (!dim) {
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"Tetrahedron\" NumberOfElements=\"%" PetscInt_FMT "\">\n", ncells));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "          <DataItem Dimensions=\"%" PetscInt_FMT " 4\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/tetrahedra</DataItem>\n", ncells, h5name));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Topology>\n"));
+    } else if (dim == 2) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"3DSMesh\" Dimensions=\"1 %" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1]));
     else PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"3DSMesh\" Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1], shape[2]));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Geometry GeometryType=\"XYZ\">\n"));
     PetscCall(WriteSlab(fp, h5name, "q", rank, shape, nsnap, k, "          "));
@@ -82,7 +89,7 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
   The file is written to xmfpath.tmp-<pid> and renamed over xmfpath, so a failed write (a full
   disk) leaves the previous file as it was and no partial one. Errors name the file.
 */
-PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt nsnap, const PetscReal times[])
+PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[])
 {
   FILE          *fp;
   char           tmp[PETSC_MAX_PATH_LEN + 32];
@@ -90,13 +97,13 @@ PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], co
   int            err = 0;
 
   PetscFunctionBegin;
-  PetscCheck(dim == 2 || dim == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output is for 2-D and 3-D grids, not %" PetscInt_FMT "-D", dim);
-  PetscCheck(shape[dim] == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output needs 3 dofs per node (x, y, z), not %" PetscInt_FMT, shape[dim]);
+  PetscCheck(dim == 2 || dim == 3 || (dim == 0 && ncells > 0), PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output is for 2-D and 3-D grids and tetrahedral meshes, not %" PetscInt_FMT "-D", dim);
+  PetscCheck(shape[dim ? dim : 1] == 3, PETSC_COMM_SELF, PETSC_ERR_SUP, "XDMF output needs 3 dofs per node (x, y, z), not %" PetscInt_FMT, shape[dim ? dim : 1]);
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp-%d", xmfpath, (int)getpid()));
   fp = fopen(tmp, "w");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write the XDMF file %s: %s", xmfpath, strerror(errno));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = WriteText(fp, h5name, grid, dim, shape, nsnap, times);
+  ierr = WriteText(fp, h5name, grid, dim, shape, ncells, nsnap, times);
   PetscCall(PetscPopErrorHandler());
   if (fflush(fp) || ferror(fp)) err = errno ? errno : EIO;
   if (fclose(fp) && !err) err = errno;

@@ -53,9 +53,14 @@ struct _p_MechSystem {
   char     *paramname[MECH_MAX_PARAMS];
   PetscReal paramvalue[MECH_MAX_PARAMS];
 
-  DM  dm;
-  Vec q0, v0;
-  Vec work;
+  DM dm;
+  /* rank-independent I/O (MechSystemSetIOOrdering(), MechSystemSetIOMesh()) */
+  VecScatter ioscatter; /* state order -> I/O order, NULL: the state's own order */
+  Vec        iomesh;    /* reference vertex coordinates (state layout), NULL: no mesh */
+  PetscInt   ioncells;  /* local tetrahedra */
+  PetscInt  *iocells;   /* 5 per tetrahedron: its number, its vertices' numbers (I/O order) */
+  Vec        q0, v0;
+  Vec        work;
 
   void *appctx;
   PetscErrorCode (*appdestroy)(void *);

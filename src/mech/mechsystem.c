@@ -88,6 +88,9 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(KSPDestroy(&s->massksp));
   PetscCall(MatDestroy(&s->Jpattern));
   PetscCall(ISDestroy(&s->fixed));
+  PetscCall(VecScatterDestroy(&s->ioscatter));
+  PetscCall(VecDestroy(&s->iomesh));
+  PetscCall(PetscFree(s->iocells));
   PetscCall(VecDestroy(&s->fixedvalues));
   for (PetscInt i = 0; i < s->ninvariants; i++) PetscCall(PetscFree(s->invname[i]));
   for (PetscInt i = 0; i < s->nparams; i++) PetscCall(PetscFree(s->paramname[i]));
@@ -652,6 +655,94 @@ PetscErrorCode MechSystemSetDM(MechSystem sys, DM dm)
   if (dm) PetscCall(PetscObjectReference((PetscObject)dm));
   PetscCall(DMDestroy(&sys->dm));
   sys->dm = dm;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemSetIOOrdering - Sets the rank-independent order in which the HDF5 output and the
+  checkpoints store the state (unstructured meshes: the mesh file's vertex order), so that
+  files written on any number of ranks are equal and a checkpoint restarts on any number.
+
+  Collective
+
+  Input Parameters:
++ sys   - the mechanical system
+- order - for each locally owned entry of the state, its index in the I/O order (a
+          permutation of 0 .. N-1 over all ranks)
+
+  Level: advanced
+
+.seealso: `MechSystemSetIOMesh()`, `MechOutputCreate()`, `MechCheckpointCreate()`
+@*/
+PetscErrorCode MechSystemSetIOOrdering(MechSystem sys, IS order)
+{
+  Vec      x;
+  IS       from;
+  PetscInt n, rstart;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidHeaderSpecific(order, IS_CLASSID, 2);
+  PetscCall(VecScatterDestroy(&sys->ioscatter));
+  PetscCall(ISGetLocalSize(order, &n));
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)sys), n, PETSC_DETERMINE, &x));
+  PetscCall(VecGetOwnershipRange(x, &rstart, NULL));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, n, rstart, 1, &from));
+  PetscCall(VecScatterCreate(x, from, x, order, &sys->ioscatter));
+  PetscCall(ISDestroy(&from));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemSetIOMesh - Sets the tetrahedral mesh the HDF5 output writes (/mesh) and the
+  checkpoints identify: the reference vertex coordinates and the tetrahedra, numbered in the
+  I/O order of `MechSystemSetIOOrdering()` (vertex k: entries 3k .. 3k+2).
+
+  Collective
+
+  Input Parameters:
++ sys    - the mechanical system
+. X      - reference coordinates of the vertices, a vector like the state (copied)
+. ncells - number of local tetrahedra
+- cells  - 5 per tetrahedron: its rank-independent number (0 .. total-1, the order of /mesh/tetrahedra),
+           then its 4 vertex numbers (copied)
+
+  Level: advanced
+
+.seealso: `MechSystemSetIOOrdering()`
+@*/
+PetscErrorCode MechSystemSetIOMesh(MechSystem sys, Vec X, PetscInt ncells, const PetscInt cells[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidHeaderSpecific(X, VEC_CLASSID, 2);
+  PetscCall(VecDestroy(&sys->iomesh));
+  PetscCall(PetscFree(sys->iocells));
+  PetscCall(VecDuplicate(X, &sys->iomesh));
+  PetscCall(VecCopy(X, sys->iomesh));
+  PetscCall(PetscMalloc1(5 * ncells + 1, &sys->iocells));
+  PetscCall(PetscArraycpy(sys->iocells, cells, 5 * ncells));
+  sys->ioncells = ncells;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemGetIOMesh - The I/O order and mesh of `MechSystemSetIOOrdering()` and
+  `MechSystemSetIOMesh()` (NULL, 0 where not set).
+
+  Not Collective
+
+  Level: developer
+@*/
+PetscErrorCode MechSystemGetIOMesh(MechSystem sys, VecScatter *order, Vec *X, PetscInt *ncells, const PetscInt *cells[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (order) *order = sys->ioscatter;
+  if (X) *X = sys->iomesh;
+  if (ncells) *ncells = sys->ioncells;
+  if (cells) *cells = sys->iocells;
   PetscFunctionReturn(0);
 }
 

@@ -650,11 +650,11 @@ static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const 
   The mesh: read (after checking on rank 0 that the file exists) or the built-in beam, and the
   rank-independent number of each of its cells (cellid, allocated here): its place among the
   file's tetrahedra, which DMPlex's Gmsh reader keeps in file order, or in the beam's
-  construction order
+  construction order; and of each of its vertices (vertid, allocated here), likewise
 */
-static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm, PetscInt **cellid)
+static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm, PetscInt **cellid, PetscInt **vertid)
 {
-  PetscInt cStart, cEnd;
+  PetscInt cStart, cEnd, vStart, vEnd;
 
   PetscFunctionBegin;
   if (file[0]) {
@@ -760,6 +760,13 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
           PetscCheck(pa[c] >= cStart && pa[c] < cEnd, comm, PETSC_ERR_PLIB, "The reordering made cell %" PetscInt_FMT " point %" PetscInt_FMT ", not a cell", c, pa[c]);
           (*cellid)[pa[c] - cStart] = c - cStart;
         }
+        /* and the new vertex perm[v] is the file's vertex v (the order of PETSc's reader) */
+        PetscCall(DMPlexGetDepthStratum(*dm, 0, &vStart, &vEnd));
+        PetscCall(PetscMalloc1(vEnd - vStart + 1, vertid));
+        for (PetscInt v = vStart; v < vEnd; v++) {
+          PetscCheck(pa[v] >= vStart && pa[v] < vEnd, comm, PETSC_ERR_PLIB, "The reordering made vertex %" PetscInt_FMT " point %" PetscInt_FMT ", not a vertex", v, pa[v]);
+          (*vertid)[pa[v] - vStart] = v - vStart;
+        }
         PetscCall(ISRestoreIndices(perm, &pa));
       }
       PetscCall(ISDestroy(&perm));
@@ -771,6 +778,9 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
     PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
     PetscCall(PetscMalloc1(cEnd - cStart, cellid));
     for (PetscInt c = cStart; c < cEnd; c++) (*cellid)[c - cStart] = c - cStart;
+    PetscCall(DMPlexGetDepthStratum(*dm, 0, &vStart, &vEnd));
+    PetscCall(PetscMalloc1(vEnd - vStart + 1, vertid));
+    for (PetscInt v = vStart; v < vEnd; v++) (*vertid)[v - vStart] = v - vStart;
   }
   PetscFunctionReturn(0);
 }
@@ -999,6 +1009,51 @@ static PetscErrorCode SolidMeshChecksum(Vec X, PetscReal *sum)
 
 static const char *const SolidAxes = "xyz";
 
+/* The rank-independent I/O order of the state and the mesh (MechSystemSetIOOrdering(),
+   MechSystemSetIOMesh()) from the vertices' numbers vertid (per local vertex) and the cells'
+   numbers s->cellid; X: the reference coordinates */
+static PetscErrorCode SolidSetIOOrdering(Solid *s, MechSystem sys, const PetscInt vertid[], Vec X)
+{
+  PetscSection gs;
+  PetscInt     vStart, vEnd, cStart, cEnd, rstart, n, *idx, *cells;
+  IS           order;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalSection(s->dm, &gs));
+  PetscCall(DMPlexGetDepthStratum(s->dm, 0, &vStart, &vEnd));
+  PetscCall(DMPlexGetHeightStratum(s->dm, 0, &cStart, &cEnd));
+  PetscCall(VecGetOwnershipRange(X, &rstart, NULL));
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(PetscMalloc1(n + 1, &idx));
+  for (PetscInt p = vStart; p < vEnd; p++) {
+    PetscInt dof, off;
+
+    PetscCall(PetscSectionGetDof(gs, p, &dof));
+    PetscCall(PetscSectionGetOffset(gs, p, &off));
+    if (dof <= 0) continue; /* not owned */
+    for (PetscInt i = 0; i < 3; i++) idx[off - rstart + i] = 3 * vertid[p - vStart] + i;
+  }
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, idx, PETSC_OWN_POINTER, &order));
+  PetscCall(MechSystemSetIOOrdering(sys, order));
+  PetscCall(ISDestroy(&order));
+  PetscCall(PetscMalloc1(5 * (cEnd - cStart) + 1, &cells));
+  for (PetscInt c = cStart; c < cEnd; c++) {
+    PetscInt *cl = NULL, ncl, k = 0;
+
+    cells[5 * (c - cStart)] = s->cellid[c - cStart];
+    PetscCall(DMPlexGetTransitiveClosure(s->dm, c, PETSC_TRUE, &ncl, &cl));
+    for (PetscInt j = 0; j < ncl; j++) {
+      const PetscInt pt = cl[2 * j];
+
+      if (pt >= vStart && pt < vEnd && k < 4) cells[5 * (c - cStart) + 1 + k++] = vertid[pt - vStart];
+    }
+    PetscCall(DMPlexRestoreTransitiveClosure(s->dm, c, PETSC_TRUE, &ncl, &cl));
+  }
+  PetscCall(MechSystemSetIOMesh(sys, X, cEnd - cStart, cells));
+  PetscCall(PetscFree(cells));
+  PetscFunctionReturn(0);
+}
+
 /*
   The states a neo-Hookean solid can take: no inverted element (MechSystemSetStateCheck()). With
   q NULL, why the latest force evaluation or refused state at a time >= t failed.
@@ -1052,8 +1107,10 @@ static PetscErrorCode SolidStateCheck(MechSystem sys, PetscReal t, Vec q, Vec v,
 - -solid_fix_label <name>, -solid_fix_value <1> - fix the vertices of the points of a mesh label (Gmsh
                                      physical groups: "Cell Sets", "Face Sets", "Vertex Sets")
 
-  The mesh is distributed with DMPlexDistribute() (-petscpartitioner_type); DMSetUseNatural() is
-  set before, so that the mesh file's vertex order can be recovered. A mesh that is not 3-D, has
+  The mesh is distributed with DMPlexDistribute() (-petscpartitioner_type); the vertices' and
+  cells' numbers in the mesh file (or the beam) travel with them, and the output and checkpoints
+  use them (MechSystemSetIOOrdering(), MechSystemSetIOMesh()): files in the file's vertex order,
+  the same on any number of ranks. A mesh that is not 3-D, has
   cells other than tetrahedra or inverted or degenerate cells is refused, as is a fixing that
   catches no vertex. A neo-Hookean element that inverts (J <= 0) during a Newton iterate makes the
   force non-finite: the stage fails; -info and MechSolidGetInverted() name the element by its
@@ -1073,7 +1130,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   MechSystem   sy;
   DM           dm, dmdist = NULL;
   PetscSection sec;
-  PetscInt     pStart, pEnd, vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx, *cellid = NULL;
+  PetscInt     pStart, pEnd, vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx, *cellid = NULL, *vertid = NULL;
   PetscSF      sfmig = NULL;
   PetscReal    hmin;
   Mat          J;
@@ -1136,13 +1193,14 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
-  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid));
+  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid, &vertid));
   PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
   {
     PetscErrorCode ierr = SolidCheckMesh(dm, what);
 
     if (ierr) {
       PetscCall(PetscFree(cellid));
+      PetscCall(PetscFree(vertid));
       PetscCall(DMDestroy(&dm));
       PetscFunctionReturn(ierr);
     }
@@ -1172,26 +1230,40 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscSection osec, nsec;
     PetscInt    *odata, *ndata = NULL, cStart, cEnd, off;
 
-    /* the cells' numbers travel with them: a field of one integer per cell */
+    /* the cells' and vertices' numbers travel with them: a field of one integer per cell and
+       per vertex (vertices: their order in the mesh file or beam, the serial mesh's order) */
     PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
     PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+    PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
     PetscCall(PetscSectionCreate(comm, &osec));
     PetscCall(PetscSectionSetChart(osec, pStart, pEnd));
     for (PetscInt c = cStart; c < cEnd; c++) PetscCall(PetscSectionSetDof(osec, c, 1));
+    for (PetscInt p = vStart; p < vEnd; p++) PetscCall(PetscSectionSetDof(osec, p, 1));
     PetscCall(PetscSectionSetUp(osec));
-    PetscCall(PetscMalloc1(cEnd - cStart, &odata));
+    PetscCall(PetscMalloc1(cEnd - cStart + vEnd - vStart, &odata));
     for (PetscInt c = cStart; c < cEnd; c++) {
       PetscCall(PetscSectionGetOffset(osec, c, &off));
       odata[off] = cellid[c - cStart];
     }
+    for (PetscInt p = vStart; p < vEnd; p++) {
+      PetscCall(PetscSectionGetOffset(osec, p, &off));
+      odata[off] = vertid[p - vStart];
+    }
     PetscCall(PetscSectionCreate(comm, &nsec));
     PetscCall(DMPlexDistributeData(dm, sfmig, osec, MPIU_INT, odata, nsec, (void **)&ndata));
     PetscCall(PetscFree(cellid));
+    PetscCall(PetscFree(vertid));
     PetscCall(DMPlexGetHeightStratum(dmdist, 0, &cStart, &cEnd));
+    PetscCall(DMPlexGetDepthStratum(dmdist, 0, &vStart, &vEnd));
     PetscCall(PetscMalloc1(cEnd - cStart, &cellid));
+    PetscCall(PetscMalloc1(vEnd - vStart + 1, &vertid));
     for (PetscInt c = cStart; c < cEnd; c++) {
       PetscCall(PetscSectionGetOffset(nsec, c, &off));
       cellid[c - cStart] = ndata[off];
+    }
+    for (PetscInt p = vStart; p < vEnd; p++) {
+      PetscCall(PetscSectionGetOffset(nsec, p, &off));
+      vertid[p - vStart] = ndata[off];
     }
     PetscCall(PetscFree(ndata));
     PetscCall(PetscFree(odata));
@@ -1320,16 +1392,15 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   PetscCall(MatNullSpaceCreateRigidBody(q, &s->nullsp));
   {
-    PetscReal   sum = 0;
-    PetscMPIInt size;
+    PetscReal sum = 0;
 
     PetscCall(SolidMeshChecksum(q, &sum));
     PetscCall(MechSystemAddParameter(sy, "mesh_checksum", sum));
-    /* the state vectors are in the partition's vertex order: a checkpoint is only valid on as
-       many ranks as wrote it (the partitioner is deterministic for a given count) */
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    PetscCall(MechSystemAddParameter(sy, "partition_ranks", (PetscReal)size));
   }
+  /* the I/O order: the vertices' numbers in the mesh file (or the beam), so that the output and
+     the checkpoints do not depend on the partition (BRIEF.md section 7) */
+  PetscCall(SolidSetIOOrdering(s, sy, vertid, q));
+  PetscCall(PetscFree(vertid));
   PetscCall(MatSetNearNullSpace(J, s->nullsp));
 
   /* gravity and the initial velocity: uniform plus the spin about the mass centroid */

@@ -106,6 +106,7 @@ cloth -model cloth -cloth_n 6 $solve -ts_dt 5e-3
 kepler -model kepler $solve -ts_dt 0.05 -ts_adapt_type basic
 beuler $chain -ts_type beuler
 symeuler2 -model chain -chain_n 12 -ts_type symeuler2 -ts_dt 1e-4
+solid -model solid -solid_beam_cells 4,1,1 $solve -ts_dt 1e-4
 EOF
   echo "=== the TS settings come from the checkpoint; every, keep, interval; two restarts"
   lin="-ts_type beuler2 -ts_theta_linearized -ts_theta_linearized_guess extrapolate -ts_adapt_type basic"
@@ -188,6 +189,8 @@ refuse)
   run $check mutate ck.h5 edited.h5 setattr dt 0.5
   run $check mutate ck.h5 truncated.h5 truncate
   run $check mutate ck.h5 corrupted.h5 corrupt
+  solid="-model solid -solid_beam_cells 2,1,1 $solve -ts_dt 1e-4"
+  tsmech 2 $solid -ts_max_steps 3 -checkpoint cks.h5
   md5sum ./* >before.md5
   files=$(ls)
   more="-ts_max_steps 60 -checkpoint ck.h5 -output o.h5"
@@ -203,6 +206,10 @@ refuse)
   must_fail "Cannot restart from corrupted.h5: the data of /checkpoint/q do not match their checksum \(the file is corrupted\)" 2 $chain $more -restart corrupted.h5
   must_fail "Cannot restart from o.h5: it is not a tsmech checkpoint" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output other.h5 -restart o.h5
   must_fail "Cannot restart from missing.h5: the file does not exist" 2 $chain $more -restart missing.h5
+  # the solid's checkpoint holds its mesh's identity: another vertex count or other
+  # coordinates are refused
+  must_fail "Cannot restart from cks.h5: it was written with the model parameter vertices = 12, this run has vertices = 16" 2 $solid -solid_beam_cells 3,1,1 -ts_max_steps 6 -checkpoint cks.h5 -restart cks.h5
+  must_fail "Cannot restart from cks.h5: it was written with the model parameter beam_lx = 1, this run has beam_lx = 1.5" 2 $solid -solid_beam_size 1.5,0.1,0.1 -ts_max_steps 6 -checkpoint cks.h5 -restart cks.h5
   # a valid checkpoint, but an output file that cannot be continued from its step
   must_fail "Cannot continue the output file kepler.h5 from step 30: it holds a run of model kepler, this run is model chain" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output kepler.h5 -restart ck.h5
   must_fail "Cannot continue the output file short.h5 from step 30: its /monitor covers steps 0 to 10 .* the steps in between would be missing" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output short.h5 -restart ck.h5
@@ -228,6 +235,7 @@ ranks)
   done <<EOF
 adaptive $chain -ts_adapt_type basic -ts_theta_initial_guess_extrapolate -ts_dt 1e-2 -output_every 7
 cloth -model cloth -cloth_n 6 $solve -ts_dt 5e-3 -output_every 7
+solid -model solid -solid_beam_cells 4,1,1 $solve -ts_dt 1e-4 -output_every 7
 EOF
   ;;
 *)

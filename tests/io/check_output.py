@@ -2,7 +2,7 @@
 """Checks the HDF5 (and XDMF) output written by MechOutput (src/io/output.c).
 
   check_output.py layout RUN.h5 --steps N --every K [--model M] [--nranks R] [--ts-type T]
-                                [--invariant NAME ...] [--shape S ...]
+                                [--invariant NAME ...] [--shape S ...] [--mesh]
   check_output.py compare A.h5 B.h5 [--tol 1e-12]
   check_output.py crash RUN.h5 --every K --last S
   check_output.py xdmf RUN.xmf
@@ -108,7 +108,30 @@ def check_layout(args):
             x0[:, 0] = np.arange(nn) * h
             check(np.allclose(q[0], x0, rtol=0, atol=1e-14), "/fields/q[0] is not the chain's initial state")
             check(np.all(v[0] == 0), "/fields/v[0] is not zero")
+        if args.mesh:
+            check_mesh(f, q)
     print(f"{args.file}: layout OK ({len(snaps)} snapshots at steps {snaps}, /fields/q shape {q.shape})")
+
+
+def check_mesh(f, q):
+    """/mesh of a model on a tetrahedral mesh (README.md, "The solid's output"): the reference
+    vertices [nv, 3] (the initial positions /fields/q[0], as many as the attribute /vertices) and
+    the tetrahedra [nc, 4] (as many as /cells), 0-based vertex numbers using every vertex, of
+    nonzero volume."""
+    X, T = dataset(f, "mesh/vertices"), dataset(f, "mesh/tetrahedra")
+    check(X.dtype == np.float64 and X.ndim == 2 and X.shape[1] == 3, f"/mesh/vertices: shape {X.shape}, dtype {X.dtype}")
+    check(T.dtype == np.int64 and T.ndim == 2 and T.shape[1] == 4, f"/mesh/tetrahedra: shape {T.shape}, dtype {T.dtype}")
+    X, T = X[:], T[:]
+    check(X.shape[0] == int(f.attrs["vertices"]), f"/mesh/vertices has {X.shape[0]} rows, the attribute /vertices is {f.attrs['vertices']}")
+    check(T.shape[0] == int(f.attrs["cells"]), f"/mesh/tetrahedra has {T.shape[0]} rows, the attribute /cells is {f.attrs['cells']}")
+    check(q.shape[1:] == X.shape, f"/fields/q snapshot shape {q.shape[1:]}, /mesh/vertices {X.shape}")
+    check(np.array_equal(q[0], X), "/fields/q[0] is not /mesh/vertices (the reference positions)")
+    check(T.min() >= 0 and T.max() < X.shape[0], "/mesh/tetrahedra has vertex numbers outside [0, nv)")
+    check(np.array_equal(np.unique(T), np.arange(X.shape[0])), "/mesh/tetrahedra does not use every vertex")
+    e = X[T[:, 1:]] - X[T[:, :1]]
+    vol = np.abs(np.linalg.det(e)) / 6
+    check(np.all(vol > 0), "/mesh/tetrahedra has degenerate tetrahedra")
+    print(f"/mesh: {X.shape[0]} vertices, {T.shape[0]} tetrahedra, volume {vol.sum():.6g}")
 
 
 def check_compare(args):
@@ -119,6 +142,11 @@ def check_compare(args):
             diff = np.max(np.abs(a - b)) if a.size else 0.0
             check(diff <= args.tol, f"{name}: {args.a} and {args.b} differ by {diff:.3g} > {args.tol:g}")
             print(f"{name}: max difference {diff:.3g}")
+        for name in ("mesh/vertices", "mesh/tetrahedra"):
+            check((name in fa) == (name in fb), f"{name} is in one file only")
+            if name in fa:
+                check(np.array_equal(fa[name][:], fb[name][:]), f"{name}: {args.a} and {args.b} differ")
+                print(f"{name}: equal")
         for a in ("model", "model_parameters", "ts_type", "dt"):
             check(text(fa.attrs[a]) == text(fb.attrs[a]), f"attribute /{a} differs")
     print(f"{args.a} and {args.b}: equal to {args.tol:g}")
@@ -187,11 +215,26 @@ def check_xdmf(args):
     for k, g in enumerate(grids):
         times.append(float(g.find("Time").get("Value")))
         topo = g.find("Topology")
-        # 3DSMesh for both grids: a 2-D grid is one layer, Dimensions "1 N M" (ParaView's XDMF2
-        # reader cannot read node vectors of a 2DSMesh)
-        check(topo.get("TopologyType") == "3DSMesh", f"topology {topo.get('TopologyType')}, expected 3DSMesh")
-        nodes = [int(x) for x in topo.get("Dimensions").split()]
-        check(len(nodes) == 3, "3DSMesh dimensions are not three numbers")
+        if topo.get("TopologyType") == "Tetrahedron":
+            # a mesh (the solid): the tetrahedra of /mesh/tetrahedra, the nodes of /mesh/vertices
+            item = topo.find("DataItem")
+            check(item is not None and item.get("Format") == "HDF" and item.get("NumberType") == "Int" and item.get("Precision") == "8", "tetrahedra item malformed")
+            fname, path = item.text.strip().split(":", 1)
+            full = os.path.join(xdir, fname)
+            check(path == "/mesh/tetrahedra" and os.path.exists(full), f"the topology is {item.text.strip()}, not /mesh/tetrahedra of a file beside the XDMF")
+            if full not in h5files:
+                h5files[full] = h5py.File(full, "r")
+            T, X = dataset(h5files[full], "mesh/tetrahedra"), dataset(h5files[full], "mesh/vertices")
+            check(T.dtype == np.int64, "/mesh/tetrahedra is not int64")
+            check(tuple(int(x) for x in item.get("Dimensions").split()) == T.shape, f"tetrahedra: the XDMF states {item.get('Dimensions')}, the file has {T.shape}")
+            check(int(topo.get("NumberOfElements")) == T.shape[0], "NumberOfElements is not the number of tetrahedra")
+            nodes = [X.shape[0]]
+        else:
+            # 3DSMesh for both grids: a 2-D grid is one layer, Dimensions "1 N M" (ParaView's XDMF2
+            # reader cannot read node vectors of a 2DSMesh)
+            check(topo.get("TopologyType") == "3DSMesh", f"topology {topo.get('TopologyType')}, expected 3DSMesh or Tetrahedron")
+            nodes = [int(x) for x in topo.get("Dimensions").split()]
+            check(len(nodes) == 3, "3DSMesh dimensions are not three numbers")
         geo = g.find("Geometry")
         check(geo.get("GeometryType") == "XYZ", "geometry is not XYZ")
         check(slab(geo.find("DataItem"), nodes) == ("fields/q", k), f"snapshot {k}: the geometry is not /fields/q[{k}]")
@@ -224,6 +267,7 @@ def main():
     p.add_argument("--nranks", type=int)
     p.add_argument("--invariant", action="append", default=[])
     p.add_argument("--shape", type=int, nargs="+")
+    p.add_argument("--mesh", action="store_true", help="check /mesh (models on tetrahedral meshes)")
     p.set_defaults(fn=check_layout)
     p = sub.add_parser("compare")
     p.add_argument("a")

@@ -1,6 +1,7 @@
 """Opens an XDMF output in ParaView's own reader (pvpython) and checks, at every time step, that
 the points, `velocity` and `displacement` it reads are /fields/q[k], /fields/v[k] and
-/fields/q[k] - /fields/q[0] of the .h5 (read with h5py), exactly.
+/fields/q[k] - /fields/q[0] of the .h5 (read with h5py), exactly; for a mesh (/mesh, the solid)
+also that its cells are the tetrahedra of /mesh/tetrahedra.
 
   pvpython paraview_check.py RUN.xmf RUN.h5
 """
@@ -19,6 +20,7 @@ def main():
     times = list(reader.TimestepValues)
     with h5py.File(h5, "r") as f:
         q, v, t = f["fields/q"][()], f["fields/v"][()], f["fields/time"][()]
+        tets = f["mesh/tetrahedra"][()] if "mesh/tetrahedra" in f else None
     if len(times) != len(t) or not np.allclose(times, t, rtol=1e-15, atol=0):
         print(f"FAILED: ParaView sees the times {times}, the file has {list(t)}", file=sys.stderr)
         return 1
@@ -33,6 +35,11 @@ def main():
         if data.IsA("vtkMultiBlockDataSet"):
             data = data.GetBlock(0)
         w = dsa.WrapDataObject(data)
+        if tets is not None:
+            cells = [[data.GetCell(c).GetPointId(j) for j in range(data.GetCell(c).GetNumberOfPoints())] for c in range(data.GetNumberOfCells())]
+            if data.GetNumberOfCells() != len(tets) or not np.array_equal(np.array(cells), tets) or any(data.GetCellType(c) != 10 for c in range(data.GetNumberOfCells())):
+                print(f"FAILED: time {tk}: ParaView's {data.GetNumberOfCells()} cells are not the {len(tets)} tetrahedra of /mesh/tetrahedra", file=sys.stderr)
+                return 1
         for name, got, want in (("points", w.Points, q[k]), ("velocity", w.PointData["velocity"], v[k]), ("displacement", w.PointData["displacement"], q[k] - q[0])):
             got, want = np.asarray(got), want.reshape(-1, 3)
             if got.shape != want.shape:

@@ -4,7 +4,7 @@
 #
 #   run_io.sh CASE TEST_OUTPUT MPIEXEC PYTHON SRCDIR PLOT WORKDIR
 #
-# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview. Exits 77 (skip) for a
+# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview | solid. Exits 77 (skip) for a
 # model that is not built in yet, and paraview without ParaView's pvpython.
 set -u
 case_=$1 exe=$2 mpiexec=$3 python=$4 srcdir=$5 plot=$6 work=$7
@@ -55,6 +55,73 @@ kepler)
   run $check layout kepler1.h5 --steps 20 --every 5 --model kepler --invariant angular_momentum --shape 2
   run $check layout kepler2.h5 --steps 20 --every 5 --model kepler --invariant angular_momentum --shape 2
   run $check compare kepler1.h5 kepler2.h5 --tol 1e-12
+  ;;
+solid)
+  # the solid on a mesh: /fields and /mesh in the beam's vertex order, the same on 1 and 3 ranks
+  beam="-model solid -solid_beam_cells 4,1,1 -dt 1e-4"
+  run "$mpiexec" -n 1 "$exe" -o solid1.h5 $beam -steps 12 -every 5 $solve
+  run "$mpiexec" -n 3 "$exe" -o solid3.h5 $beam -steps 12 -every 5 $solve
+  run $check layout solid1.h5 --steps 12 --every 5 --model solid --nranks 1 --shape 20 3 --mesh
+  run $check layout solid3.h5 --steps 12 --every 5 --model solid --nranks 3 --shape 20 3 --mesh
+  run $check compare solid1.h5 solid3.h5 --tol 1e-12
+  run $check xdmf solid3.xmf
+  grep -q 'TopologyType="Tetrahedron"' solid3.xmf || fail "solid3.xmf: no Tetrahedron topology"
+  sed 's|/mesh/tetrahedra|/mesh/vertices|' solid3.xmf >badtopo.xmf
+  if $check xdmf badtopo.xmf >/dev/null 2>&1; then fail "xdmf accepted a topology that is not /mesh/tetrahedra"; fi
+  # negative controls: a copy without /mesh/tetrahedra, and a copy whose vertices are renumbered
+  run "$python" -c "
+import h5py, numpy as np, shutil
+shutil.copy('solid3.h5', 'nomesh.h5')
+with h5py.File('nomesh.h5', 'r+') as f:
+    del f['mesh/tetrahedra']
+shutil.copy('solid3.h5', 'renumbered.h5')
+with h5py.File('renumbered.h5', 'r+') as f:
+    p = np.roll(np.arange(20), 1)
+    for k in ('fields/q', 'fields/v'):
+        f[k][...] = f[k][:][:, p]
+    f['mesh/vertices'][...] = f['mesh/vertices'][:][p]"
+  if $check layout nomesh.h5 --steps 12 --every 5 --mesh >/dev/null 2>&1; then fail "layout --mesh accepted a file without /mesh/tetrahedra"; fi
+  if $check compare solid1.h5 renumbered.h5 --tol 1e-12 >/dev/null 2>&1; then fail "compare accepted a renumbered mesh"; fi
+  # a mesh file (renumbered inside for the partitioner): /mesh in the file's order, its nodes
+  # and tetrahedra (Gmsh 2.2 ASCII), on 1 and 3 ranks
+  msh=$srcdir/../../examples/meshes/beam.msh
+  run "$mpiexec" -n 1 "$exe" -o msh1.h5 -model solid -solid_mesh "$msh" -steps 4 -every 2 -dt 1e-4 $solve
+  run "$mpiexec" -n 3 "$exe" -o msh3.h5 -model solid -solid_mesh "$msh" -steps 4 -every 2 -dt 1e-4 $solve
+  run $check compare msh1.h5 msh3.h5 --tol 1e-12
+  run "$python" -c "
+import h5py, numpy as np
+txt = open('$msh').read()
+nodes = [l.split() for l in txt.split('\$Nodes')[1].split('\$EndNodes')[0].strip().splitlines()[1:]]
+P = np.array([[float(x) for x in l[1:4]] for l in nodes])
+els = [l.split() for l in txt.split('\$Elements')[1].split('\$EndElements')[0].strip().splitlines()[1:]]
+T = np.array([[int(x) - 1 for x in l[-4:]] for l in els if l[1] == '4'])
+f = h5py.File('msh3.h5', 'r')
+assert np.array_equal(f['mesh/vertices'][()], P), 'the vertices are not in the file order'
+assert np.array_equal(np.sort(f['mesh/tetrahedra'][()], axis=1), np.sort(T, axis=1)), 'the tetrahedra are not the file order'
+print('msh3.h5: /mesh is beam.msh in its order,', len(P), 'nodes,', len(T), 'tetrahedra')"
+  # the picture: the deformed surface, the boundary triangles of the tetrahedra (a 4 x 1 x 1 box:
+  # 18 squares, 36 triangles, a closed surface oriented outwards)
+  run "$python" "$plot" snapshot solid3.h5 --color speed -o solid.png
+  run "$python" "$plot" snapshot solid3.h5 --index 1 -o solid_u.png
+  run "$python" -c "
+import sys, h5py, numpy as np
+sys.path.insert(0, '$(dirname "$plot")')
+from tsmech_plot import surface_triangles
+for png in ('solid.png', 'solid_u.png'):
+    with open(png, 'rb') as g:
+        assert g.read(8) == b'\x89PNG\r\n\x1a\n', png + ' is not a PNG'
+f = h5py.File('solid3.h5', 'r')
+X, T = f['mesh/vertices'][()], f['mesh/tetrahedra'][()]
+tri = surface_triangles(T, X)
+assert len(tri) == 36, len(tri)
+edges = np.sort(np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]]), axis=1)
+assert np.all(np.unique(edges, axis=0, return_counts=True)[1] == 2), 'the surface is not closed'
+n = np.cross(X[tri[:, 1]] - X[tri[:, 0]], X[tri[:, 2]] - X[tri[:, 0]])
+out = X[tri].mean(axis=1) - X.mean(axis=0)
+assert np.all(np.einsum('ij,ij->i', n, out) > 0), 'a triangle points inwards'
+# negative control: the faces of all tetrahedra are not a surface
+assert len(surface_triangles(np.concatenate([T, T]), X)) == 0
+print('solid.png: the surface of 36 triangles, closed and outward')"
   ;;
 grid)
   run "$mpiexec" -n 1 "$exe" -o sheet1.h5 -model grid2d -grid_n 7 -steps 12 -every 5 $solve
@@ -158,11 +225,13 @@ cloth | lattice)
   ;;
 paraview)
   # ParaView's own XDMF reader (pvpython, from Debian's paraview package, when installed): the
-  # surface and the volume, with their velocity and displacement
+  # surface, the volume and the solid's tetrahedra, with their velocity and displacement
   pvpython=$(command -v pvpython) || exit 77
   run "$mpiexec" -n 2 "$exe" -model cloth -cloth_n 8 -o cloth.h5 -steps 12 -every 4 -dt 0.005
   run "$mpiexec" -n 2 "$exe" -model lattice -lattice_n 5 -o lattice.h5 -steps 12 -every 4 -dt 0.005
-  for x in cloth lattice; do run "$pvpython" "$srcdir/paraview_check.py" $x.xmf $x.h5; done
+  # the solid: an unstructured grid of tetrahedra (/mesh/tetrahedra), moving (an initial velocity)
+  run "$mpiexec" -n 3 "$exe" -model solid -solid_beam_cells 4,1,1 -solid_v0 0,0,1 -o solid.h5 -steps 12 -every 4 -dt 1e-3
+  for x in cloth lattice solid; do run "$pvpython" "$srcdir/paraview_check.py" $x.xmf $x.h5; done
   ;;
 *)
   fail "unknown case $case_"
