@@ -616,8 +616,9 @@ static PetscErrorCode OutputRecord(MechOutput out, TS ts)
 
   Notes:
   Works for every TS type (the state is read with `TSMechGetSolution()`). A second call for the same
-  step number is ignored; step numbers must increase. The first record of a new file renames it
-  from its temporary name once a later step is recorded. Logged in the stage "Mech I/O".
+  step number is ignored; step numbers must increase. A new file takes its name (it is renamed
+  from its temporary one) at the record of the first completed step, the second record. Logged
+  in the stage "Mech I/O".
 
 .seealso: `MechOutputCreate()`, `TSMonitorMechOutput()`, `MechOutputFlush()`, `MechOutputClose()`
 @*/
