@@ -104,17 +104,24 @@ static PetscErrorCode VecChecksum(Vec x, uint64_t *sum)
 - ts  - the TS
 
   Output Parameter:
-. ck - the checkpointer
+. ck - the checkpointer; it keeps 1 checkpoint (`MechCheckpointSetKeep()`)
+
+  Options Database Key:
+. -checkpoint_test_pause_in_write <step> - test hook: `MechCheckpointWrite()` stops midway through
+                                           the write at that step, after the state datasets and
+                                           before the attributes that complete the file, and waits
+                                           a minute to be killed; the file <path>.pause then lists
+                                           the process ids of the ranks (default -1: never)
+
+  Level: intermediate
 
   Notes:
   Installs a TSMonitor that keeps the position and time at the start of the last step (for the
-  theta2 family), so create it before TSSolve(). The monitor holds its own reference to what it
+  theta2 family), so create it before `TSSolve()`. The monitor holds its own reference to what it
   keeps: the checkpointer may be destroyed before or after the TS.
 
-  Options: -checkpoint_test_pause_in_write STEP (test hook) makes MechCheckpointWrite() stop
-  midway through the write at that step, after the state datasets and before the attributes
-  that complete the file, and wait a minute to be killed; the file <path>.pause then lists the
-  process ids of the ranks.
+.seealso: `MechCheckpointDestroy()`, `MechCheckpointSetKeep()`, `MechCheckpointWrite()`,
+          `MechCheckpointLoad()`, `MechCheckpointRestore()`
 @*/
 PetscErrorCode MechCheckpointCreate(MechSystem sys, TS ts, MechCheckpoint *ckp)
 {
@@ -150,6 +157,19 @@ PetscErrorCode MechCheckpointCreate(MechSystem sys, TS ts, MechCheckpoint *ckp)
 
 /*@C
   MechCheckpointDestroy - Destroys the checkpointer.
+
+  Collective
+
+  Input Parameter:
+. ck - address of the checkpointer (it may hold NULL); set to NULL on return
+
+  Level: intermediate
+
+  Notes:
+  The TSMonitor installed by `MechCheckpointCreate()` keeps its own reference to what it tracks,
+  so the TS may outlive the checkpointer.
+
+.seealso: `MechCheckpointCreate()`
 @*/
 PetscErrorCode MechCheckpointDestroy(MechCheckpoint *ck)
 {
@@ -167,6 +187,19 @@ PetscErrorCode MechCheckpointDestroy(MechCheckpoint *ck)
 /*@C
   MechCheckpointSetKeep - How many checkpoints are kept: the newest is FILE, the older ones
   FILE.1 (the previous), FILE.2, ..., FILE.<keep-1>. Default 1.
+
+  Logically Collective
+
+  Input Parameters:
++ ck   - the checkpointer
+- keep - the number of checkpoints kept, at least 1
+
+  Level: intermediate
+
+  Notes:
+  The tsmech program sets it from -checkpoint_keep.
+
+.seealso: `MechCheckpointCreate()`, `MechCheckpointWrite()`
 @*/
 PetscErrorCode MechCheckpointSetKeep(MechCheckpoint ck, PetscInt keep)
 {
@@ -180,6 +213,19 @@ PetscErrorCode MechCheckpointSetKeep(MechCheckpoint ck, PetscInt keep)
 /*@C
   MechCheckpointGetLast - The step number and time of the checkpoint last loaded or written
   (-1 and 0 if none).
+
+  Not Collective
+
+  Input Parameter:
+. ck - the checkpointer
+
+  Output Parameters:
++ step - the step number of the checkpoint (NULL if not wanted)
+- t    - its time (NULL if not wanted)
+
+  Level: intermediate
+
+.seealso: `MechCheckpointWrite()`, `MechCheckpointLoad()`
 @*/
 PetscErrorCode MechCheckpointGetLast(MechCheckpoint ck, PetscInt *step, PetscReal *t)
 {
@@ -440,6 +486,8 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
 . ts   - the TS, between two steps (after TSSolve() or in a TSPostStep)
 - path - the checkpoint file
 
+  Level: intermediate
+
   Notes:
   Atomic: the file is written as path.tmp-<pid of rank 0>, closed by all ranks, synced, and
   renamed over path by rank 0; a crash (or kill -9) before the rename leaves the previous
@@ -449,6 +497,9 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   state, time and step number back first; the checkpoint is then marked (attribute failed_step)
   and holds no history of the last step, which was the failed one: MechCheckpointRestore() starts
   it as at a first step and lets a -ts_dt of the restart's command line replace its dt.
+
+.seealso: `MechCheckpointCreate()`, `MechCheckpointSetKeep()`, `MechCheckpointLoad()`,
+          `MechCheckpointRestore()`, `MechOutputFlush()`
 @*/
 PetscErrorCode MechCheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 {
@@ -571,6 +622,8 @@ static PetscErrorCode SilenceEnd(Silence *s)
 . ts   - the TS, before TSSetFromOptions()
 - path - the checkpoint
 
+  Level: intermediate
+
   Notes:
   Every attribute is read with its datatype checked exactly (class, size, sign, byte order, one
   value; strings NUL-terminated and bounded) and its value against its range, and the header as
@@ -581,9 +634,9 @@ static PetscErrorCode SilenceEnd(Silence *s)
   version, incompletely written, with a damaged datatype, a header that does not match its
   checksum or a value out of its range, of another model, with another value of any model
   parameter, of another state size, or whose vectors do not match their checksums.
-  The state is kept for MechCheckpointRestore().
+  The state is kept for `MechCheckpointRestore()`.
 
-.seealso: MechCheckpointRestore(), MechCheckpointWrite()
+.seealso: `MechCheckpointRestore()`, `MechCheckpointWrite()`, `MechCheckpointGetLast()`
 @*/
 PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
 {
@@ -699,15 +752,18 @@ static PetscErrorCode RestorePrevious(TS ts, PetscReal t, PetscReal dt, PetscRea
 }
 
 /*@C
-  MechCheckpointRestore - Gives ts the state of the checkpoint loaded with MechCheckpointLoad().
+  MechCheckpointRestore - Gives ts the state of the checkpoint loaded with `MechCheckpointLoad()`.
 
   Collective
 
   Input Parameters:
 + ck   - the checkpointer
-. ts   - the TS, after TSSetFromOptions()
-. q, v - vectors of the system's layout (MechSystemCreateState()): they receive the state and
-         are given to ts with TSMechSetSolution()
+. ts   - the TS, after `TSSetFromOptions()`
+. q    - a vector of the system's layout (`MechSystemCreateState()`): it receives the position
+         and is given to ts with `TSMechSetSolution()`
+- v    - the same for the velocity
+
+  Level: intermediate
 
   Notes:
   Sets the time, step number, dt (the next step's, as the interrupted run had chosen it; it
@@ -718,6 +774,8 @@ static PetscErrorCode RestorePrevious(TS ts, PetscReal t, PetscReal dt, PetscRea
   Types whose history cannot be restored (TSALPHA2's acceleration, multistep and FSAL methods)
   are restarted (TSRestartStep()) as at a first step: they continue correctly, not bit for bit.
   Prints a note on stdout for each TS setting that differs from the checkpoint's.
+
+.seealso: `MechCheckpointLoad()`, `MechCheckpointWrite()`, `TSMechSetSolution()`, `MechOutputContinue()`
 @*/
 PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
 {

@@ -135,6 +135,10 @@ void MechIOCheckWritableLocal(const char path[], char problem[], size_t len)
 
   Output Parameter:
 . problem - why the file cannot be written, "" if it can
+
+  Level: developer
+
+.seealso: `MechIOFileKind()`, `MechIOCheckSpace()`, `MechIOPlanFiles()`
 @*/
 PetscErrorCode MechIOCheckWritable(MPI_Comm comm, const char path[], char problem[], size_t len)
 {
@@ -209,6 +213,10 @@ MechIOKind MechIOFileKindLocal(const char path[])
 
   Output Parameter:
 . kind - the kind
+
+  Level: developer
+
+.seealso: `MechIOCheckWritable()`, `MechIOPlanFiles()`
 @*/
 PetscErrorCode MechIOFileKind(MPI_Comm comm, const char path[], MechIOKind *kind)
 {
@@ -255,7 +263,9 @@ long long MechIOFreeBytes(const char path[])
   The free space is that of statvfs(), which does not know of quotas: a write past a quota
   still fails in the write itself.
 
-.seealso: MechIOCheckWritable(), MechIODescribeWriteFailure()
+  Level: developer
+
+.seealso: `MechIOCheckWritable()`, `MechIODescribeWriteFailure()`
 @*/
 PetscErrorCode MechIOCheckSpace(MPI_Comm comm, const char path[], long long bytes, char problem[], size_t len)
 {
@@ -292,6 +302,10 @@ PetscErrorCode MechIOCheckSpace(MPI_Comm comm, const char path[], long long byte
 
   Output Parameter:
 . what - the reason, or ""
+
+  Level: developer
+
+.seealso: `MechIOCheckSpace()`, `MechIOAgree()`
 @*/
 PetscErrorCode MechIODescribeWriteFailure(MPI_Comm comm, const char path[], int err, char what[], size_t len)
 {
@@ -341,6 +355,10 @@ void MechIODescribeWriteFailureLocal(const char path[], int err, char what[], si
   reaches. A blocking agreement would then wait for ever; with this one rank 0 gives up after
   `seconds` and returns its error, and the caller's error handling ends the job (the tsmech
   program aborts a run whose ranks do not all reach its error path).
+
+  Level: developer
+
+.seealso: `MechIODescribeWriteFailure()`, `MechIODiscardViewer()`
 @*/
 PetscErrorCode MechIOAgree(MPI_Comm comm, double seconds, PetscBool *ok, PetscBool *all)
 {
@@ -418,6 +436,10 @@ PetscBool MechIOIsOwnXDMF(const char xmf[], const char h5name[])
   file is first cut to length 0, which frees its blocks for what the close still writes, then
   closed with HDF5's error stack silenced, then removed. Errors are ignored: the file is lost
   anyway.
+
+  Level: developer
+
+.seealso: `MechIOAgree()`, `MechIODescribeWriteFailure()`
 @*/
 PetscErrorCode MechIODiscardViewer(PetscViewer *viewer, const char path[])
 {

@@ -586,14 +586,19 @@ PETSC_INTERN PetscErrorCode MechOutputNew(MPI_Comm comm, PetscMPIInt rank, MechS
              the last recorded step; 0 or negative: the first and last only
 
   Output Parameter:
-. out - the output; record with MechOutputRecord() or TSMonitorMechOutput(), then
-        MechOutputClose() and MechOutputDestroy()
+. out - the output; record with `MechOutputRecord()` or `TSMonitorMechOutput()`, then
+        `MechOutputClose()` and `MechOutputDestroy()`
+
+  Level: intermediate
 
   Notes:
-  Fails, without leaving a file behind, if the file cannot be created (MechIOCheckWritable()).
+  Fails, without leaving a file behind, if the file cannot be created (`MechIOCheckWritable()`).
   The file is written as filename.tmp-<pid of rank 0> and renamed to filename when the first
-  completed step is recorded or at MechOutputClose(), so an existing filename is only replaced
+  completed step is recorded or at `MechOutputClose()`, so an existing filename is only replaced
   once the run has taken a step. The layout is documented in the README.
+
+.seealso: `MechOutputRecord()`, `TSMonitorMechOutput()`, `MechOutputFlush()`, `MechOutputClose()`,
+          `MechOutputDestroy()`, `MechOutputContinue()`
 @*/
 PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], PetscInt every, MechOutput *outp)
 {
@@ -642,9 +647,17 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
 
   Collective
 
+  Input Parameter:
+. out - the output, open and not failed
+
+  Level: intermediate
+
   Notes:
   tsmech calls it before every checkpoint (after recording the checkpoint's step), so the
   output file of an interrupted run always reaches the step its last checkpoint holds.
+  It is an error to flush an output that is closed or whose write failed.
+
+.seealso: `MechOutputRecord()`, `MechOutputClose()`, `MechCheckpointWrite()`
 @*/
 PetscErrorCode MechOutputFlush(MechOutput out)
 {
@@ -718,9 +731,19 @@ static PetscErrorCode OutputRecord(MechOutput out, TS ts)
 
   Collective
 
+  Input Parameters:
++ out - the output, open and not failed
+- ts  - the TS whose current state, time and step number are recorded
+
+  Level: intermediate
+
   Notes:
-  Works for every TS type (the state is read with TSMechGetSolution()). A second call for the same
-  step number is ignored; step numbers must increase. Logged in the stage "Mech I/O".
+  Works for every TS type (the state is read with `TSMechGetSolution()`). A second call for the same
+  step number is ignored; step numbers must increase. A new file takes its name (it is renamed
+  from its temporary one) at the record of the first completed step, the second record. Logged
+  in the stage "Mech I/O".
+
+.seealso: `MechOutputCreate()`, `TSMonitorMechOutput()`, `MechOutputFlush()`, `MechOutputClose()`
 @*/
 PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
 {
@@ -732,14 +755,27 @@ PetscErrorCode MechOutputRecord(MechOutput out, TS ts)
 }
 
 /*@C
-  TSMonitorMechOutput - A TSMonitor recording every step with MechOutputRecord(); ctx is the
+  TSMonitorMechOutput - A TSMonitor recording every step with `MechOutputRecord()`; ctx is the
   MechOutput. Use with TSMonitorSet(ts, TSMonitorMechOutput, out, NULL).
+
+  Collective
+
+  Input Parameters:
++ ts   - the TS
+. step - the step number (negative: ignored)
+. t    - the time (not used: it is read from ts)
+. X    - the solution vector (not used: the state is read from ts)
+- ctx  - the `MechOutput`
+
+  Level: intermediate
 
   Notes:
   The state is read from the TS, so X may be the first-order vector [q; v]. The call with a
   negative step that TSSolve() makes after interpolating to the final time is ignored: that
   state is not a step of the integration; nor is the call after a failed step (the TS's
   converged reason is then negative).
+
+.seealso: `MechOutputRecord()`, `MechOutputCreate()`, `TSMonitorSet()`
 @*/
 PetscErrorCode TSMonitorMechOutput(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
 {
@@ -769,11 +805,16 @@ PetscErrorCode TSMonitorMechOutput(TS ts, PetscInt step, PetscReal t, Vec X, voi
 + out - the output
 - ts  - the TS after TSSolve() (NULL: close without recording the final state)
 
+  Level: intermediate
+
   Notes:
-  Closing twice is harmless. An output whose write failed (MechOutputRecord() or
-  MechOutputFlush() returned an error) is closed as it is, without writing anything more: it
+  Closing twice is harmless. An output whose write failed (`MechOutputRecord()` or
+  `MechOutputFlush()` returned an error) is closed as it is, without writing anything more: it
   holds what its last successful flush wrote (a file still under its temporary name was removed
-  at the failure).
+  at the failure); the close then fails if ts is at a step after the last one flushed. The file
+  takes its final name at the close if no step renamed it before.
+
+.seealso: `MechOutputCreate()`, `MechOutputRecord()`, `MechOutputDestroy()`
 @*/
 PetscErrorCode MechOutputClose(MechOutput out, TS ts)
 {
@@ -848,6 +889,13 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
   MechOutputDestroy - Closes the output if needed (without recording a final state) and frees it.
 
   Collective
+
+  Input Parameter:
+. out - address of the output (it may hold NULL); set to NULL on return
+
+  Level: intermediate
+
+.seealso: `MechOutputCreate()`, `MechOutputClose()`
 @*/
 PetscErrorCode MechOutputDestroy(MechOutput *out)
 {

@@ -316,15 +316,17 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
 + sys      - the system (NULL: the one attached to ts)
 . ts       - the TS, restored from the checkpoint (its step number and time are the restart's)
 . filename - the output file of the interrupted run; if it does not exist, a new one is created
-             (MechOutputCreate()) whose /monitor starts at the restart step
-- every    - snapshot interval in steps, as for MechOutputCreate()
+             (`MechOutputCreate()`) whose /monitor starts at the restart step
+- every    - snapshot interval in steps, as for `MechOutputCreate()`
 
   Output Parameter:
-. out - the output
+. out - the output; record, close and destroy it as one of `MechOutputCreate()`
+
+  Level: intermediate
 
   Notes:
   Kept: the /monitor records up to and including the restart step (consecutive steps, reaching
-  the restart step: the checkpoint writer flushes the output first, see MechOutputFlush()), the
+  the restart step: the checkpoint writer flushes the output first, see `MechOutputFlush()`), the
   snapshots before the restart step and the one at it if it is a multiple of the file's `every`
   (the extra last snapshot an interrupted run writes at its last step is removed). Refused,
   before anything in the file is changed: a file that is not a tsmech output, of another model,
@@ -333,6 +335,8 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
   The attribute /restarts counts the continuations; the other attributes of / are the first
   run's. The file is changed (cut back and its count raised) only when the first new record is
   written, so a run that fails at its first step leaves it as it was.
+
+.seealso: `MechOutputCreate()`, `MechOutputFlush()`, `MechCheckpointLoad()`, `MechCheckpointRestore()`
 @*/
 PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], PetscInt every, MechOutput *outp)
 {

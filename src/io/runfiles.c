@@ -775,7 +775,7 @@ done:
 - restart    - the checkpoint the run restarts from (-restart), NULL or "" for none
 
   Output Parameter:
-. plan - holds the locks; release them with MechIOPlanDestroy() when the run has ended
+. plan - holds the locks; release them with `MechIOPlanDestroy()` when the run has ended
 
   Notes:
   The files: the output, its temporary name (output.tmp-<pid>), its XDMF companion
@@ -799,7 +799,9 @@ done:
   with it: its lock file is left behind and blocks nothing. The XDMF companion is checked and locked for every output,
   as the model that decides whether it is written may not exist yet.
 
-.seealso: MechIOPlanDestroy(), MechIOCheckWritable(), MechIOFileKind(), MechIOSameFile()
+  Level: developer
+
+.seealso: `MechIOPlanDestroy()`, `MechIOCheckWritable()`, `MechIOFileKind()`, `MechIOSameFile()`
 @*/
 PetscErrorCode MechIOPlanFiles(MPI_Comm comm, const char output[], const char checkpoint[], PetscInt keep, const char restart[], MechIOPlan *planp)
 {
@@ -836,10 +838,17 @@ PetscErrorCode MechIOPlanFiles(MPI_Comm comm, const char output[], const char ch
 }
 
 /*@C
-  MechIOPlanDestroy - Releases the locks of a plan (MechIOPlanFiles()), removes its lock files
+  MechIOPlanDestroy - Releases the locks of a plan (`MechIOPlanFiles()`), removes its lock files
   and frees it.
 
   Collective
+
+  Input Parameter:
+. plan - address of the plan (it may hold NULL); set to NULL on return
+
+  Level: developer
+
+.seealso: `MechIOPlanFiles()`
 @*/
 PetscErrorCode MechIOPlanDestroy(MechIOPlan *plan)
 {
@@ -862,10 +871,15 @@ PetscErrorCode MechIOPlanDestroy(MechIOPlan *plan)
 
   Input Parameters:
 + comm - the communicator (rank 0 looks, every rank gets the answer)
-. a, b - the paths
+. a    - a path
+- b    - another path
 
   Output Parameter:
 . same - the answer
+
+  Level: developer
+
+.seealso: `MechIOPlanFiles()`
 @*/
 PetscErrorCode MechIOSameFile(MPI_Comm comm, const char a[], const char b[], PetscBool *same)
 {

@@ -1082,44 +1082,57 @@ static PetscErrorCode SolidStateCheck(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscFunctionReturn(0);
 }
 
-/*
-  MechCreateSolid - a hyperelastic solid of linear tetrahedra on a distributed DMPlex: a mesh read
-  from a file, or a cantilever beam built in.
+/*@
+  MechCreateSolid - Creates a hyperelastic solid of linear tetrahedra on a distributed DMPlex: a
+  mesh read from a file, or a cantilever beam built in.
 
   Collective
 
-  Options:
-+ -solid_mesh <file>               - a tetrahedral mesh: Gmsh .msh (format 2 or 4) or PETSc's DMPlex HDF5;
-                                     without it, the built-in beam below, clamped at x = 0
-. -solid_beam_cells <20,2,2>       - the beam's boxes along x, y, z (each split into 6 tetrahedra)
-. -solid_beam_size <1,0.1,0.1>     - the beam's extent
-. -solid_material <neohookean>     - linear (small strain; the system is then linear), svk, neohookean
-. -solid_E <1e7>, -solid_nu <0.3>  - Young's modulus (> 0) and Poisson's ratio (-1 < nu < 1/2), or
-. -solid_mu, -solid_lambda         - the Lame parameters directly (mu > 0, 3 lambda + 2 mu > 0)
-. -solid_density <1000>            - mass per unit reference volume
-. -solid_mass <consistent>         - consistent or lumped mass matrix
-. -solid_rayleigh <alpha,beta>     - Rayleigh damping D = alpha M + beta K0 (K0: the tangent at the reference)
-. -solid_g <0,0,-9.81>             - gravity (the force -M g is moved to the left-hand side)
-. -solid_v0 <vx,vy,vz>             - uniform initial velocity
-. -solid_spin <wx,wy,wz>           - initial rigid spin about the centroid (added to v0)
-. -solid_fix <x=0 | none>          - fix the vertices on a coordinate plane (tolerance 1e-3 of the smallest
-                                     cell size); default x=0 for the beam, none for a mesh file
-- -solid_fix_label <name>, -solid_fix_value <1> - fix the vertices of the points of a mesh label (Gmsh
-                                     physical groups: "Cell Sets", "Face Sets", "Vertex Sets")
+  Input Parameter:
+. comm - the MPI communicator of the system
 
-  The mesh is distributed with DMPlexDistribute() (-petscpartitioner_type); the vertices' and
+  Output Parameter:
+. sys - the new mechanical system, with its mass, force, tangent, initial state and fixed dofs set
+
+  Options Database Keys:
++ -solid_mesh <file>                  - a tetrahedral mesh: Gmsh .msh (format 2 or 4) or PETSc's DMPlex HDF5;
+                                        without it, the built-in beam below, clamped at x = 0
+. -solid_beam_cells <20,2,2>          - the beam's boxes along x, y, z (each split into 6 tetrahedra; each at least 1)
+. -solid_beam_size <1,0.1,0.1>        - the beam's extent along x, y, z (each positive)
+. -solid_material <neohookean>        - linear (small strain; the system is then linear), svk or neohookean
+. -solid_E <1e7>                      - Young's modulus (> 0)
+. -solid_nu <0.3>                     - Poisson's ratio (-1 < nu < 1/2)
+. -solid_mu <mu>                      - Lame's shear modulus (mu > 0), with -solid_lambda instead of E and nu
+. -solid_lambda <lambda>              - Lame's first parameter (3 lambda + 2 mu > 0), with -solid_mu
+. -solid_density <1000>               - mass per unit reference volume (> 0)
+. -solid_mass <consistent>            - consistent or lumped mass matrix
+. -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the
+                                        tangent at the reference)
+. -solid_g <0,0,-9.81>                - gravity (the force -M g is moved to the left-hand side)
+. -solid_v0 <0,0,0>                   - uniform initial velocity
+. -solid_spin <0,0,0>                 - initial rigid spin about the centroid (added to v0)
+. -solid_fix <x=0 | none>             - fix the vertices on a coordinate plane (tolerance 1e-3 of the smallest
+                                        cell size); default x=0 for the beam, none for a mesh file
+. -solid_fix_label <name>             - fix the vertices of the points of a mesh label (Gmsh physical groups:
+                                        "Cell Sets", "Face Sets", "Vertex Sets"); not with -solid_fix
+- -solid_fix_value <1>                - the value of that label
+
+  Level: intermediate
+
+  Notes:
+  The mesh is distributed with `DMPlexDistribute()` (-petscpartitioner_type); the vertices' and
   cells' numbers in the mesh file (or the beam) travel with them, and the output and checkpoints
-  use them (MechSystemSetIOOrdering(), MechSystemSetIOMesh()): files in the file's vertex order,
+  use them (`MechSystemSetIOOrdering()`, `MechSystemSetIOMesh()`): files in the file's vertex order,
   the same on any number of ranks. A mesh that is not 3-D, has
   cells other than tetrahedra or inverted or degenerate cells is refused, as is a fixing that
   catches no vertex. A neo-Hookean element that inverts (J <= 0) during a Newton iterate makes the
-  force non-finite: the stage fails; -info and MechSolidGetInverted() name the element by its
+  force non-finite: the stage fails; -info and `MechSolidGetInverted()` name the element by its
   rank-independent number (its place among the mesh file's tetrahedra, from 0). midpoint2 does
-  not evaluate the force at the step's end: a TS domain check (TSSetFunctionDomainError()) with
-  MechSolidGetInverted() rejects an endpoint that inverts an element (tests/solid/test_solid.c).
+  not evaluate the force at the step's end: a TS domain check (`TSSetFunctionDomainError()`) with
+  `MechSolidGetInverted()` rejects an endpoint that inverts an element (tests/solid/test_solid.c).
 
-.seealso: MechCreateModel(), MechSystemSetTangentAction()
-*/
+.seealso: `MechCreateModel()`, `MechSolidGetInverted()`, `MechSystemSetTangentAction()`, `MechSystemView()`
+@*/
 PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 {
   char         file[PETSC_MAX_PATH_LEN] = "", fix[64] = "", label[256] = "";
@@ -1550,14 +1563,14 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscFunctionReturn(0);
 }
 
-/*@C
+/*@
   MechSolidGetInverted - The inverted elements (J = det F <= 0) of a solid: at the positions q,
   or, with q NULL, at the last force evaluation (the one that failed a stage)
 
   Collective
 
   Input Parameters:
-+ sys - a system of MechCreateSolid()
++ sys - a system of `MechCreateSolid()`
 - q   - positions, or NULL: then the elements met by the force evaluations at the latest time
         (stage time) at which any was met, each rank's last such evaluation
 
@@ -1569,10 +1582,13 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
             a caller can tell whether it belongs to the step that failed), PETSC_MIN_REAL if
             none; with q, PETSC_MIN_REAL (or NULL)
 
+  Level: intermediate
+
+  Notes:
   A neo-Hookean element has no stress at J <= 0: its force is not finite and the stage that met
   it fails. The number is the same on any number of ranks and under any partitioner.
 
-.seealso: MechCreateSolid()
+.seealso: `MechCreateSolid()`, `MechSystemCheckState()`, `TSSetFunctionDomainError()`
 @*/
 PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, PetscInt *element, PetscReal *time)
 {

@@ -148,7 +148,7 @@ static PetscErrorCode ModeAmplification(TS ref, MechSystem sys, PetscReal dt, Pe
   PetscFunctionReturn(0);
 }
 
-/*@C
+/*@
   TSMechComputeAmplification - The growth per step of the scheme of a TS on the damped oscillator
   q'' + c q' + omega^2 q = 0: the spectral radius of its one-step matrix at step dt.
 
@@ -163,12 +163,16 @@ static PetscErrorCode ModeAmplification(TS ref, MechSystem sys, PetscReal dt, Pe
   Output Parameter:
 . rho - the spectral radius; above 1 the mode grows, and the scheme is unstable at dt
 
+  Level: advanced
+
   Notes:
   Measured by letting the TS type take one step of the oscillator from (1, 0) and from (0, 1),
   so it holds for any one-step type: explicit Euler sqrt(1 + (dt omega)^2) (undamped),
   symplectic Euler 1 up to dt omega = 2, the midpoint rule 1 for every dt, RK types their
   stability function on the mode's eigenvalues. Schemes with history are measured at a first
-  step.
+  step. A non-finite result of the step gives rho = PETSC_INFINITY.
+
+.seealso: `MechSystemEstimateStableStep()`, `MechSystemEstimateMaxFrequency()`
 @*/
 PetscErrorCode TSMechComputeAmplification(TS ts, PetscReal omega, PetscReal c, PetscReal dt, PetscReal *rho)
 {
@@ -230,7 +234,7 @@ static PetscErrorCode PowerIterations(MechSystem sys, Mat K, Mat M, PetscReal sh
   PetscFunctionReturn(0);
 }
 
-/*@C
+/*@
   MechSystemEstimateMaxFrequency - The largest frequency of the system linearized at a state,
   omega = sqrt(lambda_max(M^{-1} K)), and the damping rate of that mode.
 
@@ -239,11 +243,17 @@ static PetscErrorCode PowerIterations(MechSystem sys, Mat K, Mat M, PetscReal sh
   Input Parameters:
 + sys  - the system
 . t    - the time
-- q, v - the state (K and D are taken there)
+. q    - the positions (K and D are taken at the state q, v)
+- v    - the velocities
 
   Output Parameters:
 + omega   - the largest frequency (0 if K has no positive eigenvalue)
 - damping - the damping rate of the mode, x^T D x / x^T M x with x its (approximate) shape (may be NULL)
+
+  Options Database Key:
+. -mass_ksp_* - the KSP of the mass solves
+
+  Level: advanced
 
   Notes:
   Power iterations (at most 200, to a relative change of 1e-6 of the Rayleigh quotient) from a
@@ -252,6 +262,8 @@ static PetscErrorCode PowerIterations(MechSystem sys, Mat K, Mat M, PetscReal sh
   is a lower bound, close to the truth. If the iteration finds a negative eigenvalue first (K is
   indefinite, as for an orbit), it is repeated shifted by it. Fixed dofs have zero rows in K and
   drop out.
+
+.seealso: `MechSystemEstimateStableStep()`, `TSMechComputeAmplification()`, `MechSystemSolveMass()`
 @*/
 PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *omega, PetscReal *damping)
 {
@@ -308,7 +320,7 @@ PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem sys, PetscReal t, Vec q
   PetscFunctionReturn(0);
 }
 
-/*@C
+/*@
   MechSystemEstimateStableStep - The largest step at which the scheme of a TS keeps the highest
   mode of the system, linearized at a state, from growing.
 
@@ -318,22 +330,27 @@ PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem sys, PetscReal t, Vec q
 + sys  - the system
 . ts   - a TS whose type and scheme parameters are used (it is not changed)
 . t    - the time
-- q, v - the state
+. q    - the positions of the state at which the system is linearized
+- v    - its velocities
 
   Output Parameters:
 + dtmax   - the stable step: every step up to it amplifies the mode by at most 1 + 1e-8; 0 if even
             a step of 1e-3/omega amplifies it (explicit Euler without damping), PETSC_MAX_REAL if
             no step up to 1e4/omega does (an A-stable scheme) or the system does not oscillate
-. omega   - the largest frequency (MechSystemEstimateMaxFrequency()); may be NULL
+. omega   - the largest frequency (`MechSystemEstimateMaxFrequency()`); may be NULL
 - damping - the damping rate of that mode; may be NULL
+
+  Level: advanced
 
   Notes:
   For symplectic Euler the answer is 2/omega (undamped), for explicit Euler c/omega^2 (damped
   with rate c, 0 undamped), for RK types the reach of their stability region along the mode's
-  eigenvalues. The growth is measured with TSMechComputeAmplification() on a grid of steps
+  eigenvalues. The growth is measured with `TSMechComputeAmplification()` on a grid of steps
   1.2 apart from 1e-3/omega, then bisected. The highest mode is the binding one for schemes whose
   stability region is bounded; lower modes with less damping can be the ones that grow under
   explicit Euler.
+
+.seealso: `MechSystemEstimateMaxFrequency()`, `TSMechComputeAmplification()`
 @*/
 PetscErrorCode MechSystemEstimateStableStep(MechSystem sys, TS ts, PetscReal t, Vec q, Vec v, PetscReal *dtmax, PetscReal *omega, PetscReal *damping)
 {
