@@ -562,6 +562,31 @@ static PetscErrorCode TestMeshFormat(const char dir[], const char file[])
   PetscFunctionReturn(0);
 }
 
+/* The mean displacement, along dir, of the vertices at x = L (X: reference positions): the tip of
+   the bar and of the cantilever */
+static PetscErrorCode TipDisplacement(TS ts, Vec X, Vec q, Vec v, PetscReal L, const PetscReal dir[3], PetscReal *d)
+{
+  const PetscScalar *x, *a;
+  PetscReal          loc[2] = {0, 0}, tot[2];
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechGetSolution(ts, q, v));
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  PetscCall(VecGetArrayRead(q, &a));
+  for (PetscInt i = 0; i < n; i += 3)
+    if (PetscAbsReal(x[i] - L) < 1e-9) {
+      for (PetscInt c = 0; c < 3; c++) loc[0] += dir[c] * (a[i + c] - x[i + c]);
+      loc[1] += 1;
+    }
+  PetscCall(VecRestoreArrayRead(q, &a));
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(loc, tot, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)ts)));
+  *d = tot[0] / tot[1];
+  PetscFunctionReturn(0);
+}
+
 /* Tip history of the axial bar: the mean x displacement of the vertices at x = L */
 typedef struct {
   Vec       X, q, v;
@@ -570,26 +595,13 @@ typedef struct {
 
 static PetscErrorCode TipMonitor(TS ts, PetscInt step, PetscReal t, Vec u, void *ctx)
 {
-  TipCtx            *tc = (TipCtx *)ctx;
-  const PetscScalar *x, *a;
-  PetscReal          loc[2] = {0, 0}, tot[2], d;
-  PetscInt           n;
+  TipCtx         *tc      = (TipCtx *)ctx;
+  const PetscReal axis[3] = {1, 0, 0};
+  PetscReal       d;
 
   PetscFunctionBegin;
   (void)u;
-  PetscCall(TSMechGetSolution(ts, tc->q, tc->v));
-  PetscCall(VecGetLocalSize(tc->X, &n));
-  PetscCall(VecGetArrayRead(tc->X, &x));
-  PetscCall(VecGetArrayRead(tc->q, &a));
-  for (PetscInt i = 0; i < n; i += 3)
-    if (PetscAbsReal(x[i] - tc->L) < 1e-9) {
-      loc[0] += a[i] - x[i];
-      loc[1] += 1;
-    }
-  PetscCall(VecRestoreArrayRead(tc->q, &a));
-  PetscCall(VecRestoreArrayRead(tc->X, &x));
-  PetscCall(MPIU_Allreduce(loc, tot, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)ts)));
-  d = tot[0] / tot[1];
+  PetscCall(TipDisplacement(ts, tc->X, tc->q, tc->v, tc->L, axis, &d));
   /* the first downward zero crossing, interpolated linearly */
   if (step > 0 && tc->cross < 0 && tc->prev > 0 && d <= 0) tc->cross = tc->tprev + (t - tc->tprev) * tc->prev / (tc->prev - d);
   tc->prev  = d;
@@ -742,26 +754,12 @@ typedef struct {
 
 static PetscErrorCode BendMonitor(TS ts, PetscInt step, PetscReal t, Vec u, void *ctx)
 {
-  BendCtx           *bc = (BendCtx *)ctx;
-  const PetscScalar *x, *a;
-  PetscReal          loc[2] = {0, 0}, tot[2], d;
-  PetscInt           n;
+  BendCtx  *bc = (BendCtx *)ctx;
+  PetscReal d;
 
   PetscFunctionBegin;
   (void)u;
-  PetscCall(TSMechGetSolution(ts, bc->q, bc->v));
-  PetscCall(VecGetLocalSize(bc->X, &n));
-  PetscCall(VecGetArrayRead(bc->X, &x));
-  PetscCall(VecGetArrayRead(bc->q, &a));
-  for (PetscInt i = 0; i < n; i += 3)
-    if (PetscAbsReal(x[i] - bc->L) < 1e-9) {
-      for (PetscInt c = 0; c < 3; c++) loc[0] += bc->dir[c] * (a[i + c] - x[i + c]);
-      loc[1] += 1;
-    }
-  PetscCall(VecRestoreArrayRead(bc->q, &a));
-  PetscCall(VecRestoreArrayRead(bc->X, &x));
-  PetscCall(MPIU_Allreduce(loc, tot, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)ts)));
-  d = tot[0] / tot[1];
+  PetscCall(TipDisplacement(ts, bc->X, bc->q, bc->v, bc->L, bc->dir, &d));
   /* every sign change, interpolated linearly: the displacement is nearly sinusoidal, so its
      curvature vanishes at a crossing and the interpolation error is third order in dt */
   if (step > 0 && bc->ncross < BEND_CROSSINGS && ((bc->prev > 0 && d <= 0) || (bc->prev < 0 && d >= 0))) bc->cross[bc->ncross++] = bc->tprev + (t - bc->tprev) * bc->prev / (bc->prev - d);
