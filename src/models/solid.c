@@ -440,7 +440,7 @@ static inline PetscInt SolidStateSize(const Solid *s)
   return s->material == SOLID_SVK ? 18 : (s->material == SOLID_NEOHOOKEAN ? 10 : 0);
 }
 
-static inline void SolidStatePack(const Solid *s, const SolidPoint *p, PetscReal st[])
+static inline void SolidStatePack(const Solid *s, const SolidPoint *p, PetscReal g[4][3], PetscReal st[])
 {
   switch (s->material) {
   case SOLID_LINEAR:
@@ -450,26 +450,53 @@ static inline void SolidStatePack(const Solid *s, const SolidPoint *p, PetscReal
     for (PetscInt i = 0; i < 9; i++) st[9 + i] = p->S[i];
     break;
   case SOLID_NEOHOOKEAN:
-    for (PetscInt i = 0; i < 9; i++) st[i] = p->FinvT[i];
-    st[9] = p->lnJ;
+    /* the spatial gradients G_b = F^-T g_b (b = 1, 2, 3) and mu - lambda ln J */
+    for (PetscInt b = 0; b < 3; b++)
+      for (PetscInt i = 0; i < 3; i++) st[3 * b + i] = p->FinvT[3 * i] * g[b + 1][0] + p->FinvT[3 * i + 1] * g[b + 1][1] + p->FinvT[3 * i + 2] * g[b + 1][2];
+    st[9] = s->mu - s->lambda * p->lnJ;
     break;
   }
 }
 
+/*
+  The neo-Hookean tangent action of cell c in spatial form (docs/solid.md, §4): with d_b = w_b - w_0,
+  dF = sum_b d_b g_b^T and H = dF F^-1 = sum_b d_b G_b^T, the force increments are
+  y_a = V (mu dF g_a + (mu - lambda ln J) H^T G_a + lambda tr(H) G_a), and y_0 = -(y_1 + y_2 + y_3).
+*/
+static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscScalar x[], const PetscReal st[], PetscReal V, PetscScalar y[])
+{
+  const PetscInt  *o = &s->loff[4 * c];
+  const PetscReal *g = &s->Dinv[9 * c], *G = st;
+  PetscReal        d[9], dF[9], H[9], trH, r[3];
+
+  for (PetscInt b = 0; b < 3; b++)
+    for (PetscInt i = 0; i < 3; i++) d[3 * b + i] = x[o[b + 1] + i] - x[o[0] + i];
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) {
+      dF[3 * i + j] = d[i] * g[j] + d[3 + i] * g[3 + j] + d[6 + i] * g[6 + j];
+      H[3 * i + j]  = d[i] * G[j] + d[3 + i] * G[3 + j] + d[6 + i] * G[6 + j];
+    }
+  trH = H[0] + H[4] + H[8];
+  for (PetscInt i = 0; i < 3; i++) r[i] = 0;
+  for (PetscInt a = 0; a < 3; a++) {
+    const PetscReal *ga = &g[3 * a], *Ga = &G[3 * a];
+
+    for (PetscInt i = 0; i < 3; i++) {
+      const PetscReal ya = V * (s->mu * (dF[3 * i] * ga[0] + dF[3 * i + 1] * ga[1] + dF[3 * i + 2] * ga[2]) + st[9] * (H[i] * Ga[0] + H[3 + i] * Ga[1] + H[6 + i] * Ga[2]) + s->lambda * trH * Ga[i]);
+
+      y[o[a + 1] + i] += ya;
+      r[i] += ya;
+    }
+  }
+  for (PetscInt i = 0; i < 3; i++) y[o[0] + i] -= r[i];
+}
+
+/* The generic tangent action reads the svk state back (the neo-Hookean one has its own kernel) */
 static inline void SolidStateUnpack(const Solid *s, const PetscReal st[], SolidPoint *p)
 {
-  switch (s->material) {
-  case SOLID_LINEAR:
-    break;
-  case SOLID_SVK:
-    for (PetscInt i = 0; i < 9; i++) p->F[i] = st[i];
-    for (PetscInt i = 0; i < 9; i++) p->S[i] = st[9 + i];
-    break;
-  case SOLID_NEOHOOKEAN:
-    for (PetscInt i = 0; i < 9; i++) p->FinvT[i] = st[i];
-    p->lnJ = st[9];
-    break;
-  }
+  if (s->material != SOLID_SVK) return;
+  for (PetscInt i = 0; i < 9; i++) p->F[i] = st[i];
+  for (PetscInt i = 0; i < 9; i++) p->S[i] = st[9 + i];
 }
 
 static PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
@@ -497,7 +524,7 @@ static PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, 
       PetscCall(PetscArrayzero(&s->store[ns * c], ns));
       continue;
     }
-    SolidStatePack(s, &p, &s->store[ns * c]);
+    SolidStatePack(s, &p, g, &s->store[ns * c]);
   }
   PetscCall(SolidRestoreLocal(s, &ql, &x));
   PetscFunctionReturn(0);
@@ -524,6 +551,10 @@ static PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
     const PetscReal V = s->cK * s->vol[c];
     PetscReal       g[4][3], dF[9], dP[9];
 
+    if (s->material == SOLID_NEOHOOKEAN) {
+      SolidApplyNeoHookean(s, c, x, &s->store[ns * c], V, ya);
+      continue;
+    }
     /* dF = sum_a w_a g_a^T: the deformation of the direction w */
     SolidDeformation(s, c, x, g, dF);
     if (ns) SolidStateUnpack(s, &s->store[ns * c], &p);

@@ -191,6 +191,11 @@ refuse)
   run $check mutate ck.h5 corrupted.h5 corrupt
   solid="-model solid -solid_beam_cells 2,1,1 $solve -ts_dt 1e-4"
   tsmech 2 $solid -ts_max_steps 3 -checkpoint cks.h5
+  # the shipped beam mesh, and a copy with one vertex moved by 1e-7: the same vertex and cell counts
+  msh="-model solid -solid_fix_value 1 $solve -ts_dt 1e-4"
+  tsmech 2 $msh -solid_fix_label "Face Sets" -solid_mesh "$srcdir/../../examples/meshes/beam.msh" -ts_max_steps 3 -checkpoint ckm.h5
+  sed 's/^20 0.2 0 0$/20 0.2000001 0 0/' "$srcdir/../../examples/meshes/beam.msh" >moved.msh
+  if cmp -s moved.msh "$srcdir/../../examples/meshes/beam.msh"; then fail "moved.msh: no vertex was moved"; fi
   md5sum ./* >before.md5
   files=$(ls)
   more="-ts_max_steps 60 -checkpoint ck.h5 -output o.h5"
@@ -210,6 +215,7 @@ refuse)
   # coordinates are refused
   must_fail "Cannot restart from cks.h5: it was written with the model parameter vertices = 12, this run has vertices = 16" 2 $solid -solid_beam_cells 3,1,1 -ts_max_steps 6 -checkpoint cks.h5 -restart cks.h5
   must_fail "Cannot restart from cks.h5: it was written with the model parameter beam_lx = 1, this run has beam_lx = 1.5" 2 $solid -solid_beam_size 1.5,0.1,0.1 -ts_max_steps 6 -checkpoint cks.h5 -restart cks.h5
+  must_fail "Cannot restart from ckm.h5: it was written with the model parameter mesh_checksum = [0-9]+, this run has mesh_checksum = [0-9]+" 2 $msh -solid_fix_label "Face Sets" -solid_mesh moved.msh -ts_max_steps 6 -checkpoint ckm.h5 -restart ckm.h5
   # a valid checkpoint, but an output file that cannot be continued from its step
   must_fail "Cannot continue the output file kepler.h5 from step 30: it holds a run of model kepler, this run is model chain" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output kepler.h5 -restart ck.h5
   must_fail "Cannot continue the output file short.h5 from step 30: its /monitor covers steps 0 to 10 .* the steps in between would be missing" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output short.h5 -restart ck.h5
