@@ -941,20 +941,42 @@ static PetscErrorCode SolidSetUpCells(Solid *s, PetscReal *hmin)
   PetscFunctionReturn(0);
 }
 
-/* A matrix with the vertex couplings of the mesh, every coupling present (explicit zeros) */
+/*
+  A matrix with the vertex couplings of the mesh, block size 3, every coupling present (explicit
+  zeros). The couplings are counted with MATPREALLOCATOR from the cells' vertices (it sends the
+  rows of vertices owned elsewhere to their owners): DMCreateMatrix() derives the same pattern
+  from the mesh's adjacency, at several times the cost (26 s against 3 s for 1.6 million cells).
+*/
 static PetscErrorCode SolidCreatePattern(Solid *s, Mat *A)
 {
+  MPI_Comm  comm       = PetscObjectComm((PetscObject)s->dm);
   PetscReal zeros[144] = {0};
-  PetscInt  idx[12];
+  PetscInt  m, M, bidx[4];
+  Vec       x;
+  Mat       pre;
 
   PetscFunctionBegin;
-  PetscCall(DMCreateMatrix(s->dm, A));
+  PetscCall(DMGetGlobalVector(s->dm, &x));
+  PetscCall(VecGetLocalSize(x, &m));
+  PetscCall(VecGetSize(x, &M));
+  PetscCall(DMRestoreGlobalVector(s->dm, &x));
+  PetscCall(MatCreate(comm, &pre));
+  PetscCall(MatSetType(pre, MATPREALLOCATOR));
+  PetscCall(MatSetSizes(pre, m, m, M, M));
+  PetscCall(MatSetBlockSize(pre, 3));
+  PetscCall(MatSetUp(pre));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    SolidCellIndices(s, c, idx);
-    PetscCall(MatSetValues(*A, 12, idx, 12, idx, zeros, ADD_VALUES));
+    for (PetscInt a = 0; a < 4; a++) bidx[a] = s->goff[4 * c + a] / 3;
+    PetscCall(MatSetValuesBlocked(pre, 4, bidx, 4, bidx, zeros, INSERT_VALUES));
   }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetSizes(*A, m, m, M, M));
+  PetscCall(MatSetBlockSize(*A, 3));
+  PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, *A));
+  PetscCall(MatDestroy(&pre));
   PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
