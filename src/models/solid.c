@@ -430,10 +430,9 @@ static PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pe
 
 /*
   The matrix-free tangent keeps, per cell, only what the stress derivative needs at the
-  linearization point (svk: F and S, 18 reals; neohookean: F^-T and ln J, 10; linear: nothing),
-  not the 144 entries of the element tangent: the apply forms dF = sum_a w_a g_a^T, dP(dF) and
-  V dP g_a for each cell. This reads 5 to 8 times less memory per apply than stored element
-  tangents, and stores less than the assembled matrix does (docs/solid.md, §4).
+  linearization point (svk: F and S, 18 reals; neohookean: the spatial gradients and
+  mu - lambda ln J, 10; linear: nothing), not the 144 entries of the element tangent, and stores
+  less than the assembled matrix does (docs/solid.md, §4).
 */
 static inline PetscInt SolidStateSize(const Solid *s)
 {
@@ -519,7 +518,7 @@ static PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, 
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells; c++) {
     SolidDeformation(s, c, x, g, F);
-    /* an inverted neo-Hookean cell has no tangent (its force has failed the stage): F^-T = 0 */
+    /* an inverted neo-Hookean cell (its force has failed the stage): a zero state (docs/solid.md, §7) */
     if (!SolidPointSetUp(s, F, &p)) {
       PetscCall(PetscArrayzero(&s->store[ns * c], ns));
       continue;
