@@ -14,8 +14,8 @@
       svk          P = F S,  S = lambda tr(E) I + 2 mu E,  E = (F^T F - I)/2
       neohookean   P = mu (F - F^-T) + lambda ln J F^-T,  J = det F
 
-  (Bonet and Wood, Nonlinear Continuum Mechanics for Finite Element Analysis, 2nd ed., ch. 6).
-  The consistent tangent K_{ai,bk} = V0 (dP/dF)_{ijkl} g_aj g_bl comes from the directional
+  (docs/solid.md, §1 and §3; Bonet and Wood, Nonlinear Continuum Mechanics for Finite Element
+  Analysis, 2nd ed., the chapter on hyperelasticity). The consistent tangent (§4) K_{ai,bk} = V0 (dP/dF)_{ijkl} g_aj g_bl comes from the directional
   derivatives dP of each law, evaluated for dF = e_k g_b^T.
 
   Each cell belongs to exactly one rank (no overlap); element contributions are summed in local
@@ -25,7 +25,8 @@
   Rayleigh damping D = alpha M + beta K0 (K0 the tangent at the reference configuration),
   gravity -M g, an initial velocity uniform plus a rigid spin about the centroid. Invariants:
   the three components of the linear momentum sum_i (M v)_i and of the angular momentum
-  sum_i q_i x (M v)_i.
+  sum_i q_i x (M v)_i (§5, §8). The rigid-body modes are the tangent's near-null space (§6); an
+  inverted element fails the stage (§7).
 */
 #include <tsmech.h>
 #include <petscdmplex.h>
