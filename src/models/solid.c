@@ -15,8 +15,9 @@
       neohookean   P = mu (F - F^-T) + lambda ln J F^-T,  J = det F
 
   (docs/solid.md, §1 and §3; Bonet and Wood, Nonlinear Continuum Mechanics for Finite Element
-  Analysis, 2nd ed., the chapter on hyperelasticity). The consistent tangent (§4) K_{ai,bk} = V0 (dP/dF)_{ijkl} g_aj g_bl comes from the directional
-  derivatives dP of each law, evaluated for dF = e_k g_b^T.
+  Analysis, 2nd ed., the chapter on hyperelasticity). The consistent tangent (§4)
+  K_{ai,bk} = V0 (dP/dF)_{ijkl} g_aj g_bl comes from the directional derivatives dP of each law,
+  evaluated for dF = e_k g_b^T.
 
   Each cell belongs to exactly one rank (no overlap); element contributions are summed in local
   vectors and added into the global ones (DMLocalToGlobal with ADD_VALUES), and matrices are
