@@ -23,6 +23,7 @@
 #include <petsc/private/viewerhdf5impl.h> /* PetscCallHDF5(); first, as it must precede <hdf5.h> */
 #include <petsc/private/petscimpl.h>
 #include <petscdmda.h>
+#include <petscsf.h>
 #include "outputimpl.h"
 #include "../ts/scheme.h"
 #include <errno.h>
@@ -213,37 +214,55 @@ PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[],
   PetscFunctionReturn(0);
 }
 
-/* Writes a [rows, cols] dataset of rank 0's data into group (collective: created by all) */
-static PetscErrorCode WriteTable(MechOutput out, const char group[], const char name[], hid_t memtype, hid_t filetype, PetscInt rows, PetscInt cols, const void *data)
+/*
+  Writes a [rows, cols] dataset into group, each rank its rows [rstart, rstart + nrows) from data
+  (collective: created by all; the ranks' rows are disjoint and together cover the dataset)
+*/
+static PetscErrorCode WriteRows(MechOutput out, const char group[], const char name[], hid_t memtype, hid_t filetype, PetscInt rows, PetscInt cols, PetscInt rstart, PetscInt nrows, const void *data)
 {
-  hid_t   fileid, groupid, dset, filespace;
-  hsize_t dims[2];
+  hid_t   fileid, groupid, dset, filespace, memspace;
+  hsize_t dims[2], start[2], count[2];
 
   PetscFunctionBegin;
   PetscCall(PetscHDF5IntCast(rows, &dims[0]));
   PetscCall(PetscHDF5IntCast(cols, &dims[1]));
+  PetscCall(PetscHDF5IntCast(rstart, &start[0]));
+  PetscCall(PetscHDF5IntCast(nrows, &count[0]));
+  start[1] = 0;
+  count[1] = dims[1];
   PetscCall(PetscViewerHDF5OpenGroup(out->viewer, group, &fileid, &groupid));
   PetscCallHDF5Return(filespace, H5Screate_simple, (2, dims, NULL));
   PetscCallHDF5Return(dset, H5Dcreate2, (groupid, name, filetype, filespace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (out->rank != 0) PetscCallHDF5(H5Sselect_none, (filespace));
-  PetscCallHDF5(H5Dwrite, (dset, memtype, filespace, filespace, H5P_DEFAULT, out->rank == 0 ? data : NULL));
+  PetscCallHDF5Return(memspace, H5Screate_simple, (2, count, NULL));
+  if (nrows > 0) PetscCallHDF5(H5Sselect_hyperslab, (filespace, H5S_SELECT_SET, start, NULL, count, NULL));
+  else {
+    PetscCallHDF5(H5Sselect_none, (filespace));
+    PetscCallHDF5(H5Sselect_none, (memspace));
+  }
+  PetscCallHDF5(H5Dwrite, (dset, memtype, memspace, filespace, H5P_DEFAULT, data));
+  PetscCallHDF5(H5Sclose, (memspace));
   PetscCallHDF5(H5Sclose, (filespace));
   PetscCallHDF5(H5Dclose, (dset));
   if (groupid != fileid) PetscCallHDF5(H5Gclose, (groupid));
   PetscFunctionReturn(0);
 }
 
-/* /mesh of a system with a mesh (MechSystemSetIOMesh()): /mesh/vertices [nv, 3], the reference
-   coordinates, and /mesh/tetrahedra [nc, 4], 0-based vertex numbers, both in the rank-independent
-   order; gathered on rank 0 (written once). Collective. */
+/*
+  /mesh of a system with a mesh (MechSystemSetIOMesh()): /mesh/vertices [nv, 3], the reference
+  coordinates, and /mesh/tetrahedra [nc, 4], 0-based vertex numbers, both in the rank-independent
+  order. Written in parallel, each rank a contiguous block of rows: the vertices from the
+  permuted coordinate vector, the tetrahedra sent by their numbers to the rank whose block holds
+  them (a PetscSF reduction). Collective.
+*/
 static PetscErrorCode WriteMesh(MechOutput out)
 {
-  Vec                X, Xn, X0;
-  VecScatter         tozero;
-  PetscInt           nc, NC = 0, NV, *tets = NULL;
+  Vec                X, Xn;
+  PetscInt           nc, NC, NV, rstart, rend, *ids, *vtx, *tets;
   const PetscInt    *cells;
   const PetscScalar *x;
-  PetscMPIInt        size, cnt, *counts = NULL, *displs = NULL, *recv = NULL;
+  PetscLayout        layout;
+  PetscSF            sf;
+  MPI_Datatype       quad;
   hid_t              inttype;
 
   PetscFunctionBegin;
@@ -252,48 +271,38 @@ static PetscErrorCode WriteMesh(MechOutput out)
   PetscCall(VecDuplicate(X, &Xn));
   PetscCall(VecCopy(X, Xn));
   PetscCall(MechIOPermute(out->sys, Xn, SCATTER_FORWARD));
-  PetscCall(VecScatterCreateToZero(Xn, &tozero, &X0));
-  PetscCall(VecScatterBegin(tozero, Xn, X0, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(tozero, Xn, X0, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetSize(Xn, &NV));
-  PetscCall(VecGetArrayRead(X0, &x));
-  PetscCall(WriteTable(out, "/mesh", "vertices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, NV / 3, 3, x));
-  PetscCall(VecRestoreArrayRead(X0, &x));
-  PetscCall(VecScatterDestroy(&tozero));
-  PetscCall(VecDestroy(&X0));
+  PetscCall(VecGetOwnershipRange(Xn, &rstart, &rend));
+  PetscCheck(rstart % 3 == 0 && rend % 3 == 0, out->comm, PETSC_ERR_PLIB, "The mesh coordinates are not distributed by whole vertices");
+  PetscCall(VecGetArrayRead(Xn, &x));
+  PetscCall(WriteRows(out, "/mesh", "vertices", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, NV / 3, 3, rstart / 3, (rend - rstart) / 3, x));
+  PetscCall(VecRestoreArrayRead(Xn, &x));
   PetscCall(VecDestroy(&Xn));
 
-  /* the tetrahedra: 5 integers each (number, vertices) gathered and put in place on rank 0 */
-  PetscCallMPI(MPI_Comm_size(out->comm, &size));
-  PetscCall(PetscMPIIntCast(5 * nc, &cnt));
-  if (out->rank == 0) PetscCall(PetscMalloc2(size, &counts, size, &displs));
-  PetscCallMPI(MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, out->comm));
-  if (out->rank == 0) {
-    PetscInt tot = 0;
-
-    for (PetscMPIInt r = 0; r < size; r++) {
-      PetscCall(PetscMPIIntCast(tot, &displs[r]));
-      tot += counts[r];
-    }
-    NC = tot / 5;
-    PetscCall(PetscMalloc1(tot + 1, &recv));
-    PetscCall(PetscMalloc1(4 * NC + 1, &tets));
+  /* the tetrahedra: cells holds (number, 4 vertices) per local cell; numbers 0 .. NC - 1 */
+  PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, out->comm));
+  PetscCall(PetscLayoutCreateFromSizes(out->comm, PETSC_DECIDE, NC, 1, &layout));
+  PetscCall(PetscLayoutGetRange(layout, &rstart, &rend));
+  PetscCall(PetscMalloc3(nc, &ids, 4 * nc + 1, &vtx, 4 * (rend - rstart) + 1, &tets));
+  for (PetscInt c = 0; c < nc; c++) {
+    ids[c] = cells[5 * c];
+    PetscCheck(ids[c] >= 0 && ids[c] < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Tetrahedron number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", ids[c], NC);
+    for (PetscInt k = 0; k < 4; k++) vtx[4 * c + k] = cells[5 * c + 1 + k];
   }
-  PetscCallMPI(MPI_Gatherv(cells, cnt, MPIU_INT, recv, counts, displs, MPIU_INT, 0, out->comm));
-  if (out->rank == 0) {
-    for (PetscInt c = 0; c < NC; c++) {
-      const PetscInt id = recv[5 * c];
-
-      PetscCheck(id >= 0 && id < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Tetrahedron number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", id, NC);
-      for (PetscInt k = 0; k < 4; k++) tets[4 * id + k] = recv[5 * c + 1 + k];
-    }
-    PetscCall(PetscFree(recv));
-    PetscCall(PetscFree2(counts, displs));
-  }
-  PetscCallMPI(MPI_Bcast(&NC, 1, MPIU_INT, 0, out->comm));
+  for (PetscInt k = 0; k < 4 * (rend - rstart); k++) tets[k] = -1;
+  PetscCall(PetscSFCreate(out->comm, &sf));
+  PetscCall(PetscSFSetGraphLayout(sf, layout, nc, NULL, PETSC_COPY_VALUES, ids));
+  PetscCallMPI(MPI_Type_contiguous(4, MPIU_INT, &quad));
+  PetscCallMPI(MPI_Type_commit(&quad));
+  PetscCall(PetscSFReduceBegin(sf, quad, vtx, tets, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, quad, vtx, tets, MPI_REPLACE));
+  PetscCallMPI(MPI_Type_free(&quad));
+  PetscCall(PetscSFDestroy(&sf));
+  for (PetscInt k = 0; k < 4 * (rend - rstart); k++) PetscCheck(tets[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Tetrahedron %" PetscInt_FMT " was given by no rank", rstart + k / 4);
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
-  PetscCall(WriteTable(out, "/mesh", "tetrahedra", inttype, H5T_STD_I64LE, NC, 4, tets));
-  PetscCall(PetscFree(tets));
+  PetscCall(WriteRows(out, "/mesh", "tetrahedra", inttype, H5T_STD_I64LE, NC, 4, rstart, rend - rstart, tets));
+  PetscCall(PetscFree3(ids, vtx, tets));
+  PetscCall(PetscLayoutDestroy(&layout));
   PetscFunctionReturn(0);
 }
 
