@@ -6,6 +6,7 @@ Run with Debian's interpreter (h5py, numpy, matplotlib):
 
     /usr/bin/python3 bench/run_bench.py            # the full benchmark (see bench/README.md)
     /usr/bin/python3 bench/run_bench.py --quick    # 128^2 cloth and a small lattice only
+    /usr/bin/python3 bench/run_bench.py --cases solid --ranks 1,2   # the FEM neo-Hookean beam (issue 14)
 
 Every run is a separate `mpiexec -n P build/tsmech ...` process, wrapped per rank in
 `/usr/bin/time` (peak resident memory of every rank). Seconds per step are the TSStep time of the
