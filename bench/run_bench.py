@@ -6,6 +6,7 @@ Run with Debian's interpreter (h5py, numpy, matplotlib):
 
     /usr/bin/python3 bench/run_bench.py            # the full benchmark (see bench/README.md)
     /usr/bin/python3 bench/run_bench.py --quick    # 128^2 cloth and a small lattice only
+    /usr/bin/python3 bench/run_bench.py --cases solid --ranks 1,2   # the FEM neo-Hookean beam (issue 14)
 
 Every run is a separate `mpiexec -n P build/tsmech ...` process, wrapped per rank in
 `/usr/bin/time` (peak resident memory of every rank). Seconds per step are the TSStep time of the
@@ -42,13 +43,19 @@ ROOT = os.path.dirname(HERE)
 # ---------------------------------------------------------------------------------------------
 
 
-def solver_args(name, ranks):
+def solver_args(name, ranks, mf=False):
+    """The options of configuration `name`; mf: for a matrix-free (-ts_theta_matrix_free) peer."""
     ksp, pc = name.split("+")
     a = ["-ksp_type", ksp]
     if pc == "jacobi":
         a += ["-pc_type", "jacobi"]
     elif pc == "gamg":
         a += ["-pc_type", "gamg"]
+        if mf:
+            # PCMG smooths the finest level with the operator Amat by default: for a matrix-free
+            # peer that is the matrix-free product (4x an assembled MatMult for P1 tetrahedra);
+            # -pc_use_amat 0 smooths with the (lagged) assembled preconditioning matrix
+            a += ["-pc_use_amat", "0"]
     elif pc == "hypre-classic":
         a += ["-pc_type", "hypre", "-pc_hypre_type", "boomeramg"]
     elif pc == "hypre":
@@ -70,6 +77,8 @@ SECOND_ORDER_SOLVERS = ["cg+jacobi", "cg+icc", "cg+gamg", "cg+hypre", "gmres+ilu
 # gmres+gamg on the 2N first-order form: 8.4 s/step at 128^2 linear (ILU 0.26), diverged on the
 # nonlinear cloth; left out by default (--first-order-solvers to add it)
 FIRST_ORDER_SOLVERS = ["gmres+ilu", "gmres+jacobi", "gmres+hypre"]
+# the reference runs' configurations (the next one if a run fails), unless a case has its own
+REF_SOLVERS = ["cg+icc", "gmres+ilu"]
 OTHER_SOLVERS = ["gmres+gamg", "cg+hypre-classic", "gmres+hypre-classic", "gmres+jacobi", "cg+ilu", "gmres+icc"]
 
 # ---------------------------------------------------------------------------------------------
@@ -94,12 +103,59 @@ PEERS = [
     dict(key="theta", label="PETSc TSTHETA(1/2) [q;v]", ts=["-ts_type", "theta", "-ts_theta_theta", "0.5"], family="midpoint", second=False, tsmech=False, follows="cn"),
 ]
 PEER = {p["key"]: p for p in PEERS}
+DEFAULT_PEERS = [p["key"] for p in PEERS if not p.get("optin")]
 
-CASES = {
-    "linear": dict(label="linear cloth", model=lambda n: ["-model", "cloth", "-cloth_n", str(n), "-cloth_linear"], dofs=lambda n: 3 * n * n, linear=True, sym="²"),
-    "nonlinear": dict(label="nonlinear cloth", model=lambda n: ["-model", "cloth", "-cloth_n", str(n)], dofs=lambda n: 3 * n * n, linear=False, sym="²"),
-    "lattice": dict(label="lattice", model=lambda n: ["-model", "lattice", "-lattice_n", str(n)], dofs=lambda n: 3 * n ** 3, linear=False, sym="³"),
-}
+
+def is_mf(peer):
+    return "-ts_theta_matrix_free" in PEER[peer]["ts"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Cases, in the order of the report. Adding a case is one entry:
+#   key, label; size(n): how size n is printed ("512²", "256×32×32"); model(n): the driver's model
+#   options; dofs(n): unknowns N of q; linear: f linear in (q, v) (one reference scheme, no
+#   equal-accuracy runs); sizes(a, ranks): the sizes run on `ranks` ranks; skip_big: --skip-big
+#   applies; eq_ranks: the rank counts of the equal-accuracy runs (default all); peers / second_solvers / ref_solvers: defaults when --peers / --second-order-solvers /
+#   --ref-solver are not given (None: the global defaults); always: a configuration every second-order
+#   peer runs at every size besides its ladder (the configuration a target is about).
+#   Targets: base (the tsmech peer the ratios are against), at (the size of the targets, else the
+#   largest measured), speed {peer: goal} (peer / base per step), eq_only (the speed goals hold at
+#   equal accuracy only), agree (peers whose final state is checked against --agree), scaling
+#   {peer: goal} (1 rank / 2 ranks), rank_peers (the 1/2-rank ratios printed), ksp_growth (goal
+#   for the growth of KSP iterations per Newton iteration of the `always` configuration from the
+#   smallest to the largest size).
+# ---------------------------------------------------------------------------------------------
+CASES = [
+    dict(key="linear", label="linear cloth", size=lambda n: "%d²" % n, model=lambda n: ["-model", "cloth", "-cloth_n", str(n), "-cloth_linear"],
+         dofs=lambda n: 3 * n * n, linear=True, sizes=lambda a, ranks: a.sizes, skip_big=True,
+         base="cn2", at=512, speed={"alpha2": 3.0, "cn": 5.0}, agree=("cn2", "alpha2", "cn"), scaling={"cn2": 1.7},
+         rank_peers=("cn2", "midpoint2")),
+    dict(key="nonlinear", label="nonlinear cloth", size=lambda n: "%d²" % n, model=lambda n: ["-model", "cloth", "-cloth_n", str(n)],
+         dofs=lambda n: 3 * n * n, linear=False, sizes=lambda a, ranks: a.sizes if ranks == 1 else a.sizes2, skip_big=True,
+         base="cn2", at=512, speed={"alpha2": 1.5, "cn": 3.0}, agree=("cn2", "alpha2", "cn"), scaling={"cn2": 1.7},
+         rank_peers=("cn2", "midpoint2")),
+    dict(key="lattice", label="lattice", size=lambda n: "%d³" % n, model=lambda n: ["-model", "lattice", "-lattice_n", str(n)],
+         dofs=lambda n: 3 * n ** 3, linear=False, sizes=lambda a, ranks: a.lattice_sizes if ranks == 1 else a.lattice_sizes[-1:],
+         base="cn2", rank_peers=("cn2", "midpoint2")),
+    # the FEM solid (issue 14): the built-in beam 1 x 0.1 x 0.1 of 8n x n x n boxes of 6 P1
+    # tetrahedra, clamped at x = 0, neo-Hookean, under gravity; GAMG gets the rigid-body near-null
+    # space from the model itself
+    dict(key="solid", label="neo-Hookean beam", size=lambda n: "%d×%d×%d" % (8 * n, n, n),
+         model=lambda n: ["-model", "solid", "-solid_beam_cells", "%d,%d,%d" % (8 * n, n, n), "-solid_beam_size", "1,0.1,0.1",
+                          "-solid_material", "neohookean", "-solid_E", "1e7", "-solid_nu", "0.3", "-solid_density", "1000",
+                          "-solid_g", "0,0,-9.81"],
+         dofs=lambda n: 3 * (8 * n + 1) * (n + 1) ** 2, linear=False,
+         sizes=lambda a, ranks: a.solid_sizes if ranks == 1 else a.solid_sizes[-1:],
+         peers=["cn2", "midpoint2", "alpha2"], second_solvers=["cg+gamg", "cg+icc", "cg+hypre"], ref_solvers=["cg+gamg", "cg+icc"],
+         always="cg+gamg", base="midpoint2", speed={"alpha2": 1.5}, eq_only=True, agree=("midpoint2", "cn2", "alpha2"),
+         scaling={"midpoint2": 1.7}, rank_peers=("midpoint2", "cn2"), ksp_growth=1.5, eq_ranks=(1,)),
+]
+CASE = {c["key"]: c for c in CASES}
+CASE_ORDER = {c["key"]: i for i, c in enumerate(CASES)}
+
+
+def size_label(case, n):
+    return "%s %s" % (CASE[case]["label"], CASE[case]["size"](n))
 
 EVENTS = ["TSStep", "KSPSolve", "PCSetUp", "PCApply", "MatMult", "MechForce", "MechOperator", "MechLinearize", "MechOpApply", "SNESJacobianEval",
           "SNESFunctionEval", "MatAssemblyEnd", "MatZeroEntries", "KSPGMRESOrthog", "MatILUFactorNum",
@@ -176,7 +232,7 @@ class Bench:
                       "-output", h5, "-output_every", "1000000"] + args
 
     def common(self, case, n):
-        c = CASES[case]
+        c = CASE[case]
         return c["model"](n) + ["-ts_dt", repr(self.a.dt), "-ts_max_steps", str(self.a.steps), "-ts_max_time", "1e30"]
 
     def run(self, case, n, ranks, peer, config, role, extra, tag):
@@ -236,10 +292,10 @@ class Bench:
         h5 = os.path.join(self.h5dir, tag + ".h5")
         if os.path.exists(h5):
             os.remove(h5)
-        args = self.common(case, n) + PEER[peer]["ts"] + solver_args(config, ranks) + extra + a.extra.split()
+        args = self.common(case, n) + PEER[peer]["ts"] + solver_args(config, ranks, is_mf(peer)) + extra + a.extra.split()
         cmd = self.command(ranks, args, h5)
-        row = dict(case=case, model=CASES[case]["model"](n)[1], n=n, unknowns=CASES[case]["dofs"](n),
-                   solver_unknowns=CASES[case]["dofs"](n) * (1 if PEER[peer]["second"] else 2), ranks=ranks, peer=peer,
+        row = dict(case=case, model=CASE[case]["model"](n)[1], n=n, unknowns=CASE[case]["dofs"](n),
+                   solver_unknowns=CASE[case]["dofs"](n) * (1 if PEER[peer]["second"] else 2), ranks=ranks, peer=peer,
                    label=PEER[peer]["label"], family=PEER[peer]["family"], config=config, role=role, selected=0,
                    cmd=" ".join(cmd), load1=float(open("/proc/loadavg").read().split()[0]))
         if a.dry_run:
@@ -305,17 +361,20 @@ class Bench:
     @staticmethod
     def read_state(h5):
         import h5py
+        # /fields/q, /fields/v: [nsnap, ...] in the model's global order whatever the ranks (the
+        # cloth's particle grid, the solid's [nsnap, nv, 3] in the mesh's vertex order)
         with h5py.File(h5, "r") as f:
-            q = np.asarray(f["fields/q"])
-            v = np.asarray(f["fields/v"])
-        return q[-1].ravel().copy(), v[-1].ravel().copy(), q[0].ravel().copy()
+            q = np.asarray(f["fields/q"], dtype=float)
+            v = np.asarray(f["fields/v"], dtype=float)
+        q, v = q.reshape(q.shape[0], -1), v.reshape(v.shape[0], -1)
+        return q[-1].copy(), v[-1].copy(), q[0].copy()
 
     # -----------------------------------------------------------------------------------------
     def reference(self, case, n, family):
         """The most accurate run of a scheme: tsmech at tight tolerances (rank-independent, so it is
         computed once per case and size, with the most ranks asked for)."""
         a = self.a
-        fam = "trapezoidal" if CASES[case]["linear"] else family  # one scheme for a linear f
+        fam = "trapezoidal" if CASE[case]["linear"] else family  # one scheme for a linear f
         key = (case, n, fam)
         if key in self.refs:
             return self.refs[key]
@@ -323,10 +382,10 @@ class Bench:
         ranks = max(a.ranks)
         tag = "%s_n%d_ref_%s" % (case, n, fam)
         extra = ["-ksp_rtol", repr(a.ref_ksp_rtol), "-ksp_atol", "0", "-ksp_max_it", "20000"]
-        if not CASES[case]["linear"]:
+        if not CASE[case]["linear"]:
             # plain Newton (no line search to fail at round-off); the residual floor is ~1e-11 relative
             extra += ["-snes_rtol", repr(a.ref_snes_rtol), "-snes_atol", "0", "-snes_linesearch_type", "basic", "-snes_max_it", "50"]
-        for cfg in a.ref_solvers:
+        for cfg in self.ref_solvers(case):
             log("  reference (%s): %s %s, ksp_rtol %g, %d rank(s)" % (fam, peer, cfg, a.ref_ksp_rtol, ranks))
             row = self.run(case, n, ranks, peer, cfg, "reference", extra, tag)
             log("    %s" % self.brief(row))
@@ -338,6 +397,12 @@ class Bench:
         else:
             self.refs[key] = (row.get("_state"), tag)
         return self.refs[key]
+
+    def ref_solvers(self, case):
+        return self.a.ref_solvers or CASE[case].get("ref_solvers") or REF_SOLVERS
+
+    def second_solvers(self, case):
+        return self.a.second_solvers or CASE[case].get("second_solvers") or SECOND_ORDER_SOLVERS
 
     def compare(self, row, case, n):
         if row["status"] != "ok":
@@ -383,18 +448,18 @@ class Bench:
         next configuration of the ranking."""
         a = self.a
         for i, n in enumerate(sorted(sizes)):
-            log("\n== %s %d%s (%d unknowns), %d rank%s  [%.0f s so far]" % (
-                CASES[case]["label"], n, CASES[case]["sym"], CASES[case]["dofs"](n), ranks, "s" if ranks > 1 else "",
+            log("\n== %s (%d unknowns), %d rank%s  [%.0f s so far]" % (
+                size_label(case, n), CASE[case]["dofs"](n), ranks, "s" if ranks > 1 else "",
                 time.time() - self.t0))
             here = [p for p in peers if p not in skip.get(n, ())]
             for p in peers:
                 if p not in here:
                     log("  %-28s skipped at this size (--skip-big)" % PEER[p]["label"])
-            for fam in (["trapezoidal"] if CASES[case]["linear"] else ["trapezoidal", "midpoint"]):
-                if any(PEER[p]["family"] == fam or CASES[case]["linear"] for p in here):
+            for fam in (["trapezoidal"] if CASE[case]["linear"] else ["trapezoidal", "midpoint"]):
+                if any(PEER[p]["family"] == fam or CASE[case]["linear"] for p in here):
                     self.reference(case, n, fam)
             for p in sorted(here, key=lambda p: (PEER[p].get("follows") is not None, [q["key"] for q in PEERS].index(p))):
-                allc = list(a.second_solvers if PEER[p]["second"] else a.first_solvers)
+                allc = list(self.second_solvers(case) if PEER[p]["second"] else a.first_solvers)
                 leader = PEER[p].get("follows") or p
                 key = (case, leader)
                 if leader not in here:
@@ -425,6 +490,15 @@ class Bench:
                     self.compare(r, case, n)
                     results.append(r)
                     log("  %-28s %-16s %s" % (PEER[p]["label"], cfg, self.brief(r)))
+                # the configuration a target is about (the solid's GAMG), at every size
+                alw = CASE[case].get("always")
+                if alw and PEER[p]["second"] and not forced and alw not in [r["config"] for r in results]:
+                    tag = "%s_n%d_np%d_%s_%s" % (case, n, ranks, p, alw)
+                    extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it)]
+                    r = self.run(case, n, ranks, p, alw, "timing", extra, tag)
+                    self.compare(r, case, n)
+                    results.append(r)
+                    log("  %-28s %-16s %s" % (PEER[p]["label"], alw + " (always)", self.brief(r)))
                 ok = [r for r in results if r["status"] == "ok" and r.get("s_per_step") is not None]
                 # best: the fastest run that converged and agrees with the reference; else the fastest
                 acc = [r for r in ok if r.get("rel") is not None and r["rel"] <= a.agree]
@@ -440,7 +514,7 @@ class Bench:
                     order += [c for c in (rk["order"] if rk else cands) if c not in order and c not in tried]
                     order += [c for c in tried if c not in order]  # failures last
                     self.ranking[key] = dict(order=order, time={r["config"]: r["s_per_step"] for r in ok}, ranks=ranks)
-            if not CASES[case]["linear"] and a.snes_rtols and n == max(sizes):
+            if not CASE[case]["linear"] and a.snes_rtols and n == max(sizes) and ranks in CASE[case].get("eq_ranks", (ranks,)):
                 self.equal_accuracy(case, n, ranks, here)
             self.ratios(case, n, ranks)
             self.write_csv()
@@ -497,27 +571,30 @@ class Bench:
         P = lines.append
         P("tsmech benchmark  %s  (%s; %s)" % (datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), git_describe(),
                                                 getattr(a, "binary_info", a.tsmech)))
+        used = [c["key"] for c in CASES if any(r["case"] == c["key"] for r in self.rows)]
+        refc = sorted({self.ref_solvers(c)[0] for c in used}) if a.ref_solvers or len(used) < 2 else \
+            ["%s %s" % (c, self.ref_solvers(c)[0]) for c in used]
         P("%d steps of %g s; timing runs -ksp_rtol %g (-ksp_max_it %d); reference: %s %s -ksp_rtol %g%s" % (
-            a.steps, a.dt, a.ksp_rtol, a.ksp_max_it, "cn2/midpoint2", a.ref_solvers[0], a.ref_ksp_rtol,
+            a.steps, a.dt, a.ksp_rtol, a.ksp_max_it, "cn2/midpoint2", ", ".join(refc), a.ref_ksp_rtol,
             ", -snes_rtol %g" % a.ref_snes_rtol))
         P("s/step: TSStep time of -log_view (max over ranks) / steps%s.  RSS: peak resident memory, sum over ranks." % (
             ", fastest of %d runs" % a.repeat if a.repeat > 1 else ""))
         P("rel: max(|q-q_ref|/|q_ref-q_0|, |v-v_ref|/|v_ref|) against the reference of the same scheme.")
+        P("KSP/N: KSP iterations per Newton iteration (per linear solve).  gamg for the matrix-free tsmech peers: with -pc_use_amat 0.")
         P("x cn2 / x mid2: seconds per step of the row divided by those of tsmech cn2 / midpoint2 (each in its best configuration).")
         keys = []
         for r in self.rows:
             k = (r["case"], r["ranks"], r["n"])
             if k not in keys and r["role"] == "timing":
                 keys.append(k)
-        order = {"linear": 0, "nonlinear": 1, "lattice": 2}
-        keys.sort(key=lambda k: (order[k[0]], k[1], k[2]))
+        keys.sort(key=lambda k: (CASE_ORDER[k[0]], k[1], k[2]))
         for case, ranks, n in keys:
-            c = CASES[case]
+            c = CASE[case]
             P("")
-            P("%s %d%s: %d unknowns (first-order form %d), %d rank%s" % (c["label"], n, c["sym"], c["dofs"](n), 2 * c["dofs"](n),
-                                                                       ranks, "s" if ranks > 1 else ""))
-            P("  %-28s %-16s %9s %7s %7s %9s %9s %8s %8s  %s" % ("peer", "config", "s/step", "Newton", "KSP", "RSS MB", "rel",
-                                                             "x cn2", "x mid2", "others tried"))
+            P("%s: %d unknowns (first-order form %d), %d rank%s" % (size_label(case, n), c["dofs"](n), 2 * c["dofs"](n),
+                                                                   ranks, "s" if ranks > 1 else ""))
+            P("  %-28s %-16s %9s %7s %7s %7s %9s %9s %8s %8s  %s" % ("peer", "config", "s/step", "Newton", "KSP", "KSP/N", "RSS MB", "rel",
+                                                                 "x cn2", "x mid2", "others tried"))
             for p in PEERS:
                 rs = [r for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == p["key"]
                       and r["role"] == "timing"]
@@ -527,14 +604,19 @@ class Bench:
                 others = ", ".join("%s %s" % (r["config"], ("%.3g" % r["s_per_step"]) if r["status"] == "ok" and r.get("s_per_step") is not None else r["status"].split()[0])
                                    for r in rs if not r["selected"])
                 if not sel:
-                    P("  %-28s %-16s %9s %7s %7s %9s %9s %8s %8s  %s" % (p["label"], "-", "failed", "", "", "", "", "", "", others))
+                    P("  %-28s %-16s %9s %7s %7s %7s %9s %9s %8s %8s  %s" % (p["label"], "-", "failed", "", "", "", "", "", "", "", others))
                     continue
                 r = sel[0]
-                P("  %-28s %-16s %9.3f %7d %7d %9.0f %9s %8s %8s  %s" % (
-                    p["label"], r["config"], r["s_per_step"], r.get("newton", 0), r.get("ksp", 0), r.get("rss_sum_mb", float("nan")),
+                P("  %-28s %-16s %9.3f %7d %7d %7s %9.0f %9s %8s %8s  %s" % (
+                    p["label"], r["config"], r["s_per_step"], r.get("newton", 0), r.get("ksp", 0), ksp_per_newton(r),
+                    r.get("rss_sum_mb", float("nan")),
                     ("%.1e" % r["rel"]) if r.get("rel") is not None else "-",
                     ("%.2f" % r["ratio_vs_cn2"]) if r.get("ratio_vs_cn2") else "-",
                     ("%.2f" % r["ratio_vs_midpoint2"]) if r.get("ratio_vs_midpoint2") else "-", others))
+        sc = self.scaling_table()
+        if sc:
+            P("")
+            P(sc)
         eq = self.equal_table()
         if eq:
             P("")
@@ -551,6 +633,59 @@ class Bench:
             P("%d timing run(s) ran while other processes used more than %.1f cores (other_load in the CSV)" % (len(busy), a.busy))
         return "\n".join(lines)
 
+    def config_row(self, case, n, ranks, peer, config):
+        """The timing run of a peer in one configuration (the selected one if it is that)."""
+        rs = [r for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == peer
+              and r["config"] == config and r["role"] == "timing"]
+        rs.sort(key=lambda r: (not r["selected"], r["status"] != "ok"))
+        return rs[0] if rs else None
+
+    def ksp_growth(self, case, peer, config):
+        """(KSP/N at the smallest size, at the largest, their ratio) of one configuration, 1 rank."""
+        ns = sorted({r["n"] for r in self.rows if r["case"] == case and r["ranks"] == 1 and r["role"] == "timing"})
+        if len(ns) < 2:
+            return None
+        lo, hi = self.config_row(case, ns[0], 1, peer, config), self.config_row(case, ns[-1], 1, peer, config)
+        if not lo or not hi or lo["status"] != "ok" or hi["status"] != "ok" or not lo.get("newton") or not hi.get("newton"):
+            return None
+        a, b = lo["ksp"] / lo["newton"], hi["ksp"] / hi["newton"]
+        return a, b, b / a if a else float("inf"), ns[0], ns[-1]
+
+    def scaling_table(self):
+        """Per case with more than one size on 1 rank: each peer's selected run per size (s/step,
+        Newton, KSP, KSP per Newton iteration) and, for a case with an `always` configuration, that
+        configuration's KSP iterations per solve as the mesh is refined."""
+        out = []
+        for c in CASES:
+            case = c["key"]
+            ns = sorted({r["n"] for r in self.rows if r["case"] == case and r["ranks"] == 1 and r["role"] == "timing"})
+            if len(ns) < 2:
+                continue
+            if not out:
+                out.append("Refinement, 1 rank: s/step, Newton / KSP iterations, KSP per Newton iteration (= per linear solve)")
+            out.append("  %s (sizes %s; unknowns %s)" % (c["label"], ", ".join(c["size"](n) for n in ns),
+                                                          ", ".join("%d" % c["dofs"](n) for n in ns)))
+            out.append("    %-36s" % "peer (config)" + "".join(" %26s" % c["size"](n) for n in ns) + "  KSP/N growth")
+            for p in PEERS:
+                variants = [(None, "selected")] + ([(c["always"], c["always"])] if c.get("always") and PEER[p["key"]]["second"] else [])
+                for cfg, what in variants:
+                    cells, kpn = [], []
+                    for n in ns:
+                        r = self.best(case, n, 1, p["key"]) if cfg is None else self.config_row(case, n, 1, p["key"], cfg)
+                        if r and r["status"] == "ok" and r.get("s_per_step") is not None and r.get("newton"):
+                            kpn.append(r["ksp"] / r["newton"])
+                            cells.append("%7.3f %4d/%-5d %5.1f %s" % (r["s_per_step"], r["newton"], r["ksp"], kpn[-1],
+                                                                     " " if cfg else r["config"].split("+")[1][:1]))
+                        else:
+                            kpn.append(None)
+                            cells.append("-" if not r else r["status"].split()[0][:20])
+                    if all(x == "-" for x in cells):
+                        continue
+                    g = "%.2f" % (kpn[-1] / kpn[0]) if kpn[0] and kpn[-1] else "-"
+                    out.append("    %-36s" % ("%s (%s)" % (p["key"], what)) + "".join(" %26s" % x for x in cells) + "  %s" % g)
+            out.append("    (cells: s/step Newton/KSP KSP/N; the letter after a selected cell: its preconditioner's initial)")
+        return "\n".join(out)
+
     def eq_best(self, case, n, ranks, peer):
         for r in self.rows:
             if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == peer and r.get("eq_selected"):
@@ -561,17 +696,18 @@ class Bench:
         """Nonlinear cases at their largest size: each Newton peer's fastest run that agrees with the
         reference to --agree, over -snes_rtol 1e-8 (the timing run) and --snes-rtols."""
         keys = sorted({(r["case"], r["ranks"], r["n"]) for r in self.rows if r["role"] == "accuracy"},
-                      key=lambda k: ({"linear": 0, "nonlinear": 1, "lattice": 2}[k[0]], k[1], k[2]))
+                      key=lambda k: (CASE_ORDER[k[0]], k[1], k[2]))
         if not keys:
             return ""
         out = ["At equal accuracy (nonlinear cases): each Newton peer's fastest run with rel <= %g, over -snes_rtol 1e-8 "
                "and %s" % (self.a.agree, ", ".join("%g" % x for x in self.a.snes_rtols))]
         for case, ranks, n in keys:
-            c = CASES[case]
-            out.append("  %s %d%s, %d rank%s" % (c["label"], n, c["sym"], ranks, "s" if ranks > 1 else ""))
+            c = CASE[case]
+            out.append("  %s, %d rank%s (x %s: s/step / those of tsmech %s at equal accuracy)" % (
+                size_label(case, n), ranks, "s" if ranks > 1 else "", c["base"], c["base"]))
             out.append("    %-28s %-16s %10s %9s %7s %7s %9s %8s  %s" % ("peer", "config", "snes_rtol", "s/step", "Newton", "KSP", "rel",
-                                                                   "x cn2", "all runs (snes_rtol: s/step rel)"))
-            base = self.eq_best(case, n, ranks, "cn2")
+                                                                   "x " + c["base"][:6], "all runs (snes_rtol: s/step rel)"))
+            base = self.eq_best(case, n, ranks, c["base"])
             for p in PEERS:
                 rs = [r for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == p["key"]
                       and (r["role"] == "accuracy" or r["selected"])]
@@ -596,12 +732,12 @@ class Bench:
         out = ["Where the time goes (s/step; largest size of each case): TSStep = KSPSolve + PCSetUp + MechOperator + "
                "MechForce + rest (first-order Jacobian insertion, vector work)"]
         keys = sorted({(r["case"], r["ranks"]) for r in self.rows if r["role"] == "timing"},
-                      key=lambda k: ({"linear": 0, "nonlinear": 1, "lattice": 2}[k[0]], k[1]))
+                      key=lambda k: (CASE_ORDER[k[0]], k[1]))
         ev = ["TSStep", "KSPSolve", "PCSetUp", "MechOperator", "MechForce", "SNESJacobianEval"]
         for case, ranks in keys:
             ns = [r["n"] for r in self.rows if r["case"] == case and r["ranks"] == ranks and r["role"] == "timing"]
             n = max(ns)
-            out.append("  %s %d%s, %d rank%s:%s" % (CASES[case]["label"], n, CASES[case]["sym"], ranks, "s" if ranks > 1 else "",
+            out.append("  %s, %d rank%s:%s" % (size_label(case, n), ranks, "s" if ranks > 1 else "",
                                                   "".join(" %12s" % e for e in ev + ["rest"])))
             for p in PEERS:
                 r = self.best(case, n, ranks, p["key"])
@@ -622,53 +758,71 @@ class Bench:
         return None
 
     def targets(self):
-        out = ["Targets (issue): per-step time of the peer / tsmech cn2, each in its best configuration"]
+        out = ["Targets (issue): per-step time of the peer / the case's tsmech peer (cloth: cn2, solid: midpoint2), each in its "
+               "best configuration"]
+
+        def verdict(x, goal, le=False):
+            return "MET" if (x <= goal if le else x >= goal) else "NOT MET"
 
         def line(what, num, den, goal):
             if not num or not den:
-                out.append("  %-58s not measured" % what)
+                out.append("  %-72s not measured" % what)
                 return
             ratio = num["s_per_step"] / den["s_per_step"]
-            out.append("  %-58s %6.2f  (target >= %.1f: %s)" % (what, ratio, goal, "MET" if ratio >= goal else "NOT MET"))
+            out.append("  %-72s %6.2f%s" % (what, ratio, ("  (target >= %.1f: %s)" % (goal, verdict(ratio, goal))) if goal else ""))
 
-        for case in ("linear", "nonlinear"):
+        for c in CASES:
+            case = c["key"]
             ns = sorted({r["n"] for r in self.rows if r["case"] == case and r["ranks"] == 1 and r["role"] == "timing"})
             if not ns:
                 continue
-            n = 512 if 512 in ns else ns[-1]
-            cn2 = self.best(case, n, 1, "cn2")
-            g1, g2 = (3.0, 5.0) if case == "linear" else (1.5, 3.0)
-            line("%s %d², 1 rank: TSALPHA2 / cn2" % (CASES[case]["label"], n), self.best(case, n, 1, "alpha2"), cn2, g1)
-            line("%s %d², 1 rank: TSCN [q;v] / cn2" % (CASES[case]["label"], n), self.best(case, n, 1, "cn"), cn2, g2)
-            if case == "nonlinear":
-                e1 = self.eq_best(case, n, 1, "cn2")
-                for p, goal in (("alpha2", g1), ("cn", g2)):
+            n = c["at"] if c.get("at") in ns else ns[-1]
+            lab, base = size_label(case, n), c["base"]
+            b1 = self.best(case, n, 1, base)
+            for p, goal in c.get("speed", {}).items():
+                line("%s, 1 rank: %s / %s" % (lab, PEER[p]["label"].split(" (")[0].split(" [")[0], base), self.best(case, n, 1, p), b1,
+                     None if c.get("eq_only") else goal)
+            if not c["linear"]:
+                e1 = self.eq_best(case, n, 1, base)
+                for p, goal in c.get("speed", {}).items():
                     e = self.eq_best(case, n, 1, p)
                     if e1 and e:
-                        ratio = e["s_per_step"] / e1["s_per_step"]
-                        out.append("  %-58s %6.2f  (target >= %.1f: %s)" % (
-                            "%s %d², 1 rank, equal accuracy: %s / cn2" % (CASES[case]["label"], n, PEER[p]["label"].split(" [")[0]),
-                            ratio, goal, "MET" if ratio >= goal else "NOT MET"))
-            rels = [(r["peer"], r["rel"]) for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == 1 and r["selected"]
-                    and r["peer"] in ("cn2", "alpha2", "cn") and r.get("rel") is not None]
-            if rels:
-                worst = max(rels, key=lambda x: x[1])
-                out.append("  %-58s %.1e  (target <= %.0e: %s; worst %s)" % (
-                    "%s %d², cn2/TSALPHA2/TSCN final state vs reference" % (CASES[case]["label"], n), worst[1], self.a.agree,
-                    "MET" if worst[1] <= self.a.agree else "NOT MET", worst[0]))
-        for case in ("linear", "nonlinear", "lattice"):
+                        line("%s, 1 rank, equal accuracy: %s / %s" % (lab, PEER[p]["label"].split(" (")[0].split(" [")[0], base), e, e1, goal)
+                    elif c.get("eq_only") and p in PEER and self.best(case, n, 1, p):
+                        out.append("  %-72s not measured (--snes-rtols)" % ("%s, 1 rank, equal accuracy: %s / %s" % (lab, p, base)))
+            if c.get("agree"):
+                rels = [(r["peer"], r["rel"]) for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == 1 and r["selected"]
+                        and r["peer"] in c["agree"] and r.get("rel") is not None]
+                if rels:
+                    worst = max(rels, key=lambda x: x[1])
+                    out.append("  %-72s %.1e  (target <= %.0e: %s; worst %s)" % (
+                        "%s, %s final state vs reference" % (lab, "/".join(c["agree"])), worst[1], self.a.agree,
+                        verdict(worst[1], self.a.agree, le=True), worst[0]))
+            if c.get("ksp_growth") and c.get("always"):
+                for p in [base] + [q for q in c.get("agree", ()) if q != base]:
+                    g = self.ksp_growth(case, p, c["always"])
+                    if not g:
+                        continue
+                    what = "%s: %s %s KSP/Newton %s -> %s" % (c["label"], p, c["always"], c["size"](g[3]), c["size"](g[4]))
+                    tgt = p == base
+                    out.append("  %-72s %6.2f  (%.1f -> %.1f%s)" % (
+                        what, g[2], g[0], g[1], ("; target <= %.1f: %s" % (c["ksp_growth"], verdict(g[2], c["ksp_growth"], le=True)))
+                        if tgt else ""))
+        for c in CASES:
+            case = c["key"]
             ns = sorted({r["n"] for r in self.rows if r["case"] == case and r["ranks"] == 2 and r["role"] == "timing"}
                         & {r["n"] for r in self.rows if r["case"] == case and r["ranks"] == 1 and r["role"] == "timing"})
             if not ns:
                 continue
             n = ns[-1]
-            for p in ("cn2", "midpoint2"):
+            for p in c.get("rank_peers", ()):
                 b1, b2 = self.best(case, n, 1, p), self.best(case, n, 2, p)
                 if b1 and b2:
                     ratio = b1["s_per_step"] / b2["s_per_step"]
-                    tgt = case != "lattice" and n == 512 and p == "cn2"
-                    out.append("  %-58s %6.2f%s" % ("%s %d%s: tsmech %s 1 rank / 2 ranks" % (CASES[case]["label"], n, CASES[case]["sym"], p),
-                                                   ratio, ("  (target >= 1.7: %s)" % ("MET" if ratio >= 1.7 else "NOT MET")) if tgt else ""))
+                    goal = c.get("scaling", {}).get(p)
+                    tgt = goal and (c.get("at") is None or n == c["at"])
+                    out.append("  %-72s %6.2f%s" % ("%s: tsmech %s 1 rank / 2 ranks" % (size_label(case, n), p), ratio,
+                                                   ("  (target >= %.1f: %s)" % (goal, verdict(ratio, goal))) if tgt else ""))
         return "\n".join(out)
 
     # -----------------------------------------------------------------------------------------
@@ -676,11 +830,12 @@ class Bench:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        cases = [c for c in ("linear", "nonlinear", "lattice") if any(r["case"] == c and r["selected"] for r in self.rows)]
+        cases = [c["key"] for c in CASES if any(r["case"] == c["key"] and r["selected"] for r in self.rows)]
         if not cases:
             return None
         fig, axes = plt.subplots(1, len(cases), figsize=(6 * len(cases), 5), squeeze=False)
-        colors = dict(zip([p["key"] for p in PEERS], plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+        cyc = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        colors = {p["key"]: cyc[i % len(cyc)] for i, p in enumerate(PEERS)}  # more peers than colours
         for ax, case in zip(axes[0], cases):
             for p in PEERS:
                 for ranks, ls, mk in ((1, "-", "o"), (2, "--", "s"), (4, ":", "^")):
@@ -691,13 +846,17 @@ class Bench:
                         ax.loglog(x, y, ls, marker=mk, color=colors[p["key"]], label="%s, %d rank%s" % (p["label"], ranks, "s" if ranks > 1 else ""))
             ax.set_xlabel("unknowns N (dofs of q; the first-order form solves 2N)")
             ax.set_ylabel("seconds per step")
-            ax.set_title("%s, %d steps of %g s, ksp_rtol %g" % (CASES[case]["label"], self.a.steps, self.a.dt, self.a.ksp_rtol))
+            ax.set_title("%s, %d steps of %g s, ksp_rtol %g" % (CASE[case]["label"], self.a.steps, self.a.dt, self.a.ksp_rtol))
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=7)
         fig.tight_layout()
         path = os.path.join(self.a.out, self.a.name + ".png")
         fig.savefig(path, dpi=120)
         return path
+
+
+def ksp_per_newton(r):
+    return ("%.1f" % (r["ksp"] / r["newton"])) if r.get("newton") and r.get("ksp") is not None else "-"
 
 
 def load_csv(path):
@@ -733,14 +892,20 @@ def git_describe():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="128² cloth (linear and nonlinear) and a 16³ lattice, 1 rank")
-    ap.add_argument("--cases", default="linear,nonlinear,lattice", help="comma list of linear, nonlinear, lattice")
+    ap.add_argument("--cases", default="linear,nonlinear,lattice", help="comma list of " + ", ".join(CASE) +
+                    " (default: the cloth and lattice cases; the solid only when asked for)")
     ap.add_argument("--sizes", default="128,256,512", help="cloth sizes n (n x n particles)")
     ap.add_argument("--sizes2", default=None,
                     help="nonlinear cloth sizes on more than one rank (default: the smallest of --sizes; the linear cloth runs all "
                          "--sizes, the lattice its largest size)")
     ap.add_argument("--lattice-sizes", default="16,32", help="lattice sizes n (n³ particles); the largest is the reported case")
+    ap.add_argument("--solid-sizes", default="8,16,32",
+                    help="solid sizes n: the neo-Hookean beam of 8n x n x n boxes of 6 tetrahedra, 3(8n+1)(n+1)² unknowns "
+                         "(n = 32: 839 619); 1 rank runs all, more ranks the largest")
     ap.add_argument("--ranks", default="1,2", help="comma list of rank counts")
-    ap.add_argument("--peers", default=",".join(p["key"] for p in PEERS if not p.get("optin")), help="comma list of " + ", ".join(PEER) + " (default: all but the opt-in " + ", ".join(p["key"] for p in PEERS if p.get("optin")) + ")")
+    ap.add_argument("--peers", default=None, help="comma list of " + ", ".join(PEER) + " (default: all but the opt-in " +
+                    ", ".join(p["key"] for p in PEERS if p.get("optin")) + "; for the solid " +
+                    ",".join(CASE["solid"]["peers"]) + ", TSCN on the 2N first-order form only when asked for here)")
     ap.add_argument("--skip-big", default="theta",
                     help="peers left out at the largest cloth size on every rank count (the full run's time budget); '' keeps all")
     ap.add_argument("--config", action="append", default=[], metavar="PEER=CONFIG",
@@ -749,15 +914,18 @@ def main():
     ap.add_argument("--keep", type=int, default=2, help="at most this many configurations of a leader's ranking are run at a later size")
     ap.add_argument("--keep-within", type=float, default=1.15,
                     help="... those within this factor of the best time at the previous size")
-    ap.add_argument("--second-order-solvers", default=",".join(SECOND_ORDER_SOLVERS), help="screened for tsmech and TSALPHA2")
+    ap.add_argument("--second-order-solvers", default=None,
+                    help="screened for tsmech and TSALPHA2 (default %s; for the solid %s)" % (
+                        ",".join(SECOND_ORDER_SOLVERS), ",".join(CASE["solid"]["second_solvers"])))
     ap.add_argument("--first-order-solvers", default=",".join(FIRST_ORDER_SOLVERS), help="screened for TSCN/TSTHETA")
     ap.add_argument("--big-size", type=int, default=512, help="cloth sizes from which --skip-big applies")
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--dt", type=float, default=1e-3)
     ap.add_argument("--ksp-rtol", type=float, default=1e-8, help="-ksp_rtol of every timing run")
     ap.add_argument("--ksp-max-it", type=int, default=1000, help="-ksp_max_it of every timing run (a solve that needs more fails)")
-    ap.add_argument("--ref-solver", default="cg+icc,gmres+ilu",
-                    help="configuration of the reference runs (the next one if a run fails)")
+    ap.add_argument("--ref-solver", default=None,
+                    help="configuration of the reference runs, the next one if a run fails (default %s; for the solid %s)" % (
+                        ",".join(REF_SOLVERS), ",".join(CASE["solid"]["ref_solvers"])))
     ap.add_argument("--ref-ksp-rtol", type=float, default=1e-11)
     ap.add_argument("--ref-snes-rtol", type=float, default=1e-10)
     ap.add_argument("--agree", type=float, default=1e-6, help="relative agreement asked of the final state")
@@ -794,21 +962,22 @@ def main():
     a.sizes = sorted(int(s) for s in a.sizes.split(",") if s)
     a.sizes2 = sorted(int(s) for s in a.sizes2.split(",") if s) if a.sizes2 is not None else a.sizes[:1]
     a.lattice_sizes = sorted(int(s) for s in a.lattice_sizes.split(",") if s)
+    a.solid_sizes = sorted(int(s) for s in a.solid_sizes.split(",") if s)
     a.ranks = sorted(int(s) for s in a.ranks.split(",") if s)
-    a.peers = [p for p in a.peers.split(",") if p]
+    a.peers = [p for p in a.peers.split(",") if p] if a.peers is not None else None
     a.skip_big = [p for p in a.skip_big.split(",") if p]
     a.config = dict(c.split("=", 1) for c in a.config)
-    a.ref_solvers = [c for c in a.ref_solver.split(",") if c]
+    a.ref_solvers = [c for c in a.ref_solver.split(",") if c] if a.ref_solver is not None else None
     a.snes_rtols = [float(x) for x in a.snes_rtols.split(",") if x]
-    a.second_solvers = [c for c in a.second_order_solvers.split(",") if c]
+    a.second_solvers = [c for c in a.second_order_solvers.split(",") if c] if a.second_order_solvers is not None else None
     a.first_solvers = [c for c in a.first_order_solvers.split(",") if c]
-    for c in a.second_solvers + a.first_solvers + list(a.config.values()):
+    for c in (a.second_solvers or []) + (a.ref_solvers or []) + a.first_solvers + list(a.config.values()):
         solver_args(c, 1)
-    for p in a.peers + list(a.config):
+    for p in (a.peers or []) + list(a.config):
         if p not in PEER:
             ap.error("unknown peer %s" % p)
     for c in a.cases:
-        if c not in CASES:
+        if c not in CASE:
             ap.error("unknown case %s" % c)
     if not os.access(a.tsmech, os.X_OK) and not a.dry_run:
         ap.error("%s is not built: meson compile -C build" % a.tsmech)
@@ -828,22 +997,20 @@ def main():
         log("\nwrote %s" % b.plot())
         return
     b = Bench(a)
-    log("tsmech benchmark: cases %s, cloth sizes %s (nonlinear on >1 rank: %s), lattice %s, ranks %s, peers %s" % (
-        ",".join(a.cases), a.sizes, a.sizes2, a.lattice_sizes, a.ranks, ",".join(a.peers)))
+    log("tsmech benchmark: cases %s, cloth sizes %s (nonlinear on >1 rank: %s), lattice %s, solid %s, ranks %s, peers %s" % (
+        ",".join(a.cases), a.sizes, a.sizes2, a.lattice_sizes, a.solid_sizes, a.ranks,
+        ",".join(a.peers) if a.peers is not None else "default per case"))
     try:
         for ranks in a.ranks:
-            for case in a.cases:
-                if case == "lattice":
-                    sizes = a.lattice_sizes if ranks == 1 else a.lattice_sizes[-1:]
-                elif case == "nonlinear" and ranks > 1:
-                    sizes = a.sizes2
-                else:
-                    sizes = a.sizes
+            for case in [c["key"] for c in CASES if c["key"] in a.cases]:
+                c = CASE[case]
+                sizes = c["sizes"](a, ranks)
                 if not sizes:
                     continue
                 # peers of --skip-big are left out at the largest cloth size (time budget)
-                skip = {n: set(a.skip_big) for n in sizes if n >= a.big_size} if case != "lattice" else {}
-                b.case_ladder(case, sizes, ranks, a.peers, skip)
+                skip = {n: set(a.skip_big) for n in sizes if n >= a.big_size} if c.get("skip_big") else {}
+                peers = a.peers if a.peers is not None else (c.get("peers") or DEFAULT_PEERS)
+                b.case_ladder(case, sizes, ranks, peers, skip)
     except KeyboardInterrupt:
         log("\ninterrupted: writing what was measured")
     csvp = b.write_csv()
