@@ -46,7 +46,10 @@ ROOT = os.path.dirname(HERE)
 def solver_args(name, ranks, mf=False):
     """The options of configuration `name`; mf: for a matrix-free (-ts_theta_matrix_free) peer."""
     ksp, pc = name.split("+")
-    a = ["-ksp_type", ksp]
+    # cgu: CG that tests the unpreconditioned residual. With GAMG, -ksp_rtol 1e-8 on the default
+    # preconditioned norm can leave the true residual of the solid's Newton step a few times too
+    # large, and one more Newton iteration follows
+    a = ["-ksp_type", "cg", "-ksp_norm_type", "unpreconditioned"] if ksp == "cgu" else ["-ksp_type", ksp]
     if pc == "jacobi":
         a += ["-pc_type", "jacobi"]
     elif pc == "gamg":
@@ -146,8 +149,8 @@ CASES = [
                           "-solid_g", "0,0,-9.81"],
          dofs=lambda n: 3 * (8 * n + 1) * (n + 1) ** 2, linear=False,
          sizes=lambda a, ranks: a.solid_sizes if ranks == 1 else a.solid_sizes[-1:],
-         peers=["cn2", "midpoint2", "alpha2"], second_solvers=["cg+gamg", "cg+icc", "cg+hypre"], ref_solvers=["cg+gamg", "cg+icc"],
-         always="cg+gamg", base="midpoint2", speed={"alpha2": 1.5}, eq_only=True, agree=("midpoint2", "cn2", "alpha2"),
+         peers=["cn2", "midpoint2", "alpha2"], second_solvers=["cgu+gamg", "cg+gamg", "cg+hypre", "cg+icc"], ref_solvers=["cg+gamg", "cg+icc"],
+         always="cgu+gamg", base="midpoint2", speed={"alpha2": 1.5}, eq_only=True, agree=("midpoint2", "cn2", "alpha2"),
          scaling={"midpoint2": 1.7}, rank_peers=("midpoint2", "cn2"), ksp_growth=1.5, eq_ranks=(1,)),
 ]
 CASE = {c["key"]: c for c in CASES}
