@@ -24,7 +24,7 @@ struct _p_MechSystem {
   void                  *forcectx;
   MechTangentFn          tangent;
   void                  *tangentctx;
-  Mat                    Jpattern;   /* sparsity of K + D + M */
+  Mat                    Jpattern;   /* sparsity of K + D + M; may be lent as an operator (MechSystemCreateOperator()) */
   MechTangentFn          tangentdef; /* optional semidefinite approximation, for preconditioning */
   void                  *tangentdefctx;
   MechTangentLinearizeFn linearize; /* optional tangent action (matrix-free operators) */

@@ -1144,9 +1144,14 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
 
   Level: intermediate
 
-  Note:
+  Notes:
   A new nonzero location in J is an error (`MAT_NEW_NONZERO_LOCATION_ERR`), and zeroing keeps
   its structure. The caller destroys it.
+
+  The sparsity is held once: while no one but the system holds the matrix of
+  `MechSystemSetTangent()`, that matrix itself, zeroed, is the new operator (the system keeps
+  its reference and later operators copy its structure); otherwise J is a duplicate of its
+  structure.
 
 .seealso: `MechSystemComputeOperator()`, `MechSystemSetTangent()`, `MechSystemCreateOperatorShell()`
 @*/
@@ -1155,7 +1160,12 @@ PetscErrorCode MechSystemCreateOperator(MechSystem sys, Mat *J)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
-  PetscCall(MatDuplicate(sys->Jpattern, MAT_DO_NOT_COPY_VALUES, J));
+  if (((PetscObject)sys->Jpattern)->refct == 1) {
+    /* no other holder: lend the template, so that its pattern and values are not stored twice */
+    PetscCall(PetscObjectReference((PetscObject)sys->Jpattern));
+    *J = sys->Jpattern;
+    PetscCall(MatZeroEntries(*J));
+  } else PetscCall(MatDuplicate(sys->Jpattern, MAT_DO_NOT_COPY_VALUES, J));
   PetscCall(MatSetOption(*J, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
   PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
   PetscFunctionReturn(0);
