@@ -64,6 +64,7 @@ static PetscErrorCode InstallStopHandlers(void)
 /* The progress line: in place on a terminal, plain lines otherwise. */
 typedef struct {
   MechSystem     sys;
+  Vec            qw, vw; /* the run's work vectors (App), not the monitor's own */
   PetscBool      tty;
   PetscLogDouble start, last;
   PetscReal      E0, t0, tmax;
@@ -433,7 +434,6 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
   PetscLogDouble    now;
   PetscReal         dt, ke, pe, frac = 0, tmax = p->tmax;
   PetscInt          its, kits, maxsteps = p->maxsteps;
-  Vec               q, v;
   char              remaining[64] = "";
   TSConvergedReason reason;
 
@@ -452,11 +452,8 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
     if (!last) PetscFunctionReturn(0);
   }
   p->last = now;
-  PetscCall(MechSystemCreateState(p->sys, &q, &v));
-  PetscCall(TSMechGetSolution(ts, q, v));
-  PetscCall(MechSystemComputeEnergy(p->sys, t, q, v, &ke, &pe));
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
+  PetscCall(TSMechGetSolution(ts, p->qw, p->vw));
+  PetscCall(MechSystemComputeEnergy(p->sys, t, p->qw, p->vw, &ke, &pe));
   PetscCall(TSGetTimeStep(ts, &dt));
   PetscCall(TSGetSNESIterations(ts, &its));
   PetscCall(TSGetKSPIterations(ts, &kits));
@@ -652,6 +649,8 @@ static PetscErrorCode StartMonitors(App *app)
   if (!app->quiet) {
     Progress *p = &app->prog;
     p->sys      = app->sys;
+    p->qw       = app->qw;
+    p->vw       = app->vw;
     p->tty      = (rank == 0 && isatty(fileno(stdout))) ? PETSC_TRUE : PETSC_FALSE;
     PetscCallMPI(MPI_Bcast(&p->tty, 1, MPIU_BOOL, 0, comm));
     p->start = app->start;

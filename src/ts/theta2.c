@@ -42,7 +42,8 @@ typedef struct {
   Vec       V;          /* Newton unknown v+ */
   Vec       qs, vs, as; /* arguments of F at the stage */
   Vec       ft;         /* F(t, q, v, 0) = f at the start of the step */
-  Vec       R, rhs, w;  /* work */
+  Vec       R;          /* work */
+  Vec       rhs, w;     /* work of the linearized mode, created at its first step */
   Mat       K;          /* K alone, for the linearized mode with a position residual */
   PetscReal stage_time;
 
@@ -281,7 +282,7 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
 {
   TS_Theta2         *th  = (TS_Theta2 *)ts->data;
   PetscReal          tau = ts->time_step, theta = th->Theta, t = ts->ptime;
-  Vec                q0 = th->st.q0, v0 = th->st.v0, Rq = th->w;
+  Vec                q0 = th->st.q0, v0 = th->st.v0, Rq;
   PetscBool          omitq = PETSC_FALSE;
   KSP                ksp;
   Mat                J, P;
@@ -290,6 +291,10 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
+  /* the linearized mode's work vectors, only for it */
+  if (!th->rhs) PetscCall(VecDuplicate(ts->vec_sol, &th->rhs));
+  if (!th->w) PetscCall(VecDuplicate(ts->vec_sol, &th->w));
+  Rq = th->w;
   /* the guess v0' in x, the position offset q0' - q in Rq */
   switch (th->guess) {
   case TSTHETA2_GUESS_ZERO:
@@ -489,8 +494,6 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &th->as));
   PetscCall(VecDuplicate(ts->vec_sol, &th->ft));
   PetscCall(VecDuplicate(ts->vec_sol, &th->R));
-  PetscCall(VecDuplicate(ts->vec_sol, &th->rhs));
-  PetscCall(VecDuplicate(ts->vec_sol, &th->w));
   PetscCall(TSMechSetUpSNES(ts, th->R));
   if (th->matrixfree && th->Theta > 0) {
     PetscBool   has   = PETSC_FALSE;
