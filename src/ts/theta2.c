@@ -514,14 +514,17 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
     if (th->pcreduced && !th->Pred) {
       PetscCall(MechSystemHasTangentPattern(th->st.sys, &has));
       PetscCheck(has, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-ts_theta_pc_reduced needs a model with a reduced tangent pattern (MechSystemSetTangentPattern(): cloth, lattice); model %s has none", model ? model : "(unnamed)");
+      /* the SNES, and its KSP since SNESSetFromOptions(), hold the full matrix: they let go of it
+         first, so that the system frees it before the reduced one is built and the two never coexist */
       PetscCall(SNESGetJacobian(ts->snes, &J, NULL, NULL, NULL));
+      PetscCall(SNESGetKSP(ts->snes, &ksp));
+      PetscCall(SNESSetJacobian(ts->snes, J, J, NULL, NULL));
+      PetscCall(KSPSetOperators(ksp, J, J));
+      PetscCall(MechSystemReleasePattern(th->st.sys));
       PetscCall(MechSystemCreateOperatorReduced(th->st.sys, &P));
       PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
-      /* the KSP holds the matrices of SNESSetFromOptions() until the first solve: give it these now */
-      PetscCall(SNESGetKSP(ts->snes, &ksp));
       PetscCall(KSPSetOperators(ksp, J, P));
       PetscCall(MatDestroy(&P));
-      PetscCall(MechSystemReleasePattern(th->st.sys));
       th->Pred = PETSC_TRUE;
     } else if (!th->pcreduced && th->Pred) {
       PetscCall(SNESGetJacobian(ts->snes, &J, NULL, NULL, NULL));
