@@ -78,6 +78,11 @@ PETSC_EXTERN PetscErrorCode TSTheta2GetMatrixFree(TS, PetscBool *, PetscReal *, 
    it is the assembled matrix; with the assembled Jacobian a second matrix (-ts_theta_pc_definite) */
 PETSC_EXTERN PetscErrorCode TSTheta2SetPCDefinite(TS, PetscBool);
 PETSC_EXTERN PetscErrorCode TSTheta2GetPCDefinite(TS, PetscBool *);
+/* With the matrix-free Jacobian: the preconditioning matrix of the system's reduced pattern
+   (MechSystemCreateOperatorReduced()), the full pattern freed: less memory, more linear
+   iterations (-ts_theta_pc_reduced) */
+PETSC_EXTERN PetscErrorCode TSTheta2SetPCReduced(TS, PetscBool);
+PETSC_EXTERN PetscErrorCode TSTheta2GetPCReduced(TS, PetscBool *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The mechanical system                                                                      */
@@ -154,6 +159,15 @@ PETSC_EXTERN PetscErrorCode MechSystemHasTangentAction(MechSystem, PetscBool *);
 */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentDefinite(MechSystem, MechTangentFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasTangentDefinite(MechSystem, PetscBool *);
+/* Builds the matrix of MechSystemSetTangent() again (reduced false), or (reduced true) a sparser
+   one, a subset of its couplings, for cheaper preconditioning matrices: same layout, the
+   diagonal and M's pattern present, every entry an explicit zero. */
+typedef PetscErrorCode (*MechTangentPatternFn)(MechSystem, PetscBool reduced, Mat *J, void *ctx);
+/* Optional: the builder of the tangent's patterns. With it the system may let go of the matrix of
+   MechSystemSetTangent() while no operator uses it (and build it again when one is asked for),
+   and MechSystemCreateOperatorReduced() gives preconditioning matrices with fewer couplings. */
+PETSC_EXTERN PetscErrorCode MechSystemSetTangentPattern(MechSystem, MechTangentPatternFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemHasTangentPattern(MechSystem, PetscBool *);
 /* Fixed degrees of freedom (global indices, each rank its own) with prescribed values
    (a full-size Vec, only its fixed entries are read; NULL: the values of the initial state). */
 PETSC_EXTERN PetscErrorCode MechSystemSetFixed(MechSystem, IS, Vec);
@@ -202,6 +216,12 @@ PETSC_EXTERN PetscErrorCode MechSystemComputeOperator(MechSystem, PetscReal, Vec
 PETSC_EXTERN PetscErrorCode MechSystemComputeOperatorDefinite(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat P);
 /* A new matrix with the sparsity of the operator above. */
 PETSC_EXTERN PetscErrorCode MechSystemCreateOperator(MechSystem, Mat *);
+/* A new matrix with the reduced sparsity of MechSystemSetTangentPattern(), for preconditioning:
+   MechSystemComputeOperator() fills it with the operator's entries on that sparsity (the others
+   are dropped). */
+PETSC_EXTERN PetscErrorCode MechSystemCreateOperatorReduced(MechSystem, Mat *);
+/* Frees the tangent's pattern matrix if the system can build it again and no operator holds it. */
+PETSC_EXTERN PetscErrorCode MechSystemReleasePattern(MechSystem);
 /* A MATSHELL applying J = cK K + cD D + cM M (fixed dofs decoupled) through the tangent action,
    without assembly; MechSystemLinearizeOperatorShell() sets its state and coefficients. */
 PETSC_EXTERN PetscErrorCode MechSystemCreateOperatorShell(MechSystem, Mat *);

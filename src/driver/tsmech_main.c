@@ -61,9 +61,29 @@ static PetscErrorCode InstallStopHandlers(void)
   PetscFunctionReturn(0);
 }
 
+/* The state (q, v) of ts, for reading: the TS's own vectors for the second-order types, else
+   unpacked into the work vectors *qw, *vw, created at their first use */
+static PetscErrorCode ReadState(MechSystem sys, TS ts, Vec *qw, Vec *vw, Vec *q, Vec *v)
+{
+  PetscBool second;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechIsSecondOrder(ts, &second));
+  if (second) {
+    PetscCall(TS2GetSolution(ts, q, v));
+    PetscFunctionReturn(0);
+  }
+  if (!*qw) PetscCall(MechSystemCreateState(sys, qw, vw));
+  PetscCall(TSMechGetSolution(ts, *qw, *vw));
+  *q = *qw;
+  *v = *vw;
+  PetscFunctionReturn(0);
+}
+
 /* The progress line: in place on a terminal, plain lines otherwise. */
 typedef struct {
   MechSystem     sys;
+  Vec           *qw, *vw; /* the run's work vectors (App), not the monitor's own */
   PetscBool      tty;
   PetscLogDouble start, last;
   PetscReal      E0, t0, tmax;
@@ -83,7 +103,7 @@ typedef struct {
   MechSystem     sys;
   TS             ts;
   Vec            q, v;   /* the initial state, given to the TS (second-order types keep these vectors) */
-  Vec            qw, vw; /* work vectors in the system's layout */
+  Vec            qw, vw; /* work vectors in the system's layout, created at their first use (ReadState()) */
   MechOutput     out;
   MechCheckpoint ck;
   MechIOPlan     plan;  /* the run's files, locked until Destroy() */
@@ -452,11 +472,8 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
     if (!last) PetscFunctionReturn(0);
   }
   p->last = now;
-  PetscCall(MechSystemCreateState(p->sys, &q, &v));
-  PetscCall(TSMechGetSolution(ts, q, v));
+  PetscCall(ReadState(p->sys, ts, p->qw, p->vw, &q, &v));
   PetscCall(MechSystemComputeEnergy(p->sys, t, q, v, &ke, &pe));
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
   PetscCall(TSGetTimeStep(ts, &dt));
   PetscCall(TSGetSNESIterations(ts, &its));
   PetscCall(TSGetKSPIterations(ts, &kits));
@@ -474,6 +491,7 @@ static PetscErrorCode Summary(App *app)
   PetscInt          steps, rejected, its, kits;
   PetscReal         t, ke, pe, E1, E0, C0, scale;
   PetscInt          driverrejects;
+  Vec               q, v;
   PetscLogDouble    now;
   TSConvergedReason reason;
   TSType            type;
@@ -488,8 +506,8 @@ static PetscErrorCode Summary(App *app)
   PetscCall(TSGetTime(ts, &t));
   PetscCall(TSGetConvergedReason(ts, &reason));
   PetscCall(TSGetType(ts, &type));
-  PetscCall(TSMechGetSolution(ts, app->qw, app->vw));
-  PetscCall(MechSystemComputeEnergy(app->sys, t, app->qw, app->vw, &ke, &pe));
+  PetscCall(ReadState(app->sys, ts, &app->qw, &app->vw, &q, &v));
+  PetscCall(MechSystemComputeEnergy(app->sys, t, q, v, &ke, &pe));
   E1 = ke + pe;
   /* the change is measured against the energy the state holds, K + |V| (the larger of the start
      and the end), not against E0: a cloth released flat from rest starts with E0 = 0 */
@@ -627,7 +645,6 @@ static PetscErrorCode CreateObjects(App *app)
     PetscCall(CheckTypeOption(comm, "-mass_pc_type", PCList, "PC type (the mass solve's)"));
   }
   PetscCall(MechSystemCreateState(app->sys, &app->q, &app->v));
-  PetscCall(MechSystemCreateState(app->sys, &app->qw, &app->vw));
   if (app->hasrestart) PetscCall(MechCheckpointRestore(app->ck, app->ts, app->q, app->v));
   else PetscCall(TSMechSetSolution(app->ts, app->q, app->v));
   /* the type's own set-up checks (PETSc's theta range, a first-order form) before files exist */
@@ -652,6 +669,8 @@ static PetscErrorCode StartMonitors(App *app)
   if (!app->quiet) {
     Progress *p = &app->prog;
     p->sys      = app->sys;
+    p->qw       = &app->qw;
+    p->vw       = &app->vw;
     p->tty      = (rank == 0 && isatty(fileno(stdout))) ? PETSC_TRUE : PETSC_FALSE;
     PetscCallMPI(MPI_Bcast(&p->tty, 1, MPIU_BOOL, 0, comm));
     p->start = app->start;
@@ -803,6 +822,7 @@ static PetscErrorCode ReportStability(App *app)
   /* at the last good state, or after a blow-up at the last one before the energy grew */
   PetscCall(TSMechGuardRestore(app->guard, PETSC_TRUE));
   PetscCall(TSGetTime(app->ts, &t));
+  if (!app->qw) PetscCall(MechSystemCreateState(app->sys, &app->qw, &app->vw));
   PetscCall(TSMechGetSolution(app->ts, app->qw, app->vw));
   PetscCall(MechSystemEstimateStableStep(app->sys, app->ts, t, app->qw, app->vw, &dtmax, &omega, &c));
   if (omega <= 0) PetscFunctionReturn(0);

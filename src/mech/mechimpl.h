@@ -24,7 +24,9 @@ struct _p_MechSystem {
   void                  *forcectx;
   MechTangentFn          tangent;
   void                  *tangentctx;
-  Mat                    Jpattern;   /* sparsity of K + D + M */
+  Mat                    Jpattern;  /* sparsity of K + D + M; may be lent as an operator (MechSystemCreateOperator()) */
+  MechTangentPatternFn   patternfn; /* optional: builds the full pattern again, or a reduced one */
+  void                  *patternctx;
   MechTangentFn          tangentdef; /* optional semidefinite approximation, for preconditioning */
   void                  *tangentdefctx;
   MechTangentLinearizeFn linearize; /* optional tangent action (matrix-free operators) */
@@ -75,6 +77,8 @@ PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve, MECH_Linea
 PETSC_INTERN PetscLogStage MECH_StageAssembly, MECH_StageIO;
 
 PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
+/* The matrix of MechSystemSetTangent(), built again if it was released (not a new reference) */
+PETSC_INTERN PetscErrorCode MechSystemGetPattern(MechSystem, Mat *);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */
 PETSC_INTERN PetscErrorCode MechSystemSetUpFirstOrder(MechSystem, TS, Vec q, Vec v);
 /* Unpack X = [q; v] */

@@ -306,6 +306,113 @@ PetscErrorCode MechSystemSetTangent(MechSystem sys, Mat J, PetscBool hasdamping,
 }
 
 /*@C
+  MechSystemSetTangentPattern - Sets an optional builder of the tangent's patterns: the matrix of
+  `MechSystemSetTangent()` again, or a sparser one for cheaper preconditioning matrices.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. fn  - the builder (NULL removes it)
+- ctx - its context (may be NULL)
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscBool reduced, Mat *J, void *ctx)
++ reduced - PETSC_FALSE: a new matrix like the one given to `MechSystemSetTangent()` (same
+            layout, type and couplings, every entry an explicit zero); PETSC_TRUE: a new matrix
+            of the same layout with a subset of those couplings (the diagonal and the pattern of
+            M kept), as explicit zeros
+. J       - the new matrix
+- ctx     - the context given here
+
+  Level: advanced
+
+  Notes:
+  With a builder the matrix of `MechSystemSetTangent()` need not stay in memory: the system
+  frees it when asked (`MechSystemReleasePattern()`) while no operator holds it, and builds it
+  again at the next request for it (`MechSystemCreateOperator()`, the first-order form). The
+  reduced pattern gives `MechSystemCreateOperatorReduced()`. The grid models (cloth, lattice)
+  provide one, whose reduced pattern keeps the nearest-neighbour couplings.
+
+.seealso: `MechSystemSetTangent()`, `MechSystemCreateOperatorReduced()`, `MechSystemReleasePattern()`, `TSTheta2SetPCReduced()`
+@*/
+PetscErrorCode MechSystemSetTangentPattern(MechSystem sys, MechTangentPatternFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  sys->patternfn  = fn;
+  sys->patternctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemHasTangentPattern - Tells whether the system has a builder of the tangent's patterns
+  (`MechSystemSetTangentPattern()`), hence a reduced preconditioning matrix.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. has - PETSC_TRUE if it has one
+
+  Level: advanced
+
+.seealso: `MechSystemSetTangentPattern()`, `MechSystemCreateOperatorReduced()`
+@*/
+PetscErrorCode MechSystemHasTangentPattern(MechSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidBoolPointer(has, 2);
+  *has = sys->patternfn ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemReleasePattern - Frees the matrix of `MechSystemSetTangent()` when the system can build
+  it again (`MechSystemSetTangentPattern()`) and no operator holds it.
+
+  Logically Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Level: advanced
+
+  Note:
+  A run whose operators are matrix-free and whose preconditioning matrix is reduced
+  (-ts_theta_pc_reduced) needs no matrix of the full pattern: this frees its memory. The next
+  `MechSystemCreateOperator()` builds it again. Without a builder, or while the matrix is lent
+  as an operator, it does nothing.
+
+.seealso: `MechSystemSetTangentPattern()`, `MechSystemCreateOperator()`, `MechSystemCreateOperatorReduced()`
+@*/
+PetscErrorCode MechSystemReleasePattern(MechSystem sys)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (sys->patternfn && sys->Jpattern && ((PetscObject)sys->Jpattern)->refct == 1) {
+    PetscCall(PetscInfo(sys, "Releasing the tangent pattern matrix\n"));
+    PetscCall(MatDestroy(&sys->Jpattern));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The matrix of MechSystemSetTangent(), built again by the pattern builder after a release */
+PetscErrorCode MechSystemGetPattern(MechSystem sys, Mat *J)
+{
+  PetscFunctionBegin;
+  if (!sys->Jpattern) {
+    PetscCheck(sys->patternfn, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no tangent pattern: call MechSystemSetTangent()");
+    PetscCall((*sys->patternfn)(sys, PETSC_FALSE, &sys->Jpattern, sys->patternctx));
+  }
+  if (J) *J = sys->Jpattern;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   MechSystemSetTangentDefinite - Sets an optional second tangent callback that assembles a positive
   semidefinite approximation of cK K + cD D, for preconditioning matrices only.
 
@@ -1052,7 +1159,7 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
   comm = PetscObjectComm((PetscObject)sys);
   PetscCheck(sys->M, comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no mass matrix: call MechSystemSetMass()");
   PetscCheck(sys->force, comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no force: call MechSystemSetForce()");
-  PetscCheck(sys->tangent && sys->Jpattern, comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no tangents: call MechSystemSetTangent()");
+  PetscCheck(sys->tangent && (sys->Jpattern || sys->patternfn), comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no tangents: call MechSystemSetTangent()");
   PetscCall(MatDestroy(&sys->Mfix));
   PetscCall(VecDestroy(&sys->Mdiag));
   PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mfix));
@@ -1144,9 +1251,14 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
 
   Level: intermediate
 
-  Note:
+  Notes:
   A new nonzero location in J is an error (`MAT_NEW_NONZERO_LOCATION_ERR`), and zeroing keeps
   its structure. The caller destroys it.
+
+  The sparsity is held once: while no one but the system holds the matrix of
+  `MechSystemSetTangent()`, that matrix itself, zeroed, is the new operator (the system keeps
+  its reference and later operators copy its structure); otherwise J is a duplicate of its
+  structure.
 
 .seealso: `MechSystemComputeOperator()`, `MechSystemSetTangent()`, `MechSystemCreateOperatorShell()`
 @*/
@@ -1155,9 +1267,54 @@ PetscErrorCode MechSystemCreateOperator(MechSystem sys, Mat *J)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
-  PetscCall(MatDuplicate(sys->Jpattern, MAT_DO_NOT_COPY_VALUES, J));
+  PetscCall(MechSystemGetPattern(sys, NULL));
+  if (((PetscObject)sys->Jpattern)->refct == 1) {
+    /* no other holder: lend the template, so that its pattern and values are not stored twice */
+    PetscCall(PetscObjectReference((PetscObject)sys->Jpattern));
+    *J = sys->Jpattern;
+    PetscCall(MatZeroEntries(*J));
+  } else PetscCall(MatDuplicate(sys->Jpattern, MAT_DO_NOT_COPY_VALUES, J));
   PetscCall(MatSetOption(*J, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
   PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemCreateOperatorReduced - Creates a preconditioning matrix with the reduced sparsity of
+  the system's pattern builder (`MechSystemSetTangentPattern()`), for `MechSystemComputeOperator()`.
+
+  Collective
+
+  Input Parameter:
+. sys - the mechanical system, with a pattern builder
+
+  Output Parameter:
+. P - a new matrix with a subset of the couplings of K + D + M (the diagonal and M's pattern kept)
+
+  Level: advanced
+
+  Notes:
+  Filled by `MechSystemComputeOperator()` or `MechSystemComputeOperatorDefinite()`, P holds the
+  operator's entries on its sparsity: those of the couplings it lacks are dropped
+  (`MAT_NEW_NONZERO_LOCATIONS` false), while their share of the diagonal blocks is kept. It
+  stores and factors for less memory than the full operator, at the price of a weaker
+  preconditioner (more linear iterations); as a preconditioning matrix only, it leaves Newton's
+  answer unchanged to the solver tolerance. The theta2 family uses it with
+  -ts_theta_matrix_free -ts_theta_pc_reduced (`TSTheta2SetPCReduced()`). The caller destroys it.
+
+.seealso: `MechSystemSetTangentPattern()`, `MechSystemCreateOperator()`, `MechSystemComputeOperator()`, `TSTheta2SetPCReduced()`
+@*/
+PetscErrorCode MechSystemCreateOperatorReduced(MechSystem sys, Mat *P)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidPointer(P, 2);
+  PetscCall(MechSystemSetUp(sys));
+  PetscCheck(sys->patternfn, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONGSTATE, "Model %s has no reduced tangent pattern (MechSystemSetTangentPattern())", sys->modelname ? sys->modelname : "(unnamed)");
+  PetscCall((*sys->patternfn)(sys, PETSC_TRUE, P, sys->patternctx));
+  PetscCall(MatSetOption(*P, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+  /* the couplings outside the reduced sparsity are dropped, not inserted */
+  PetscCall(MatSetOption(*P, MAT_NEW_NONZERO_LOCATIONS, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 

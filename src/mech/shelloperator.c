@@ -12,7 +12,6 @@ typedef struct {
   MechSystem sys;
   PetscReal  cK, cD, cM;
   PetscBool  linearized;
-  Vec        wz; /* the argument with its fixed dofs zeroed */
 } MechOperatorShell;
 
 /*@C
@@ -97,10 +96,11 @@ static PetscErrorCode MatMult_MechOperator(Mat A, Vec w, Vec y)
   if (sh->cK != 0 || sh->cD != 0) {
     Vec x = w;
 
+    /* the argument with its fixed dofs zeroed, in the system's work vector (free outside its own calls) */
     if (sys->fixed) {
-      PetscCall(VecCopy(w, sh->wz));
-      PetscCall(VecISSet(sh->wz, sys->fixed, 0.0));
-      x = sh->wz;
+      PetscCall(VecCopy(w, sys->work));
+      PetscCall(VecISSet(sys->work, sys->fixed, 0.0));
+      x = sys->work;
     }
     PetscCall((*sys->apply)(sys, x, y, sys->actionctx));
     if (sys->fixed) PetscCall(VecISSet(y, sys->fixed, 0.0));
@@ -121,8 +121,8 @@ static PetscErrorCode MatMult_MechOperator(Mat A, Vec w, Vec y)
       PetscCall(VecRestoreArrayRead(sys->Mdiag, &ma));
       PetscCall(VecRestoreArrayRead(w, &wa));
     } else {
-      PetscCall(MatMult(sys->Mfix, w, sh->wz));
-      PetscCall(VecAXPY(y, sh->cM, sh->wz));
+      PetscCall(MatMult(sys->Mfix, w, sys->work));
+      PetscCall(VecAXPY(y, sh->cM, sys->work));
     }
   }
   PetscCall(PetscLogEventEnd(MECH_Apply, sys, w, y, 0));
@@ -134,7 +134,6 @@ static PetscErrorCode MatDestroy_MechOperatorShell(void *ctx)
   MechOperatorShell *sh = (MechOperatorShell *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(VecDestroy(&sh->wz));
   PetscCall(MechSystemDestroy(&sh->sys));
   PetscCall(PetscFree(sh));
   PetscFunctionReturn(0);
@@ -177,7 +176,6 @@ PetscErrorCode MechSystemCreateOperatorShell(MechSystem sys, Mat *A)
   PetscCall(PetscNew(&sh));
   PetscCall(PetscObjectReference((PetscObject)sys));
   sh->sys = sys;
-  PetscCall(MatCreateVecs(sys->M, &sh->wz, NULL));
   PetscCall(MatGetLocalSize(sys->M, &m, &n));
   PetscCall(MatGetSize(sys->M, &M, &N));
   PetscCall(MatCreateShell(PetscObjectComm((PetscObject)sys), m, n, M, N, sh, A));

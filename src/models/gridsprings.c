@@ -730,13 +730,35 @@ static PetscErrorCode GridPotential(MechSystem sys, PetscReal t, Vec q, Vec v, P
   PetscFunctionReturn(0);
 }
 
+/* Whether stencil entry s couples nearest neighbours (or is the particle itself) */
+static inline PetscBool GridNearest(const MechSpringGrid *g, PetscInt s)
+{
+  return PetscAbsInt(g->d[s][0]) + PetscAbsInt(g->d[s][1]) + PetscAbsInt(g->d[s][2]) <= 1 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The row stencil of GridRowStencil(), with reduced only its nearest-neighbour entries */
+static inline PetscInt GridRowPattern(const MechSpringGrid *g, PetscInt i, PetscInt j, PetscInt k, const PetscInt gidx[], PetscBool reduced, PetscInt sidx[], PetscInt cols[])
+{
+  PetscInt nc = GridRowStencil(g, i, j, k, gidx, sidx, cols), b, m = 0;
+
+  if (!reduced) return nc;
+  for (b = 0; b < nc; b++) {
+    if (!GridNearest(g, sidx[b])) continue;
+    sidx[m]   = sidx[b];
+    cols[m++] = cols[b];
+  }
+  return m;
+}
+
 /*
   The tangent template: exactly the spring couplings (13 blocks per interior row of the cloth, 33
   of the lattice with bend springs), preallocated exactly and filled with explicit zeros so the
   pattern is fixed before the first evaluation. DMCreateMatrix would give the full box stencil
-  (25 and 125 blocks with width 2), multiplying the memory traffic of every product.
+  (25 and 125 blocks with width 2), multiplying the memory traffic of every product. With
+  reduced, only the nearest-neighbour couplings (5 blocks per interior row of the cloth, 7 of the
+  lattice): the sparser pattern of reduced preconditioning matrices (MechSystemSetTangentPattern()).
 */
-static PetscErrorCode GridCreateTangentMatrix(const MechSpringGrid *g, Mat *J)
+static PetscErrorCode GridCreateTangentMatrix(const MechSpringGrid *g, PetscBool reduced, Mat *J)
 {
   ISLocalToGlobalMapping ltog;
   const PetscInt        *gidx;
@@ -756,7 +778,7 @@ static PetscErrorCode GridCreateTangentMatrix(const MechSpringGrid *g, Mat *J)
       for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
         const PetscInt r = GridOwnedIndex(g, i, j, k);
 
-        nc     = GridRowStencil(g, i, j, k, gidx, sidx, cols);
+        nc     = GridRowPattern(g, i, j, k, gidx, reduced, sidx, cols);
         dnz[r] = onz[r] = 0;
         for (b = 0; b < nc; b++) {
           if (GridOwned(g, i + g->d[sidx[b]][0], j + g->d[sidx[b]][1], k + g->d[sidx[b]][2])) dnz[r]++;
@@ -778,7 +800,7 @@ static PetscErrorCode GridCreateTangentMatrix(const MechSpringGrid *g, Mat *J)
       for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
         const PetscInt row = gidx[GridGhost(g, i, j, k)];
 
-        nc = GridRowStencil(g, i, j, k, gidx, sidx, cols);
+        nc = GridRowPattern(g, i, j, k, gidx, reduced, sidx, cols);
         PetscCall(MatSetValuesBlocked(*J, 1, &row, nc, cols, zeros, INSERT_VALUES));
       }
     }
@@ -787,6 +809,15 @@ static PetscErrorCode GridCreateTangentMatrix(const MechSpringGrid *g, Mat *J)
   PetscCall(MatAssemblyBegin(*J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* MechTangentPatternFn: the template again, or its nearest-neighbour part */
+static PetscErrorCode GridTangentPattern(MechSystem sys, PetscBool reduced, Mat *J, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)sys;
+  PetscCall(GridCreateTangentMatrix((const MechSpringGrid *)ctx, reduced, J));
   PetscFunctionReturn(0);
 }
 
@@ -805,11 +836,12 @@ PetscErrorCode MechSpringGridSetUpSystem(MechSpringGrid *g, MechSystem sys, Pets
   PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
   PetscCall(MechSystemSetMass(sys, M));
-  PetscCall(GridCreateTangentMatrix(g, &J));
+  PetscCall(GridCreateTangentMatrix(g, PETSC_FALSE, &J));
   PetscCall(MechSystemSetForce(sys, GridForce, g));
   PetscCall(MechSystemSetTangent(sys, J, damped, GridTangent, g));
   PetscCall(MechSystemSetTangentDefinite(sys, GridTangentDefinite, g));
   PetscCall(MechSystemSetTangentAction(sys, GridTangentLinearize, GridTangentApply, g));
+  PetscCall(MechSystemSetTangentPattern(sys, GridTangentPattern, g));
   PetscCall(MechSystemSetPotential(sys, GridPotential, g));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&J));

@@ -197,22 +197,24 @@ static PetscErrorCode MechFirstOrderCreateJacobian(MechFirstOrder *fo, Mat *P)
   MPI_Comm    comm = PetscObjectComm((PetscObject)fo->sys);
   PetscInt   *dnz, *onz, N;
   PetscMPIInt rank;
+  Mat         pattern;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(MatGetSize(fo->sys->Jpattern, &N, NULL));
+  PetscCall(MechSystemGetPattern(fo->sys, &pattern));
+  PetscCall(MatGetSize(pattern, &N, NULL));
   PetscCall(PetscCalloc2(2 * fo->n, &dnz, 2 * fo->n, &onz));
   for (PetscInt li = 0; li < fo->n; li++) {
     PetscInt        ncols;
     const PetscInt *c;
 
     dnz[li] = 2;
-    PetscCall(MatGetRow(fo->sys->Jpattern, fo->rstart + li, &ncols, &c, NULL));
+    PetscCall(MatGetRow(pattern, fo->rstart + li, &ncols, &c, NULL));
     for (PetscInt k = 0; k < ncols; k++) {
       if (c[k] >= fo->ranges[rank] && c[k] < fo->ranges[rank + 1]) dnz[fo->n + li] += 2;
       else onz[fo->n + li] += 2;
     }
-    PetscCall(MatRestoreRow(fo->sys->Jpattern, fo->rstart + li, &ncols, &c, NULL));
+    PetscCall(MatRestoreRow(pattern, fo->rstart + li, &ncols, &c, NULL));
   }
   PetscCall(MatCreate(comm, P));
   PetscCall(MatSetSizes(*P, 2 * fo->n, 2 * fo->n, 2 * N, 2 * N));

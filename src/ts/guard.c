@@ -32,7 +32,7 @@ struct _n_TSMechGuard {
   TS                 ts; /* not referenced: the TS holds the guard */
   MechSystem         sys;
   PetscBool          explicit_, adaptive, second;
-  Vec                qw, vw;  /* work vectors in the system's layout */
+  Vec                qw, vw;  /* work vectors in the system's layout, created at their first use */
   PetscReal          E0, C0;  /* initial energy and energy content K + |V| */
   PetscReal          restmax; /* the largest energy scale of a good state */
   GuardState         good, sane;
@@ -50,6 +50,17 @@ static PetscErrorCode GuardSolutionVectors(TSMechGuard g, Vec *x, Vec *v)
   *v = NULL;
   if (g->second) PetscCall(TS2GetSolution(g->ts, x, v));
   else PetscCall(TSGetSolution(g->ts, x));
+  PetscFunctionReturn(0);
+}
+
+/* The state of the TS in the system's layout, in the work vectors created at their first use */
+static PetscErrorCode GuardGetState(TSMechGuard g, Vec *q, Vec *v)
+{
+  PetscFunctionBegin;
+  if (!g->qw) PetscCall(MechSystemCreateState(g->sys, &g->qw, &g->vw));
+  PetscCall(TSMechGetSolution(g->ts, g->qw, g->vw));
+  *q = g->qw;
+  *v = g->vw;
   PetscFunctionReturn(0);
 }
 
@@ -114,7 +125,7 @@ static PetscErrorCode GuardDestroy(void *ctx)
 */
 static PetscErrorCode GuardCheckState(TSMechGuard g, TSMechGuardFailure *kind, PetscBool *sane)
 {
-  Vec       x, v;
+  Vec       x, v, qg, vg;
   PetscReal nx, nv = 0, t, ke, pe;
   PetscInt  step;
 
@@ -133,16 +144,16 @@ static PetscErrorCode GuardCheckState(TSMechGuard g, TSMechGuardFailure *kind, P
     PetscBool ok;
 
     /* a state the model cannot take (an inverted element) */
-    PetscCall(TSMechGetSolution(g->ts, g->qw, g->vw));
-    PetscCall(MechSystemCheckState(g->sys, t, g->qw, g->vw, &ok, g->why, sizeof(g->why)));
+    PetscCall(GuardGetState(g, &qg, &vg));
+    PetscCall(MechSystemCheckState(g->sys, t, qg, vg, &ok, g->why, sizeof(g->why)));
     if (!ok) {
       *kind = TSMECH_GUARD_REFUSED;
       PetscFunctionReturn(0);
     }
   }
   if (!g->explicit_) PetscFunctionReturn(0);
-  PetscCall(TSMechGetSolution(g->ts, g->qw, g->vw));
-  PetscCall(MechSystemComputeEnergy(g->sys, t, g->qw, g->vw, &ke, &pe));
+  PetscCall(GuardGetState(g, &qg, &vg));
+  PetscCall(MechSystemComputeEnergy(g->sys, t, qg, vg, &ke, &pe));
   if (PetscIsInfOrNanReal(ke + pe)) *kind = TSMECH_GUARD_NONFINITE;
   else {
     PetscReal gain = ke + pe - g->E0, rest = 2 * PetscMax(g->E0, 0) + 2 * PetscMax(-pe, 0);
@@ -276,7 +287,6 @@ PetscErrorCode TSMechSetGuard(TS ts, TSMechGuard *guard)
     PetscCall(PetscContainerSetUserDestroy(c, GuardDestroy));
     PetscCall(PetscObjectCompose((PetscObject)ts, "TSMech_Guard", (PetscObject)c));
     PetscCall(PetscContainerDestroy(&c));
-    PetscCall(MechSystemCreateState(g->sys, &g->qw, &g->vw));
   }
   PetscCall(TSMechIsExplicit(ts, &g->explicit_));
   PetscCall(TSMechIsSecondOrder(ts, &g->second));

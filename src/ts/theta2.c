@@ -42,7 +42,8 @@ typedef struct {
   Vec       V;          /* Newton unknown v+ */
   Vec       qs, vs, as; /* arguments of F at the stage */
   Vec       ft;         /* F(t, q, v, 0) = f at the start of the step */
-  Vec       R, rhs, w;  /* work */
+  Vec       R;          /* work */
+  Vec       rhs, w;     /* work of the linearized mode, created at its first step */
   Mat       K;          /* K alone, for the linearized mode with a position residual */
   PetscReal stage_time;
 
@@ -62,6 +63,10 @@ typedef struct {
   /* preconditioning matrix from the system's semidefinite tangent (MechSystemSetTangentDefinite()) */
   PetscBool pcdefinite;
   PetscBool Psep; /* the assembled mode's separate preconditioning matrix is ours */
+
+  /* matrix-free: the preconditioning matrix of the system's reduced pattern (MechSystemCreateOperatorReduced()) */
+  PetscBool pcreduced;
+  PetscBool Pred; /* the preconditioning matrix is the reduced one */
 } TS_Theta2;
 
 /* Whether the preconditioning matrix is the semidefinite one */
@@ -277,7 +282,7 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
 {
   TS_Theta2         *th  = (TS_Theta2 *)ts->data;
   PetscReal          tau = ts->time_step, theta = th->Theta, t = ts->ptime;
-  Vec                q0 = th->st.q0, v0 = th->st.v0, Rq = th->w;
+  Vec                q0 = th->st.q0, v0 = th->st.v0, Rq;
   PetscBool          omitq = PETSC_FALSE;
   KSP                ksp;
   Mat                J, P;
@@ -286,6 +291,10 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
+  /* the linearized mode's work vectors, only for it */
+  if (!th->rhs) PetscCall(VecDuplicate(ts->vec_sol, &th->rhs));
+  if (!th->w) PetscCall(VecDuplicate(ts->vec_sol, &th->w));
+  Rq = th->w;
   /* the guess v0' in x, the position offset q0' - q in Rq */
   switch (th->guess) {
   case TSTHETA2_GUESS_ZERO:
@@ -454,6 +463,8 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetMatrixFree_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCDefinite_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCDefinite_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -483,13 +494,12 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &th->as));
   PetscCall(VecDuplicate(ts->vec_sol, &th->ft));
   PetscCall(VecDuplicate(ts->vec_sol, &th->R));
-  PetscCall(VecDuplicate(ts->vec_sol, &th->rhs));
-  PetscCall(VecDuplicate(ts->vec_sol, &th->w));
   PetscCall(TSMechSetUpSNES(ts, th->R));
   if (th->matrixfree && th->Theta > 0) {
     PetscBool   has   = PETSC_FALSE;
     const char *model = NULL;
     Mat         J, P;
+    KSP         ksp;
 
     if (th->st.sys) PetscCall(MechSystemHasTangentAction(th->st.sys, &has));
     if (th->st.sys) PetscCall(MechSystemGetModelName(th->st.sys, &model));
@@ -499,6 +509,29 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
       PetscCall(MechSystemCreateOperatorShell(th->st.sys, &J));
       PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
       PetscCall(MatDestroy(&J));
+    }
+    /* the reduced preconditioning matrix replaces the full one, whose pattern the system may then free */
+    if (th->pcreduced && !th->Pred) {
+      PetscCall(MechSystemHasTangentPattern(th->st.sys, &has));
+      PetscCheck(has, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-ts_theta_pc_reduced needs a model with a reduced tangent pattern (MechSystemSetTangentPattern(): cloth, lattice); model %s has none", model ? model : "(unnamed)");
+      /* the SNES, and its KSP since SNESSetFromOptions(), hold the full matrix: they let go of it
+         first, so that the system frees it before the reduced one is built and the two never coexist */
+      PetscCall(SNESGetJacobian(ts->snes, &J, NULL, NULL, NULL));
+      PetscCall(SNESGetKSP(ts->snes, &ksp));
+      PetscCall(SNESSetJacobian(ts->snes, J, J, NULL, NULL));
+      PetscCall(KSPSetOperators(ksp, J, J));
+      PetscCall(MechSystemReleasePattern(th->st.sys));
+      PetscCall(MechSystemCreateOperatorReduced(th->st.sys, &P));
+      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
+      PetscCall(KSPSetOperators(ksp, J, P));
+      PetscCall(MatDestroy(&P));
+      th->Pred = PETSC_TRUE;
+    } else if (!th->pcreduced && th->Pred) {
+      PetscCall(SNESGetJacobian(ts->snes, &J, NULL, NULL, NULL));
+      PetscCall(MechSystemCreateOperator(th->st.sys, &P));
+      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
+      PetscCall(MatDestroy(&P));
+      th->Pred = PETSC_FALSE;
     }
   }
   /* assembled Jacobian with the semidefinite preconditioning matrix: P becomes a second matrix */
@@ -523,7 +556,9 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   if (th->linearized && th->Theta > 0) {
     Mat P;
     PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
-    PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &th->K));
+    /* K holds every coupling: not of the reduced preconditioning matrix's pattern */
+    if (th->Pred) PetscCall(MechSystemCreateOperator(th->st.sys, &th->K));
+    else PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &th->K));
   }
   th->Jvalid = PETSC_FALSE;
   th->Kvalid = PETSC_FALSE;
@@ -561,6 +596,8 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
 
     PetscCall(PetscOptionsBool("-ts_theta_pc_definite", "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", "TSTheta2SetPCDefinite", Theta2PCDefinite(th), &flg, &set));
     if (set) PetscCall(TSTheta2SetPCDefinite(ts, flg));
+    PetscCall(PetscOptionsBool("-ts_theta_pc_reduced", "With -ts_theta_matrix_free: preconditioning matrix of the model's reduced pattern (nearest-neighbour couplings), less memory, more linear iterations", "TSTheta2SetPCReduced", th->pcreduced, &flg, &set));
+    if (set) PetscCall(TSTheta2SetPCReduced(ts, flg));
   }
   PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
   PetscOptionsHeadEnd();
@@ -581,6 +618,7 @@ static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
     else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
     if (th->matrixfree && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", th->rebuilds, (double)th->pcgrowth));
+    if (th->matrixfree && th->pcreduced && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix of the model's reduced pattern\n"));
     if (Theta2PCDefinite(th) && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix from the semidefinite tangent approximation%s\n", th->matrixfree ? "" : (th->Psep ? " (a second matrix beside the exact Jacobian)" : " (where the model has one and the preconditioning matrix is not the Jacobian itself)")));
   }
   {
@@ -710,6 +748,23 @@ static PetscErrorCode TSTheta2GetPCDefinite_Theta2(TS ts, PetscBool *flg)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode TSTheta2SetPCReduced_Theta2(TS ts, PetscBool flg)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  th->pcreduced = flg;
+  th->Pvalid    = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetPCReduced_Theta2(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((TS_Theta2 *)ts->data)->pcreduced;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
@@ -817,7 +872,7 @@ const TSMechFamilyOps TSMechFamilyTheta2 = {Theta2FamilyTypes, Theta2SchemeDecla
   Options: -ts_theta_theta, -ts_theta_endpoint, -ts_theta_initial_guess_extrapolate,
   -ts_theta_linearized, -ts_theta_linearized_guess <zero,velocity,predictor,predictor_zero,
   predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.1>,
-  -ts_theta_pc_definite.
+  -ts_theta_pc_definite, -ts_theta_pc_reduced.
 M*/
 PetscErrorCode TSCreate_Theta2(TS ts)
 {
@@ -860,6 +915,8 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetMatrixFree_C", TSTheta2GetMatrixFree_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCDefinite_C", TSTheta2SetPCDefinite_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCDefinite_C", TSTheta2GetPCDefinite_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", TSTheta2SetPCReduced_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", TSTheta2GetPCReduced_Theta2));
   PetscFunctionReturn(0);
 }
 
@@ -1287,5 +1344,65 @@ PetscErrorCode TSTheta2GetPCDefinite(TS ts, PetscBool *flg)
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscValidBoolPointer(flg, 2);
   PetscUseMethod(ts, "TSTheta2GetPCDefinite_C", (TS, PetscBool *), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetPCReduced - With the matrix-free Jacobian, builds the preconditioning matrix on the
+  attached system's reduced pattern (`MechSystemCreateOperatorReduced()`: the nearest-neighbour
+  couplings of the grid models) and lets the system free the matrix of its full pattern, for a
+  smaller resident memory.
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the TS (theta2, beuler2, cn2, midpoint2)
+- flg - PETSC_TRUE to use the reduced preconditioning matrix
+
+  Options Database Key:
+. -ts_theta_pc_reduced <bool> - default false
+
+  Notes:
+  Only with -ts_theta_matrix_free (`TSTheta2SetMatrixFree()`); the model must give a pattern
+  builder (`MechSystemSetTangentPattern()`), or set-up fails. The preconditioning matrix and its
+  factorization then hold only the kept couplings (on the cloth 5 of 13 blocks per row): the
+  Jacobian stays exact, so Newton converges to the same answer to the solver tolerance, with
+  more linear iterations. It combines with `TSTheta2SetPCDefinite()`. Set it before `TSSetUp()`.
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetMatrixFree()`, `TSTheta2SetPCDefinite()`, `MechSystemSetTangentPattern()`, `MechSystemCreateOperatorReduced()`
+@*/
+PetscErrorCode TSTheta2SetPCReduced(TS ts, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ts, flg, 2);
+  PetscTryMethod(ts, "TSTheta2SetPCReduced_C", (TS, PetscBool), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetPCReduced - Whether the matrix-free mode's preconditioning matrix has the system's
+  reduced pattern.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS of the theta2 family
+
+  Output Parameter:
+. flg - PETSC_TRUE if it has
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetPCReduced()`
+@*/
+PetscErrorCode TSTheta2GetPCReduced(TS ts, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidBoolPointer(flg, 2);
+  PetscUseMethod(ts, "TSTheta2GetPCReduced_C", (TS, PetscBool *), (ts, flg));
   PetscFunctionReturn(0);
 }

@@ -6,6 +6,10 @@ static const char help[] = "The matrix-free Jacobian (-ts_theta_matrix_free) of 
                            "   same states as with the assembled Jacobian (tight tolerances), with fewer\n"
                            "   assemblies than Newton iterations, exactly one on a linear model, and one per\n"
                            "   Newton iteration with -ts_theta_pc_rebuild_growth 0.\n"
+                           "3. The tangent pattern of the grid models: the first operator is the system's\n"
+                           "   template itself, a released template is built again into the same operator, and\n"
+                           "   the reduced preconditioning matrix has fewer entries and the same diagonal;\n"
+                           "   -ts_theta_pc_reduced reaches the same states.\n"
                            "Run on several ranks (the shell reads ghosts).\n"
                            "  -tol <1e-13> operator agreement, -soltol <1e-9> agreement of the final states\n";
 
@@ -73,6 +77,56 @@ static PetscErrorCode CheckOperator(MechSystem sys, const char name[], PetscRand
   PetscFunctionReturn(0);
 }
 
+/* The template lent, released and built again; the reduced operator's entries and diagonal */
+static PetscErrorCode CheckPattern(MechSystem sys, const char name[], PetscRandom rnd)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)sys);
+  Vec       q, v, da, dr;
+  Mat       A, B, C, R;
+  MatInfo   ia, ir;
+  PetscBool has, eq;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemHasTangentPattern(sys, &has));
+  TestCheck(comm, has, "%s: the grid models give a pattern builder", name);
+  PetscCall(PerturbedState(sys, rnd, &q, &v));
+  PetscCall(MechSystemCreateOperator(sys, &A));
+  PetscCall(MechSystemCreateOperator(sys, &B));
+  TestCheck(comm, A != B, "%s: two operators must be two matrices", name);
+  PetscCall(MechSystemComputeOperator(sys, 0.1, q, v, 0.3, 0.7, 1.1, A));
+  PetscCall(MechSystemComputeOperator(sys, 0.1, q, v, 0.3, 0.7, 1.1, B));
+  PetscCall(MatEqual(A, B, &eq));
+  TestCheck(comm, eq, "%s: the lent template and a duplicate give different operators", name);
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &C));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  /* nothing holds the template any more: released, then built again by the next request */
+  PetscCall(MechSystemReleasePattern(sys));
+  PetscCall(MechSystemCreateOperator(sys, &A));
+  PetscCall(MechSystemComputeOperator(sys, 0.1, q, v, 0.3, 0.7, 1.1, A));
+  PetscCall(MatEqual(A, C, &eq));
+  TestCheck(comm, eq, "%s: the template built again gives another operator", name);
+  PetscCall(MechSystemCreateOperatorReduced(sys, &R));
+  PetscCall(MechSystemComputeOperator(sys, 0.1, q, v, 0.3, 0.7, 1.1, R));
+  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &ia));
+  PetscCall(MatGetInfo(R, MAT_GLOBAL_SUM, &ir));
+  PetscCall(MatCreateVecs(A, &da, &dr));
+  PetscCall(MatGetDiagonal(A, da));
+  PetscCall(MatGetDiagonal(R, dr));
+  PetscCall(VecEqual(da, dr, &eq));
+  PetscCall(PetscPrintf(comm, "%-28s pattern: %.0f entries, reduced %.0f\n", name, (double)ia.nz_used, (double)ir.nz_used));
+  TestCheck(comm, ir.nz_used < ia.nz_used, "%s: the reduced pattern has %g entries, the full one %g", name, (double)ir.nz_used, (double)ia.nz_used);
+  TestCheck(comm, eq, "%s: the reduced operator must keep the diagonal of the full one", name);
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&R));
+  PetscCall(VecDestroy(&da));
+  PetscCall(VecDestroy(&dr));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(0);
+}
+
 /* Runs type with opts (+ tight solver options) with and without the matrix-free Jacobian */
 static PetscErrorCode CheckSolve(MechSystem sys, const char type[], const char opts[], const char mfopts[], PetscInt nsteps, PetscReal soltol, PetscBool linear, PetscBool every)
 {
@@ -137,6 +191,7 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(name, sizeof(name), "%s %s", models[m][0], models[m][1]));
     PetscCall(IntegCreateModel(comm, models[m][0], models[m][1], &sys));
     PetscCall(CheckOperator(sys, models[m][0], rnd, tol, &worst));
+    if (m > 0) PetscCall(CheckPattern(sys, models[m][0], rnd));
     PetscCall(MechSystemDestroy(&sys));
   }
   PetscCall(PetscPrintf(comm, "operator: worst relative difference %.2e (tolerance %.0e)\n", (double)worst, (double)tol));
@@ -146,10 +201,13 @@ int main(int argc, char **argv)
   PetscCall(CheckSolve(sys, "midpoint2", "", "", 40, soltol, PETSC_FALSE, PETSC_FALSE));
   PetscCall(CheckSolve(sys, "beuler2", "-ts_theta_initial_guess_extrapolate", "", 40, soltol, PETSC_FALSE, PETSC_FALSE));
   PetscCall(CheckSolve(sys, "theta2", "-ts_theta_theta 0.6", "-ts_theta_pc_rebuild_growth 0", 10, soltol, PETSC_FALSE, PETSC_TRUE));
+  PetscCall(CheckSolve(sys, "cn2", "", "-ts_theta_pc_reduced", 40, soltol, PETSC_FALSE, PETSC_FALSE));
+  PetscCall(CheckSolve(sys, "beuler2", "-ts_theta_pc_definite", "-ts_theta_pc_reduced", 20, soltol, PETSC_FALSE, PETSC_FALSE));
   PetscCall(MechSystemDestroy(&sys));
   PetscCall(IntegCreateModel(comm, "cloth", "-cloth_n 16 -cloth_linear", &sys));
   PetscCall(CheckSolve(sys, "cn2", "", "", 40, soltol, PETSC_TRUE, PETSC_FALSE));
   PetscCall(CheckSolve(sys, "midpoint2", "-ts_theta_linearized", "", 40, soltol, PETSC_TRUE, PETSC_FALSE));
+  PetscCall(CheckSolve(sys, "midpoint2", "-ts_theta_linearized", "-ts_theta_pc_reduced", 40, soltol, PETSC_TRUE, PETSC_FALSE));
   PetscCall(MechSystemDestroy(&sys));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFinalize());
