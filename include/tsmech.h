@@ -191,6 +191,8 @@ PETSC_EXTERN PetscErrorCode MechSystemGetLinear(MechSystem, PetscBool *);
 /* Optional DM the state lives on (grid models); the system keeps a reference. */
 PETSC_EXTERN PetscErrorCode MechSystemSetDM(MechSystem, DM);
 PETSC_EXTERN PetscErrorCode MechSystemGetDM(MechSystem, DM *);
+/* geometric multigrid on the system's DMDA grid: levels, interpolations, Galerkin coarse operators */
+PETSC_EXTERN PetscErrorCode MechSystemSetUpPCMG(MechSystem, PC);
 PETSC_EXTERN PetscErrorCode MechSystemSetIOOrdering(MechSystem, IS);
 PETSC_EXTERN PetscErrorCode MechSystemSetIOMesh(MechSystem, Vec, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetIOMesh(MechSystem, VecScatter *, Vec *, PetscInt *, const PetscInt *[]);

@@ -5,6 +5,7 @@
 #include "../mech/mechimpl.h"
 #include "scheme.h"
 #include <petsc/private/tsimpl.h>
+#include <petscdmda.h>
 
 /* F(t, q, v, a) = M a + f(t, q, v) */
 static PetscErrorCode MechI2Function(TS ts, PetscReal t, Vec q, Vec v, Vec a, Vec F, void *ctx)
@@ -104,6 +105,36 @@ PetscErrorCode TSMechGetSystem(TS ts, MechSystem *sys)
   PetscFunctionReturn(0);
 }
 
+/*
+  The KSP of a second-order implicit type works on the N unknowns of the system's grid, so it
+  gets the DMDA, inactive (the operators stay the TS's): PCMG and other DM-aware preconditioners
+  see the grid, and -pc_type mg gets its geometric hierarchy (MechSystemSetUpPCMG()). The
+  first-order form has 2N unknowns and gets no DM.
+*/
+static PetscErrorCode TSMechSetUpGridSolver(TS ts, MechSystem sys)
+{
+  PetscBool isda, isexplicit, ismg;
+  SNES      snes;
+  KSP       ksp;
+  PC        pc;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechIsExplicit(ts, &isexplicit));
+  if (!sys->dm || isexplicit) PetscFunctionReturn(0);
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  if (isda) {
+    PetscCall(KSPSetDM(ksp, sys->dm));
+    PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  }
+  /* on a mesh without levels this refuses -pc_type mg with its reason */
+  if (ismg) PetscCall(MechSystemSetUpPCMG(sys, pc));
+  PetscFunctionReturn(0);
+}
+
 /*@
   TSMechSetSolution - Gives a `TS` the initial state (q, v), in the form its type integrates.
 
@@ -156,6 +187,7 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
   }
   if (second) {
     PetscCall(TS2SetSolution(ts, q, v));
+    if (sys) PetscCall(TSMechSetUpGridSolver(ts, sys));
   } else {
     const char *type;
     PetscCall(TSGetType(ts, &type));
