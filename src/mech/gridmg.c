@@ -118,7 +118,7 @@ static PetscErrorCode GridCanCoarsen(DM da, PetscInt least, PetscBool *can)
 
   Notes:
   The levels are the DMDA's successive `DMCoarsen()`s, as many as -pc_mg_levels asks, or, when it
-  is not given, until a direction would have fewer than 5 points (or two per process). Between
+  is not given (one level), until a direction would have fewer than 5 points (or two per process). Between
   them the interpolation is linear in each direction with each coarse point at its own coordinate
   (the Q1 interpolation of `DMCreateInterpolation()` where the grids are nested), so any grid size
   has a hierarchy. Unless given as options, the coarse operators are Galerkin products
@@ -147,8 +147,10 @@ PetscErrorCode MechSystemSetUpPCMG(MechSystem sys, PC pc)
   PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
   PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "-pc_type mg: geometric multigrid needs a structured grid (DMDA); this model's mesh has no coarse levels: use -pc_type gamg");
   PetscCall(PCGetOptionsPrefix(pc, &prefix));
-  PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, prefix, "-pc_mg_levels", &set));
-  if (set) PetscCall(PCMGGetLevels(pc, &maxlevels));
+  /* one level, PCMG's default, is no multigrid: more were asked for (-pc_mg_levels, PCMGSetLevels()) */
+  PetscCall(PCMGGetLevels(pc, &levels));
+  set = levels > 1 ? PETSC_TRUE : PETSC_FALSE;
+  if (set) maxlevels = levels;
   PetscCheck(maxlevels >= 1 && maxlevels <= 32, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%spc_mg_levels %" PetscInt_FMT " must be in [1, 32]", prefix ? prefix : "", maxlevels);
 
   dms[0] = sys->dm;

@@ -1,0 +1,235 @@
+static const char help[] = "Geometric multigrid on the grid models (-pc_type mg, MechSystemSetUpPCMG()).\n"
+                           "1. The interpolation of every level, on grids whose coarsenings are not nested (n - 1 odd):\n"
+                           "   each row sums to 1 and a linear field on the coarse grid (at the coarse points' own\n"
+                           "   coordinates) is interpolated exactly, in 1-D (chain), 2-D (cloth) and 3-D (lattice).\n"
+                           "2. The stiff cloth (light, so that theta^2 tau^2 K dominates M) under midpoint2 with the\n"
+                           "   matrix-free Jacobian: the final state with -pc_type mg equals that with ICC to solver\n"
+                           "   tolerance, and the CG iterations per Newton iteration stay bounded when the grid is\n"
+                           "   doubled (mesh independence), while ICC's grow.\n"
+                           "3. Refusals: more levels than the grid has, and a model without a grid.\n"
+                           "Run on several ranks (coarse points of neighbouring processes).\n"
+                           "  -soltol <1e-8> agreement of the final states, -growth <1.3> bound of the iteration growth\n";
+
+#include "integ.h"
+#include <petscdmda.h>
+
+/* A KSP on the system's operator with -pc_type mg set up by MechSystemSetUpPCMG(), levels automatic */
+static PetscErrorCode CreateGridMG(MechSystem sys, KSP *ksp)
+{
+  Mat J;
+  PC  pc;
+  DM  dm;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemCreateOperator(sys, &J));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)sys), ksp));
+  PetscCall(KSPSetOptionsPrefix(*ksp, "gridmg_"));
+  PetscCall(KSPSetOperators(*ksp, J, J));
+  PetscCall(MatDestroy(&J));
+  PetscCall(MechSystemGetDM(sys, &dm));
+  PetscCall(KSPSetDM(*ksp, dm));
+  PetscCall(KSPSetDMActive(*ksp, PETSC_FALSE));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscCall(MechSystemSetUpPCMG(sys, pc));
+  PetscFunctionReturn(0);
+}
+
+/* Fills u on the DMDA da with the linear field a_c + b_c x + c_c y + d_c z (per component c),
+   with (x, y, z) the grid coordinates in units of the finest spacing: scale per direction */
+static PetscErrorCode LinearField(DM da, const PetscReal scale[3], Vec u)
+{
+  PetscInt     dim, dof, xs, ys, zs, xm, ym, zm, i, j, k, c;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(VecGetArray(u, &a));
+  for (k = zs; k < zs + zm; k++)
+    for (j = ys; j < ys + ym; j++)
+      for (i = xs; i < xs + xm; i++)
+        for (c = 0; c < dof; c++) {
+          PetscReal x = i * scale[0], y = j * scale[1], z = k * scale[2];
+
+          *a++ = (1.0 + c) + (0.5 - c) * x + (0.25 + c) * (dim > 1 ? y : 0) - (0.125 * c) * (dim > 2 ? z : 0);
+        }
+  PetscCall(VecRestoreArray(u, &a));
+  PetscFunctionReturn(0);
+}
+
+/* Part 1: every level's interpolation sums to 1 per row and is exact on linear fields */
+static PetscErrorCode CheckInterpolation(MPI_Comm comm, const char model[], const char opts[])
+{
+  MechSystem sys;
+  KSP        ksp;
+  PC         pc;
+  DM         dm, dms[16];
+  PetscInt   levels, l, M[3], dim;
+
+  PetscFunctionBegin;
+  PetscCall(IntegCreateModel(comm, model, opts, &sys));
+  PetscCall(CreateGridMG(sys, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCMGGetLevels(pc, &levels));
+  PetscCall(MechSystemGetDM(sys, &dm));
+  PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  TestCheck(comm, levels >= 3, "%s %s: only %" PetscInt_FMT " automatic levels", model, opts, levels);
+  /* the same coarsenings as MechSystemSetUpPCMG(): level levels-1 is the model's grid */
+  dms[levels - 1] = dm;
+  PetscCall(PetscObjectReference((PetscObject)dm));
+  for (l = levels - 1; l > 0; l--) PetscCall(DMCoarsen(dms[l], MPI_COMM_NULL, &dms[l - 1]));
+  for (l = 1; l < levels; l++) {
+    Mat       P;
+    Vec       uc, uf, ue, ones, rs;
+    PetscInt  Mf[3] = {1, 1, 1}, Mc[3] = {1, 1, 1}, d;
+    PetscReal sf[3] = {1, 1, 1}, sc[3] = {1, 1, 1}, err, nrm, rerr;
+
+    PetscCall(PCMGGetInterpolation(pc, l, &P));
+    PetscCall(DMDAGetInfo(dms[l], NULL, &Mf[0], &Mf[1], &Mf[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(DMDAGetInfo(dms[l - 1], NULL, &Mc[0], &Mc[1], &Mc[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    /* coordinates in units of this fine grid's spacing: the coarse one is (Mf - 1) / (Mc - 1) of it */
+    for (d = 0; d < dim; d++) sc[d] = (PetscReal)(Mf[d] - 1) / (PetscReal)(Mc[d] - 1);
+    PetscCall(DMCreateGlobalVector(dms[l - 1], &uc));
+    PetscCall(DMCreateGlobalVector(dms[l], &uf));
+    PetscCall(VecDuplicate(uf, &ue));
+    PetscCall(LinearField(dms[l - 1], sc, uc));
+    PetscCall(LinearField(dms[l], sf, ue));
+    PetscCall(MatMult(P, uc, uf));
+    PetscCall(VecAXPY(uf, -1.0, ue));
+    PetscCall(VecNorm(uf, NORM_INFINITY, &err));
+    PetscCall(VecNorm(ue, NORM_INFINITY, &nrm));
+    PetscCall(VecDuplicate(uc, &ones));
+    PetscCall(VecDuplicate(uf, &rs));
+    PetscCall(VecSet(ones, 1.0));
+    PetscCall(MatMult(P, ones, rs));
+    PetscCall(VecShift(rs, -1.0));
+    PetscCall(VecNorm(rs, NORM_INFINITY, &rerr));
+    PetscCall(PetscPrintf(comm, "  %-8s %-22s level %" PetscInt_FMT ": %4" PetscInt_FMT " -> %4" PetscInt_FMT " points along x, linear field error %.1e, row sums - 1 %.1e\n", model, opts, l, Mc[0], Mf[0], (double)(err / nrm), (double)rerr));
+    TestCheck(comm, err <= 1e-13 * nrm, "%s %s level %" PetscInt_FMT ": a linear field is not interpolated exactly (error %g)", model, opts, l, (double)(err / nrm));
+    TestCheck(comm, rerr <= 1e-14, "%s %s level %" PetscInt_FMT ": interpolation rows do not sum to 1 (%g)", model, opts, l, (double)rerr);
+    PetscCall(VecDestroy(&uc));
+    PetscCall(VecDestroy(&uf));
+    PetscCall(VecDestroy(&ue));
+    PetscCall(VecDestroy(&ones));
+    PetscCall(VecDestroy(&rs));
+  }
+  /* the coarsest level of a non-nested hierarchy was reached, not only nested halvings */
+  TestCheck(comm, (M[0] - 1) % ((PetscInt)1 << (levels - 1)) != 0, "%s %s: the grid's hierarchy is nested; the test wants a non-nested one", model, opts);
+  for (l = 0; l < levels; l++) PetscCall(DMDestroy(&dms[l]));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+/* Part 2: one stiff cloth of n x n particles under midpoint2 MF with pc ("mg" or "icc"): final
+   state and CG iterations per Newton iteration */
+static PetscErrorCode StiffCloth(MPI_Comm comm, PetscInt n, const char pc[], Vec *q, Vec *v, PetscReal *kspn)
+{
+  char       copts[128], opts[512];
+  MechSystem sys;
+  TS         ts;
+  PetscInt   its, lits, steps = 10;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(copts, sizeof(copts), "-cloth_n %" PetscInt_FMT " -cloth_mass 1e-2", n));
+  PetscCall(IntegCreateModel(comm, "cloth", copts, &sys));
+  if (!strcmp(pc, "mg")) PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_theta_matrix_free -ksp_type cg -ksp_rtol 1e-10 -snes_rtol 1e-10 -pc_type mg -mg_levels_ksp_type chebyshev -mg_levels_pc_type pbjacobi"));
+  else PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_theta_matrix_free -ksp_type cg -ksp_rtol 1e-10 -snes_rtol 1e-10 -pc_type bjacobi -sub_pc_type icc"));
+  PetscCall(TestSolve(sys, TSMIDPOINT2, "stiff_", opts, 1e-3, steps, (steps + 0.5) * 1e-3, TS_EXACTFINALTIME_STEPOVER, NULL, NULL, q, v, &ts));
+  PetscCall(TSGetSNESIterations(ts, &its));
+  PetscCall(TSGetKSPIterations(ts, &lits));
+  *kspn = (PetscReal)lits / (PetscReal)its;
+  PetscCall(PetscPrintf(comm, "  cloth %4" PetscInt_FMT "^2 (light), midpoint2 MF, %-4s: %3" PetscInt_FMT " Newton, %4" PetscInt_FMT " CG iterations, %.1f per Newton iteration\n", n, pc, its, lits, (double)*kspn));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckStiffCloth(MPI_Comm comm, PetscReal soltol, PetscReal growth)
+{
+  const PetscInt n[2] = {24, 48};
+  PetscReal      kmg[2], kicc[2], rel;
+  Vec            qm, vm, qi, vi;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < 2; s++) {
+    PetscCall(StiffCloth(comm, n[s], "mg", &qm, &vm, &kmg[s]));
+    PetscCall(StiffCloth(comm, n[s], "icc", &qi, &vi, &kicc[s]));
+    PetscCall(TestRelDiff(qm, vm, qi, vi, &rel));
+    PetscCall(PetscPrintf(comm, "  cloth %4" PetscInt_FMT "^2: final states with mg and icc differ by %.2e\n", n[s], (double)rel));
+    TestCheck(comm, rel <= soltol, "cloth %" PetscInt_FMT "^2: the final state with -pc_type mg differs from ICC's by %g (tolerance %g)", n[s], (double)rel, (double)soltol);
+    PetscCall(VecDestroy(&qm));
+    PetscCall(VecDestroy(&vm));
+    PetscCall(VecDestroy(&qi));
+    PetscCall(VecDestroy(&vi));
+  }
+  PetscCall(PetscPrintf(comm, "  CG iterations per Newton iteration, %" PetscInt_FMT "^2 -> %" PetscInt_FMT "^2: mg x%.2f, icc x%.2f\n", n[0], n[1], (double)(kmg[1] / kmg[0]), (double)(kicc[1] / kicc[0])));
+  TestCheck(comm, kmg[1] <= growth * kmg[0], "-pc_type mg: CG iterations per Newton iteration grew %g times when the grid was doubled (bound %g)", (double)(kmg[1] / kmg[0]), (double)growth);
+  /* the test case is one where the grid matters: the one-level preconditioner degrades */
+  TestCheck(comm, kicc[1] > growth * kicc[0], "ICC's iterations grew only %g times: the case does not test mesh independence", (double)(kicc[1] / kicc[0]));
+  PetscFunctionReturn(0);
+}
+
+/* Part 3: refusals, with the option named */
+static PetscErrorCode CheckRefusals(MPI_Comm comm)
+{
+  MechSystem     sys;
+  KSP            ksp;
+  PC             pc;
+  Mat            J;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(IntegCreateModel(comm, "cloth", "-cloth_n 12", &sys));
+  PetscCall(PetscOptionsSetValue(NULL, "-gridmg_pc_mg_levels", "9"));
+  PetscCall(MechSystemCreateOperator(sys, &J));
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "gridmg_"));
+  PetscCall(KSPSetOperators(ksp, J, J));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscOptionsClearValue(NULL, "-gridmg_pc_mg_levels"));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MechSystemSetUpPCMG(sys, pc);
+  PetscCall(PetscPopErrorHandler());
+  TestCheck(comm, ierr == PETSC_ERR_ARG_OUTOFRANGE, "-pc_mg_levels 9 on a 12 x 12 grid was accepted (error %d)", (int)ierr);
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&J));
+  PetscCall(MechSystemDestroy(&sys));
+
+  PetscCall(IntegCreateModel(comm, "pair", "", &sys));
+  PetscCall(PCCreate(comm, &pc));
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MechSystemSetUpPCMG(sys, pc);
+  PetscCall(PetscPopErrorHandler());
+  TestCheck(comm, ierr == PETSC_ERR_ARG_WRONGSTATE, "-pc_type mg on a model without a grid was accepted (error %d)", (int)ierr);
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscCall(PetscPrintf(comm, "  refusals: too many levels, no grid\n"));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm    comm;
+  PetscReal   soltol = 1e-8, growth = 1.3;
+  const char *grids[][2] = {
+      {"chain",   "-chain_n 62"  },
+      {"cloth",   "-cloth_n 30"  },
+      {"lattice", "-lattice_n 24"},
+  };
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-soltol", &soltol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-growth", &growth, NULL));
+  for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckInterpolation(comm, grids[g][0], grids[g][1]));
+  PetscCall(CheckStiffCloth(comm, soltol, growth));
+  PetscCall(CheckRefusals(comm));
+  PetscCall(PetscFinalize());
+  return 0;
+}
