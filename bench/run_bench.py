@@ -77,8 +77,10 @@ def solver_args(name, ranks, mf=False):
         sub = pc[:3]
         a += ["-pc_type", sub] if ranks == 1 else ["-pc_type", "bjacobi", "-sub_pc_type", sub]
         if pc == "iccew":
-            # Eisenstat-Walker linear tolerances for Newton (the cloth demo's configuration)
-            a += ["-snes_ksp_ew"]
+            # Eisenstat-Walker linear tolerances for Newton (the cloth demo's configuration), from
+            # v, not the extrapolated guess: EW's first, loose solve from a guess already close
+            # gave no descent for the line search (512², step 6: SNES DIVERGED_LOCAL_MIN)
+            a += ["-snes_ksp_ew", "-ts_theta_initial_guess_extrapolate", "0"]
     else:
         raise ValueError(name)
     return a
