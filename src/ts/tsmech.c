@@ -150,7 +150,9 @@ static PetscErrorCode TSMechSetUpGridSolver(TS ts, MechSystem sys)
   Notes:
   The fixed dofs of the attached system are first set to their prescribed values in q and to
   rest in v (`MechSystemApplyFixed()`, in place). Second-order types (`TSMechIsSecondOrder()`)
-  then get q and v themselves through `TS2SetSolution()`. PETSc's first-order types get the
+  then get q and v themselves through `TS2SetSolution()`; the KSP of an implicit one also gets the
+  system's `DMDA` (inactive), and with -pc_type mg its grid hierarchy (`MechSystemSetUpPCMG()`), so
+  call this after `TSSetFromOptions()`. PETSc's first-order types get the
   automatic form X = [q; v] (2N unknowns): an RHSFunction for the explicit types (`TSEULER`,
   `TSRK`, `TSSSP`, `TSMPRK`, `TSGLEE`), an IFunction and IJacobian for the others; they need an
   attached system (`TSMechSetSystem()`).
@@ -160,7 +162,7 @@ static PetscErrorCode TSMechSetUpGridSolver(TS ts, MechSystem sys)
   would return a stale state (docs/schemes.md §7); the SNES options are read again, so an
   explicit -snes_type still wins.
 
-.seealso: `TSMechGetSolution()`, `TSMechSetSystem()`, `MechSystemCreateState()`, `MechSystemApplyFixed()`
+.seealso: `TSMechGetSolution()`, `TSMechSetSystem()`, `MechSystemCreateState()`, `MechSystemApplyFixed()`, `MechSystemSetUpPCMG()`
 @*/
 PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
 {
