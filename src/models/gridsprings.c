@@ -74,6 +74,14 @@ static inline PetscInt GridSlabEntries(const MechSpringGrid *g)
   return g->bm[1] * g->bm[0] * g->nfw;
 }
 
+/* What GridSlabSprings() writes for each forward spring, and how many reals */
+typedef enum {
+  GRID_FORCE,  /* f_a */
+  GRID_BLOCK,  /* B = cK Kaa + cD Daa, row-major */
+  GRID_ACTION, /* the coefficients of MechSpringTangentAction() */
+} GridSpringKind;
+static const PetscInt GridKindWidth[] = {3, 9, 3};
+
 /* Ghosted local copy of a state vector, as a flat array of 3 reals per point */
 static PetscErrorCode GridGetLocal(DM da, Vec x, Vec *xl, const PetscScalar **a)
 {
@@ -307,6 +315,7 @@ PetscErrorCode MechSpringGridCreate(DM da, const PetscReal k[3], PetscReal scale
   PetscCall(PetscMalloc1((g->sw + 1) * g->bm[1] * g->bm[0] * g->nfw * 9, &g->buf));
   /* zero-rest-length springs without damping have the constant blocks k I */
   g->constant = zerorest && c == 0 ? PETSC_TRUE : PETSC_FALSE;
+  g->damped   = c * scale != 0 ? PETSC_TRUE : PETSC_FALSE;
   g->k0       = PetscMax(g->xs[2] - g->sw, 0);
   *grid       = g;
   PetscFunctionReturn(0);
@@ -320,6 +329,8 @@ PetscErrorCode MechSpringGridDestroy(void *ctx)
   PetscCall(DMDestroy(&g->da));
   PetscCall(PetscFree(g->buf));
   PetscCall(PetscFree(g->store));
+  PetscCall(VecDestroy(&g->xlin));
+  PetscCall(VecDestroy(&g->ulin));
   PetscCall(PetscFree(g->ext));
   PetscCall(PetscFree(g->yl));
   PetscCall(PetscFree(g->extractx));
@@ -329,13 +340,14 @@ PetscErrorCode MechSpringGridDestroy(void *ctx)
 
 /*
   Forward springs of slab k (points with (i, j) in the buffered range) into slab, the slab's part
-  of the buffer or of the store: forces (w = 3), or blocks B = cK Kaa + cD Daa (w = 9), with
-  definite the clamped Kaa of MechSpringTangentDefinite(). Only springs with an owned end are needed.
+  of the buffer or of the store: forces, blocks B = cK Kaa + cD Daa (with definite the clamped Kaa
+  of MechSpringTangentDefinite()) or B's three coefficients. Only springs with an owned end are needed.
 */
-static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD, PetscBool definite, PetscReal *slab, PetscInt *nclamped)
+static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const PetscScalar x[], const PetscScalar u[], GridSpringKind kind, PetscReal cK, PetscReal cD, PetscBool definite, PetscReal *slab, PetscInt *nclamped)
 {
-  PetscInt  i, j, m, a;
-  PetscReal K[9] = {0}, D[9] = {0};
+  const PetscInt w = GridKindWidth[kind];
+  PetscInt       i, j, m, a;
+  PetscReal      K[9] = {0}, D[9] = {0};
 
   PetscFunctionBegin;
   for (j = g->b0[1]; j < g->b0[1] + g->bm[1]; j++) {
@@ -349,7 +361,8 @@ static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const
 
         if (!(all || GridInside(g, ii, jj, kk)) || !(own || GridOwned(g, ii, jj, kk))) continue;
         b = slab + (GridPointStart(g, i, j) + m) * w;
-        if (w == 3) PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b, NULL, NULL, NULL));
+        if (kind == GRID_FORCE) PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b, NULL, NULL, NULL));
+        else if (kind == GRID_ACTION) PetscCall(MechSpringTangentAction(&g->spring[s], &x[3 * p], &x[3 * pp], u ? &u[3 * p] : NULL, u ? &u[3 * pp] : NULL, cK, cD, b));
         else {
           PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], NULL, cK != 0 && !definite ? K : NULL, cD != 0 ? D : NULL, NULL));
           if (cK != 0 && definite) {
@@ -388,7 +401,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
   PetscCall(VecGetArray(f, &fa));
   /* r runs through the owned points in the order of the global vector */
   for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
-    PetscCall(GridSlabSprings(g, k, x, u, 3, 0, 0, PETSC_FALSE, g->buf + 3 * GridSlabStart(g, k), NULL));
+    PetscCall(GridSlabSprings(g, k, x, u, GRID_FORCE, 0, 0, PETSC_FALSE, g->buf + 3 * GridSlabStart(g, k), NULL));
     if (k < g->xs[2]) continue;
     GridSlabStarts(g, k, sb);
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
@@ -467,7 +480,7 @@ static PetscErrorCode GridTangentAssemble(MechSystem sys, PetscReal t, Vec q, Ve
   PetscCall(DMGetLocalToGlobalMapping(g->da, &ltog));
   PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
   for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
-    PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, definite, g->buf + 9 * GridSlabStart(g, k), k >= g->xs[2] ? &nclamped : NULL));
+    PetscCall(GridSlabSprings(g, k, x, u, GRID_BLOCK, cK, cD, definite, g->buf + 9 * GridSlabStart(g, k), k >= g->xs[2] ? &nclamped : NULL));
     if (k < g->xs[2]) continue;
     GridSlabStarts(g, k, sb);
     for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
@@ -528,19 +541,22 @@ static PetscErrorCode GridTangentDefinite(MechSystem sys, PetscReal t, Vec q, Ve
 }
 
 /*
-  The matrix-free tangent. The linearization keeps, for every slab from k0 on, the blocks
-  B = cK Kaa + cD Daa of the forward springs (the buffer of GridTangent(), kept whole), and
-  cK times the derivative of the model's term per owned particle; with constant springs (zero rest
-  length, no damping) B = cK k I needs no store at all. Row p of the assembled tangent has the
-  diagonal block sum_s B_s + E_p and -B_s at partner s, so
+  The matrix-free tangent. The linearization keeps, for every slab from k0 on, the three
+  coefficients of MechSpringTangentAction() of the forward springs together with the ghosted
+  state (positions; velocities if the springs are damped), from which the spring block
+  B = cK Kaa + cD Daa is applied without being stored: 3 reals per spring instead of 9, and fewer
+  bytes read per product, which is bound by memory traffic. It keeps also cK times the derivative
+  of the model's term per owned particle; with constant springs (zero rest length, no damping)
+  B = cK k I needs no store at all. Row p of the assembled tangent has the diagonal block
+  sum_s B_s + E_p and -B_s at partner s, so
       y_p = sum_s B_s (w_p - w_s) + E_p w_p,   E_p = cD drag I + cK (model's term)'.
 */
 static PetscErrorCode GridTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
 {
   MechSpringGrid    *g    = (MechSpringGrid *)ctx;
   const PetscInt     nloc = g->xm[0] * g->xm[1] * g->xm[2];
-  Vec                ql, vl;
-  const PetscScalar *x, *u;
+  const PetscScalar *x, *u = NULL;
+  Vec                xl;
   PetscInt           i, j, k, a, r = 0;
 
   PetscFunctionBegin;
@@ -549,11 +565,25 @@ static PetscErrorCode GridTangentLinearize(MechSystem sys, PetscReal t, Vec q, V
   g->cK = cK;
   g->cD = cD;
   if (g->constant && !g->extra) PetscFunctionReturn(0);
-  PetscCall(GridGetLocal(g->da, q, &ql, &x));
-  PetscCall(GridGetLocal(g->da, v, &vl, &u));
+  /* the positions are kept for the product unless the springs are constant */
+  if (g->constant) PetscCall(DMGetLocalVector(g->da, &xl));
+  else {
+    if (!g->xlin) PetscCall(DMCreateLocalVector(g->da, &g->xlin));
+    xl = g->xlin;
+  }
+  PetscCall(DMGlobalToLocalBegin(g->da, q, INSERT_VALUES, xl));
+  PetscCall(DMGlobalToLocalEnd(g->da, q, INSERT_VALUES, xl));
+  PetscCall(VecGetArrayRead(xl, &x));
   if (!g->constant) {
-    if (!g->store) PetscCall(PetscMalloc1((g->xs[2] + g->xm[2] - g->k0) * GridSlabEntries(g) * 9, &g->store));
-    for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) PetscCall(GridSlabSprings(g, k, x, u, 9, cK, cD, PETSC_FALSE, g->store + 9 * (k - g->k0) * GridSlabEntries(g), NULL));
+    if (g->damped) {
+      if (!g->ulin) PetscCall(DMCreateLocalVector(g->da, &g->ulin));
+      PetscCall(DMGlobalToLocalBegin(g->da, v, INSERT_VALUES, g->ulin));
+      PetscCall(DMGlobalToLocalEnd(g->da, v, INSERT_VALUES, g->ulin));
+      PetscCall(VecGetArrayRead(g->ulin, &u));
+    }
+    if (!g->store) PetscCall(PetscMalloc1((g->xs[2] + g->xm[2] - g->k0) * GridSlabEntries(g) * 3, &g->store));
+    for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) PetscCall(GridSlabSprings(g, k, x, u, GRID_ACTION, cK, cD, PETSC_FALSE, g->store + 3 * (k - g->k0) * GridSlabEntries(g), NULL));
+    if (u) PetscCall(VecRestoreArrayRead(g->ulin, &u));
   }
   if (g->extra) {
     if (!g->ext) PetscCall(PetscMalloc1(9 * nloc, &g->ext));
@@ -566,48 +596,55 @@ static PetscErrorCode GridTangentLinearize(MechSystem sys, PetscReal t, Vec q, V
       }
     }
   }
-  PetscCall(GridRestoreLocal(g->da, &vl, &u));
-  PetscCall(GridRestoreLocal(g->da, &ql, &x));
+  PetscCall(VecRestoreArrayRead(xl, &x));
+  if (g->constant) PetscCall(DMRestoreLocalVector(g->da, &xl));
   PetscFunctionReturn(0);
 }
 
 /*
   The stored tangent applied spring by spring: the spring from p to its forward partner b adds
-  B (w_p - w_b) to row p and its negative to row b, in a ghosted work array. Rows of ghost points
-  are dropped: a spring with an end on another rank is also stored there. Each block is read once.
+  B (w_p - w_b) to row p and its negative to row b, in a ghosted work array, B from its three
+  coefficients and the stored state (springs.h). Rows of ghost points are dropped: a spring with
+  an end on another rank is also stored there.
 */
-static PetscErrorCode GridApplyStored(MechSpringGrid *g, const PetscScalar x[], PetscReal yl[])
+static PetscErrorCode GridApplyStored(MechSpringGrid *g, const PetscScalar w[], PetscReal yl[])
 {
-  const PetscInt nfw = g->nfw, self = g->self;
-  PetscInt       i, j, k, m;
+  const PetscInt     nfw = g->nfw, self = g->self;
+  const PetscScalar *x, *u              = NULL;
+  PetscInt           i, j, k, m;
 
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(yl, 3 * g->gm[0] * g->gm[1] * g->gm[2]));
+  PetscCall(VecGetArrayRead(g->xlin, &x));
+  if (g->ulin) PetscCall(VecGetArrayRead(g->ulin, &u));
   for (k = g->k0; k < g->xs[2] + g->xm[2]; k++) {
-    const PetscReal *slab = g->store + 9 * (k - g->k0) * GridSlabEntries(g);
+    const PetscReal *slab = g->store + 3 * (k - g->k0) * GridSlabEntries(g);
 
     for (j = g->b0[1]; j < g->b0[1] + g->bm[1]; j++) {
       for (i = g->b0[0]; i < g->b0[0] + g->bm[0]; i++) {
         const PetscInt   p   = GridGhost(g, i, j, k);
         const PetscBool  own = GridOwned(g, i, j, k), all = GridInterior(g, i, j, k);
-        const PetscReal *Bp = slab + 9 * GridPointStart(g, i, j);
-        const PetscReal *wp;
-        PetscReal       *yp;
+        const PetscReal *cp = slab + 3 * GridPointStart(g, i, j);
+        const PetscReal *wp = &w[3 * p], *xp = &x[3 * p];
+        PetscReal       *yp = &yl[3 * p];
 
-        wp = &x[3 * p];
-        yp = &yl[3 * p];
         for (m = 0; m < nfw; m++) {
           const PetscInt   s = self + 1 + m, b = p + g->goff[s];
-          const PetscReal *B = Bp + 9 * m, *wb = &x[3 * b];
-          PetscReal        d0, d1, d2, t0, t1, t2;
+          const PetscReal *c = cp + 3 * m, *wb = &w[3 * b], *xb = &x[3 * b];
+          PetscReal        e0, e1, e2, d0, d1, d2, f, t0, t1, t2;
 
           if (!(all && own) && (!(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2])) || !(own || GridOwned(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2])))) continue;
-          d0 = wp[0] - wb[0];
-          d1 = wp[1] - wb[1];
-          d2 = wp[2] - wb[2];
-          t0 = B[0] * d0 + B[1] * d1 + B[2] * d2;
-          t1 = B[3] * d0 + B[4] * d1 + B[5] * d2;
-          t2 = B[6] * d0 + B[7] * d1 + B[8] * d2;
+          e0 = wp[0] - wb[0];
+          e1 = wp[1] - wb[1];
+          e2 = wp[2] - wb[2];
+          d0 = xb[0] - xp[0];
+          d1 = xb[1] - xp[1];
+          d2 = xb[2] - xp[2];
+          f  = c[1] * (d0 * e0 + d1 * e1 + d2 * e2);
+          if (u) f += c[2] * ((u[3 * b] - u[3 * p]) * e0 + (u[3 * b + 1] - u[3 * p + 1]) * e1 + (u[3 * b + 2] - u[3 * p + 2]) * e2);
+          t0 = c[0] * e0 + f * d0;
+          t1 = c[0] * e1 + f * d1;
+          t2 = c[0] * e2 + f * d2;
           yp[0] += t0;
           yp[1] += t1;
           yp[2] += t2;
@@ -618,6 +655,8 @@ static PetscErrorCode GridApplyStored(MechSpringGrid *g, const PetscScalar x[], 
       }
     }
   }
+  if (u) PetscCall(VecRestoreArrayRead(g->ulin, &u));
+  PetscCall(VecRestoreArrayRead(g->xlin, &x));
   PetscFunctionReturn(0);
 }
 

@@ -63,10 +63,13 @@ typedef struct {
   PetscInt   b0[2], bm[2];              /* buffered points: i in [b0[0], b0[0] + bm[0]), j likewise */
   PetscReal *buf;                       /* forward spring results of the last sw + 1 slabs: slab slot,
                                            j, i, forward entry, then 3 (force) or 9 (tangent) reals */
-  PetscReal          weight, drag;      /* per particle: m g and the drag coefficient */
-  PetscBool          constant;          /* all springs of zero rest length and undamped: blocks k I */
-  PetscInt           k0;                /* first slab of the store */
-  PetscReal         *store;             /* matrix-free tangent: forward blocks of the slabs k0, ..., last owned */
+  PetscReal  weight, drag;              /* per particle: m g and the drag coefficient */
+  PetscBool  constant;                  /* all springs of zero rest length and undamped: blocks k I */
+  PetscInt   k0;                        /* first slab of the store */
+  PetscBool  damped;                    /* the springs have damping c > 0 */
+  PetscReal *store;                     /* matrix-free tangent: coefficients of MechSpringTangentAction() of the
+                                           forward springs of the slabs k0, ..., last owned */
+  Vec                xlin, ulin;        /* and the ghosted state they were computed at (ulin: damped only) */
   PetscReal         *ext;               /* and cK times the derivative of the model's term, per owned particle */
   PetscReal          cK, cD;            /* coefficients of the last linearization */
   PetscReal         *yl;                /* ghosted work array of the spring-by-spring product */

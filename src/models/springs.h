@@ -60,6 +60,17 @@ PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscRe
 PETSC_INTERN PetscErrorCode MechSpringTangentDefinite(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9], PetscBool *clamped);
 
 /*
+  The block B = cK Kaa + cD Daa of MechSpringEvaluate() as three numbers, for applying it without
+  storing it: with d = xb - xa and u = vb - va (0 when va or vb is NULL),
+
+      B w = coef[0] w + d (coef[1] (d . w) + coef[2] (u . w)).
+
+  A matrix-free product that keeps the state can so store 3 reals per spring instead of 9.
+  Errors as MechSpringEvaluate().
+*/
+PETSC_INTERN PetscErrorCode MechSpringTangentAction(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal cK, PetscReal cD, PetscReal coef[3]);
+
+/*
   Helper of the small models (oscillator, pair, kepler), defined in models.c: all n dofs live on
   rank 0. Gives sys its diagonal mass matrix with entries mass[] and its initial state q0[], v0[],
   and creates a tangent template J whose n x n block is dense (explicit zeros, assembled) so that
