@@ -1,7 +1,8 @@
 static const char help[] = "The matrix-free Jacobian (-ts_theta_matrix_free) of the grid models.\n"
                            "1. The operator shell equals the assembled operator J = cK K + cD D + cM M on random\n"
                            "   vectors at a perturbed state (fixed dofs included) for the nonlinear damped chain,\n"
-                           "   the cloth with its sphere, the linear cloth and the lattice.\n"
+                           "   the cloth with its sphere, the linear cloth (undamped: constant blocks; damped:\n"
+                           "   zero rest length with a turning damper) and the lattice.\n"
                            "2. theta2 types with the matrix-free Jacobian and a lagged preconditioner reach the\n"
                            "   same states as with the assembled Jacobian (tight tolerances), with fewer\n"
                            "   assemblies than Newton iterations, exactly one on a linear model, and one per\n"
@@ -173,6 +174,7 @@ int main(int argc, char **argv)
       {"chain",   "-chain_n 30 -chain_c 0.3"                                    },
       {"cloth",   "-cloth_n 12 -cloth_sphere -cloth_sphere_center 0.5,0.5,0.005"},
       {"cloth",   "-cloth_n 12 -cloth_linear"                                   },
+      {"cloth",   "-cloth_n 10 -cloth_linear -cloth_c 0.2"                      },
       {"cloth",   "-cloth_n 9 -cloth_k_bend 0 -cloth_pin edge"                  },
       {"lattice", "-lattice_n 6"                                                },
   };
