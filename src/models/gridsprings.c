@@ -361,7 +361,7 @@ static PetscErrorCode GridSlabSprings(const MechSpringGrid *g, PetscInt k, const
 
         if (!(all || GridInside(g, ii, jj, kk)) || !(own || GridOwned(g, ii, jj, kk))) continue;
         b = slab + (GridPointStart(g, i, j) + m) * w;
-        if (kind == GRID_FORCE) PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b, NULL, NULL, NULL));
+        if (kind == GRID_FORCE) PetscCall(MechSpringForce(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b));
         else if (kind == GRID_ACTION) PetscCall(MechSpringTangentAction(&g->spring[s], &x[3 * p], &x[3 * pp], u ? &u[3 * p] : NULL, u ? &u[3 * pp] : NULL, cK, cD, b));
         else {
           PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], NULL, cK != 0 && !definite ? K : NULL, cD != 0 ? D : NULL, NULL));

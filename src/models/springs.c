@@ -22,7 +22,7 @@ PetscErrorCode MechSpringEvaluate(const MechSpring *s, const PetscReal xa[3], co
     for (i = 0; i < 3; i++) u[i] = vb[i] - va[i];
   r      = PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
   hasdir = r > 0 ? PETSC_TRUE : PETSC_FALSE;
-  PetscCheck(hasdir || s->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)s->L);
+  MechSpringCheckDirection(s, r);
   if (hasdir) {
     for (i = 0; i < 3; i++) e[i] = d[i] / r;
     ud = u[0] * e[0] + u[1] * e[1] + u[2] * e[2];
@@ -33,13 +33,7 @@ PetscErrorCode MechSpringEvaluate(const MechSpring *s, const PetscReal xa[3], co
 
   if (energy) *energy = s->L == 0 ? 0.5 * s->k * r * r : 0.5 * s->k * (r - s->L) * (r - s->L);
 
-  if (fa) {
-    /* For L = 0 the elastic force is written as k d so that it stays linear and defined at r = 0 */
-    for (i = 0; i < 3; i++) {
-      const PetscReal Fel = s->L == 0 ? s->k * d[i] : s->k * (r - s->L) * e[i];
-      fa[i]               = -(Fel + s->c * ud * e[i]);
-    }
-  }
+  if (fa) PetscCall(MechSpringForce(s, xa, xb, va, vb, fa));
 
   if (Kaa) {
     for (i = 0; i < 3; i++)
@@ -70,7 +64,7 @@ PetscErrorCode MechSpringTangentDefinite(const MechSpring *s, const PetscReal xa
   PetscFunctionBegin;
   for (i = 0; i < 3; i++) d[i] = xb[i] - xa[i];
   r = PetscSqrtReal(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  PetscCheck(r > 0 || s->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)s->L);
+  MechSpringCheckDirection(s, r);
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) Kaa[3 * i + j] = i == j ? s->k : 0.0;
   if (clamped) *clamped = s->L > r ? PETSC_TRUE : PETSC_FALSE;
@@ -79,37 +73,5 @@ PetscErrorCode MechSpringTangentDefinite(const MechSpring *s, const PetscReal xa
   a = s->k * PetscMin(s->L / r, 1.0);
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) Kaa[3 * i + j] -= a * ((i == j ? 1.0 : 0.0) - d[i] * d[j] / (r * r));
-  PetscFunctionReturn(0);
-}
-
-/*
-  MechSpringTangentAction - B = cK Kaa + cD Daa of MechSpringEvaluate() in the factored form of
-  springs.h. With P = I - dhat dhat^T and p = cK (c u.dhat - k L) / r,
-      B = (cK k + p) I + (cD c - p) dhat dhat^T + (cK c / r) dhat (P u)^T,
-  and dhat = d / r, P u = u - (u.d) d / r^2 give the coefficients below.
-*/
-PetscErrorCode MechSpringTangentAction(const MechSpring *s, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal cK, PetscReal cD, PetscReal coef[3])
-{
-  PetscReal d[3], u[3] = {0, 0, 0}, r2, r, ud = 0, p;
-  PetscInt  i;
-
-  PetscFunctionBegin;
-  for (i = 0; i < 3; i++) d[i] = xb[i] - xa[i];
-  if (va && vb)
-    for (i = 0; i < 3; i++) u[i] = vb[i] - va[i];
-  r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-  PetscCheck(r2 > 0 || s->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)s->L);
-  if (r2 == 0) {
-    /* zero rest length at r = 0: Kaa = k I and the damping vanishes */
-    coef[0] = cK * s->k;
-    coef[1] = coef[2] = 0;
-    PetscFunctionReturn(0);
-  }
-  r = PetscSqrtReal(r2);
-  for (i = 0; i < 3; i++) ud += u[i] * d[i];
-  p       = cK * (s->c * ud / r - s->k * s->L) / r;
-  coef[0] = cK * s->k + p;
-  coef[1] = (cD * s->c - p) / r2 - cK * s->c * ud / (r2 * r2);
-  coef[2] = cK * s->c / r2;
   PetscFunctionReturn(0);
 }

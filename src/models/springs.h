@@ -43,6 +43,68 @@ typedef struct {
 */
 PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal fa[3], PetscReal Kaa[9], PetscReal Daa[9], PetscReal *energy);
 
+/* The error of a spring of positive rest length whose ends coincide (r = 0): no direction */
+#define MechSpringCheckDirection(s, r2) PetscCheck((r2) > 0 || (s)->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)(s)->L)
+
+/*
+  f_a of MechSpringEvaluate() alone, inline for the loops of the spring grids (the same operations,
+  so the same bits). For L = 0 the elastic force is written as k d so that it stays linear and
+  defined at r = 0.
+*/
+static inline PetscErrorCode MechSpringForce(const MechSpring *s, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal fa[3])
+{
+  PetscReal d[3], e[3] = {0, 0, 0}, r2, r, ud = 0;
+  PetscInt  i;
+
+  PetscFunctionBeginHot;
+  for (i = 0; i < 3; i++) d[i] = xb[i] - xa[i];
+  r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  MechSpringCheckDirection(s, r2);
+  r = PetscSqrtReal(r2);
+  if (r > 0) {
+    for (i = 0; i < 3; i++) e[i] = d[i] / r;
+    if (va && vb) ud = (vb[0] - va[0]) * e[0] + (vb[1] - va[1]) * e[1] + (vb[2] - va[2]) * e[2];
+  }
+  for (i = 0; i < 3; i++) fa[i] = -((s->L == 0 ? s->k * d[i] : s->k * (r - s->L) * e[i]) + s->c * ud * e[i]);
+  PetscFunctionReturn(0);
+}
+
+/*
+  The block B = cK Kaa + cD Daa of MechSpringEvaluate() as three numbers, for applying it without
+  storing it: with d = xb - xa and u = vb - va (0 when va or vb is NULL),
+
+      B w = coef[0] w + d (coef[1] (d . w) + coef[2] (u . w)).
+
+  A matrix-free product that keeps the state can so store 3 reals per spring instead of 9. With
+  P = I - dhat dhat^T and p = cK (c u.dhat - k L) / r,
+      B = (cK k + p) I + (cD c - p) dhat dhat^T + (cK c / r) dhat (P u)^T,
+  and dhat = d / r, P u = u - (u.d) d / r^2 give the coefficients. Errors as MechSpringEvaluate().
+*/
+static inline PetscErrorCode MechSpringTangentAction(const MechSpring *s, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal cK, PetscReal cD, PetscReal coef[3])
+{
+  PetscReal d[3], r2, r, ud = 0, p;
+  PetscInt  i;
+
+  PetscFunctionBeginHot;
+  for (i = 0; i < 3; i++) d[i] = xb[i] - xa[i];
+  r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  MechSpringCheckDirection(s, r2);
+  if (r2 == 0) {
+    /* zero rest length at r = 0: Kaa = k I and the damping vanishes */
+    coef[0] = cK * s->k;
+    coef[1] = coef[2] = 0;
+    PetscFunctionReturn(0);
+  }
+  r = PetscSqrtReal(r2);
+  if (va && vb)
+    for (i = 0; i < 3; i++) ud += (vb[i] - va[i]) * d[i];
+  p       = cK * (s->c * ud / r - s->k * s->L) / r;
+  coef[0] = cK * s->k + p;
+  coef[1] = (cD * s->c - p) / r2 - cK * s->c * ud / (r2 * r2);
+  coef[2] = cK * s->c / r2;
+  PetscFunctionReturn(0);
+}
+
 /*
   The clamped (positive semidefinite) elastic tangent of one spring, for preconditioning:
 
@@ -58,17 +120,6 @@ PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscRe
   clamped (may be NULL) tells whether the spring is compressed, i.e. Kaa~ differs from Kaa.
 */
 PETSC_INTERN PetscErrorCode MechSpringTangentDefinite(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9], PetscBool *clamped);
-
-/*
-  The block B = cK Kaa + cD Daa of MechSpringEvaluate() as three numbers, for applying it without
-  storing it: with d = xb - xa and u = vb - va (0 when va or vb is NULL),
-
-      B w = coef[0] w + d (coef[1] (d . w) + coef[2] (u . w)).
-
-  A matrix-free product that keeps the state can so store 3 reals per spring instead of 9.
-  Errors as MechSpringEvaluate().
-*/
-PETSC_INTERN PetscErrorCode MechSpringTangentAction(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal cK, PetscReal cD, PetscReal coef[3]);
 
 /*
   Helper of the small models (oscillator, pair, kepler), defined in models.c: all n dofs live on

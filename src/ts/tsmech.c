@@ -106,23 +106,40 @@ PetscErrorCode TSMechGetSystem(TS ts, MechSystem *sys)
 }
 
 /*
-  The KSP of a second-order implicit type works on the N unknowns of the system's grid, so it
-  gets the DMDA, inactive (the operators stay the TS's): PCMG and other DM-aware preconditioners
-  see the grid, and -pc_type mg gets its geometric hierarchy (MechSystemSetUpPCMG()). The
-  first-order form has 2N unknowns and gets no DM.
+  The linear solver of a second-order implicit type.
+
+  With Eisenstat-Walker forcing terms (-snes_ksp_ew) the linear solve only needs to reduce the
+  true residual by the forcing term, ||F + J s|| <= eta ||F||, which makes s a descent direction
+  for the line search (Eisenstat & Walker, SIAM J. Sci. Comput. 17, 1996; docs/solvers.md §3).
+  CG's default test on the preconditioned residual does not bound the true one: with a loose eta
+  and a lagged ICC it accepted, after one iteration, a step that doubled the true residual, and
+  Newton stalled (cloth 512^2, SNES DIVERGED_LOCAL_MIN). So CG tests the unpreconditioned
+  residual under EW, unless -ksp_norm_type is given.
+
+  The KSP works on the N unknowns of the system's grid, so it gets the DMDA, inactive (the
+  operators stay the TS's): PCMG and other DM-aware preconditioners see the grid, and -pc_type mg
+  gets its geometric hierarchy (MechSystemSetUpPCMG()). The first-order form has 2N unknowns and
+  gets no DM.
 */
-static PetscErrorCode TSMechSetUpGridSolver(TS ts, MechSystem sys)
+static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
 {
-  PetscBool isda, isexplicit, ismg;
-  SNES      snes;
-  KSP       ksp;
-  PC        pc;
+  PetscBool   isda, isexplicit, ismg, iscg, ew, normset;
+  SNES        snes;
+  KSP         ksp;
+  PC          pc;
+  const char *prefix;
 
   PetscFunctionBegin;
   PetscCall(TSMechIsExplicit(ts, &isexplicit));
-  if (!sys->dm || isexplicit) PetscFunctionReturn(0);
+  if (isexplicit) PetscFunctionReturn(0);
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(SNESKSPGetUseEW(snes, &ew));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCG, &iscg));
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  PetscCall(PetscOptionsHasName(((PetscObject)ksp)->options, prefix, "-ksp_norm_type", &normset));
+  if (ew && iscg && !normset) PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  if (!sys || !sys->dm) PetscFunctionReturn(0);
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
@@ -151,8 +168,9 @@ static PetscErrorCode TSMechSetUpGridSolver(TS ts, MechSystem sys)
   The fixed dofs of the attached system are first set to their prescribed values in q and to
   rest in v (`MechSystemApplyFixed()`, in place). Second-order types (`TSMechIsSecondOrder()`)
   then get q and v themselves through `TS2SetSolution()`; the KSP of an implicit one also gets the
-  system's `DMDA` (inactive), and with -pc_type mg its grid hierarchy (`MechSystemSetUpPCMG()`), so
-  call this after `TSSetFromOptions()`. PETSc's first-order types get the
+  system's `DMDA` (inactive), and with -pc_type mg its grid hierarchy (`MechSystemSetUpPCMG()`);
+  with Eisenstat-Walker linear tolerances (-snes_ksp_ew) a CG tests the unpreconditioned residual
+  unless -ksp_norm_type is given (docs/solvers.md §3). So call this after `TSSetFromOptions()`. PETSc's first-order types get the
   automatic form X = [q; v] (2N unknowns): an RHSFunction for the explicit types (`TSEULER`,
   `TSRK`, `TSSSP`, `TSMPRK`, `TSGLEE`), an IFunction and IJacobian for the others; they need an
   attached system (`TSMechSetSystem()`).
@@ -189,7 +207,7 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
   }
   if (second) {
     PetscCall(TS2SetSolution(ts, q, v));
-    if (sys) PetscCall(TSMechSetUpGridSolver(ts, sys));
+    PetscCall(TSMechSetUpSecondOrderSolver(ts, sys));
   } else {
     const char *type;
     PetscCall(TSGetType(ts, &type));
