@@ -79,10 +79,10 @@ def solver_args(name, ranks, mf=False):
         sub = pc[:3]
         a += ["-pc_type", sub] if ranks == 1 else ["-pc_type", "bjacobi", "-sub_pc_type", sub]
         if pc == "iccew":
-            # Eisenstat-Walker linear tolerances for Newton (the cloth demo's configuration), from
-            # v, not the extrapolated guess: EW's first, loose solve from a guess already close
-            # gave no descent for the line search (512², step 6: SNES DIVERGED_LOCAL_MIN)
-            a += ["-snes_ksp_ew", "-ts_theta_initial_guess_extrapolate", "0"]
+            # Eisenstat-Walker linear tolerances for Newton (the cloth demo's configuration); CG then
+            # tests the unpreconditioned residual (tsmech sets it for every second-order type,
+            # TSALPHA2 included; docs/solvers.md §3)
+            a += ["-snes_ksp_ew"]
     else:
         raise ValueError(name)
     return a
@@ -115,6 +115,9 @@ PEERS = [
     # -ts_theta_pc_definite, with the matrix-free J or beside the assembled J (bench/README.md)
     dict(key="cn2-defpc", label="tsmech cn2 MF, semidefinite PC", ts=["-ts_type", "cn2", "-ts_theta_matrix_free", "-ts_theta_pc_definite"], family="trapezoidal", second=True, tsmech=True, follows="cn2", optin=True),
     dict(key="midpoint2-defpc", label="tsmech midpoint2 MF, semidefinite PC", ts=["-ts_type", "midpoint2", "-ts_theta_matrix_free", "-ts_theta_pc_definite"], family="midpoint", second=True, tsmech=True, follows="cn2", optin=True),
+    # opt-in: the matrix-free peer with the reduced preconditioning matrix (-ts_theta_pc_reduced,
+    # nearest-neighbour couplings only): the memory target
+    dict(key="cn2-red", label="tsmech cn2 MF, reduced PC", ts=["-ts_type", "cn2", "-ts_theta_matrix_free", "-ts_theta_pc_reduced", "-ts_theta_initial_guess_extrapolate"], family="trapezoidal", second=True, tsmech=True, follows="cn2", optin=True),
     dict(key="cn2-asm-defpc", label="tsmech cn2 assembled J, semidefinite PC", ts=["-ts_type", "cn2", "-ts_theta_pc_definite"], family="trapezoidal", second=True, tsmech=True, follows="cn2", optin=True),
     dict(key="alpha2", label="PETSc TSALPHA2 (radius 1)", ts=["-ts_type", "alpha2", "-ts_alpha_radius", "1"], family="midpoint", second=True, tsmech=False),
     dict(key="cn", label="PETSc TSCN [q;v]", ts=["-ts_type", "cn"], family="trapezoidal", second=False, tsmech=False),
@@ -150,8 +153,8 @@ CASES = [
          rank_peers=("cn2", "midpoint2")),
     dict(key="nonlinear", label="nonlinear cloth", size=lambda n: "%d²" % n, model=lambda n: ["-model", "cloth", "-cloth_n", str(n)],
          dofs=lambda n: 3 * n * n, linear=False, sizes=lambda a, ranks: a.sizes if ranks == 1 else a.sizes2, skip_big=True,
-         base="cn2", at=512, speed={"alpha2": 1.5, "cn": 3.0}, agree=("cn2", "alpha2", "cn"), scaling={"cn2": 1.7},
-         rank_peers=("cn2", "midpoint2"), always="cg+mg", ksp_growth=1.5),
+         base="cn2", at=512, speed={"alpha2": 2.5, "cn": 5.0}, eq_only=True, agree=("cn2", "alpha2", "cn"), scaling={"cn2": 1.8},
+         rank_peers=("cn2", "midpoint2"), always="cg+mg", ksp_growth=1.5, eq_ranks=(1,)),
     dict(key="lattice", label="lattice", size=lambda n: "%d³" % n, model=lambda n: ["-model", "lattice", "-lattice_n", str(n)],
          dofs=lambda n: 3 * n ** 3, linear=False, sizes=lambda a, ranks: a.lattice_sizes if ranks == 1 else a.lattice_sizes[-1:],
          base="cn2", rank_peers=("cn2", "midpoint2")),
@@ -182,7 +185,7 @@ EVENTS = ["TSStep", "KSPSolve", "PCSetUp", "PCApply", "MatMult", "MechForce", "M
 CSV_FIELDS = ["case", "model", "n", "unknowns", "solver_unknowns", "ranks", "peer", "label", "family", "config", "role",
               "selected", "status", "steps", "s_per_step", "tsstep_s", "wall_s", "elapsed_s", "newton", "ksp", "rss_max_mb",
               "rss_sum_mb", "rel_dq", "rel_v", "rel_q", "rel", "ref", "ratio_vs_cn2", "ratio_vs_midpoint2", "load1", "other_load",
-              "attempts", "s_per_step_all", "spread", "snes_rtol", "eq_selected"] + \
+              "attempts", "s_per_step_all", "spread", "snes_rtol", "eq_variant", "eq_selected"] + \
              ["ev_" + e for e in EVENTS] + ["cmd"]
 
 
@@ -538,26 +541,38 @@ class Bench:
             self.write_csv()
 
     def equal_accuracy(self, case, n, ranks, here):
-        """Nonlinear cases: the Newton peers again in their selected configuration with looser
-        -snes_rtol; the fastest run of a peer whose final state agrees with the reference to
-        --agree is its time 'at equal accuracy' (eq_selected)."""
+        """Nonlinear cases: the Newton peers again with looser -snes_rtol, in every configuration
+        that converged in the timing runs (the fastest at 1e-8 need not be the fastest at a looser
+        tolerance); PETSc's peers also with each --eq-variants (their Newton stops on the step
+        length, -snes_stol, before -snes_rtol matters). The fastest run of a peer whose final state
+        agrees with the reference to --agree is its time 'at equal accuracy' (eq_selected)."""
         a = self.a
-        log("  -- at equal accuracy: the Newton peers with -snes_rtol %s" % ", ".join("%g" % x for x in a.snes_rtols))
+        log("  -- at equal accuracy: the Newton peers with -snes_rtol %s%s" % (
+            ", ".join("%g" % x for x in a.snes_rtols),
+            "; PETSc's peers also with %s" % " | ".join(repr(v) for v in a.eq_variants) if a.eq_variants else ""))
         for p in here:
             if p.endswith("-lin"):
                 continue
             base = self.best(case, n, ranks, p)
             if not base:
                 continue
-            cands = [base]
-            for rt in a.snes_rtols:
-                tag = "%s_n%d_np%d_%s_%s_snesrtol%g" % (case, n, ranks, p, base["config"], rt)
-                extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it), "-snes_rtol", repr(rt)]
-                r = self.run(case, n, ranks, p, base["config"], "accuracy", extra, tag)
-                r["snes_rtol"] = rt
-                self.compare(r, case, n)
-                log("  %-28s %-16s %s" % (PEER[p]["label"], "%s rtol %g" % (base["config"], rt), self.brief(r)))
-                cands.append(r)
+            timed = [r for r in self.rows if r["case"] == case and r["n"] == n and r["ranks"] == ranks and r["peer"] == p
+                     and r["role"] == "timing" and r["status"] == "ok" and r.get("s_per_step") is not None]
+            cfgs = [base["config"]] + sorted({r["config"] for r in timed} - {base["config"]})
+            variants = [""] + ([] if PEER[p]["tsmech"] else a.eq_variants)
+            cands = list(timed)
+            for cfg in cfgs:
+                for var in variants:
+                    for rt in a.snes_rtols:
+                        vtag = ("_" + "".join(ch for ch in var if ch.isalnum())) if var else ""
+                        tag = "%s_n%d_np%d_%s_%s_snesrtol%g%s" % (case, n, ranks, p, cfg, rt, vtag)
+                        extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it), "-snes_rtol", repr(rt)] + var.split()
+                        r = self.run(case, n, ranks, p, cfg, "accuracy", extra, tag)
+                        r["snes_rtol"] = rt
+                        r["eq_variant"] = var
+                        self.compare(r, case, n)
+                        log("  %-28s %-16s %s" % (PEER[p]["label"], "%s rtol %g%s" % (cfg, rt, (" " + var) if var else ""), self.brief(r)))
+                        cands.append(r)
             good = [r for r in cands if r["status"] == "ok" and r.get("rel") is not None and r["rel"] <= a.agree
                     and r.get("s_per_step") is not None]
             if good:
@@ -731,14 +746,15 @@ class Bench:
                       and (r["role"] == "accuracy" or r["selected"])]
                 if not rs:
                     continue
-                allr = ", ".join("%g: %s %s" % (r.get("snes_rtol", 1e-8), ("%.3g" % r["s_per_step"]) if r.get("s_per_step") else r["status"],
+                allr = ", ".join("%s%g%s: %s %s" % ("" if r["config"] == rs[0]["config"] else r["config"] + " ", r.get("snes_rtol", 1e-8),
+                                                   (" [%s]" % r["eq_variant"]) if r.get("eq_variant") else "", ("%.3g" % r["s_per_step"]) if r.get("s_per_step") else r["status"],
                                                  ("%.0e" % r["rel"]) if r.get("rel") is not None else "-") for r in rs)
                 e = self.eq_best(case, n, ranks, p["key"])
                 if not e:
                     out.append("    %-28s %-16s %10s %9s %7s %7s %9s %8s  %s" % (p["label"], rs[0]["config"], "-", "none", "", "", "", "", allr))
                     continue
-                out.append("    %-28s %-16s %10g %9.3f %7d %7d %9.1e %8s  %s" % (
-                    p["label"], e["config"], e.get("snes_rtol", 1e-8), e["s_per_step"], e.get("newton", 0), e.get("ksp", 0), e["rel"],
+                out.append("    %-28s %-16s %10s %9.3f %7d %7d %9.1e %8s  %s" % (
+                    p["label"], e["config"], "%g%s" % (e.get("snes_rtol", 1e-8), (" [%s]" % e["eq_variant"]) if e.get("eq_variant") else ""), e["s_per_step"], e.get("newton", 0), e.get("ksp", 0), e["rel"],
                     ("%.2f" % (e["s_per_step"] / base["s_per_step"])) if base else "-", allr))
         return "\n".join(out)
 
@@ -947,9 +963,14 @@ def main():
     ap.add_argument("--ref-ksp-rtol", type=float, default=1e-11)
     ap.add_argument("--ref-snes-rtol", type=float, default=1e-10)
     ap.add_argument("--agree", type=float, default=1e-6, help="relative agreement asked of the final state")
-    ap.add_argument("--snes-rtols", default="1e-5",
+    ap.add_argument("--snes-rtols", default="1e-6,1e-5",
                     help="nonlinear cases, largest size: the Newton peers are run again with these -snes_rtol, for the "
                          "comparison at equal accuracy ('' : none)")
+    ap.add_argument("--eq-variants", default="-snes_stol 0;-snes_stol 0 -snes_lag_preconditioner 2",
+                    help="';'-separated option sets with which PETSc's Newton peers (TSALPHA2, TSCN) also run at equal "
+                         "accuracy: by default Newton without the step-length test (PETSc's -snes_stol 1e-8 stops "
+                         "TSALPHA2's Newton before -snes_rtol matters) and with the preconditioner rebuilt every second "
+                         "iteration ('' : none)")
     ap.add_argument("--extra", default="", help="extra options for every run (quoted)")
     ap.add_argument("--timeout", type=float, default=400, help="seconds before a run is stopped")
     ap.add_argument("--busy", type=float, default=0.3,
@@ -987,6 +1008,7 @@ def main():
     a.config = dict(c.split("=", 1) for c in a.config)
     a.ref_solvers = [c for c in a.ref_solver.split(",") if c] if a.ref_solver is not None else None
     a.snes_rtols = [float(x) for x in a.snes_rtols.split(",") if x]
+    a.eq_variants = [v.strip() for v in a.eq_variants.split(";") if v.strip()]
     a.second_solvers = [c for c in a.second_order_solvers.split(",") if c] if a.second_order_solvers is not None else None
     a.first_solvers = [c for c in a.first_order_solvers.split(",") if c]
     for c in (a.second_solvers or []) + (a.ref_solvers or []) + a.first_solvers + list(a.config.values()):
