@@ -173,9 +173,16 @@ static PetscErrorCode CheckDMDALayout(DM da, const char model[])
 
 PetscErrorCode MechSpringGridSetUpDMDA(DM da, const char model[])
 {
+  MatType   mtype;
+  PetscBool sym;
+
   PetscFunctionBegin;
   PetscCall(DMSetMatType(da, MATAIJ));
   PetscCall(DMSetFromOptions(da));
+  /* the assembly sets both triangles, and a damped spring's block is not symmetric */
+  PetscCall(DMGetMatType(da, &mtype));
+  PetscCall(PetscStrendswith(mtype, "sbaij", &sym));
+  PetscCheck(!sym, PetscObjectComm((PetscObject)da), PETSC_ERR_SUP, "-dm_mat_type %s: the %s's tangent is assembled with both triangles and is not symmetric when its springs are damped; use aij (the default) or baij", mtype, model);
   PetscCall(CheckDMDALayout(da, model));
   PetscCall(DMSetUp(da));
   PetscCall(DMDASetFieldName(da, 0, "x"));
