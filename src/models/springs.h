@@ -43,8 +43,9 @@ typedef struct {
 */
 PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal fa[3], PetscReal Kaa[9], PetscReal Daa[9], PetscReal *energy);
 
-/* The error of a spring of positive rest length whose ends coincide (r = 0): no direction */
-#define MechSpringCheckDirection(s, r2) PetscCheck((r2) > 0 || (s)->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)(s)->L)
+/* The error of a spring of positive rest length whose ends coincide: no direction (r: the
+   spring's length or its square) */
+#define MechSpringCheckDirection(s, r) PetscCheck((r) > 0 || (s)->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)(s)->L)
 
 /*
   f_a of MechSpringEvaluate() alone, inline for the loops of the spring grids (the same operations,
