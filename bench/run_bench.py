@@ -69,12 +69,15 @@ def solver_args(name, ranks, mf=False):
         a += ["-pc_type", "hypre", "-pc_hypre_type", "boomeramg", "-pc_hypre_boomeramg_coarsen_type", "HMIS",
               "-pc_hypre_boomeramg_interp_type", "ext+i", "-pc_hypre_boomeramg_P_max", "4",
               "-pc_hypre_boomeramg_agg_nl", "1"]
-    elif pc == "mg":
+    elif pc in ("mg", "mgew"):
         # geometric multigrid on the grid models' DMDA (docs/solvers.md §4): tsmech sets the levels,
         # the interpolation, Galerkin coarse operators and -pc_use_amat 0; Chebyshev on point-block
         # Jacobi, two steps per level (one is 10 % faster at 512² but its iterations grow faster)
         a += ["-pc_type", "mg", "-mg_levels_ksp_type", "chebyshev", "-mg_levels_pc_type", "pbjacobi",
               "-mg_levels_ksp_max_it", "2"]
+        if pc == "mgew":
+            # with Eisenstat-Walker linear tolerances: about one V-cycle per Newton iteration
+            a += ["-snes_ksp_ew"]
     elif pc in ("ilu", "icc", "iccew"):
         sub = pc[:3]
         a += ["-pc_type", sub] if ranks == 1 else ["-pc_type", "bjacobi", "-sub_pc_type", sub]
@@ -506,7 +509,7 @@ class Bench:
                     if sum(1 for r in results if r["status"] == "ok") >= want:
                         break
                     tag = "%s_n%d_np%d_%s_%s" % (case, n, ranks, p, cfg)
-                    extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it)]
+                    extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it)] + a.timing_snes
                     r = self.run(case, n, ranks, p, cfg, "timing", extra, tag)
                     self.compare(r, case, n)
                     results.append(r)
@@ -515,7 +518,7 @@ class Bench:
                 alw = CASE[case].get("always")
                 if alw and PEER[p]["second"] and not forced and alw not in [r["config"] for r in results]:
                     tag = "%s_n%d_np%d_%s_%s" % (case, n, ranks, p, alw)
-                    extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it)]
+                    extra = ["-ksp_rtol", repr(a.ksp_rtol), "-ksp_max_it", str(a.ksp_max_it)] + a.timing_snes
                     r = self.run(case, n, ranks, p, alw, "timing", extra, tag)
                     self.compare(r, case, n)
                     results.append(r)
@@ -607,8 +610,8 @@ class Bench:
         used = [c["key"] for c in CASES if any(r["case"] == c["key"] for r in self.rows)]
         refc = sorted({self.ref_solvers(c)[0] for c in used}) if a.ref_solvers or len(used) < 2 else \
             ["%s %s" % (c, self.ref_solvers(c)[0]) for c in used]
-        P("%d steps of %g s; timing runs -ksp_rtol %g (-ksp_max_it %d); reference: %s %s -ksp_rtol %g%s" % (
-            a.steps, a.dt, a.ksp_rtol, a.ksp_max_it, "cn2/midpoint2", ", ".join(refc), a.ref_ksp_rtol,
+        P("%d steps of %g s; timing runs -ksp_rtol %g (-ksp_max_it %d)%s; reference: %s %s -ksp_rtol %g%s" % (
+            a.steps, a.dt, a.ksp_rtol, a.ksp_max_it, (" -snes_rtol %g" % a.snes_rtol) if a.snes_rtol is not None else "", "cn2/midpoint2", ", ".join(refc), a.ref_ksp_rtol,
             ", -snes_rtol %g" % a.ref_snes_rtol))
         P("s/step: TSStep time of -log_view (max over ranks) / steps%s.  RSS: peak resident memory, sum over ranks." % (
             ", fastest of %d runs" % a.repeat if a.repeat > 1 else ""))
@@ -956,6 +959,8 @@ def main():
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--dt", type=float, default=1e-3)
     ap.add_argument("--ksp-rtol", type=float, default=1e-8, help="-ksp_rtol of every timing run")
+    ap.add_argument("--snes-rtol", type=float, default=None,
+                    help="-snes_rtol of every timing run (default: not given, PETSc's 1e-8)")
     ap.add_argument("--ksp-max-it", type=int, default=1000, help="-ksp_max_it of every timing run (a solve that needs more fails)")
     ap.add_argument("--ref-solver", default=None,
                     help="configuration of the reference runs, the next one if a run fails (default %s; for the solid %s)" % (
@@ -1008,6 +1013,7 @@ def main():
     a.config = dict(c.split("=", 1) for c in a.config)
     a.ref_solvers = [c for c in a.ref_solver.split(",") if c] if a.ref_solver is not None else None
     a.snes_rtols = [float(x) for x in a.snes_rtols.split(",") if x]
+    a.timing_snes = ["-snes_rtol", repr(a.snes_rtol)] if a.snes_rtol is not None else []
     a.eq_variants = [v.strip() for v in a.eq_variants.split(";") if v.strip()]
     a.second_solvers = [c for c in a.second_order_solvers.split(",") if c] if a.second_order_solvers is not None else None
     a.first_solvers = [c for c in a.first_order_solvers.split(",") if c]
