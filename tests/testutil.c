@@ -6,23 +6,51 @@ static PetscBool TestIsOptionName(const char tok[])
   return tok[0] == '-' && !(tok[1] >= '0' && tok[1] <= '9') && tok[1] != '.' ? PETSC_TRUE : PETSC_FALSE;
 }
 
-PetscErrorCode TestSolve(MechSystem sys, const char type[], const char prefix[], const char opts[], PetscReal dt, PetscInt nsteps, PetscReal tmax, TSExactFinalTimeOption final, PetscErrorCode (*monitor)(TS, PetscInt, PetscReal, Vec, void *), void *ctx, Vec *q, Vec *v, TS *ts)
+PetscErrorCode TestSetPrefixedOptions(MPI_Comm comm, const char prefix[], const char opts[])
 {
-  char   **args = NULL;
-  int      argc = 0;
-  MPI_Comm comm = PetscObjectComm((PetscObject)sys);
+  char **args = NULL;
+  int    argc = 0;
 
   PetscFunctionBegin;
-  /* put every option of opts under this run's prefix (removed again at the end of the run) */
-  if (opts) PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
+  if (!opts) PetscFunctionReturn(0);
+  PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
   for (int i = 0; i < argc; i++) {
     char        name[256];
     const char *value = NULL;
-    PetscCheck(args[i][0] == '-', comm, PETSC_ERR_ARG_WRONG, "Test options must start with an option name: %s", args[i]);
+    PetscCheck(TestIsOptionName(args[i]), comm, PETSC_ERR_ARG_WRONG, "Test options must start with an option name: %s", args[i]);
     PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
-    if (i + 1 < argc && !(args[i + 1][0] == '-' && (args[i + 1][1] < '0' || args[i + 1][1] > '9'))) value = args[++i];
+    if (i + 1 < argc && !TestIsOptionName(args[i + 1])) value = args[++i];
     PetscCall(PetscOptionsSetValue(NULL, name, value));
   }
+  PetscCall(PetscStrToArrayDestroy(argc, args));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestClearPrefixedOptions(const char prefix[], const char opts[])
+{
+  char **args = NULL;
+  int    argc = 0;
+
+  PetscFunctionBegin;
+  if (!opts) PetscFunctionReturn(0);
+  PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
+  for (int i = 0; i < argc; i++) {
+    char name[256];
+    if (!TestIsOptionName(args[i])) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
+    PetscCall(PetscOptionsClearValue(NULL, name));
+  }
+  PetscCall(PetscStrToArrayDestroy(argc, args));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestSolve(MechSystem sys, const char type[], const char prefix[], const char opts[], PetscReal dt, PetscInt nsteps, PetscReal tmax, TSExactFinalTimeOption final, PetscErrorCode (*monitor)(TS, PetscInt, PetscReal, Vec, void *), void *ctx, Vec *q, Vec *v, TS *ts)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)sys);
+
+  PetscFunctionBegin;
+  /* every option of opts under this run's prefix, removed again at the end of the run */
+  PetscCall(TestSetPrefixedOptions(comm, prefix, opts));
   PetscCall(TSCreate(comm, ts));
   PetscCall(TSSetOptionsPrefix(*ts, prefix));
   PetscCall(TSSetType(*ts, type));
@@ -42,13 +70,7 @@ PetscErrorCode TestSolve(MechSystem sys, const char type[], const char prefix[],
     PetscCheck(reason >= 0, comm, PETSC_ERR_NOT_CONVERGED, "TS %s (%s) diverged: %s", type, opts ? opts : "", TSConvergedReasons[reason]);
   }
   PetscCall(TSMechGetSolution(*ts, *q, *v));
-  for (int i = 0; i < argc; i++) {
-    char name[256];
-    if (args[i][0] != '-' || (args[i][1] >= '0' && args[i][1] <= '9')) continue;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
-    PetscCall(PetscOptionsClearValue(NULL, name));
-  }
-  if (opts) PetscCall(PetscStrToArrayDestroy(argc, args));
+  PetscCall(TestClearPrefixedOptions(prefix, opts));
   PetscFunctionReturn(0);
 }
 

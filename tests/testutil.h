@@ -14,6 +14,11 @@ PetscErrorCode TestIntegrate(MechSystem sys, const char type[], const char opts[
    NULL). Fails if the TS diverged. q, v (created here) hold the final state; the caller queries
    and destroys *ts. */
 PetscErrorCode TestSolve(MechSystem sys, const char type[], const char prefix[], const char opts[], PetscReal dt, PetscInt nsteps, PetscReal tmax, TSExactFinalTimeOption final, PetscErrorCode (*monitor)(TS, PetscInt, PetscReal, Vec, void *), void *ctx, Vec *q, Vec *v, TS *ts);
+/* Sets the options opts (written without a prefix, e.g. "-ksp_type cg -snes_rtol 1e-8") under
+   prefix in the options database; values may be negative numbers */
+PetscErrorCode TestSetPrefixedOptions(MPI_Comm comm, const char prefix[], const char opts[]);
+/* Removes them again */
+PetscErrorCode TestClearPrefixedOptions(const char prefix[], const char opts[]);
 /* ||a - b||_2 / ||b||_2 (||a - b|| when b = 0) over the pair (q, v) */
 PetscErrorCode TestRelDiff(Vec qa, Vec va, Vec qb, Vec vb, PetscReal *rel);
 /* Removes from the options database the options named in `options` (a string as given to

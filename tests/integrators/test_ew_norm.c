@@ -15,24 +15,14 @@ static const char help[] = "Eisenstat-Walker linear tolerances and CG's residual
 static PetscErrorCode Run(MechSystem sys, const char opts[], KSPNormType *norm, TSConvergedReason *reason, Vec *q, Vec *v)
 {
   static int runs = 0;
-  char       prefix[32], **args = NULL;
-  int        argc = 0;
+  char       prefix[32];
   TS         ts;
   SNES       snes;
   KSP        ksp;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "ew%d_", runs++));
-  PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
-  for (int i = 0; i < argc; i++) {
-    char        name[256];
-    const char *value = NULL;
-
-    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
-    if (i + 1 < argc && args[i + 1][0] != '-') value = args[++i];
-    PetscCall(PetscOptionsSetValue(NULL, name, value));
-  }
-  PetscCall(PetscStrToArrayDestroy(argc, args));
+  PetscCall(TestSetPrefixedOptions(PetscObjectComm((PetscObject)sys), prefix, opts));
   PetscCall(TSCreate(PetscObjectComm((PetscObject)sys), &ts));
   PetscCall(TSSetOptionsPrefix(ts, prefix));
   PetscCall(TSSetType(ts, TSMIDPOINT2));
@@ -51,6 +41,7 @@ static PetscErrorCode Run(MechSystem sys, const char opts[], KSPNormType *norm, 
   PetscCall(TSGetConvergedReason(ts, reason));
   PetscCall(TSMechGetSolution(ts, *q, *v));
   PetscCall(TSDestroy(&ts));
+  PetscCall(TestClearPrefixedOptions(prefix, opts));
   PetscFunctionReturn(0);
 }
 

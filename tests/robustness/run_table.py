@@ -238,7 +238,9 @@ def check_output(row, status, out):
     need(status == row["exit"], f"exit status {status}, expected {row['exit']}")
     need(re.search(row["regex"], out), f"the output does not match /{row['regex']}/")
     if row["exit"] == 2:
-        lines = [l for l in out.splitlines() if l.strip()]
+        # OpenMPI's event library may warn on its own teardown under load ("[warn] Epoll MOD(1) on fd
+        # 23 failed ... Bad file descriptor"): not tsmech's output
+        lines = [l for l in out.splitlines() if l.strip() and not re.match(r"\[warn\] Epoll ", l)]
         need(len(lines) == 1 and lines[0].startswith("tsmech: error: "), f"not one line 'tsmech: error: ...' but {len(lines)} lines")
 
 
