@@ -41,6 +41,9 @@ import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from program_output import program_lines  # noqa: E402  (the output without the launcher's noise)
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_checkpoint as cc  # noqa: E402  (the header digest and the string attributes)
 
@@ -234,7 +237,7 @@ def restart_case(ref, name, ck_bytes, out_bytes, expect=None):
     open(os.path.join(d, "out.h5"), "wb").write(out_bytes)
     before = files_of(d)
     status, out = tsmech(OPTS + ["-ts_max_steps", str(END), "-output_every", str(EVERY), "-checkpoint", "ck.h5", "-output", "out.h5", "-restart", "ck.h5"], d)
-    lines = [l for l in out.splitlines() if l.strip()]
+    lines = program_lines(out)
     if status is None:
         return f"FAIL {name}: hung (no end in 120 s)"
     if CRASH.search(out):

@@ -40,6 +40,9 @@ import time
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from program_output import program_lines  # noqa: E402  (the output without the launcher's noise)
+
 TSMECH, MPIEXEC, WORK = sys.argv[1:4]
 ROUNDS = int(sys.argv[4]) if len(sys.argv) > 4 else 10
 TSMECH = os.path.abspath(TSMECH)
@@ -116,7 +119,7 @@ def check_pair(name, d, procs, ranks, shared, files):
     need(sorted(status) == [0, 2], f"exit statuses {status}, expected one 0 and one 2: {[(o + e).decode(errors='replace') for _, o, e in procs]}")
     win = status.index(0)
     lose = 1 - win
-    lines = [l for l in (procs[lose][1] + procs[lose][2]).decode(errors="replace").splitlines() if l.strip()]
+    lines = program_lines(procs[lose][1] + procs[lose][2])
     need(len(lines) == 1, f"the refused run printed {len(lines)} lines: {lines}")
     m = re.match(r"tsmech: error: (.*) is in use by another run \(process (\d+)\): two runs must not write one file", lines[0])
     need(m, f"the refused run's line: {lines[0]}")

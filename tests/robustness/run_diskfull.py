@@ -34,6 +34,9 @@ import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from program_output import program_lines  # noqa: E402  (the output without the launcher's noise)
+
 TSMECH, MPIEXEC, WORK, SHIM = sys.argv[1:5]
 TSMECH = os.path.abspath(TSMECH)
 WORK = os.path.abspath(WORK)
@@ -200,7 +203,7 @@ CLOTH = ["-model", "cloth", "-cloth_n", "16"]
 def full_at_start():
     leave(16 * KIB)
     status, out, err = run(["-model", "chain", "-output", "o.h5", "-checkpoint", "c.h5"])
-    lines = [l for l in (out + err).splitlines() if l.strip()]
+    lines = program_lines(out + err)
     need(status == 2, f"exit {status}: {out}{err}")
     need(len(lines) == 1 and re.match(r"tsmech: error: -output o.h5 cannot be written: no space left on device \(\d+ bytes free in \.\)$", lines[0]), f"not the one line: {lines}")
     need(files() == [], f"files left: {files()}")

@@ -49,6 +49,9 @@ import time
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from program_output import program_lines  # noqa: E402  (the output without the launcher's noise)
+
 TSMECH, MPIEXEC, TABLE, WORK = sys.argv[1:5]
 ONLY = set(sys.argv[5:])
 TSMECH = os.path.abspath(TSMECH)
@@ -238,9 +241,7 @@ def check_output(row, status, out):
     need(status == row["exit"], f"exit status {status}, expected {row['exit']}")
     need(re.search(row["regex"], out), f"the output does not match /{row['regex']}/")
     if row["exit"] == 2:
-        # OpenMPI's event library may warn on its own teardown under load ("[warn] Epoll MOD(1) on fd
-        # 23 failed ... Bad file descriptor"): not tsmech's output
-        lines = [l for l in out.splitlines() if l.strip() and not re.match(r"\[warn\] Epoll ", l)]
+        lines = program_lines(out)
         need(len(lines) == 1 and lines[0].startswith("tsmech: error: "), f"not one line 'tsmech: error: ...' but {len(lines)} lines")
 
 
