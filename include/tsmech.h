@@ -83,6 +83,10 @@ PETSC_EXTERN PetscErrorCode TSTheta2GetPCDefinite(TS, PetscBool *);
    iterations (-ts_theta_pc_reduced) */
 PETSC_EXTERN PetscErrorCode TSTheta2SetPCReduced(TS, PetscBool);
 PETSC_EXTERN PetscErrorCode TSTheta2GetPCReduced(TS, PetscBool *);
+/* With the matrix-free Jacobian and -pc_type mg: a rebuild for growing iterations renews the
+   finest multigrid level only, the coarse levels lagged (-ts_theta_pc_lag_coarse) */
+PETSC_EXTERN PetscErrorCode TSTheta2SetPCLagCoarse(TS, PetscBool);
+PETSC_EXTERN PetscErrorCode TSTheta2GetPCLagCoarse(TS, PetscBool *, PetscInt *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The mechanical system                                                                      */

@@ -59,6 +59,11 @@ typedef struct {
   PetscReal Pscale;
   PetscReal its0;     /* KSP iterations per Newton iteration of the first step after a rebuild (< 0: to be measured) */
   PetscInt  rebuilds; /* preconditioning matrices assembled */
+  /* -pc_type mg: a rebuild for growing iterations keeps the coarse levels (Theta2RebuildCoarse()) */
+  PetscBool        lagcoarse, coarsestale, lastfull;
+  PetscReal        its0full;       /* its0 after the last rebuild of every level */
+  PetscInt         coarserebuilds; /* rebuilds of every level */
+  PCMGGalerkinType galerkin;       /* PCMG's own Galerkin type (-pc_mg_galerkin); PC_MG_GALERKIN_EXTERNAL: not PCMG */
 
   /* preconditioning matrix from the system's semidefinite tangent (MechSystemSetTangentDefinite()) */
   PetscBool pcdefinite;
@@ -150,6 +155,43 @@ static PetscErrorCode Theta2AssembleJacobian(TS ts, PetscReal t, Vec q, Vec v, V
 }
 
 /*
+  Whether a new preconditioning matrix P also rebuilds the coarse levels of a PCMG (Galerkin
+  products of P) or keeps those of an earlier P (docs/solvers.md §4, "Lagged coarse levels"). A
+  rebuild for growing iterations keeps them: the finest level's smoother (its diagonal blocks and
+  Chebyshev bounds) follows the new P, and the Galerkin products, 1.7 s of a 4.9 s rebuild at 1024²,
+  are skipped. Every level is rebuilt for the first P, a new theta tau (the coarse operators are
+  M + theta tau D + theta^2 tau^2 K of another tau), after a failed solve, and when the first step
+  after a finest-level rebuild still needs more than twice the iterations of the last full one
+  (Theta2WatchPreconditioner()). Nothing changes when the PC is not PCMG or has no Galerkin
+  products of its own.
+*/
+static PetscErrorCode Theta2RebuildCoarse(TS ts, PetscBool full)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+  SNES       snes;
+  KSP        ksp;
+  PC         pc;
+  PetscBool  ismg;
+
+  PetscFunctionBegin;
+  th->lastfull = PETSC_TRUE;
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  if (ismg && th->coarserebuilds == 0) PetscCall(PCMGGetGalerkin(pc, &th->galerkin));
+  if (ismg && th->galerkin < PC_MG_GALERKIN_NONE) {
+    PetscCall(PCMGSetGalerkin(pc, full ? th->galerkin : PC_MG_GALERKIN_NONE));
+    th->lastfull = full;
+  }
+  if (th->lastfull) {
+    th->coarserebuilds++;
+    th->coarsestale = PETSC_FALSE;
+  } else PetscCall(PetscInfo(ts, "Finest multigrid level only: the coarse levels keep the Galerkin products of an earlier preconditioning matrix\n"));
+  PetscFunctionReturn(0);
+}
+
+/*
   Matrix-free: J, the system's operator shell, is linearized at every call (once on linear
   problems); the preconditioning matrix P only when there is none for this theta tau or the
   previous steps marked it stale (Theta2WatchPreconditioner()). Since theta tau is fixed within
@@ -170,6 +212,7 @@ static PetscErrorCode Theta2ComputeJacobianMF(TS ts, PetscReal t, Vec q, Vec v, 
   if (th->Pvalid && th->Pscale == s && (fixed || !th->pcstale)) PetscFunctionReturn(0);
   PetscCall(PetscInfo(ts, "Assembling the preconditioning matrix (%s)\n", !th->Pvalid ? "first" : (th->Pscale != s ? "new theta tau" : "linear iterations grew")));
   PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P, Theta2PCDefinite(th)));
+  PetscCall(Theta2RebuildCoarse(ts, !th->Pvalid || th->Pscale != s || th->coarsestale || !th->lagcoarse));
   th->Pvalid  = PETSC_TRUE;
   th->Pscale  = s;
   th->pcstale = th->pcgrowth == 0 ? PETSC_TRUE : PETSC_FALSE;
@@ -191,13 +234,24 @@ static PetscErrorCode Theta2WatchPreconditioner(TS ts, PetscInt nits, PetscInt l
   PetscFunctionBegin;
   if (!th->matrixfree) PetscFunctionReturn(0);
   if (!ok) {
-    th->pcstale = PETSC_TRUE;
+    th->pcstale     = PETSC_TRUE;
+    th->coarsestale = PETSC_TRUE;
     PetscFunctionReturn(0);
   }
   if (nits <= 0) PetscFunctionReturn(0);
   per = (PetscReal)lits / (PetscReal)nits;
-  if (th->its0 < 0) th->its0 = PetscMax(per, 1.0);
-  else if (th->pcgrowth > 0 && per > th->pcgrowth * th->its0) {
+  if (th->its0 < 0) {
+    th->its0 = PetscMax(per, 1.0);
+    if (th->lastfull) th->its0full = th->its0;
+    else if (th->pcgrowth > 0 && th->its0 > 2.0 * th->its0full) {
+      /* a new finest level did not bring the iterations back: the coarse levels are stale. Twice,
+         not pcgrowth: the iterations after a full rebuild also grow with the state (2.7 to 4.7 in
+         10 steps of the 1024² cloth with fixed linear tolerances) */
+      PetscCall(PetscInfo(ts, "%g linear iterations per Newton iteration after a finest-level rebuild against %g after the last full one: coarse levels stale\n", (double)th->its0, (double)th->its0full));
+      th->pcstale     = PETSC_TRUE;
+      th->coarsestale = PETSC_TRUE;
+    }
+  } else if (th->pcgrowth > 0 && per > th->pcgrowth * th->its0) {
     PetscCall(PetscInfo(ts, "%g linear iterations per Newton iteration against %g after the last rebuild: preconditioner stale\n", (double)per, (double)th->its0));
     th->pcstale = PETSC_TRUE;
   }
@@ -497,6 +551,8 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCDefinite_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCLagCoarse_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -632,6 +688,7 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
     if (set) PetscCall(TSTheta2SetPCReduced(ts, flg));
   }
   PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
+  PetscCall(PetscOptionsBool("-ts_theta_pc_lag_coarse", "With -ts_theta_matrix_free and -pc_type mg: a rebuild for growing iterations renews the finest level only, the coarse levels keep their Galerkin products until theta tau changes, a solve fails or the finest level alone no longer helps", "TSTheta2SetPCLagCoarse", th->lagcoarse, &th->lagcoarse, NULL));
   PetscOptionsHeadEnd();
   /* theta and the guess are checked in TSSetUp_Theta2(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
@@ -650,6 +707,7 @@ static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
     else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
     if (th->matrixfree && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", th->rebuilds, (double)th->pcgrowth));
+    if (th->matrixfree && th->Theta > 0 && th->galerkin < PC_MG_GALERKIN_NONE && th->coarserebuilds) PetscCall(PetscViewerASCIIPrintf(viewer, "  Multigrid coarse levels rebuilt %" PetscInt_FMT " of those times%s\n", th->coarserebuilds, th->lagcoarse ? " (-ts_theta_pc_lag_coarse)" : ""));
     if (th->matrixfree && th->pcreduced && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix of the model's reduced pattern\n"));
     if (Theta2PCDefinite(th) && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix from the semidefinite tangent approximation%s\n", th->matrixfree ? "" : (th->Psep ? " (a second matrix beside the exact Jacobian)" : " (where the model has one and the preconditioning matrix is not the Jacobian itself)")));
   }
@@ -797,6 +855,23 @@ static PetscErrorCode TSTheta2GetPCReduced_Theta2(TS ts, PetscBool *flg)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode TSTheta2SetPCLagCoarse_Theta2(TS ts, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((TS_Theta2 *)ts->data)->lagcoarse = flg;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetPCLagCoarse_Theta2(TS ts, PetscBool *flg, PetscInt *coarse)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  if (flg) *flg = th->lagcoarse;
+  if (coarse) *coarse = th->coarserebuilds;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
@@ -932,6 +1007,8 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   th->linearized   = PETSC_FALSE;
   th->guess        = TSTHETA2_GUESS_VELOCITY;
   th->pcgrowth     = 1.1;
+  th->lagcoarse    = PETSC_TRUE;
+  th->galerkin     = PC_MG_GALERKIN_EXTERNAL;
   th->atol_applied = -1;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetTheta_C", TSTheta2SetTheta_Theta2));
@@ -950,6 +1027,8 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCDefinite_C", TSTheta2GetPCDefinite_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", TSTheta2SetPCReduced_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", TSTheta2GetPCReduced_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCLagCoarse_C", TSTheta2SetPCLagCoarse_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", TSTheta2GetPCLagCoarse_Theta2));
   PetscFunctionReturn(0);
 }
 
@@ -1437,5 +1516,65 @@ PetscErrorCode TSTheta2GetPCReduced(TS ts, PetscBool *flg)
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscValidBoolPointer(flg, 2);
   PetscUseMethod(ts, "TSTheta2GetPCReduced_C", (TS, PetscBool *), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetPCLagCoarse - With the matrix-free Jacobian and a `PCMG` with Galerkin coarse
+  operators (-pc_type mg on the grid models), lets a rebuild of the preconditioning matrix for
+  growing linear iterations renew only the finest level, the coarse levels keeping the Galerkin
+  products of an earlier preconditioning matrix.
+
+  Logically Collective
+
+  Input Parameters:
++ ts  - the TS (theta2, beuler2, cn2, midpoint2)
+- flg - PETSC_TRUE to lag the coarse levels
+
+  Options Database Key:
+. -ts_theta_pc_lag_coarse <bool> - default true
+
+  Notes:
+  Every level is rebuilt for the first preconditioning matrix, when theta tau changes, after a
+  failed solve, and when the first step after a finest-level rebuild still needs more than twice
+  the linear iterations per Newton iteration of the step after the last full rebuild. The Jacobian is unchanged, so the answer is the same to
+  the solver tolerance (docs/solvers.md §4). Without `PCMG` it has no effect.
+
+  Level: intermediate
+
+.seealso: `TSTheta2GetPCLagCoarse()`, `TSTheta2SetMatrixFree()`, `MechSystemSetUpPCMG()`
+@*/
+PetscErrorCode TSTheta2SetPCLagCoarse(TS ts, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ts, flg, 2);
+  PetscTryMethod(ts, "TSTheta2SetPCLagCoarse_C", (TS, PetscBool), (ts, flg));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetPCLagCoarse - Whether a rebuild for growing iterations keeps the multigrid coarse
+  levels, and how many rebuilds renewed every level.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS of the theta2 family
+
+  Output Parameters (each may be NULL):
++ flg    - PETSC_TRUE if the coarse levels are lagged
+- coarse - the rebuilds of the preconditioning matrix that renewed every level so far (all of
+           them without `PCMG`; see `TSTheta2GetMatrixFree()` for the total)
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetPCLagCoarse()`
+@*/
+PetscErrorCode TSTheta2GetPCLagCoarse(TS ts, PetscBool *flg, PetscInt *coarse)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscUseMethod(ts, "TSTheta2GetPCLagCoarse_C", (TS, PetscBool *, PetscInt *), (ts, flg, coarse));
   PetscFunctionReturn(0);
 }

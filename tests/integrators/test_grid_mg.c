@@ -6,7 +6,10 @@ static const char help[] = "Geometric multigrid on the grid models (-pc_type mg,
                            "   matrix-free Jacobian: the final state with -pc_type mg equals that with ICC to solver\n"
                            "   tolerance, and the CG iterations per Newton iteration stay bounded when the grid is\n"
                            "   doubled (mesh independence), while ICC's grow.\n"
-                           "3. Refusals: more levels than the grid has, and a model without a grid.\n"
+                           "3. Lagged coarse levels (-ts_theta_pc_lag_coarse): on the cloth with frequent rebuilds of\n"
+                           "   the preconditioning matrix, some rebuilds renew only the finest level, every one does\n"
+                           "   without the option, and the final states agree to solver tolerance.\n"
+                           "4. Refusals: more levels than the grid has, and a model without a grid.\n"
                            "Run on several ranks (coarse points of neighbouring processes).\n"
                            "  -soltol <1e-8> agreement of the final states, -growth <1.3> bound of the iteration growth\n";
 
@@ -172,7 +175,49 @@ static PetscErrorCode CheckStiffCloth(MPI_Comm comm, PetscReal soltol, PetscReal
   PetscFunctionReturn(0);
 }
 
-/* Part 3: refusals, with the option named */
+/* Part 3: one cloth run with frequent rebuilds, the coarse levels lagged or not: final state and
+   the rebuilds (all, and of every level) */
+static PetscErrorCode LagCloth(MPI_Comm comm, PetscBool lag, Vec *q, Vec *v, PetscInt *rebuilds, PetscInt *coarse)
+{
+  char       opts[512];
+  MechSystem sys;
+  TS         ts;
+  PetscBool  flg;
+
+  PetscFunctionBegin;
+  PetscCall(IntegCreateModel(comm, "cloth", "-cloth_n 40", &sys));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_theta_matrix_free -ts_theta_pc_rebuild_growth 1.01 -ts_theta_pc_lag_coarse %d -ksp_type cg -ksp_rtol 1e-10 -snes_rtol 1e-10 -pc_type mg -mg_levels_ksp_type chebyshev -mg_levels_pc_type pbjacobi", (int)lag));
+  PetscCall(TestSolve(sys, TSMIDPOINT2, "lag_", opts, 1e-3, 20, 20.5e-3, TS_EXACTFINALTIME_STEPOVER, NULL, NULL, q, v, &ts));
+  PetscCall(TSTheta2GetMatrixFree(ts, NULL, NULL, rebuilds));
+  PetscCall(TSTheta2GetPCLagCoarse(ts, &flg, coarse));
+  TestCheck(comm, flg == lag, "TSTheta2GetPCLagCoarse() gives %d, -ts_theta_pc_lag_coarse was %d", (int)flg, (int)lag);
+  PetscCall(PetscPrintf(comm, "  cloth 40^2, midpoint2 MF, mg, coarse levels %s: preconditioning matrix assembled %" PetscInt_FMT " times, every level %" PetscInt_FMT " times\n", lag ? "lagged" : "rebuilt", *rebuilds, *coarse));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckLagCoarse(MPI_Comm comm, PetscReal soltol)
+{
+  Vec       q[2], v[2];
+  PetscInt  rebuilds[2], coarse[2];
+  PetscReal rel;
+
+  PetscFunctionBegin;
+  for (PetscInt lag = 0; lag < 2; lag++) PetscCall(LagCloth(comm, lag ? PETSC_TRUE : PETSC_FALSE, &q[lag], &v[lag], &rebuilds[lag], &coarse[lag]));
+  PetscCall(TestRelDiff(q[1], v[1], q[0], v[0], &rel));
+  PetscCall(PetscPrintf(comm, "  final states with lagged and rebuilt coarse levels differ by %.2e\n", (double)rel));
+  TestCheck(comm, rel <= soltol, "lagged coarse levels change the final state by %g (tolerance %g)", (double)rel, (double)soltol);
+  TestCheck(comm, coarse[0] == rebuilds[0] && rebuilds[0] > 2, "without -ts_theta_pc_lag_coarse every rebuild must renew every level (%" PetscInt_FMT " of %" PetscInt_FMT "), and the case must rebuild more than twice", coarse[0], rebuilds[0]);
+  TestCheck(comm, coarse[1] >= 1 && coarse[1] < rebuilds[1], "with -ts_theta_pc_lag_coarse some rebuilds must keep the coarse levels (%" PetscInt_FMT " of %" PetscInt_FMT " renewed every level)", coarse[1], rebuilds[1]);
+  for (PetscInt i = 0; i < 2; i++) {
+    PetscCall(VecDestroy(&q[i]));
+    PetscCall(VecDestroy(&v[i]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Part 4: refusals, with the option named */
 static PetscErrorCode CheckRefusals(MPI_Comm comm)
 {
   MechSystem     sys;
@@ -229,6 +274,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-growth", &growth, NULL));
   for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckInterpolation(comm, grids[g][0], grids[g][1]));
   PetscCall(CheckStiffCloth(comm, soltol, growth));
+  PetscCall(CheckLagCoarse(comm, soltol));
   PetscCall(CheckRefusals(comm));
   PetscCall(PetscFinalize());
   return 0;
