@@ -6,7 +6,8 @@ static PetscBool TestIsOptionName(const char tok[])
   return tok[0] == '-' && !(tok[1] >= '0' && tok[1] <= '9') && tok[1] != '.' ? PETSC_TRUE : PETSC_FALSE;
 }
 
-PetscErrorCode TestSetPrefixedOptions(MPI_Comm comm, const char prefix[], const char opts[])
+/* Sets (set) or clears the options of opts ("-name [value] ...") under the prefix */
+static PetscErrorCode TestPrefixedOptions(MPI_Comm comm, const char prefix[], const char opts[], PetscBool set)
 {
   char **args = NULL;
   int    argc = 0;
@@ -17,8 +18,16 @@ PetscErrorCode TestSetPrefixedOptions(MPI_Comm comm, const char prefix[], const 
   for (int i = 0; i < argc; i++) {
     char        name[256];
     const char *value = NULL;
-    PetscCheck(TestIsOptionName(args[i]), comm, PETSC_ERR_ARG_WRONG, "Test options must start with an option name: %s", args[i]);
+
+    if (!TestIsOptionName(args[i])) {
+      PetscCheck(!set, comm, PETSC_ERR_ARG_WRONG, "Test options must start with an option name: %s", args[i]);
+      continue;
+    }
     PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
+    if (!set) {
+      PetscCall(PetscOptionsClearValue(NULL, name));
+      continue;
+    }
     if (i + 1 < argc && !TestIsOptionName(args[i + 1])) value = args[++i];
     PetscCall(PetscOptionsSetValue(NULL, name, value));
   }
@@ -26,21 +35,17 @@ PetscErrorCode TestSetPrefixedOptions(MPI_Comm comm, const char prefix[], const 
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode TestSetPrefixedOptions(MPI_Comm comm, const char prefix[], const char opts[])
+{
+  PetscFunctionBegin;
+  PetscCall(TestPrefixedOptions(comm, prefix, opts, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode TestClearPrefixedOptions(const char prefix[], const char opts[])
 {
-  char **args = NULL;
-  int    argc = 0;
-
   PetscFunctionBegin;
-  if (!opts) PetscFunctionReturn(0);
-  PetscCall(PetscStrToArray(opts, ' ', &argc, &args));
-  for (int i = 0; i < argc; i++) {
-    char name[256];
-    if (!TestIsOptionName(args[i])) continue;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", prefix, args[i] + 1));
-    PetscCall(PetscOptionsClearValue(NULL, name));
-  }
-  PetscCall(PetscStrToArrayDestroy(argc, args));
+  PetscCall(TestPrefixedOptions(PETSC_COMM_SELF, prefix, opts, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
