@@ -87,6 +87,10 @@ PETSC_EXTERN PetscErrorCode TSTheta2GetPCReduced(TS, PetscBool *);
    finest multigrid level only, the coarse levels lagged (-ts_theta_pc_lag_coarse) */
 PETSC_EXTERN PetscErrorCode TSTheta2SetPCLagCoarse(TS, PetscBool);
 PETSC_EXTERN PetscErrorCode TSTheta2GetPCLagCoarse(TS, PetscBool *, PetscInt *);
+/* With -snes_ksp_ew: a linear solve stops below this fraction of Newton's tolerance, Kelley's
+   safeguard against oversolving (-ts_theta_ew_safeguard, default 0.5) */
+PETSC_EXTERN PetscErrorCode TSTheta2SetEWSafeguard(TS, PetscReal);
+PETSC_EXTERN PetscErrorCode TSTheta2GetEWSafeguard(TS, PetscReal *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The mechanical system                                                                      */

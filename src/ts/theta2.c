@@ -75,6 +75,11 @@ typedef struct {
 
   /* Newton's absolute tolerance while extrapolating: the one last given to the SNES (< 0: none), and the user's */
   PetscReal atol_applied, atol_user;
+
+  /* -snes_ksp_ew: a linear solve stops at ewguard times Newton's tolerance (Theta2GuardOversolve()) */
+  PetscReal ewguard;
+  PetscReal newtontol;                 /* Newton's tolerance of this solve, max(atol, rtol ||F_0||) */
+  PetscReal katol_applied, katol_user; /* the KSP's absolute tolerance set here last, and the user's */
 } TS_Theta2;
 
 /* Whether the preconditioning matrix is the semidefinite one */
@@ -289,12 +294,52 @@ static PetscErrorCode Theta2ComputeJacobian(TS ts, PetscReal t, Vec q, Vec v, Ve
   PetscFunctionReturn(0);
 }
 
+/*
+  Eisenstat-Walker forcing terms know nothing of Newton's own tolerance: the last Newton iteration
+  of a step asks for a forcing term that takes the nonlinear residual far below it (1e-12 against
+  a tolerance of 1e-10 on the 1024^2 cloth), and that solve is the most expensive of the step.
+  Kelley's safeguard (docs/solvers.md §3) stops the linear solve once its residual
+  ||F + J s||, which the next nonlinear residual follows up to second-order terms, is below
+  ewguard times Newton's tolerance max(atol, rtol ||F_0||): the KSP's absolute tolerance. CG tests
+  the unpreconditioned residual under EW (TSMechSetUpSecondOrderSolver()), so that is ||F + J s||;
+  a KSP that tests another norm (a user's -ksp_norm_type preconditioned) is left alone.
+*/
+static PetscErrorCode Theta2GuardOversolve(TS ts, SNES snes)
+{
+  TS_Theta2  *th = (TS_Theta2 *)ts->data;
+  PetscBool   ew;
+  PetscInt    it;
+  PetscReal   atol, rtol, fnorm, katol;
+  KSP         ksp;
+  KSPNormType norm;
+
+  PetscFunctionBegin;
+  if (th->ewguard <= 0) PetscFunctionReturn(0);
+  PetscCall(SNESKSPGetUseEW(snes, &ew));
+  if (!ew) PetscFunctionReturn(0);
+  PetscCall(SNESGetIterationNumber(snes, &it));
+  if (it == 0) {
+    PetscCall(SNESGetTolerances(snes, &atol, &rtol, NULL, NULL, NULL));
+    PetscCall(SNESGetFunctionNorm(snes, &fnorm));
+    th->newtontol = PetscMax(atol, rtol * fnorm);
+  }
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetNormType(ksp, &norm));
+  if (norm != KSP_NORM_UNPRECONDITIONED) PetscFunctionReturn(0);
+  PetscCall(KSPGetTolerances(ksp, NULL, &katol, NULL, NULL));
+  /* a tolerance other than the one set here last is the user's */
+  if (katol != th->katol_applied) th->katol_user = katol;
+  th->katol_applied = PetscMax(th->katol_user, th->ewguard * th->newtontol);
+  if (th->katol_applied != katol) PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, th->katol_applied, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SNESTSFormJacobian_Theta2(SNES snes, Vec x, Mat J, Mat P, TS ts)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
 
   PetscFunctionBegin;
-  (void)snes;
+  PetscCall(Theta2GuardOversolve(ts, snes));
   PetscCall(Theta2StageVecs(ts, x));
   PetscCall(Theta2ComputeJacobian(ts, th->stage_time, th->qs, th->vs, th->as, J, P));
   PetscFunctionReturn(0);
@@ -552,6 +597,8 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCLagCoarse_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEWSafeguard_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEWSafeguard_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", NULL));
   PetscFunctionReturn(0);
 }
@@ -574,6 +621,7 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
     }
     SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_theta_linearized_guess %s: unknown linearized guess; allowed: %s", th->badguess, allowed);
   }
+  PetscCheck(th->ewguard >= 0 && th->ewguard < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_ew_safeguard %g must be in [0, 1): the fraction of Newton's tolerance at which a linear solve stops", (double)th->ewguard);
   PetscCheck(th->pcgrowth >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_pc_rebuild_growth %g must be non-negative", (double)th->pcgrowth);
   PetscCall(TSMechStepStateSetUp(ts, &th->st, th->Theta == 0 ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(VecDuplicate(ts->vec_sol, &th->V));
@@ -688,6 +736,7 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
     if (set) PetscCall(TSTheta2SetPCReduced(ts, flg));
   }
   PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
+  PetscCall(PetscOptionsReal("-ts_theta_ew_safeguard", "With -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance, Kelley's safeguard against oversolving (0: off)", "TSTheta2SetEWSafeguard", th->ewguard, &th->ewguard, NULL));
   PetscCall(PetscOptionsBool("-ts_theta_pc_lag_coarse", "With -ts_theta_matrix_free and -pc_type mg: a rebuild for growing iterations renews the finest level only, the coarse levels keep their Galerkin products until theta tau changes, a solve fails or the finest level alone no longer helps", "TSTheta2SetPCLagCoarse", th->lagcoarse, &th->lagcoarse, NULL));
   PetscOptionsHeadEnd();
   /* theta and the guess are checked in TSSetUp_Theta2(): an error inside the options block would leak it */
@@ -705,7 +754,13 @@ static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Theta=%g, %s form (velocity unknown, position projected)\n", (double)th->Theta, th->endpoint ? "endpoint (trapezoidal)" : "one-leg"));
     if (th->Theta == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Explicit: one mass solve per step\n"));
     else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
+    else {
+      PetscBool ew = PETSC_FALSE;
+
+      if (ts->snes) PetscCall(SNESKSPGetUseEW(ts->snes, &ew));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
+      if (ew && th->ewguard > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat-Walker safeguard: a linear solve stops at %g times Newton's tolerance\n", (double)th->ewguard));
+    }
     if (th->matrixfree && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", th->rebuilds, (double)th->pcgrowth));
     if (th->matrixfree && th->Theta > 0 && th->galerkin < PC_MG_GALERKIN_NONE && th->coarserebuilds) PetscCall(PetscViewerASCIIPrintf(viewer, "  Multigrid coarse levels rebuilt %" PetscInt_FMT " of those times%s\n", th->coarserebuilds, th->lagcoarse ? " (-ts_theta_pc_lag_coarse)" : ""));
     if (th->matrixfree && th->pcreduced && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix of the model's reduced pattern\n"));
@@ -872,6 +927,20 @@ static PetscErrorCode TSTheta2GetPCLagCoarse_Theta2(TS ts, PetscBool *flg, Petsc
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode TSTheta2SetEWSafeguard_Theta2(TS ts, PetscReal factor)
+{
+  PetscFunctionBegin;
+  ((TS_Theta2 *)ts->data)->ewguard = factor;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetEWSafeguard_Theta2(TS ts, PetscReal *factor)
+{
+  PetscFunctionBegin;
+  *factor = ((TS_Theta2 *)ts->data)->ewguard;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
@@ -1000,16 +1069,18 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   ts->default_adapt_type  = TSADAPTNONE;
 
   PetscCall(PetscNew(&th));
-  ts->data         = (void *)th;
-  th->Theta        = 0.5;
-  th->endpoint     = PETSC_FALSE;
-  th->extrapolate  = PETSC_FALSE;
-  th->linearized   = PETSC_FALSE;
-  th->guess        = TSTHETA2_GUESS_VELOCITY;
-  th->pcgrowth     = 1.1;
-  th->lagcoarse    = PETSC_TRUE;
-  th->galerkin     = PC_MG_GALERKIN_EXTERNAL;
-  th->atol_applied = -1;
+  ts->data          = (void *)th;
+  th->Theta         = 0.5;
+  th->endpoint      = PETSC_FALSE;
+  th->extrapolate   = PETSC_FALSE;
+  th->linearized    = PETSC_FALSE;
+  th->guess         = TSTHETA2_GUESS_VELOCITY;
+  th->pcgrowth      = 1.1;
+  th->lagcoarse     = PETSC_TRUE;
+  th->galerkin      = PC_MG_GALERKIN_EXTERNAL;
+  th->atol_applied  = -1;
+  th->ewguard       = 0.5;
+  th->katol_applied = -1;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetTheta_C", TSTheta2SetTheta_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetTheta_C", TSTheta2GetTheta_Theta2));
@@ -1028,6 +1099,8 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", TSTheta2SetPCReduced_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", TSTheta2GetPCReduced_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCLagCoarse_C", TSTheta2SetPCLagCoarse_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEWSafeguard_C", TSTheta2SetEWSafeguard_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEWSafeguard_C", TSTheta2GetEWSafeguard_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", TSTheta2GetPCLagCoarse_Theta2));
   PetscFunctionReturn(0);
 }
@@ -1576,5 +1649,64 @@ PetscErrorCode TSTheta2GetPCLagCoarse(TS ts, PetscBool *flg, PetscInt *coarse)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscUseMethod(ts, "TSTheta2GetPCLagCoarse_C", (TS, PetscBool *, PetscInt *), (ts, flg, coarse));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2SetEWSafeguard - With Eisenstat-Walker forcing terms (`SNESKSPSetUseEW()`), stops each
+  linear solve of Newton's method once its residual ||F + J s|| is below factor times Newton's
+  tolerance max(atol, rtol ||F_0||): Kelley's safeguard against oversolving the last Newton
+  iteration of a step.
+
+  Logically Collective
+
+  Input Parameters:
++ ts     - the TS (theta2, beuler2, cn2, midpoint2)
+- factor - in [0, 1); 0 turns the safeguard off
+
+  Options Database Key:
+. -ts_theta_ew_safeguard <0.5> - the factor
+
+  Notes:
+  It is the KSP's absolute tolerance, set at every Newton iteration (never below the user's
+  -ksp_atol). CG tests the unpreconditioned residual under EW, so that is ||F + J s||; a KSP that
+  tests another norm, and a run without EW, are left alone (docs/solvers.md §3).
+
+  Level: intermediate
+
+.seealso: `TSTheta2GetEWSafeguard()`, `SNESKSPSetUseEW()`
+@*/
+PetscErrorCode TSTheta2SetEWSafeguard(TS ts, PetscReal factor)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(ts, factor, 2);
+  PetscCheck(factor >= 0 && factor < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Eisenstat-Walker safeguard %g must be in [0, 1) (-ts_theta_ew_safeguard)", (double)factor);
+  PetscTryMethod(ts, "TSTheta2SetEWSafeguard_C", (TS, PetscReal), (ts, factor));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSTheta2GetEWSafeguard - The fraction of Newton's tolerance at which a linear solve stops under
+  Eisenstat-Walker forcing terms.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS of the theta2 family
+
+  Output Parameter:
+. factor - the factor (0: off)
+
+  Level: intermediate
+
+.seealso: `TSTheta2SetEWSafeguard()`
+@*/
+PetscErrorCode TSTheta2GetEWSafeguard(TS ts, PetscReal *factor)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidRealPointer(factor, 2);
+  PetscUseMethod(ts, "TSTheta2GetEWSafeguard_C", (TS, PetscReal *), (ts, factor));
   PetscFunctionReturn(0);
 }
