@@ -314,21 +314,24 @@ static PetscErrorCode Theta2GuardOversolve(TS ts, SNES snes)
   KSPNormType norm;
 
   PetscFunctionBegin;
-  if (th->ewguard <= 0) PetscFunctionReturn(0);
   PetscCall(SNESKSPGetUseEW(snes, &ew));
-  if (!ew) PetscFunctionReturn(0);
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetNormType(ksp, &norm));
+  PetscCall(KSPGetTolerances(ksp, NULL, &katol, NULL, NULL));
+  /* a tolerance other than the one set here last is the user's */
+  if (katol != th->katol_applied) th->katol_user = katol;
+  if (th->ewguard <= 0 || !ew || norm != KSP_NORM_UNPRECONDITIONED) {
+    /* off (or turned off since): the user's tolerance back */
+    if (th->katol_applied >= 0 && katol == th->katol_applied) PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, th->katol_user, PETSC_DEFAULT, PETSC_DEFAULT));
+    th->katol_applied = -1;
+    PetscFunctionReturn(0);
+  }
   PetscCall(SNESGetIterationNumber(snes, &it));
   if (it == 0) {
     PetscCall(SNESGetTolerances(snes, &atol, &rtol, NULL, NULL, NULL));
     PetscCall(SNESGetFunctionNorm(snes, &fnorm));
     th->newtontol = PetscMax(atol, rtol * fnorm);
   }
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPGetNormType(ksp, &norm));
-  if (norm != KSP_NORM_UNPRECONDITIONED) PetscFunctionReturn(0);
-  PetscCall(KSPGetTolerances(ksp, NULL, &katol, NULL, NULL));
-  /* a tolerance other than the one set here last is the user's */
-  if (katol != th->katol_applied) th->katol_user = katol;
   th->katol_applied = PetscMax(th->katol_user, th->ewguard * th->newtontol);
   if (th->katol_applied != katol) PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, th->katol_applied, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscFunctionReturn(0);
@@ -597,9 +600,9 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCLagCoarse_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEWSafeguard_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEWSafeguard_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", NULL));
   PetscFunctionReturn(0);
 }
 

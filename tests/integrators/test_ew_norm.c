@@ -8,8 +8,9 @@ static const char help[] = "Eisenstat-Walker linear tolerances and CG's residual
                            "3. without EW the norm stays CG's default (preconditioned);\n"
                            "4. Kelley's safeguard (-ts_theta_ew_safeguard, default 0.5): with EW the linear solves stop\n"
                            "   at half of Newton's tolerance, the KSP's absolute tolerance; the run takes fewer linear\n"
-                           "   iterations than with the safeguard off, both within -acc of the tight run; a user's larger\n"
-                           "   -ksp_atol is kept; a factor outside [0, 1) is refused.\n"
+                           "   iterations than with the safeguard off, both within -acc of the tight run; off, the user's\n"
+                           "   -ksp_atol stays, and turned off during a run it comes back; a factor outside [0, 1) is\n"
+                           "   refused.\n"
                            "  -acc <1e-6> bound of the distance to the tight run\n";
 
 #include "integ.h"
@@ -21,9 +22,9 @@ typedef struct {
   PetscInt    lits;
 } RunInfo;
 
-/* Runs the cloth under midpoint2 with opts; returns what it leaves (RunInfo), the TS's reason and,
-   if it converged, the final state */
-static PetscErrorCode Run(MechSystem sys, const char opts[], RunInfo *info, TSConvergedReason *reason, Vec *q, Vec *v)
+/* Runs the cloth under midpoint2 with opts (the safeguard turned off after offat steps if offat > 0);
+   returns what it leaves (RunInfo), the TS's reason and, if it converged, the final state */
+static PetscErrorCode Run(MechSystem sys, const char opts[], PetscInt offat, RunInfo *info, TSConvergedReason *reason, Vec *q, Vec *v)
 {
   static int runs = 0;
   char       prefix[32];
@@ -48,6 +49,12 @@ static PetscErrorCode Run(MechSystem sys, const char opts[], RunInfo *info, TSCo
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPGetNormType(ksp, &info->norm));
+  if (offat > 0) {
+    PetscCall(TSSetMaxSteps(ts, offat));
+    PetscCall(TSSolve(ts, NULL));
+    PetscCall(TSTheta2SetEWSafeguard(ts, 0.0));
+    PetscCall(TSSetMaxSteps(ts, 30));
+  }
   PetscCall(TSSolve(ts, NULL));
   PetscCall(TSGetConvergedReason(ts, reason));
   PetscCall(KSPGetTolerances(ksp, NULL, &info->katol, NULL, NULL));
@@ -79,12 +86,12 @@ int main(int argc, char **argv)
 
   /* the tight run, without EW */
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -ksp_rtol 1e-12 -snes_rtol 1e-10", base));
-  PetscCall(Run(sys, opts, &info, &reason, &qr, &vr));
+  PetscCall(Run(sys, opts, 0, &info, &reason, &qr, &vr));
   TestCheck(comm, reason > 0, "the tight run diverged: %s", TSConvergedReasons[reason]);
   TestCheck(comm, info.norm == KSP_NORM_PRECONDITIONED, "without -snes_ksp_ew CG's norm must stay its default (preconditioned), not %s", KSPNormTypes[info.norm]);
 
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -snes_ksp_ew", base));
-  PetscCall(Run(sys, opts, &info, &reason, &q, &v));
+  PetscCall(Run(sys, opts, 0, &info, &reason, &q, &v));
   PetscCall(TestRelDiff(q, v, qr, vr, &rel));
   PetscCall(PetscPrintf(comm, "  -snes_ksp_ew: %s norm, %s, distance to the tight run %.1e\n", KSPNormTypes[info.norm], TSConvergedReasons[reason], (double)rel));
   TestCheck(comm, info.norm == KSP_NORM_UNPRECONDITIONED, "with -snes_ksp_ew CG must test the unpreconditioned residual, not the %s one", KSPNormTypes[info.norm]);
@@ -97,12 +104,18 @@ int main(int argc, char **argv)
   TestCheck(comm, info.guard == 0.5, "TSTheta2GetEWSafeguard() gives %g, the default is 0.5", (double)info.guard);
   TestCheck(comm, info.katol > 1e-30 && info.katol < 1e-6, "with the safeguard the KSP's absolute tolerance must be half of Newton's (a small positive number), not %g", (double)info.katol);
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -snes_ksp_ew -ts_theta_ew_safeguard 0 -ksp_atol 1e-40", base));
-  PetscCall(Run(sys, opts, &off, &reason, &q, &v));
+  PetscCall(Run(sys, opts, 0, &off, &reason, &q, &v));
   PetscCall(TestRelDiff(q, v, qr, vr, &rel));
   PetscCall(PetscPrintf(comm, "  safeguard 0.5 / off: %" PetscInt_FMT " / %" PetscInt_FMT " linear iterations, off: distance to the tight run %.1e\n", info.lits, off.lits, (double)rel));
   TestCheck(comm, reason > 0 && rel <= acc, "with the safeguard off the run must converge (%s) within %g of the tight run (%g)", TSConvergedReasons[reason], (double)acc, (double)rel);
   TestCheck(comm, off.guard == 0 && off.katol == 1e-40, "with the safeguard off the user's -ksp_atol 1e-40 must stay (%g, factor %g)", (double)off.katol, (double)off.guard);
   TestCheck(comm, info.lits < off.lits, "the safeguard must save linear iterations (%" PetscInt_FMT " with, %" PetscInt_FMT " without)", info.lits, off.lits);
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  /* turned off after 10 steps: the user's tolerance is back for the remaining 20 */
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -snes_ksp_ew -ksp_atol 1e-40", base));
+  PetscCall(Run(sys, opts, 10, &off, &reason, &q, &v));
+  TestCheck(comm, reason > 0 && off.guard == 0 && off.katol == 1e-40, "the safeguard turned off after 10 steps must give the user's -ksp_atol 1e-40 back (%g, factor %g, %s)", (double)off.katol, (double)off.guard, TSConvergedReasons[reason]);
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));
   {
@@ -119,7 +132,7 @@ int main(int argc, char **argv)
   }
 
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -snes_ksp_ew -ksp_norm_type preconditioned", base));
-  PetscCall(Run(sys, opts, &info, &reason, &q, &v));
+  PetscCall(Run(sys, opts, 0, &info, &reason, &q, &v));
   PetscCall(PetscPrintf(comm, "  -snes_ksp_ew -ksp_norm_type preconditioned: %s norm, %s\n", KSPNormTypes[info.norm], TSConvergedReasons[reason]));
   TestCheck(comm, info.norm == KSP_NORM_PRECONDITIONED, "the user's -ksp_norm_type preconditioned was replaced by %s", KSPNormTypes[info.norm]);
   if (size == 1) TestCheck(comm, reason < 0, "with the preconditioned norm the run no longer stalls (%s): the case does not test what the default avoids", TSConvergedReasons[reason]);
