@@ -95,15 +95,16 @@ static inline PetscBool Theta2PCDefinite(const TS_Theta2 *th)
   An exact Newton step keeps x_f = v_f, but an inexact one need not: a multigrid coarse correction
   reaches the fixed dofs, and the next residual then missed the linear prediction by 1.4-7x
   (cloth 128^2, one V-cycle per Newton iteration). The acceleration a_f still follows x, so the
-  residual's own rows M a_f drive x_f back.
+  residual's own rows M a_f drive x_f back; their exact solution x_f = v_f is also set after the
+  solve (qs NULL), so that an inexact solve leaves no trace in the fixed positions.
 */
-static PetscErrorCode Theta2HoldFixed(TS ts)
+static PetscErrorCode Theta2HoldFixed(TS ts, Vec qs, Vec vs)
 {
   TS_Theta2         *th = (TS_Theta2 *)ts->data;
   IS                 fixed;
   const PetscInt    *idx;
   const PetscScalar *q0, *v0;
-  PetscScalar       *qs, *vs;
+  PetscScalar       *qa = NULL, *va;
   PetscInt           n, rstart;
 
   PetscFunctionBegin;
@@ -112,19 +113,19 @@ static PetscErrorCode Theta2HoldFixed(TS ts)
   if (!fixed) PetscFunctionReturn(0);
   PetscCall(ISGetLocalSize(fixed, &n));
   PetscCall(ISGetIndices(fixed, &idx));
-  PetscCall(VecGetOwnershipRange(th->qs, &rstart, NULL));
+  PetscCall(VecGetOwnershipRange(vs, &rstart, NULL));
   PetscCall(VecGetArrayRead(th->st.q0, &q0));
   PetscCall(VecGetArrayRead(th->st.v0, &v0));
-  PetscCall(VecGetArray(th->qs, &qs));
-  PetscCall(VecGetArray(th->vs, &vs));
+  if (qs) PetscCall(VecGetArray(qs, &qa));
+  PetscCall(VecGetArray(vs, &va));
   for (PetscInt k = 0; k < n; k++) {
     const PetscInt i = idx[k] - rstart;
 
-    qs[i] = q0[i];
-    vs[i] = v0[i];
+    if (qa) qa[i] = q0[i];
+    va[i] = v0[i];
   }
-  PetscCall(VecRestoreArray(th->vs, &vs));
-  PetscCall(VecRestoreArray(th->qs, &qs));
+  PetscCall(VecRestoreArray(vs, &va));
+  if (qs) PetscCall(VecRestoreArray(qs, &qa));
   PetscCall(VecRestoreArrayRead(th->st.v0, &v0));
   PetscCall(VecRestoreArrayRead(th->st.q0, &q0));
   PetscCall(ISRestoreIndices(fixed, &idx));
@@ -154,7 +155,7 @@ static PetscErrorCode Theta2StageVecs(TS ts, Vec x)
   PetscCall(VecCopy(q0, th->qs));
   if (th->endpoint) PetscCall(VecAXPBYPCZ(th->qs, tau * (1.0 - theta), tau * theta, 1.0, v0, x));
   else PetscCall(VecAXPY(th->qs, theta * tau, th->vs));
-  PetscCall(Theta2HoldFixed(ts));
+  PetscCall(Theta2HoldFixed(ts, th->qs, th->vs));
   PetscFunctionReturn(0);
 }
 
@@ -570,6 +571,7 @@ static PetscErrorCode TSStep_Theta2(TS ts)
       ts->ksp_its += lits;
     }
     /* the position always follows from v+, whatever the solver evaluated last */
+    if (th->Theta > 0) PetscCall(Theta2HoldFixed(ts, NULL, th->V));
     PetscCall(Theta2ProjectPosition(ts, th->V, th->qs));
     PetscCall(TSPostStage(ts, th->stage_time, 0, &th->qs));
     if (stageok) PetscCall(TSAdaptCheckStage(ts->adapt, ts, th->stage_time, th->qs, &stageok));
