@@ -87,6 +87,24 @@ static PetscErrorCode CheckFixed(MechSystem sys, const char *label, const Case *
   PetscFunctionReturn(0);
 }
 
+/* Integrates sys from its initial state under each case (options common, then the case's) and
+   checks the fixed dofs against the initial positions q0 */
+static PetscErrorCode CheckCases(MechSystem sys, const char *label, const Case cases[], size_t n, const char common[], PetscReal dt, PetscReal T, Vec q0, PetscInt *failures)
+{
+  PetscFunctionBegin;
+  for (size_t i = 0; i < n; i++) {
+    Vec  q, v;
+    char opts[512];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", common, cases[i].opts));
+    PetscCall(TestIntegrate(sys, cases[i].type, opts, dt, T, &q, &v, NULL, NULL));
+    PetscCall(CheckFixed(sys, label, &cases[i], q, v, q0, q0, failures));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The chain, moved away from the origin (so that a fixed position is not a trivial 0) and
    given a velocity everywhere, the pinned particle included. */
 static PetscErrorCode CheckChain(PetscInt *failures)
@@ -110,16 +128,7 @@ static PetscErrorCode CheckChain(PetscInt *failures)
   PetscCall(VecRestoreArray(v0, &u));
   PetscCall(VecRestoreArray(q0, &x));
   PetscCall(MechSystemSetInitialState(sys, q0, v0));
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-    Vec  q, v;
-    char opts[512];
-
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", solver_opts, cases[i].opts));
-    PetscCall(TestIntegrate(sys, cases[i].type, opts, dt, T, &q, &v, NULL, NULL));
-    PetscCall(CheckFixed(sys, "chain", &cases[i], q, v, q0, q0, failures));
-    PetscCall(VecDestroy(&q));
-    PetscCall(VecDestroy(&v));
-  }
+  PetscCall(CheckCases(sys, "chain", cases, sizeof(cases) / sizeof(cases[0]), solver_opts, dt, T, q0, failures));
   PetscCall(VecDestroy(&q0));
   PetscCall(VecDestroy(&v0));
   PetscCall(MechSystemDestroy(&sys));
@@ -207,14 +216,7 @@ static PetscErrorCode CheckInexact(PetscInt *failures)
   PetscFunctionBegin;
   PetscCall(FoundationCreateModel(PETSC_COMM_WORLD, "cloth", "-cloth_n 17", &sys));
   PetscCall(MechSystemCreateState(sys, &q0, &v0));
-  for (size_t i = 0; i < sizeof(cloth) / sizeof(cloth[0]); i++) {
-    Vec q, v;
-
-    PetscCall(TestIntegrate(sys, cloth[i].type, cloth[i].opts, 1e-3, 0.02, &q, &v, NULL, NULL));
-    PetscCall(CheckFixed(sys, "cloth", &cloth[i], q, v, q0, q0, failures));
-    PetscCall(VecDestroy(&q));
-    PetscCall(VecDestroy(&v));
-  }
+  PetscCall(CheckCases(sys, "cloth", cloth, sizeof(cloth) / sizeof(cloth[0]), "", 1e-3, 0.02, q0, failures));
   PetscCall(VecDestroy(&q0));
   PetscCall(VecDestroy(&v0));
   PetscCall(MechSystemDestroy(&sys));
