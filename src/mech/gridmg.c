@@ -174,6 +174,10 @@ PetscErrorCode MechSystemSetUpPCMG(MechSystem sys, PC pc)
     Mat P;
 
     PetscCall(GridInterpolation(dms[levels - l], dms[levels - l - 1], &P));
+    /* No coarse correction reaches a fixed dof: their rows of the operator are decoupled
+       (MechSystemSetFixed()), so a solve whose right-hand side is zero there keeps them exactly
+       where they are, however inexact it is elsewhere (docs/schemes.md §2, "Fixed dofs") */
+    if (l == levels - 1 && sys->fixed) PetscCall(MatZeroRowsIS(P, sys->fixed, 0.0, NULL, NULL));
     PetscCall(PCMGSetInterpolation(pc, l, P));
     PetscCall(MatDestroy(&P));
   }

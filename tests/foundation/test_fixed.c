@@ -209,6 +209,7 @@ static PetscErrorCode CheckInexact(PetscInt *failures)
   const Case cloth[] = {
       {TSMIDPOINT2, "-ts_theta_matrix_free -ksp_type cg -pc_type mg -mg_levels_ksp_max_it 1 -snes_ksp_ew -snes_rtol 1e-5"},
       {TSCN2,       "-ksp_type cg -pc_type mg -ksp_rtol 1e-2"                                                            },
+      {TSALPHA2,    "-ksp_type cg -pc_type mg -ksp_rtol 1e-2"                                                            },
   };
   MechSystem sys;
   Vec        q0, v0;

@@ -5,8 +5,7 @@ static const char help[] = "Writes the HDF5 output of a short run, for tests/io/
                            "  -every K             snapshot interval\n"
                            "  -abort_after_step S  MPI_Abort() once step S is recorded (a run killed mid-way)\n"
                            "  -no_monitor          record by hand: the initial state before TSSolve(), the final one at close\n"
-                           "  -check_errors        check that unwritable paths fail cleanly, then exit\n"
-                           "Exits with 77 (meson's skip) when the model is not built in.\n";
+                           "  -check_errors        check that unwritable paths fail cleanly, then exit\n";
 
 /*
   The test models grid2d and grid3d are n x n (x n) nodes on a 2-D (3-D) DMDA with 3 dofs per
@@ -158,18 +157,6 @@ static PetscErrorCode CreateGrid(MPI_Comm comm, PetscInt dim, MechSystem *sys)
   PetscFunctionReturn(0);
 }
 
-/* Whether name is a registered model */
-static PetscErrorCode ModelAvailable(const char name[], PetscBool *has)
-{
-  void (*create)(void) = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(MechModelRegisterAll());
-  PetscCall(PetscFunctionListFind(MechModelList, name, &create));
-  *has = create ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode AbortMonitor(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
 {
   PetscFunctionBegin;
@@ -251,12 +238,6 @@ int main(int argc, char **argv)
     PetscCall(PetscStrcmp(model, "grid3d", &has));
     if (has) PetscCall(CreateGrid(comm, 3, &sys));
     else {
-      PetscCall(ModelAvailable(model, &has));
-      if (!has) {
-        PetscCall(PetscPrintf(comm, "Model %s is not registered: skipped\n", model));
-        PetscCall(PetscFinalize());
-        return 77;
-      }
       PetscCall(MechCreateModel(comm, model, &sys));
     }
   }
