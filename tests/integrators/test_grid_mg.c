@@ -2,7 +2,10 @@ static const char help[] = "Geometric multigrid on the grid models (-pc_type mg,
                            "1. The interpolation of every level, on grids whose coarsenings are not nested (n - 1 odd):\n"
                            "   each row sums to 1 and a linear field on the coarse grid (at the coarse points' own\n"
                            "   coordinates) is interpolated exactly, in 1-D (chain), 2-D (cloth) and 3-D (lattice);\n"
-                           "   on the finest level the rows of the fixed dofs are zero (no coarse correction reaches them).\n"
+                           "   on the finest level the rows of the fixed dofs are zero (no coarse correction reaches them):\n"
+                           "   a scalar interpolation per component (MATMAIJ) where every fixed grid point is fixed in all\n"
+                           "   components, an AIJ matrix with rows of its own where one is not (the cloth with only the\n"
+                           "   z component of some points fixed).\n"
                            "2. The stiff cloth (light, so that theta^2 tau^2 K dominates M) under midpoint2 with the\n"
                            "   matrix-free Jacobian: the final state with -pc_type mg equals that with ICC to solver\n"
                            "   tolerance, and the CG iterations per Newton iteration stay bounded when the grid is\n"
@@ -64,7 +67,7 @@ static PetscErrorCode LinearField(DM da, const PetscReal scale[3], Vec u)
 }
 
 /* Part 1: every level's interpolation sums to 1 per row and is exact on linear fields */
-static PetscErrorCode CheckInterpolation(MPI_Comm comm, const char model[], const char opts[])
+static PetscErrorCode CheckInterpolation(MPI_Comm comm, const char model[], const char opts[], PetscBool partial)
 {
   MechSystem sys;
   KSP        ksp;
@@ -75,6 +78,24 @@ static PetscErrorCode CheckInterpolation(MPI_Comm comm, const char model[], cons
 
   PetscFunctionBegin;
   PetscCall(IntegCreateModel(comm, model, opts, &sys));
+  if (partial) {
+    /* only the last component of every seventh grid point of this rank */
+    Vec      q, v;
+    PetscInt rstart, rend, n = 0, *idx, bs;
+    IS       is;
+
+    PetscCall(MechSystemCreateState(sys, &q, &v));
+    PetscCall(VecGetOwnershipRange(q, &rstart, &rend));
+    PetscCall(VecGetBlockSize(q, &bs));
+    PetscCall(PetscMalloc1(rend - rstart, &idx));
+    for (PetscInt i = rstart; i < rend; i += bs)
+      if ((i / bs) % 7 == 0) idx[n++] = i + bs - 1;
+    PetscCall(ISCreateGeneral(comm, n, idx, PETSC_OWN_POINTER, &is));
+    PetscCall(MechSystemSetFixed(sys, is, NULL));
+    PetscCall(ISDestroy(&is));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+  }
   PetscCall(MechSystemGetFixed(sys, &fixed));
   PetscCall(CreateGridMG(sys, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -93,6 +114,12 @@ static PetscErrorCode CheckInterpolation(MPI_Comm comm, const char model[], cons
     PetscReal sf[3] = {1, 1, 1}, sc[3] = {1, 1, 1}, err, nrm, rerr;
 
     PetscCall(PCMGGetInterpolation(pc, l, &P));
+    {
+      PetscBool maij;
+
+      PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &maij, MATSEQMAIJ, MATMPIMAIJ, ""));
+      TestCheck(comm, maij == (partial && l == levels - 1 ? PETSC_FALSE : PETSC_TRUE), "%s %s level %" PetscInt_FMT ": the interpolation is %s", model, opts, l, maij ? "MAIJ, with partly fixed grid points" : "not MAIJ");
+    }
     PetscCall(DMDAGetInfo(dms[l], NULL, &Mf[0], &Mf[1], &Mf[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
     PetscCall(DMDAGetInfo(dms[l - 1], NULL, &Mc[0], &Mc[1], &Mc[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
     /* coordinates in units of this fine grid's spacing: the coarse one is (Mf - 1) / (Mc - 1) of it */
@@ -119,7 +146,7 @@ static PetscErrorCode CheckInterpolation(MPI_Comm comm, const char model[], cons
     PetscCall(MatMult(P, ones, sums));
     PetscCall(VecAXPY(rs, -1.0, sums));
     PetscCall(VecNorm(rs, NORM_INFINITY, &rerr));
-    PetscCall(PetscPrintf(comm, "  %-8s %-22s level %" PetscInt_FMT ": %4" PetscInt_FMT " -> %4" PetscInt_FMT " points along x, linear field error %.1e, row sums - 1 %.1e\n", model, opts, l, Mc[0], Mf[0], (double)(err / nrm), (double)rerr));
+    PetscCall(PetscPrintf(comm, "  %-8s %-22s%s level %" PetscInt_FMT ": %4" PetscInt_FMT " -> %4" PetscInt_FMT " points along x, linear field error %.1e, row sums - 1 %.1e\n", model, opts, partial ? " (z fixed)" : "", l, Mc[0], Mf[0], (double)(err / nrm), (double)rerr));
     TestCheck(comm, err <= 1e-13 * nrm, "%s %s level %" PetscInt_FMT ": a linear field is not interpolated exactly (error %g)", model, opts, l, (double)(err / nrm));
     TestCheck(comm, rerr <= 1e-14, "%s %s level %" PetscInt_FMT ": interpolation rows do not sum to 1 (0 for a fixed dof; %g)", model, opts, l, (double)rerr);
     PetscCall(VecDestroy(&uc));
@@ -283,7 +310,8 @@ int main(int argc, char **argv)
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-soltol", &soltol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-growth", &growth, NULL));
-  for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckInterpolation(comm, grids[g][0], grids[g][1]));
+  for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckInterpolation(comm, grids[g][0], grids[g][1], PETSC_FALSE));
+  PetscCall(CheckInterpolation(comm, "cloth", "-cloth_n 30", PETSC_TRUE));
   PetscCall(CheckStiffCloth(comm, soltol, growth));
   PetscCall(CheckLagCoarse(comm, soltol));
   PetscCall(CheckRefusals(comm));
