@@ -121,9 +121,56 @@ PetscErrorCode TSMechGetSystem(TS ts, MechSystem *sys)
   gets its geometric hierarchy (MechSystemSetUpPCMG()). The first-order form has 2N unknowns and
   gets no DM.
 */
+/*
+  TSALPHA2's Newton steps solve the rows of the fixed dofs exactly. Those rows are decoupled
+  (MechSystemSetFixed(): zero force, the fixed rows and columns of K and D zero, M's decoupled)
+  and affine in the unknown, so the exact Newton step there is Y_f = F_f / J_ff, with J_ff the
+  diagonal of the Jacobian. A preconditioner that couples them to the rest (GAMG's smoothed
+  aggregation) solves them only to the linear tolerance, and the fixed dofs drifted from step to
+  step (17^2 cloth, 20 steps, -pc_type gamg -ksp_rtol 1e-2: 4e-10); a step from the exact values
+  gives F_f = 0 and leaves them bitwise. The tsmech types hold the fixed dofs themselves
+  (docs/schemes.md §2). Installed as the line search's pre-check, unless one is set.
+*/
+static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBool *changed, void *ctx)
+{
+  MechSystem         sys = (MechSystem)ctx;
+  SNES               snes;
+  Mat                P;
+  Vec                F;
+  const PetscInt    *idx;
+  const PetscScalar *f;
+  PetscScalar       *y;
+  PetscInt           n, rstart;
+
+  PetscFunctionBegin;
+  (void)X;
+  PetscCall(SNESLineSearchGetSNES(ls, &snes));
+  PetscCall(SNESLineSearchGetVecs(ls, NULL, &F, NULL, NULL, NULL));
+  /* the preconditioning matrix has the same fixed rows as J and always has entries */
+  PetscCall(SNESGetJacobian(snes, NULL, &P, NULL, NULL));
+  PetscCall(ISGetLocalSize(sys->fixed, &n));
+  PetscCall(ISGetIndices(sys->fixed, &idx));
+  PetscCall(VecGetOwnershipRange(Y, &rstart, NULL));
+  PetscCall(VecGetArrayRead(F, &f));
+  PetscCall(VecGetArray(Y, &y));
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = idx[k] - rstart;
+    PetscScalar    d;
+
+    PetscCall(MatGetValues(P, 1, &idx[k], 1, &idx[k], &d));
+    PetscCheck(d != 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The Jacobian's diagonal entry of fixed dof %" PetscInt_FMT " is zero", idx[k]);
+    y[i] = f[i] / d;
+  }
+  PetscCall(VecRestoreArray(Y, &y));
+  PetscCall(VecRestoreArrayRead(F, &f));
+  PetscCall(ISRestoreIndices(sys->fixed, &idx));
+  *changed = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
 {
-  PetscBool   isda, isexplicit, ismg, iscg, ew, normset;
+  PetscBool   isda, isexplicit, ismg, iscg, ew, normset, isalpha2;
   SNES        snes;
   KSP         ksp;
   PC          pc;
@@ -139,6 +186,15 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
   PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
   PetscCall(PetscOptionsHasName(((PetscObject)ksp)->options, prefix, "-ksp_norm_type", &normset));
   if (ew && iscg && !normset) PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSALPHA2, &isalpha2));
+  if (isalpha2 && sys && sys->fixed) {
+    SNESLineSearch ls;
+    PetscErrorCode (*pre)(SNESLineSearch, Vec, Vec, PetscBool *, void *);
+
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchGetPreCheck(ls, &pre, NULL));
+    if (!pre || pre == MechFixedPreCheck) PetscCall(SNESLineSearchSetPreCheck(ls, MechFixedPreCheck, sys));
+  }
   if (!sys || !sys->dm) PetscFunctionReturn(0);
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
@@ -170,7 +226,9 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
   then get q and v themselves through `TS2SetSolution()`; the KSP of an implicit one also gets the
   system's `DMDA` (inactive), and with -pc_type mg its grid hierarchy (`MechSystemSetUpPCMG()`);
   with Eisenstat-Walker linear tolerances (-snes_ksp_ew) a CG tests the unpreconditioned residual
-  unless -ksp_norm_type is given (docs/solvers.md §3). So call this after `TSSetFromOptions()`. PETSc's first-order types get the
+  unless -ksp_norm_type is given (docs/solvers.md §3); under `TSALPHA2` a system with fixed dofs
+  gets a line-search pre-check (unless one is set) that solves their decoupled rows of every
+  Newton step exactly (docs/schemes.md §2). So call this after `TSSetFromOptions()`. PETSc's first-order types get the
   automatic form X = [q; v] (2N unknowns): an RHSFunction for the explicit types (`TSEULER`,
   `TSRK`, `TSSSP`, `TSMPRK`, `TSGLEE`), an IFunction and IJacobian for the others; they need an
   attached system (`TSMechSetSystem()`).
