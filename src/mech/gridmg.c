@@ -152,7 +152,8 @@ static PetscErrorCode GridCanCoarsen(DM da, PetscInt least, PetscBool *can)
   them the interpolation is linear in each direction with each coarse point at its own coordinate
   (the Q1 interpolation of `DMCreateInterpolation()` where the grids are nested), so any grid size
   has a hierarchy; it is stored once per grid point (`MATMAIJ`), and the finest one has no rows
-  for the system's fixed dofs (`MechSystemSetFixed()`), which no coarse correction then moves. Unless given as options, the coarse operators are Galerkin products
+  for the system's fixed dofs (`MechSystemSetFixed()`), which no coarse correction then moves.
+  Unless given as options, the coarse operators are Galerkin products
   (-pc_mg_galerkin both) and the smoothers use the preconditioning matrix (-pc_use_amat 0): a
   matrix-free Jacobian has no entries to multiply. The PC also needs the DMDA as its DM, inactive
   (`KSPSetDM()`, `KSPSetDMActive()`), which `TSMechSetSolution()` gives the KSP of a second-order type.

@@ -106,22 +106,6 @@ PetscErrorCode TSMechGetSystem(TS ts, MechSystem *sys)
 }
 
 /*
-  The linear solver of a second-order implicit type.
-
-  With Eisenstat-Walker forcing terms (-snes_ksp_ew) the linear solve only needs to reduce the
-  true residual by the forcing term, ||F + J s|| <= eta ||F||, which makes s a descent direction
-  for the line search (Eisenstat & Walker, SIAM J. Sci. Comput. 17, 1996; docs/solvers.md §3).
-  CG's default test on the preconditioned residual does not bound the true one: with a loose eta
-  and a lagged ICC it accepted, after one iteration, a step that doubled the true residual, and
-  Newton stalled (cloth 512^2, SNES DIVERGED_LOCAL_MIN). So CG tests the unpreconditioned
-  residual under EW, unless -ksp_norm_type is given.
-
-  The KSP works on the N unknowns of the system's grid, so it gets the DMDA, inactive (the
-  operators stay the TS's): PCMG and other DM-aware preconditioners see the grid, and -pc_type mg
-  gets its geometric hierarchy (MechSystemSetUpPCMG()). The first-order form has 2N unknowns and
-  gets no DM.
-*/
-/*
   TSALPHA2's Newton steps solve the rows of the fixed dofs exactly. Those rows are decoupled
   (MechSystemSetFixed(): zero force, the fixed rows and columns of K and D zero, M's decoupled)
   and affine in the unknown, so the exact Newton step there is Y_f = F_f / J_ff, with J_ff the
@@ -168,6 +152,22 @@ static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBo
   PetscFunctionReturn(0);
 }
 
+/*
+  The linear solver of a second-order implicit type.
+
+  With Eisenstat-Walker forcing terms (-snes_ksp_ew) the linear solve only needs to reduce the
+  true residual by the forcing term, ||F + J s|| <= eta ||F||, which makes s a descent direction
+  for the line search (Eisenstat & Walker, SIAM J. Sci. Comput. 17, 1996; docs/solvers.md §3).
+  CG's default test on the preconditioned residual does not bound the true one: with a loose eta
+  and a lagged ICC it accepted, after one iteration, a step that doubled the true residual, and
+  Newton stalled (cloth 512^2, SNES DIVERGED_LOCAL_MIN). So CG tests the unpreconditioned
+  residual under EW, unless -ksp_norm_type is given.
+
+  The KSP works on the N unknowns of the system's grid, so it gets the DMDA, inactive (the
+  operators stay the TS's): PCMG and other DM-aware preconditioners see the grid, and -pc_type mg
+  gets its geometric hierarchy (MechSystemSetUpPCMG()). The first-order form has 2N unknowns and
+  gets no DM.
+*/
 static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
 {
   PetscBool   isda, isexplicit, ismg, iscg, ew, normset, isalpha2;
