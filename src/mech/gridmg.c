@@ -117,6 +117,327 @@ static PetscErrorCode GridInterpolation(DM coarse, DM fine, IS fixed, Mat *P)
   PetscFunctionReturn(0);
 }
 
+/*
+  A Galerkin product Ac = P^T A P kept for recomputation with A's new values: the local pieces,
+  in the coarse points this process touches (cl, sorted global indices), of
+    T1 = Pl^T Ad Pl         (A's diagonal block, Pl the local rows of P as MATMAIJ),
+    T2 = Plx^T (Ao Pg)      (A's off-process columns, Pg the rows of P of those columns),
+  whose sum over the processes is Ac (docs/solvers.md §4, "Coarse operators").
+*/
+typedef struct {
+  PetscInt     dof, ncl, *cl2g, *cols;
+  PetscScalar *zeros; /* work: one row's column indices and zero values */
+  Mat          Ad, Ao, Pl, Plx, Pg, T1, X, T2;
+  PetscReal    fill;
+} GridGalerkinCtx;
+
+static PetscErrorCode GridGalerkinDestroy(void *ptr)
+{
+  GridGalerkinCtx *gc = (GridGalerkinCtx *)ptr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(gc->cl2g));
+  PetscCall(PetscFree(gc->cols));
+  PetscCall(PetscFree(gc->zeros));
+  PetscCall(MatDestroy(&gc->Pl));
+  PetscCall(MatDestroy(&gc->Plx));
+  PetscCall(MatDestroy(&gc->Pg));
+  PetscCall(MatDestroy(&gc->T1));
+  PetscCall(MatDestroy(&gc->X));
+  PetscCall(MatDestroy(&gc->T2));
+  PetscCall(PetscFree(gc));
+  PetscFunctionReturn(0);
+}
+
+/* Adds the local product T (rows and columns in the numbering cl, dof per point) into M */
+static PetscErrorCode GridGalerkinAdd(GridGalerkinCtx *gc, Mat T, Mat M)
+{
+  PetscInt dof = gc->dof, nr, r;
+
+  PetscFunctionBegin;
+  if (!T) PetscFunctionReturn(0);
+  PetscCall(MatGetSize(T, &nr, NULL));
+  for (r = 0; r < nr; r++) {
+    const PetscInt    *c;
+    const PetscScalar *v;
+    PetscInt           n, k, gr = gc->cl2g[r / dof] * dof + r % dof;
+
+    PetscCall(MatGetRow(T, r, &n, &c, &v));
+    for (k = 0; k < n; k++) gc->cols[k] = gc->cl2g[c[k] / dof] * dof + c[k] % dof;
+    if (n) PetscCall(MatSetValues(M, 1, &gr, n, gc->cols, v, ADD_VALUES));
+    PetscCall(MatRestoreRow(T, r, &n, &c, &v));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Adds the block pattern of T to the MATPREALLOCATOR M (block size dof): one key per block */
+static PetscErrorCode GridGalerkinPattern(GridGalerkinCtx *gc, Mat T, Mat M)
+{
+  PetscInt dof = gc->dof, nr, blk, a, k;
+
+  PetscFunctionBegin;
+  if (!T) PetscFunctionReturn(0);
+  PetscCall(MatGetSize(T, &nr, NULL));
+  for (blk = 0; blk < nr / dof; blk++) {
+    PetscInt nb = 0, gr = gc->cl2g[blk] * dof;
+
+    for (a = 0; a < dof; a++) {
+      const PetscInt *c;
+      PetscInt        n;
+
+      PetscCall(MatGetRow(T, blk * dof + a, &n, &c, NULL));
+      for (k = 0; k < n; k++)
+        if (!nb || gc->cols[nb - 1] != c[k] / dof) gc->cols[nb++] = c[k] / dof;
+      PetscCall(MatRestoreRow(T, blk * dof + a, &n, &c, NULL));
+    }
+    if (!nb) continue;
+    PetscCall(PetscSortRemoveDupsInt(&nb, gc->cols));
+    for (k = 0; k < nb; k++) gc->cols[k] = gc->cl2g[gc->cols[k]] * dof;
+    PetscCall(MatSetValues(M, 1, &gr, nb, gc->cols, gc->zeros, INSERT_VALUES));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The local pieces T1, T2 of the product */
+static PetscErrorCode GridGalerkinProducts(GridGalerkinCtx *gc, MatReuse reuse)
+{
+  PetscFunctionBegin;
+  PetscCall(MatPtAP(gc->Ad, gc->Pl, reuse, gc->fill, &gc->T1));
+  if (gc->Pg) {
+    PetscCall(MatMatMult(gc->Ao, gc->Pg, reuse, gc->fill, &gc->X));
+    PetscCall(MatTransposeMatMult(gc->Plx, gc->X, reuse, gc->fill, &gc->T2));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Ac = the sum of the pieces over the processes */
+static PetscErrorCode GridGalerkinSum(GridGalerkinCtx *gc, Mat Ac)
+{
+  PetscFunctionBegin;
+  PetscCall(MatZeroEntries(Ac));
+  PetscCall(GridGalerkinAdd(gc, gc->T1, Ac));
+  PetscCall(GridGalerkinAdd(gc, gc->T2, Ac));
+  PetscCall(MatAssemblyBegin(Ac, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Ac, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* Global coarse point g in the sorted local numbering cl */
+static PetscErrorCode GridGalerkinLocal(const GridGalerkinCtx *gc, PetscInt g, PetscInt *l)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFindInt(g, gc->ncl, gc->cl2g, l));
+  PetscCheck(*l >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Grid Galerkin product: coarse point %" PetscInt_FMT " is not among this process's", g);
+  PetscFunctionReturn(0);
+}
+
+/* The pieces of the product of a parallel A (MATMPIAIJ) with a parallel MATMAIJ P, and Ac */
+static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
+{
+  MPI_Comm         comm = PetscObjectComm((PetscObject)A);
+  GridGalerkinCtx *gc;
+  Mat              S, Sd, So, Sg = NULL, *Sgs, Sl, pre;
+  const PetscInt  *gS, *gA;
+  PetscInt         Mp, Ms, Nc, nfl, cstart, cend, nSo, nAo, npts = 0, *pts, *nnz, r, k, mc, dof;
+  PetscContainer   container;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&gc));
+  gc->fill = fill == (PetscReal)PETSC_DEFAULT || fill < 1.0 ? 1.0 : fill;
+  PetscCall(MatMAIJGetAIJ(P, &S));
+  PetscCall(MatGetSize(P, &Mp, NULL));
+  PetscCall(MatGetSize(S, &Ms, &Nc));
+  gc->dof = dof = Mp / Ms;
+  PetscCall(MatGetLocalSize(S, &nfl, NULL));
+  PetscCall(MatGetOwnershipRangeColumn(S, &cstart, &cend));
+  PetscCall(MatMPIAIJGetSeqAIJ(S, &Sd, &So, &gS));
+  PetscCall(MatGetSize(So, NULL, &nSo));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &gc->Ad, &gc->Ao, &gA));
+  PetscCall(MatGetSize(gc->Ao, NULL, &nAo));
+
+  /* the rows of S of the fine points of A's off-process columns (collective) */
+  PetscCall(PetscMalloc1(nAo, &pts));
+  for (k = 0; k < nAo; k++)
+    if (!npts || pts[npts - 1] != gA[k] / dof) pts[npts++] = gA[k] / dof;
+  {
+    IS isr, isc;
+
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, npts, pts, PETSC_USE_POINTER, &isr));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, Nc, 0, 1, &isc));
+    PetscCall(MatCreateSubMatrices(S, 1, &isr, &isc, MAT_INITIAL_MATRIX, &Sgs));
+    Sg = Sgs[0];
+    PetscCall(PetscObjectReference((PetscObject)Sg));
+    PetscCall(MatDestroySubMatrices(1, &Sgs));
+    PetscCall(ISDestroy(&isr));
+    PetscCall(ISDestroy(&isc));
+  }
+
+  /* cl: the coarse points of this process, of its rows of S and of those rows */
+  {
+    const PetscInt *ia, *ja;
+    PetscInt        nr, ns;
+    PetscBool       done;
+
+    PetscCall(MatGetRowIJ(Sg, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Grid Galerkin product: no row structure");
+    ns = ia[nr];
+    PetscCall(PetscMalloc1((cend - cstart) + nSo + ns, &gc->cl2g));
+    for (k = cstart; k < cend; k++) gc->cl2g[gc->ncl++] = k;
+    for (k = 0; k < nSo; k++) gc->cl2g[gc->ncl++] = gS[k];
+    for (k = 0; k < ns; k++) gc->cl2g[gc->ncl++] = ja[k];
+    PetscCall(MatRestoreRowIJ(Sg, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+    PetscCall(PetscSortRemoveDupsInt(&gc->ncl, gc->cl2g));
+  }
+
+  /* Pl: this process's rows of the interpolation, its columns in cl */
+  PetscCall(PetscMalloc1(nfl, &nnz));
+  for (r = 0; r < nfl; r++) {
+    PetscInt n;
+
+    /* (MatRestoreRow() zeroes the count) */
+    PetscCall(MatGetRow(Sd, r, &n, NULL, NULL));
+    nnz[r] = n;
+    PetscCall(MatRestoreRow(Sd, r, &n, NULL, NULL));
+    PetscCall(MatGetRow(So, r, &n, NULL, NULL));
+    nnz[r] += n;
+    PetscCall(MatRestoreRow(So, r, &n, NULL, NULL));
+  }
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nfl, gc->ncl, 0, nnz, &Sl));
+  PetscCall(PetscFree(nnz));
+  for (r = 0; r < nfl; r++) {
+    const PetscInt    *c;
+    const PetscScalar *v;
+    PetscInt           n, cl;
+
+    PetscCall(MatGetRow(Sd, r, &n, &c, &v));
+    for (k = 0; k < n; k++) {
+      PetscCall(GridGalerkinLocal(gc, cstart + c[k], &cl));
+      PetscCall(MatSetValue(Sl, r, cl, v[k], INSERT_VALUES));
+    }
+    PetscCall(MatRestoreRow(Sd, r, &n, &c, &v));
+    PetscCall(MatGetRow(So, r, &n, &c, &v));
+    for (k = 0; k < n; k++) {
+      PetscCall(GridGalerkinLocal(gc, gS[c[k]], &cl));
+      PetscCall(MatSetValue(Sl, r, cl, v[k], INSERT_VALUES));
+    }
+    PetscCall(MatRestoreRow(So, r, &n, &c, &v));
+  }
+  PetscCall(MatAssemblyBegin(Sl, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Sl, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateMAIJ(Sl, dof, &gc->Pl));
+  PetscCall(MatDestroy(&Sl));
+
+  /* Pg: for each off-process column of A (point p, component c) the row of S of p, per component */
+  if (nAo) {
+    PetscCall(MatConvert(gc->Pl, MATSEQAIJ, MAT_INITIAL_MATRIX, &gc->Plx));
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nAo, dof * gc->ncl, 1 << 3, NULL, &gc->Pg));
+    for (k = 0; k < nAo; k++) {
+      const PetscInt    *c;
+      const PetscScalar *v;
+      PetscInt           n, i, cl, row;
+
+      PetscCall(PetscFindInt(gA[k] / dof, npts, pts, &row));
+      PetscCall(MatGetRow(Sg, row, &n, &c, &v));
+      for (i = 0; i < n; i++) {
+        PetscCall(GridGalerkinLocal(gc, c[i], &cl));
+        PetscCall(MatSetValue(gc->Pg, k, cl * dof + gA[k] % dof, v[i], INSERT_VALUES));
+      }
+      PetscCall(MatRestoreRow(Sg, row, &n, &c, &v));
+    }
+    PetscCall(MatAssemblyBegin(gc->Pg, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(gc->Pg, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(PetscFree(pts));
+  PetscCall(MatDestroy(&Sg));
+  PetscCall(PetscMalloc1(dof * gc->ncl, &gc->cols));
+  PetscCall(PetscCalloc1(dof * gc->ncl, &gc->zeros));
+
+  /* the pieces, and Ac preallocated with the union of their patterns over the processes */
+  PetscCall(GridGalerkinProducts(gc, MAT_INITIAL_MATRIX));
+  PetscCall(MatGetLocalSize(P, NULL, &mc));
+  PetscCall(MatCreate(comm, &pre));
+  PetscCall(MatSetSizes(pre, mc, mc, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetBlockSizes(pre, dof, dof));
+  PetscCall(MatSetType(pre, MATPREALLOCATOR));
+  PetscCall(MatSetUp(pre));
+  PetscCall(GridGalerkinPattern(gc, gc->T1, pre));
+  PetscCall(GridGalerkinPattern(gc, gc->T2, pre));
+  PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreate(comm, Ac));
+  PetscCall(MatSetSizes(*Ac, mc, mc, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetBlockSizes(*Ac, dof, dof));
+  PetscCall(MatSetType(*Ac, MATMPIAIJ));
+  /* the first additions make the pattern (filling it with zeros first costs more, in blocks) */
+  PetscCall(MatPreallocatorPreallocate(pre, PETSC_FALSE, *Ac));
+  PetscCall(MatDestroy(&pre));
+  PetscCall(GridGalerkinSum(gc, *Ac));
+
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
+  PetscCall(PetscContainerSetPointer(container, gc));
+  PetscCall(PetscContainerSetUserDestroy(container, GridGalerkinDestroy));
+  PetscCall(PetscObjectCompose((PetscObject)*Ac, "MechGridGalerkin", (PetscObject)container));
+  PetscCall(PetscContainerDestroy(&container));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechGridGalerkin - The Galerkin coarse operator Ac = P^T A P of a grid hierarchy's level.
+
+  Collective
+
+  Input Parameters:
++ A     - the fine operator (`MATAIJ`)
+. P     - the interpolation of `MechSystemSetUpPCMG()` (`PCMGGetInterpolation()`)
+. reuse - `MAT_INITIAL_MATRIX`, or `MAT_REUSE_MATRIX` with the Ac of an earlier call for this
+          A (the same nonzero pattern, new values) and P
+- fill  - expected fill, nnz(Ac) / nnz(A) (`PETSC_DEFAULT`)
+
+  Output Parameter:
+. Ac - the coarse operator, with the block size of P
+
+  Level: developer
+
+  Notes:
+  On one process, and whenever P is not `MATMAIJ` or A not `MATMPIAIJ`, this is `MatPtAP()`. On
+  more, PETSc's product would expand P to `MATAIJ` and keep intermediates of several times A's size
+  on every process; here each process forms the products of its own rows as a sequential
+  `MATMAIJ` product with A's diagonal block plus a thin one with the off-process columns, and
+  adds them into Ac (docs/solvers.md §4, "Coarse operators"). The sums run in another order than
+  `MatPtAP()`'s: the entries agree to round-off.
+
+.seealso: `MechSystemSetUpPCMG()`, `MatPtAP()`
+@*/
+PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse reuse, PetscReal fill, Mat *Ac)
+{
+  PetscMPIInt      size;
+  PetscBool        ismaij, ismpiaij;
+  PetscContainer   container = NULL;
+  GridGalerkinCtx *gc;
+  Mat              Ad, Ao;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATMPIMAIJ, &ismaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &ismpiaij));
+  if (reuse == MAT_REUSE_MATRIX) PetscCall(PetscObjectQuery((PetscObject)*Ac, "MechGridGalerkin", (PetscObject *)&container));
+  if (size == 1 || !ismaij || !ismpiaij || (reuse == MAT_REUSE_MATRIX && !container)) {
+    PetscCall(MatPtAP(A, P, reuse, fill, Ac));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscLogEventBegin(MECH_Galerkin, A, P, 0, 0));
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(GridGalerkinSetUp(A, P, fill, Ac));
+  else {
+    PetscCall(PetscContainerGetPointer(container, (void **)&gc));
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    PetscCheck(Ad == gc->Ad && Ao == gc->Ao, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX needs the operator of the first product (its nonzero pattern changed)");
+    PetscCall(GridGalerkinProducts(gc, MAT_REUSE_MATRIX));
+    PetscCall(GridGalerkinSum(gc, *Ac));
+  }
+  PetscCall(PetscLogEventEnd(MECH_Galerkin, A, P, 0, 0));
+  PetscFunctionReturn(0);
+}
+
 /* Whether DMCoarsen() of this DMDA keeps at least `least` points per direction and two per process */
 static PetscErrorCode GridCanCoarsen(DM da, PetscInt least, PetscBool *can)
 {
@@ -154,8 +475,9 @@ static PetscErrorCode GridCanCoarsen(DM da, PetscInt least, PetscBool *can)
   has a hierarchy; it is stored once per grid point (`MATMAIJ`), and the finest one has no rows
   for the system's fixed dofs (`MechSystemSetFixed()`), which no coarse correction then moves.
   Unless given as options, the coarse operators are Galerkin products
-  (-pc_mg_galerkin both) and the smoothers use the preconditioning matrix (-pc_use_amat 0): a
-  matrix-free Jacobian has no entries to multiply. The PC also needs the DMDA as its DM, inactive
+  (-pc_mg_galerkin both; tsmech's types with the matrix-free Jacobian form them with
+  `MechGridGalerkin()` instead) and the smoothers use the preconditioning matrix (-pc_use_amat 0):
+  a matrix-free Jacobian has no entries to multiply. The PC also needs the DMDA as its DM, inactive
   (`KSPSetDM()`, `KSPSetDMActive()`), which `TSMechSetSolution()` gives the KSP of a second-order type.
   Smoothers are PETSc's defaults or the -mg_levels_ options; docs/solvers.md §4 has the measured
   choice for the cloth.

@@ -72,7 +72,7 @@ struct _p_MechSystem {
 
 /* -log_view events: force evaluations, operator assemblies, mass solves, linearizations and
    applications of the matrix-free operator */
-PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve, MECH_Linearize, MECH_Apply;
+PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve, MECH_Linearize, MECH_Apply, MECH_Galerkin;
 /* -log_view stages: operator assembly and linearization; HDF5 output and checkpoints */
 PETSC_INTERN PetscLogStage MECH_StageAssembly, MECH_StageIO;
 

@@ -11,7 +11,7 @@
 #include "mechimpl.h"
 
 PetscClassId  MECHSYSTEM_CLASSID = 0;
-PetscLogEvent MECH_Force = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0;
+PetscLogEvent MECH_Force = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0, MECH_Galerkin = 0;
 PetscLogStage MECH_StageAssembly = -1, MECH_StageIO = -1;
 
 /*@

@@ -13,6 +13,8 @@ static const char help[] = "Geometric multigrid on the grid models (-pc_type mg,
                            "3. Lagged coarse levels (-ts_theta_pc_lag_coarse): on the cloth with frequent rebuilds of\n"
                            "   the preconditioning matrix, some rebuilds renew only the finest level, every one does\n"
                            "   without the option, and the final states agree to solver tolerance.\n"
+                           "   The Galerkin coarse operators of MechGridGalerkin() equal MatPtAP()'s on every level, also\n"
+                           "   recomputed for new values.\n"
                            "4. Refusals: more levels than the grid has, and a model without a grid.\n"
                            "Run on several ranks (coarse points of neighbouring processes).\n"
                            "  -soltol <1e-8> agreement of the final states, -growth <1.3> bound of the iteration growth\n";
@@ -159,6 +161,80 @@ static PetscErrorCode CheckInterpolation(MPI_Comm comm, const char model[], cons
   /* the coarsest level of a non-nested hierarchy was reached, not only nested halvings */
   TestCheck(comm, (M[0] - 1) % ((PetscInt)1 << (levels - 1)) != 0, "%s %s: the grid's hierarchy is nested; the test wants a non-nested one", model, opts);
   for (l = 0; l < levels; l++) PetscCall(DMDestroy(&dms[l]));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+/* ||X - Y||_F / ||Y||_F of two parallel matrices */
+static PetscErrorCode RelDiff(Mat X, Mat Y, PetscReal *rel)
+{
+  Mat       D;
+  PetscReal nd, ny;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(Y, MAT_COPY_VALUES, &D));
+  PetscCall(MatAXPY(D, -1.0, X, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
+  PetscCall(MatNorm(Y, NORM_FROBENIUS, &ny));
+  *rel = nd / ny;
+  PetscCall(MatDestroy(&D));
+  PetscFunctionReturn(0);
+}
+
+/* Part 1b: MechGridGalerkin() equals MatPtAP() on every level, first and with new values (reuse) */
+static PetscErrorCode CheckGalerkin(MPI_Comm comm, const char model[], const char opts[])
+{
+  MechSystem sys;
+  KSP        ksp;
+  PC         pc;
+  Mat        A;
+  Vec        q, v;
+  PetscInt   levels, l, dof;
+  PetscReal  worst = 0;
+
+  PetscFunctionBegin;
+  PetscCall(IntegCreateModel(comm, model, opts, &sys));
+  PetscCall(CreateGridMG(sys, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCMGGetLevels(pc, &levels));
+  PetscCall(MechSystemCreateState(sys, &q, &v));
+  PetscCall(VecGetBlockSize(q, &dof));
+  PetscCall(MechSystemCreateOperator(sys, &A));
+  PetscCall(MechSystemComputeOperator(sys, 0.0, q, v, 1e-2, 1e-1, 1.0, A));
+  for (l = levels - 1; l > 0; l--) {
+    Mat       P, Paij, Ac, Ar;
+    PetscReal rel0, rel1;
+    PetscInt  bs;
+    PetscBool maij;
+
+    PetscCall(PCMGGetInterpolation(pc, l, &P));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &maij, MATSEQMAIJ, MATMPIMAIJ, ""));
+    TestCheck(comm, maij, "%s level %" PetscInt_FMT ": the interpolation is not MAIJ", model, l);
+    /* the reference with an AIJ copy: PETSc's parallel MatPtAP() converts a MAIJ P to AIJ in place */
+    PetscCall(MatConvert(P, MATAIJ, MAT_INITIAL_MATRIX, &Paij));
+    PetscCall(MatPtAP(A, Paij, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ar));
+    PetscCall(MechGridGalerkin(A, P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ac));
+    PetscCall(RelDiff(Ac, Ar, &rel0));
+    PetscCall(MatGetBlockSize(Ac, &bs));
+    TestCheck(comm, bs == dof, "%s level %" PetscInt_FMT ": the Galerkin product has block size %" PetscInt_FMT ", not %" PetscInt_FMT, model, l, bs, dof);
+    /* new values on the same pattern: both recompute in place */
+    PetscCall(MatScale(A, 3.0));
+    PetscCall(MatShift(A, 0.5));
+    PetscCall(MatPtAP(A, Paij, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ar));
+    PetscCall(MechGridGalerkin(A, P, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ac));
+    PetscCall(RelDiff(Ac, Ar, &rel1));
+    PetscCall(PetscPrintf(comm, "  %-8s level %" PetscInt_FMT " -> %" PetscInt_FMT ": Galerkin product against MatPtAP() %.1e, recomputed %.1e\n", model, l, l - 1, (double)rel0, (double)rel1));
+    TestCheck(comm, rel0 <= 1e-14 && rel1 <= 1e-14, "%s level %" PetscInt_FMT ": MechGridGalerkin() differs from MatPtAP() by %g (recomputed %g)", model, l, (double)rel0, (double)rel1);
+    worst = PetscMax(worst, PetscMax(rel0, rel1));
+    PetscCall(MatDestroy(&Ar));
+    PetscCall(MatDestroy(&Paij));
+    PetscCall(MatDestroy(&A));
+    A = Ac;
+  }
+  PetscCall(MatDestroy(&A));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MechSystemDestroy(&sys));
   PetscFunctionReturn(0);
@@ -312,6 +388,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-growth", &growth, NULL));
   for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckInterpolation(comm, grids[g][0], grids[g][1], PETSC_FALSE));
   PetscCall(CheckInterpolation(comm, "cloth", "-cloth_n 30", PETSC_TRUE));
+  for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckGalerkin(comm, grids[g][0], grids[g][1]));
   PetscCall(CheckStiffCloth(comm, soltol, growth));
   PetscCall(CheckLagCoarse(comm, soltol));
   PetscCall(CheckRefusals(comm));
