@@ -120,14 +120,17 @@ static PetscErrorCode GridInterpolation(DM coarse, DM fine, IS fixed, Mat *P)
 /*
   A Galerkin product Ac = P^T A P kept for recomputation with A's new values: the local pieces,
   in the coarse points this process touches (cl, sorted global indices), of
-    T1 = Pl^T Ad Pl         (A's diagonal block, Pl the local rows of P as MATMAIJ),
-    T2 = Plx^T (Ao Pg)      (A's off-process columns, Pg the rows of P of those columns),
+    T1 = Pl^T Ad Pl     (A's diagonal block, Pl = Sl (x) I the local rows of P as MATMAIJ),
+    T2 = Pl^T (Ao Pg)   (A's off-process columns, Pg the rows of P of those columns; only the
+                         rows of Ao Pg on this process's boundary are nonzero, so T2 is added
+                         row by row without being formed),
   whose sum over the processes is Ac (docs/solvers.md §4, "Coarse operators").
 */
 typedef struct {
-  PetscInt     dof, ncl, *cl2g, *cols;
-  PetscScalar *zeros; /* work: one row's column indices and zero values */
-  Mat          Ad, Ao, Pl, Plx, Pg, T1, X, T2;
+  PetscInt     dof, ncl, *cl2g, *cols, *list;
+  PetscScalar *zeros, *vals, *acc; /* work: one row's indices, zeros, values and accumulator */
+  PetscBool   *mark;
+  Mat          Ad, Ao, Sl, Pl, Pg, T1;
   PetscReal    fill;
 } GridGalerkinCtx;
 
@@ -137,14 +140,12 @@ static PetscErrorCode GridGalerkinDestroy(void *ptr)
 
   PetscFunctionBegin;
   PetscCall(PetscFree(gc->cl2g));
-  PetscCall(PetscFree(gc->cols));
-  PetscCall(PetscFree(gc->zeros));
+  PetscCall(PetscFree4(gc->cols, gc->list, gc->zeros, gc->vals));
+  PetscCall(PetscFree2(gc->acc, gc->mark));
+  PetscCall(MatDestroy(&gc->Sl));
   PetscCall(MatDestroy(&gc->Pl));
-  PetscCall(MatDestroy(&gc->Plx));
   PetscCall(MatDestroy(&gc->Pg));
   PetscCall(MatDestroy(&gc->T1));
-  PetscCall(MatDestroy(&gc->X));
-  PetscCall(MatDestroy(&gc->T2));
   PetscCall(PetscFree(gc));
   PetscFunctionReturn(0);
 }
@@ -198,14 +199,51 @@ static PetscErrorCode GridGalerkinPattern(GridGalerkinCtx *gc, Mat T, Mat M)
   PetscFunctionReturn(0);
 }
 
-/* The local pieces T1, T2 of the product */
-static PetscErrorCode GridGalerkinProducts(GridGalerkinCtx *gc, MatReuse reuse)
+/*
+  T2 into M (with pattern, only its pattern, for a MATPREALLOCATOR): for each local fine row r with
+  off-process couplings the row (Ao Pg)_r, gathered in a sparse accumulator, goes with the
+  interpolation weights of r's grid point into the rows of its coarse points.
+*/
+static PetscErrorCode GridGalerkinBoundary(GridGalerkinCtx *gc, Mat M, PetscBool pattern)
 {
+  PetscInt dof = gc->dof, m, r;
+
   PetscFunctionBegin;
-  PetscCall(MatPtAP(gc->Ad, gc->Pl, reuse, gc->fill, &gc->T1));
-  if (gc->Pg) {
-    PetscCall(MatMatMult(gc->Ao, gc->Pg, reuse, gc->fill, &gc->X));
-    PetscCall(MatTransposeMatMult(gc->Plx, gc->X, reuse, gc->fill, &gc->T2));
+  if (!gc->Pg) PetscFunctionReturn(0);
+  PetscCall(MatGetSize(gc->Ao, &m, NULL));
+  for (r = 0; r < m; r++) {
+    const PetscInt    *c, *pc;
+    const PetscScalar *v, *pv;
+    PetscInt           n, np, k, t, nt = 0;
+
+    PetscCall(MatGetRow(gc->Ao, r, &n, &c, &v));
+    for (k = 0; k < n; k++) {
+      PetscCall(MatGetRow(gc->Pg, c[k], &np, &pc, &pv));
+      for (t = 0; t < np; t++) {
+        if (!gc->mark[pc[t]]) {
+          gc->mark[pc[t]] = PETSC_TRUE;
+          gc->acc[pc[t]]  = 0;
+          gc->list[nt++]  = pc[t];
+        }
+        gc->acc[pc[t]] += v[k] * pv[t];
+      }
+      PetscCall(MatRestoreRow(gc->Pg, c[k], &np, &pc, &pv));
+    }
+    PetscCall(MatRestoreRow(gc->Ao, r, &n, &c, &v));
+    if (!nt) continue;
+    PetscCall(PetscSortInt(nt, gc->list));
+    for (t = 0; t < nt; t++) {
+      gc->cols[t]           = gc->cl2g[gc->list[t] / dof] * dof + gc->list[t] % dof;
+      gc->mark[gc->list[t]] = PETSC_FALSE;
+    }
+    PetscCall(MatGetRow(gc->Sl, r / dof, &np, &pc, &pv));
+    for (k = 0; k < np; k++) {
+      PetscInt gr = gc->cl2g[pc[k]] * dof + r % dof;
+
+      for (t = 0; t < nt && !pattern; t++) gc->vals[t] = pv[k] * gc->acc[gc->list[t]];
+      PetscCall(MatSetValues(M, 1, &gr, nt, gc->cols, pattern ? gc->zeros : gc->vals, pattern ? INSERT_VALUES : ADD_VALUES));
+    }
+    PetscCall(MatRestoreRow(gc->Sl, r / dof, &np, &pc, &pv));
   }
   PetscFunctionReturn(0);
 }
@@ -216,7 +254,7 @@ static PetscErrorCode GridGalerkinSum(GridGalerkinCtx *gc, Mat Ac)
   PetscFunctionBegin;
   PetscCall(MatZeroEntries(Ac));
   PetscCall(GridGalerkinAdd(gc, gc->T1, Ac));
-  PetscCall(GridGalerkinAdd(gc, gc->T2, Ac));
+  PetscCall(GridGalerkinBoundary(gc, Ac, PETSC_FALSE));
   PetscCall(MatAssemblyBegin(Ac, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Ac, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
@@ -325,11 +363,10 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   PetscCall(MatAssemblyBegin(Sl, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(Sl, MAT_FINAL_ASSEMBLY));
   PetscCall(MatCreateMAIJ(Sl, dof, &gc->Pl));
-  PetscCall(MatDestroy(&Sl));
+  gc->Sl = Sl;
 
   /* Pg: for each off-process column of A (point p, component c) the row of S of p, per component */
   if (nAo) {
-    PetscCall(MatConvert(gc->Pl, MATSEQAIJ, MAT_INITIAL_MATRIX, &gc->Plx));
     PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nAo, dof * gc->ncl, 1 << 3, NULL, &gc->Pg));
     for (k = 0; k < nAo; k++) {
       const PetscInt    *c;
@@ -349,11 +386,12 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   }
   PetscCall(PetscFree(pts));
   PetscCall(MatDestroy(&Sg));
-  PetscCall(PetscMalloc1(dof * gc->ncl, &gc->cols));
-  PetscCall(PetscCalloc1(dof * gc->ncl, &gc->zeros));
+  PetscCall(PetscMalloc4(dof * gc->ncl, &gc->cols, dof * gc->ncl, &gc->list, dof * gc->ncl, &gc->zeros, dof * gc->ncl, &gc->vals));
+  PetscCall(PetscArrayzero(gc->zeros, dof * gc->ncl));
+  PetscCall(PetscCalloc2(dof * gc->ncl, &gc->acc, dof * gc->ncl, &gc->mark));
 
   /* the pieces, and Ac preallocated with the union of their patterns over the processes */
-  PetscCall(GridGalerkinProducts(gc, MAT_INITIAL_MATRIX));
+  PetscCall(MatPtAP(gc->Ad, gc->Pl, MAT_INITIAL_MATRIX, gc->fill, &gc->T1));
   PetscCall(MatGetLocalSize(P, NULL, &mc));
   PetscCall(MatCreate(comm, &pre));
   PetscCall(MatSetSizes(pre, mc, mc, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -361,7 +399,7 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   PetscCall(MatSetType(pre, MATPREALLOCATOR));
   PetscCall(MatSetUp(pre));
   PetscCall(GridGalerkinPattern(gc, gc->T1, pre));
-  PetscCall(GridGalerkinPattern(gc, gc->T2, pre));
+  PetscCall(GridGalerkinBoundary(gc, pre, PETSC_TRUE));
   PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
   PetscCall(MatCreate(comm, Ac));
@@ -431,7 +469,7 @@ PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse reuse, PetscReal fill, Ma
     PetscCall(PetscContainerGetPointer(container, (void **)&gc));
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
     PetscCheck(Ad == gc->Ad && Ao == gc->Ao, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX needs the operator of the first product (its nonzero pattern changed)");
-    PetscCall(GridGalerkinProducts(gc, MAT_REUSE_MATRIX));
+    PetscCall(MatPtAP(gc->Ad, gc->Pl, MAT_REUSE_MATRIX, gc->fill, &gc->T1));
     PetscCall(GridGalerkinSum(gc, *Ac));
   }
   PetscCall(PetscLogEventEnd(MECH_Galerkin, A, P, 0, 0));
