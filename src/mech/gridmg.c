@@ -281,7 +281,7 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&gc));
-  gc->fill = fill == (PetscReal)PETSC_DEFAULT || fill < 1.0 ? 1.0 : fill;
+  gc->fill = fill;
   PetscCall(MatMAIJGetAIJ(P, &S));
   PetscCall(MatGetSize(P, &Mp, NULL));
   PetscCall(MatGetSize(S, &Ms, &Nc));
