@@ -463,12 +463,19 @@ PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse reuse, PetscReal fill, Ma
     PetscCall(MatPtAP(A, P, reuse, fill, Ac));
     PetscFunctionReturn(0);
   }
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscBool other;
+
+    /* the pieces belong to the blocks of the first product's operator (decided by all processes) */
+    PetscCall(PetscContainerGetPointer(container, (void **)&gc));
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    other = Ad != gc->Ad || Ao != gc->Ao ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &other, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
+    PetscCheck(!other, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX needs the operator of the first product, with the same nonzero pattern (this one is another matrix, or its pattern changed)");
+  }
   PetscCall(PetscLogEventBegin(MECH_Galerkin, A, P, 0, 0));
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(GridGalerkinSetUp(A, P, fill, Ac));
   else {
-    PetscCall(PetscContainerGetPointer(container, (void **)&gc));
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-    PetscCheck(Ad == gc->Ad && Ao == gc->Ao, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX needs the operator of the first product (its nonzero pattern changed)");
     PetscCall(MatPtAP(gc->Ad, gc->Pl, MAT_REUSE_MATRIX, gc->fill, &gc->T1));
     PetscCall(GridGalerkinSum(gc, *Ac));
   }

@@ -14,7 +14,7 @@ static const char help[] = "Geometric multigrid on the grid models (-pc_type mg,
                            "   the preconditioning matrix, some rebuilds renew only the finest level, every one does\n"
                            "   without the option, and the final states agree to solver tolerance.\n"
                            "   The Galerkin coarse operators of MechGridGalerkin() equal MatPtAP()'s on every level, also\n"
-                           "   recomputed for new values.\n"
+                           "   recomputed for new values; reusing the product of another operator is refused.\n"
                            "4. Refusals: more levels than the grid has, and a model without a grid.\n"
                            "Run on several ranks (coarse points of neighbouring processes).\n"
                            "  -soltol <1e-8> agreement of the final states, -growth <1.3> bound of the iteration growth\n";
@@ -185,15 +185,16 @@ static PetscErrorCode RelDiff(Mat X, Mat Y, PetscReal *rel)
 /* Part 1b: MechGridGalerkin() equals MatPtAP() on every level, first and with new values (reuse) */
 static PetscErrorCode CheckGalerkin(MPI_Comm comm, const char model[], const char opts[])
 {
-  MechSystem sys;
-  KSP        ksp;
-  PC         pc;
-  Mat        A;
-  Vec        q, v;
-  PetscInt   levels, l, dof;
-  PetscReal  worst = 0;
+  MechSystem  sys;
+  KSP         ksp;
+  PC          pc;
+  Mat         A;
+  Vec         q, v;
+  PetscInt    levels, l, dof;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(IntegCreateModel(comm, model, opts, &sys));
   PetscCall(CreateGridMG(sys, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -226,7 +227,18 @@ static PetscErrorCode CheckGalerkin(MPI_Comm comm, const char model[], const cha
     PetscCall(RelDiff(Ac, Ar, &rel1));
     PetscCall(PetscPrintf(comm, "  %-8s level %" PetscInt_FMT " -> %" PetscInt_FMT ": Galerkin product against MatPtAP() %.1e, recomputed %.1e\n", model, l, l - 1, (double)rel0, (double)rel1));
     TestCheck(comm, rel0 <= 1e-14 && rel1 <= 1e-14, "%s level %" PetscInt_FMT ": MechGridGalerkin() differs from MatPtAP() by %g (recomputed %g)", model, l, (double)rel0, (double)rel1);
-    worst = PetscMax(worst, PetscMax(rel0, rel1));
+    if (l == levels - 1 && size > 1) {
+      /* another operator cannot reuse the product's pieces: refused, not recomputed wrong */
+      Mat            B;
+      PetscErrorCode ierr;
+
+      PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = MechGridGalerkin(B, P, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ac);
+      PetscCall(PetscPopErrorHandler());
+      TestCheck(comm, ierr == PETSC_ERR_ARG_WRONGSTATE, "%s: reusing the Galerkin product of another operator was not refused (error %d)", model, (int)ierr);
+      PetscCall(MatDestroy(&B));
+    }
     PetscCall(MatDestroy(&Ar));
     PetscCall(MatDestroy(&Paij));
     PetscCall(MatDestroy(&A));
