@@ -126,19 +126,30 @@ static PetscErrorCode GridInterpolation(DM coarse, DM fine, IS fixed, Mat *P)
                          row by row without being formed),
   whose sum over the processes is Ac (docs/solvers.md §4, "Coarse operators").
 */
+/* work of the products of a point-block operator (GridBlockPtAPNumeric()) */
+typedef struct _n_GridBlockWork GridBlockWork;
+
 typedef struct {
-  PetscInt     dof, ncl, *cl2g, *cols, *list;
-  PetscScalar *zeros, *vals, *acc; /* work: one row's indices, zeros, values and accumulator */
-  PetscBool   *mark;
-  Mat          Ad, Ao, Sl, Pl, Pg, T1;
-  PetscReal    fill;
+  PetscInt       dof, ncl, *cl2g, *cols, *list;
+  PetscScalar   *zeros, *vals, *acc; /* work: one row's indices, zeros, values and accumulator */
+  PetscBool     *mark;
+  Mat            Ad, Ao, Sl, Pl, Pg, T1;
+  PetscReal      fill;
+  PetscBool      block; /* A is MATMPIBAIJ: T1 from GridBlockPtAPNumeric() with Slt = Sl^T */
+  Mat            Slt;
+  GridBlockWork *bw;
 } GridGalerkinCtx;
+
+static PetscErrorCode GridBlockWorkDestroy(GridBlockWork *);
 
 static PetscErrorCode GridGalerkinDestroy(void *ptr)
 {
   GridGalerkinCtx *gc = (GridGalerkinCtx *)ptr;
 
   PetscFunctionBegin;
+  if (gc->bw) PetscCall(GridBlockWorkDestroy(gc->bw));
+  PetscCall(PetscFree(gc->bw));
+  PetscCall(MatDestroy(&gc->Slt));
   PetscCall(PetscFree(gc->cl2g));
   PetscCall(PetscFree4(gc->cols, gc->list, gc->zeros, gc->vals));
   PetscCall(PetscFree2(gc->acc, gc->mark));
@@ -269,18 +280,244 @@ static PetscErrorCode GridGalerkinLocal(const GridGalerkinCtx *gc, PetscInt g, P
   PetscFunctionReturn(0);
 }
 
-/* The pieces of the product of a parallel A (MATMPIAIJ) with a parallel MATMAIJ P, and Ac */
+/*
+  Galerkin products of a point-block operator (MATSEQBAIJ, block size dof) with a per-point
+  interpolation P = S (x) I_dof (MATMAIJ): the blocks of P^T A P are
+  Ac_IJ = sum_ij S_iI S_jJ A_ij, the scalar product S^T A S on A's block graph with every weight
+  applied to a whole block. PETSc has no product for MATBAIJ; this one forms a coarse block row at
+  a time from the fine rows in S's column I (S^T, St), accumulating dof x dof blocks, and writes it
+  straight into the values of Ac, whose pattern the symbolic phase found the same way.
+*/
+struct _n_GridBlockWork {
+  PetscInt     nc;   /* coarse points */
+  PetscInt    *list; /* one coarse row's columns */
+  PetscBool   *mark;
+  PetscScalar *acc; /* one coarse row's blocks, by coarse point */
+};
+
+static PetscErrorCode GridBlockWorkCreate(PetscInt nc, PetscInt dof, GridBlockWork *w)
+{
+  PetscFunctionBegin;
+  w->nc = nc;
+  PetscCall(PetscMalloc1(nc, &w->list));
+  PetscCall(PetscCalloc1(nc, &w->mark));
+  PetscCall(PetscMalloc1(nc * dof * dof, &w->acc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridBlockWorkDestroy(GridBlockWork *w)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(w->list));
+  PetscCall(PetscFree(w->mark));
+  PetscCall(PetscFree(w->acc));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The block pattern (values NULL) or the values of row cr of S^T A S into w: the coarse points of
+  the row in w->list (nt of them, unsorted), with their blocks in w->acc when values are given.
+*/
+static inline void GridBlockRow(PetscInt cr, PetscInt bs2, const PetscInt *ti, const PetscInt *tj, const PetscScalar *ta, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscInt *si, const PetscInt *sj, const PetscScalar *sa, GridBlockWork *w, PetscInt *nt)
+{
+  PetscInt p, q, r, e, n = 0;
+
+  for (p = ti[cr]; p < ti[cr + 1]; p++) {
+    const PetscInt i = tj[p];
+
+    for (q = ai[i]; q < ai[i + 1]; q++) {
+      const PetscInt j = aj[q];
+
+      for (r = si[j]; r < si[j + 1]; r++) {
+        const PetscInt cc = sj[r];
+
+        if (!w->mark[cc]) {
+          w->mark[cc]  = PETSC_TRUE;
+          w->list[n++] = cc;
+          if (aa)
+            for (e = 0; e < bs2; e++) w->acc[cc * bs2 + e] = 0;
+        }
+        if (aa) {
+          const PetscScalar  c = ta[p] * sa[r];
+          const PetscScalar *b = aa + q * bs2;
+          PetscScalar       *y = w->acc + cc * bs2;
+
+          for (e = 0; e < bs2; e++) y[e] += c * b[e];
+        }
+      }
+    }
+  }
+  *nt = n;
+}
+
+/* The CSR arrays of a sequential matrix: blocks of a MATSEQBAIJ (block), scalar entries of a MATSEQAIJ */
+static PetscErrorCode GridGetCSR(Mat A, PetscBool block, const PetscInt **ia, const PetscInt **ja)
+{
+  PetscInt  n;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, block, &n, ia, ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Grid Galerkin product: no row structure for %s", ((PetscObject)A)->type_name);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridRestoreCSR(Mat A, PetscBool block, const PetscInt **ia, const PetscInt **ja)
+{
+  PetscInt  n;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, block, &n, ia, ja, &done));
+  PetscFunctionReturn(0);
+}
+
+/* C = S^T A S, a new MATSEQBAIJ of A's block size, of the exact pattern; St = S^T */
+static PetscErrorCode GridBlockPtAPSymbolic(Mat A, Mat S, Mat St, GridBlockWork *w, Mat *C)
+{
+  const PetscInt *ai, *aj, *si, *sj, *ti, *tj;
+  PetscInt       *ci, *cj, nc = w->nc, cr, k, nt, cap, bs;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(GridGetCSR(A, PETSC_TRUE, &ai, &aj));
+  PetscCall(GridGetCSR(S, PETSC_FALSE, &si, &sj));
+  PetscCall(GridGetCSR(St, PETSC_FALSE, &ti, &tj));
+  cap = 16 * nc + 16;
+  PetscCall(PetscMalloc1(nc + 1, &ci));
+  PetscCall(PetscMalloc1(cap, &cj));
+  ci[0] = 0;
+  for (cr = 0; cr < nc; cr++) {
+    GridBlockRow(cr, 0, ti, tj, NULL, ai, aj, NULL, si, sj, NULL, w, &nt);
+    if (ci[cr] + nt > cap) {
+      PetscInt *t;
+
+      cap = PetscMax(2 * cap, ci[cr] + nt);
+      PetscCall(PetscMalloc1(cap, &t));
+      PetscCall(PetscArraycpy(t, cj, ci[cr]));
+      PetscCall(PetscFree(cj));
+      cj = t;
+    }
+    for (k = 0; k < nt; k++) {
+      cj[ci[cr] + k]      = w->list[k];
+      w->mark[w->list[k]] = PETSC_FALSE;
+    }
+    PetscCall(PetscSortInt(nt, cj + ci[cr]));
+    ci[cr + 1] = ci[cr] + nt;
+  }
+  PetscCall(GridRestoreCSR(St, PETSC_FALSE, &ti, &tj));
+  PetscCall(GridRestoreCSR(S, PETSC_FALSE, &si, &sj));
+  PetscCall(GridRestoreCSR(A, PETSC_TRUE, &ai, &aj));
+  PetscCall(MatCreate(PETSC_COMM_SELF, C));
+  PetscCall(MatSetSizes(*C, nc * bs, nc * bs, nc * bs, nc * bs));
+  PetscCall(MatSetType(*C, MATSEQBAIJ));
+  PetscCall(MatSeqBAIJSetPreallocationCSR(*C, bs, ci, cj, NULL));
+  PetscCall(PetscFree(ci));
+  PetscCall(PetscFree(cj));
+  PetscFunctionReturn(0);
+}
+
+/* The values of C = S^T A S, C of GridBlockPtAPSymbolic() for an A of the same block pattern (ok: it was) */
+static PetscErrorCode GridBlockPtAPNumeric(Mat A, Mat S, Mat St, GridBlockWork *w, Mat C, PetscBool *ok)
+{
+  const PetscInt    *ai, *aj, *si, *sj, *ti, *tj, *ci, *cj;
+  const PetscScalar *sa, *ta;
+  PetscScalar       *aa, *ca;
+  PetscInt           cr, p, e, nt, found, bs, bs2;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetBlockSize(A, &bs));
+  bs2 = bs * bs;
+  PetscCall(GridGetCSR(A, PETSC_TRUE, &ai, &aj));
+  PetscCall(GridGetCSR(S, PETSC_FALSE, &si, &sj));
+  PetscCall(GridGetCSR(St, PETSC_FALSE, &ti, &tj));
+  PetscCall(GridGetCSR(C, PETSC_TRUE, &ci, &cj));
+  PetscCall(MatSeqBAIJGetArray(A, &aa));
+  PetscCall(MatSeqAIJGetArrayRead(S, &sa));
+  PetscCall(MatSeqAIJGetArrayRead(St, &ta));
+  PetscCall(MatSeqBAIJGetArray(C, &ca));
+  for (cr = 0; cr < w->nc; cr++) {
+    GridBlockRow(cr, bs2, ti, tj, ta, ai, aj, aa, si, sj, sa, w, &nt);
+    for (found = 0, p = ci[cr]; p < ci[cr + 1]; p++) {
+      const PetscInt cc = cj[p];
+
+      if (w->mark[cc]) {
+        for (e = 0; e < bs2; e++) ca[p * bs2 + e] = w->acc[cc * bs2 + e];
+        w->mark[cc] = PETSC_FALSE;
+        found++;
+      } else
+        for (e = 0; e < bs2; e++) ca[p * bs2 + e] = 0;
+    }
+    /* a block outside C's pattern: A's pattern is not the one C was made for */
+    if (found != nt) break;
+  }
+  PetscCall(MatSeqBAIJRestoreArray(C, &ca));
+  PetscCall(MatSeqAIJRestoreArrayRead(St, &ta));
+  PetscCall(MatSeqAIJRestoreArrayRead(S, &sa));
+  PetscCall(MatSeqBAIJRestoreArray(A, &aa));
+  PetscCall(GridRestoreCSR(C, PETSC_TRUE, &ci, &cj));
+  PetscCall(GridRestoreCSR(St, PETSC_FALSE, &ti, &tj));
+  PetscCall(GridRestoreCSR(S, PETSC_FALSE, &si, &sj));
+  PetscCall(GridRestoreCSR(A, PETSC_TRUE, &ai, &aj));
+  *ok = cr == w->nc ? PETSC_TRUE : PETSC_FALSE;
+  if (!*ok)
+    for (p = 0; p < w->nc; p++) w->mark[p] = PETSC_FALSE;
+  PetscCall(PetscObjectStateIncrease((PetscObject)C));
+  PetscFunctionReturn(0);
+}
+
+/* Whether every block of S^T A S lies in the pattern of C (nothing is written) */
+static PetscErrorCode GridBlockPtAPCheck(Mat A, Mat S, Mat St, GridBlockWork *w, Mat C, PetscBool *ok)
+{
+  const PetscInt *ai, *aj, *si, *sj, *ti, *tj, *ci, *cj;
+  PetscInt        cr, p, k, nt, found;
+
+  PetscFunctionBegin;
+  PetscCall(GridGetCSR(A, PETSC_TRUE, &ai, &aj));
+  PetscCall(GridGetCSR(S, PETSC_FALSE, &si, &sj));
+  PetscCall(GridGetCSR(St, PETSC_FALSE, &ti, &tj));
+  PetscCall(GridGetCSR(C, PETSC_TRUE, &ci, &cj));
+  *ok = PETSC_TRUE;
+  for (cr = 0; cr < w->nc && *ok; cr++) {
+    GridBlockRow(cr, 0, ti, tj, NULL, ai, aj, NULL, si, sj, NULL, w, &nt);
+    for (found = 0, p = ci[cr]; p < ci[cr + 1]; p++) found += w->mark[cj[p]] ? 1 : 0;
+    for (k = 0; k < nt; k++) w->mark[w->list[k]] = PETSC_FALSE;
+    if (found != nt) *ok = PETSC_FALSE;
+  }
+  PetscCall(GridRestoreCSR(C, PETSC_TRUE, &ci, &cj));
+  PetscCall(GridRestoreCSR(St, PETSC_FALSE, &ti, &tj));
+  PetscCall(GridRestoreCSR(S, PETSC_FALSE, &si, &sj));
+  PetscCall(GridRestoreCSR(A, PETSC_TRUE, &ai, &aj));
+  PetscFunctionReturn(0);
+}
+
+/* T1 = Pl^T Ad Pl, the product of this process's rows (first: a new matrix; ok: A kept its pattern) */
+static PetscErrorCode GridGalerkinLocalProduct(GridGalerkinCtx *gc, PetscBool first, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  if (gc->block) {
+    if (first) PetscCall(GridBlockPtAPSymbolic(gc->Ad, gc->Sl, gc->Slt, gc->bw, &gc->T1));
+    PetscCall(GridBlockPtAPNumeric(gc->Ad, gc->Sl, gc->Slt, gc->bw, gc->T1, ok));
+  } else PetscCall(MatPtAP(gc->Ad, gc->Pl, first ? MAT_INITIAL_MATRIX : MAT_REUSE_MATRIX, gc->fill, &gc->T1));
+  PetscFunctionReturn(0);
+}
+
+/* The pieces of the product of a parallel A (MATMPIAIJ or MATMPIBAIJ) with a parallel MATMAIJ P, and Ac */
 static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
 {
   MPI_Comm         comm = PetscObjectComm((PetscObject)A);
   GridGalerkinCtx *gc;
   Mat              S, Sd, So, Sg = NULL, *Sgs, Sl, pre;
-  const PetscInt  *gS, *gA;
+  const PetscInt  *gS, *gAb;
+  PetscInt        *gA;
   PetscInt         Mp, Ms, Nc, nfl, cstart, cend, nSo, nAo, npts = 0, *pts, *nnz, r, k, mc, dof;
   PetscContainer   container;
+  PetscBool        ok;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&gc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIBAIJ, &gc->block));
   gc->fill = fill;
   PetscCall(MatMAIJGetAIJ(P, &S));
   PetscCall(MatGetSize(P, &Mp, NULL));
@@ -290,8 +527,12 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   PetscCall(MatGetOwnershipRangeColumn(S, &cstart, &cend));
   PetscCall(MatMPIAIJGetSeqAIJ(S, &Sd, &So, &gS));
   PetscCall(MatGetSize(So, NULL, &nSo));
-  PetscCall(MatMPIAIJGetSeqAIJ(A, &gc->Ad, &gc->Ao, &gA));
+  /* gA: the global index of each (scalar) column of Ao */
+  if (gc->block) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &gc->Ad, &gc->Ao, &gAb));
+  else PetscCall(MatMPIAIJGetSeqAIJ(A, &gc->Ad, &gc->Ao, &gAb));
   PetscCall(MatGetSize(gc->Ao, NULL, &nAo));
+  PetscCall(PetscMalloc1(nAo, &gA));
+  for (k = 0; k < nAo; k++) gA[k] = gc->block ? gAb[k / dof] * dof + k % dof : gAb[k];
 
   /* the rows of S of the fine points of A's off-process columns (collective) */
   PetscCall(PetscMalloc1(nAo, &pts));
@@ -385,13 +626,19 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
     PetscCall(MatAssemblyEnd(gc->Pg, MAT_FINAL_ASSEMBLY));
   }
   PetscCall(PetscFree(pts));
+  PetscCall(PetscFree(gA));
   PetscCall(MatDestroy(&Sg));
   PetscCall(PetscMalloc4(dof * gc->ncl, &gc->cols, dof * gc->ncl, &gc->list, dof * gc->ncl, &gc->zeros, dof * gc->ncl, &gc->vals));
   PetscCall(PetscArrayzero(gc->zeros, dof * gc->ncl));
   PetscCall(PetscCalloc2(dof * gc->ncl, &gc->acc, dof * gc->ncl, &gc->mark));
 
   /* the pieces, and Ac preallocated with the union of their patterns over the processes */
-  PetscCall(MatPtAP(gc->Ad, gc->Pl, MAT_INITIAL_MATRIX, gc->fill, &gc->T1));
+  if (gc->block) {
+    PetscCall(PetscNew(&gc->bw));
+    PetscCall(GridBlockWorkCreate(gc->ncl, dof, gc->bw));
+    PetscCall(MatTranspose(gc->Sl, MAT_INITIAL_MATRIX, &gc->Slt));
+  }
+  PetscCall(GridGalerkinLocalProduct(gc, PETSC_TRUE, &ok));
   PetscCall(MatGetLocalSize(P, NULL, &mc));
   PetscCall(MatCreate(comm, &pre));
   PetscCall(MatSetSizes(pre, mc, mc, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -405,7 +652,7 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   PetscCall(MatCreate(comm, Ac));
   PetscCall(MatSetSizes(*Ac, mc, mc, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetBlockSizes(*Ac, dof, dof));
-  PetscCall(MatSetType(*Ac, MATMPIAIJ));
+  PetscCall(MatSetType(*Ac, gc->block ? MATMPIBAIJ : MATMPIAIJ));
   /* the first additions make the pattern (filling it with zeros first costs more, in blocks) */
   PetscCall(MatPreallocatorPreallocate(pre, PETSC_FALSE, *Ac));
   PetscCall(MatDestroy(&pre));
@@ -419,48 +666,146 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   PetscFunctionReturn(0);
 }
 
+/* The sequential product of a MATSEQBAIJ operator with a MATSEQMAIJ interpolation of its block size */
+typedef struct {
+  Mat              S, St;
+  GridBlockWork    w;
+  PetscObjectId    id; /* the operator whose pattern Ac was made for, and its nonzero state */
+  PetscObjectState nzstate;
+} GridBlockGalerkinCtx;
+
+static PetscErrorCode GridBlockGalerkinDestroy(void *ptr)
+{
+  GridBlockGalerkinCtx *bc = (GridBlockGalerkinCtx *)ptr;
+
+  PetscFunctionBegin;
+  PetscCall(GridBlockWorkDestroy(&bc->w));
+  PetscCall(MatDestroy(&bc->S));
+  PetscCall(MatDestroy(&bc->St));
+  PetscCall(PetscFree(bc));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GridBlockGalerkin(Mat A, Mat P, MatReuse reuse, Mat *Ac)
+{
+  GridBlockGalerkinCtx *bc;
+  PetscContainer        container = NULL;
+  PetscBool             ok        = PETSC_TRUE;
+  PetscObjectId         id;
+  PetscObjectState      nzstate;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  PetscCall(MatGetNonzeroState(A, &nzstate));
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(PetscObjectQuery((PetscObject)*Ac, "MechGridGalerkinBlock", (PetscObject *)&container));
+    PetscCheck(container, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX with a coarse operator that is not the product of an earlier call");
+    PetscCall(PetscContainerGetPointer(container, (void **)&bc));
+    /* another operator, or a new pattern: checked before Ac is touched */
+    if (id != bc->id || nzstate != bc->nzstate) PetscCall(GridBlockPtAPCheck(A, bc->S, bc->St, &bc->w, *Ac, &ok));
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX with an operator that has blocks outside the pattern of the first product's");
+  }
+  PetscCall(PetscLogEventBegin(MECH_Galerkin, A, P, 0, 0));
+  if (reuse == MAT_INITIAL_MATRIX) {
+    PetscInt bs, nc;
+
+    PetscCall(PetscNew(&bc));
+    PetscCall(MatMAIJGetAIJ(P, &bc->S));
+    PetscCall(PetscObjectReference((PetscObject)bc->S));
+    PetscCall(MatTranspose(bc->S, MAT_INITIAL_MATRIX, &bc->St));
+    PetscCall(MatGetSize(bc->S, NULL, &nc));
+    PetscCall(MatGetBlockSize(A, &bs));
+    PetscCall(GridBlockWorkCreate(nc, bs, &bc->w));
+    PetscCall(GridBlockPtAPSymbolic(A, bc->S, bc->St, &bc->w, Ac));
+    bc->id      = id;
+    bc->nzstate = nzstate;
+    PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
+    PetscCall(PetscContainerSetPointer(container, bc));
+    PetscCall(PetscContainerSetUserDestroy(container, GridBlockGalerkinDestroy));
+    PetscCall(PetscObjectCompose((PetscObject)*Ac, "MechGridGalerkinBlock", (PetscObject)container));
+    PetscCall(PetscContainerDestroy(&container));
+  }
+  PetscCall(GridBlockPtAPNumeric(A, bc->S, bc->St, &bc->w, *Ac, &ok));
+  PetscCall(PetscLogEventEnd(MECH_Galerkin, A, P, 0, 0));
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX with an operator that has blocks outside the pattern of the first product's");
+  PetscFunctionReturn(0);
+}
+
 /*@
   MechGridGalerkin - The Galerkin coarse operator Ac = P^T A P of a grid hierarchy's level.
 
   Collective
 
   Input Parameters:
-+ A     - the fine operator (`MATAIJ`)
++ A     - the fine operator (`MATAIJ` or `MATBAIJ`)
 . P     - the interpolation of `MechSystemSetUpPCMG()` (`PCMGGetInterpolation()`)
 . reuse - `MAT_INITIAL_MATRIX`, or `MAT_REUSE_MATRIX` with the Ac of an earlier call for this
           A (the same nonzero pattern, new values) and P
 - fill  - expected fill, nnz(Ac) / nnz(A) (`PETSC_DEFAULT`)
 
   Output Parameter:
-. Ac - the coarse operator, with the block size of P
+. Ac - the coarse operator, with the block size of P, of A's type (`MATAIJ` or `MATBAIJ`)
 
   Level: developer
 
   Notes:
-  On one process, and whenever P is not `MATMAIJ` or A not `MATMPIAIJ`, this is `MatPtAP()`. On
-  more, PETSc's product would expand P to `MATAIJ` and keep intermediates of several times A's size
-  on every process; here each process forms the products of its own rows as a sequential
-  `MATMAIJ` product with A's diagonal block plus a thin one with the off-process columns, and
-  adds them into Ac (docs/solvers.md §4, "Coarse operators"). The sums run in another order than
-  `MatPtAP()`'s: the entries agree to round-off.
+  On one process a `MATAIJ` A gives `MatPtAP()`. On more, PETSc's product would expand a
+  `MATMAIJ` P to `MATAIJ` and keep intermediates of several times A's size on every process; here
+  each process forms the products of its own rows with A's diagonal block plus a thin one with the
+  off-process columns, and adds them into Ac (docs/solvers.md §4, "Coarse operators").
+
+  PETSc has no product for a point-block (`MATBAIJ`) A; with a `MATMAIJ` P of A's block size
+  tsmech forms it block by block (Ac_IJ = sum S_iI S_jJ A_ij), and Ac is `MATBAIJ` too, so that
+  every level keeps the cheaper block storage. With another P a `MATBAIJ` A is converted to
+  `MATAIJ` for `MatPtAP()`. The sums run in another order than `MatPtAP()`'s: the entries agree to
+  round-off. A reused product refuses an operator with a block outside the first one's pattern
+  (on several processes, any other operator), on every process.
 
 .seealso: `MechSystemSetUpPCMG()`, `MatPtAP()`
 @*/
 PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse reuse, PetscReal fill, Mat *Ac)
 {
   PetscMPIInt      size;
-  PetscBool        ismaij, ismpiaij;
+  PetscBool        ismaij, isseqmaij, ismpiaij, ismpibaij, isseqbaij, ok;
   PetscContainer   container = NULL;
   GridGalerkinCtx *gc;
   Mat              Ad, Ao;
+  PetscInt         bs, Mp, Ms;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCall(PetscObjectTypeCompare((PetscObject)P, MATMPIMAIJ, &ismaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSEQMAIJ, &isseqmaij));
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &ismpiaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIBAIJ, &ismpibaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isseqbaij));
+  /* the block products need P to interpolate whole blocks: MAIJ of A's block size */
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(MatGetSize(P, &Mp, NULL));
+  if (ismaij || isseqmaij) {
+    Mat S;
+
+    PetscCall(MatMAIJGetAIJ(P, &S));
+    PetscCall(MatGetSize(S, &Ms, NULL));
+    if (Mp / Ms != bs) ismaij = isseqmaij = PETSC_FALSE;
+  }
+  if (isseqbaij && isseqmaij) {
+    PetscCall(GridBlockGalerkin(A, P, reuse, Ac));
+    PetscFunctionReturn(0);
+  }
   if (reuse == MAT_REUSE_MATRIX) PetscCall(PetscObjectQuery((PetscObject)*Ac, "MechGridGalerkin", (PetscObject *)&container));
-  if (size == 1 || !ismaij || !ismpiaij || (reuse == MAT_REUSE_MATRIX && !container)) {
-    PetscCall(MatPtAP(A, P, reuse, fill, Ac));
+  if (size == 1 || !ismaij || !(ismpiaij || ismpibaij) || (reuse == MAT_REUSE_MATRIX && !container)) {
+    PetscBool isbaij;
+
+    /* PETSc has no product for MATBAIJ: its MATAIJ copy */
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATBAIJ, &isbaij));
+    if (isbaij || isseqbaij || ismpibaij) {
+      Mat Aij;
+
+      PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &Aij));
+      PetscCall(MatPtAP(Aij, P, reuse, fill, Ac));
+      PetscCall(MatDestroy(&Aij));
+    } else PetscCall(MatPtAP(A, P, reuse, fill, Ac));
     PetscFunctionReturn(0);
   }
   if (reuse == MAT_REUSE_MATRIX) {
@@ -468,15 +813,18 @@ PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse reuse, PetscReal fill, Ma
 
     /* the pieces belong to the blocks of the first product's operator (decided by all processes) */
     PetscCall(PetscContainerGetPointer(container, (void **)&gc));
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-    other = Ad != gc->Ad || Ao != gc->Ao ? PETSC_TRUE : PETSC_FALSE;
+    if (gc->block) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
+    else PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    other = Ad != gc->Ad || Ao != gc->Ao || gc->block != ismpibaij ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &other, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
     PetscCheck(!other, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX needs the operator of the first product, with the same nonzero pattern (this one is another matrix, or its pattern changed)");
   }
   PetscCall(PetscLogEventBegin(MECH_Galerkin, A, P, 0, 0));
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(GridGalerkinSetUp(A, P, fill, Ac));
   else {
-    PetscCall(MatPtAP(gc->Ad, gc->Pl, MAT_REUSE_MATRIX, gc->fill, &gc->T1));
+    PetscCall(GridGalerkinLocalProduct(gc, PETSC_FALSE, &ok));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+    PetscCheck(ok, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): the operator has a block outside the pattern of the first product");
     PetscCall(GridGalerkinSum(gc, *Ac));
   }
   PetscCall(PetscLogEventEnd(MECH_Galerkin, A, P, 0, 0));

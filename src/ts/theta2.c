@@ -370,6 +370,8 @@ static PetscErrorCode Theta2ComputeJacobian(TS ts, PetscReal t, Vec q, Vec v, Ve
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
   }
+  /* a PCMG's coarse operators are tsmech's Galerkin products of every new P, as PCMG's own would be */
+  PetscCall(Theta2RebuildCoarse(ts, P, PETSC_TRUE));
   th->Jscale = s;
   th->Jvalid = PETSC_TRUE;
   PetscFunctionReturn(0);

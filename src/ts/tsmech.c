@@ -205,6 +205,19 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
   }
   /* on a mesh without levels this refuses -pc_type mg with its reason */
   if (ismg) PetscCall(MechSystemSetUpPCMG(sys, pc));
+  if (ismg && isda) {
+    PetscBool   ours, baij;
+    MatType     mtype;
+    const char *type;
+
+    /* the theta2 types form the coarse operators themselves (MechGridGalerkin()); PCMG's own
+       Galerkin products, which other types get, have no MATBAIJ version in PETSc */
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &ours, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, ""));
+    PetscCall(DMGetMatType(sys->dm, &mtype));
+    PetscCall(PetscStrendswith(mtype, "baij", &baij));
+    PetscCall(TSGetType(ts, &type));
+    PetscCheck(ours || !baij, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-dm_mat_type %s with -pc_type mg: PCMG's Galerkin products, which -ts_type %s uses, have no point-block (BAIJ) version in PETSc; use -dm_mat_type aij, or a theta2 type (theta2, beuler2, cn2, midpoint2), which forms them itself", mtype, type);
+  }
   PetscFunctionReturn(0);
 }
 

@@ -57,4 +57,6 @@ bad "-ts_dt" -model chain -ts_dt -1
 bad "-ts_theta_theta" -model chain -ts_type theta2 -ts_theta_theta 1.5
 bad "-chain_n" -model chain -chain_n 1
 bad "-ts_theta_linearized_guess" -model chain -ts_type theta2 -ts_theta_linearized -ts_theta_linearized_guess bogus
+# PCMG's own Galerkin products (TSALPHA2's) have no BAIJ version: refused at set-up with the reason
+bad "-dm_mat_type baij with -pc_type mg" -model cloth -cloth_n 16 -ts_type alpha2 -ksp_type cg -pc_type mg -dm_mat_type baij
 exit $fail

@@ -182,13 +182,17 @@ static PetscErrorCode RelDiff(Mat X, Mat Y, PetscReal *rel)
   PetscFunctionReturn(0);
 }
 
-/* Part 1b: MechGridGalerkin() equals MatPtAP() on every level, first and with new values (reuse) */
-static PetscErrorCode CheckGalerkin(MPI_Comm comm, const char model[], const char opts[])
+/*
+  Part 1b: MechGridGalerkin() equals MatPtAP() on every level, first and with new values (reuse);
+  with block, of the point-block (MATBAIJ) copy of the operator, for which PETSc has no product
+  (the reference is MatPtAP() of the MATAIJ operator), and the coarse operators stay MATBAIJ
+*/
+static PetscErrorCode CheckGalerkin(MPI_Comm comm, const char model[], const char opts[], PetscBool block)
 {
   MechSystem  sys;
   KSP         ksp;
   PC          pc;
-  Mat         A;
+  Mat         A, Aref;
   Vec         q, v;
   PetscInt    levels, l, dof;
   PetscMPIInt size;
@@ -203,30 +207,75 @@ static PetscErrorCode CheckGalerkin(MPI_Comm comm, const char model[], const cha
   PetscCall(VecGetBlockSize(q, &dof));
   PetscCall(MechSystemCreateOperator(sys, &A));
   PetscCall(MechSystemComputeOperator(sys, 0.0, q, v, 1e-2, 1e-1, 1.0, A));
+  Aref = A;
+  if (block) PetscCall(MatConvert(Aref, MATBAIJ, MAT_INITIAL_MATRIX, &A));
+  else PetscCall(PetscObjectReference((PetscObject)A));
   for (l = levels - 1; l > 0; l--) {
-    Mat       P, Paij, Ac, Ar;
+    Mat       P, Paij, Ac, Ar, Acmp;
     PetscReal rel0, rel1;
     PetscInt  bs;
-    PetscBool maij;
+    PetscBool maij, isbaij;
 
     PetscCall(PCMGGetInterpolation(pc, l, &P));
     PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &maij, MATSEQMAIJ, MATMPIMAIJ, ""));
     TestCheck(comm, maij, "%s level %" PetscInt_FMT ": the interpolation is not MAIJ", model, l);
     /* the reference with an AIJ copy: PETSc's parallel MatPtAP() converts a MAIJ P to AIJ in place */
     PetscCall(MatConvert(P, MATAIJ, MAT_INITIAL_MATRIX, &Paij));
-    PetscCall(MatPtAP(A, Paij, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ar));
+    PetscCall(MatPtAP(Aref, Paij, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ar));
     PetscCall(MechGridGalerkin(A, P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ac));
-    PetscCall(RelDiff(Ac, Ar, &rel0));
+    PetscCall(MatConvert(Ac, MATAIJ, MAT_INITIAL_MATRIX, &Acmp));
+    PetscCall(RelDiff(Acmp, Ar, &rel0));
+    PetscCall(MatDestroy(&Acmp));
     PetscCall(MatGetBlockSize(Ac, &bs));
     TestCheck(comm, bs == dof, "%s level %" PetscInt_FMT ": the Galerkin product has block size %" PetscInt_FMT ", not %" PetscInt_FMT, model, l, bs, dof);
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)Ac, &isbaij, MATSEQBAIJ, MATMPIBAIJ, ""));
+    TestCheck(comm, isbaij == block, "%s level %" PetscInt_FMT ": the Galerkin product is%s point-block (MATBAIJ)", model, l, isbaij ? "" : " not");
     /* new values on the same pattern: both recompute in place */
     PetscCall(MatScale(A, 3.0));
     PetscCall(MatShift(A, 0.5));
-    PetscCall(MatPtAP(A, Paij, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ar));
+    if (Aref != A) {
+      PetscCall(MatScale(Aref, 3.0));
+      PetscCall(MatShift(Aref, 0.5));
+    }
+    PetscCall(MatPtAP(Aref, Paij, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ar));
     PetscCall(MechGridGalerkin(A, P, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ac));
-    PetscCall(RelDiff(Ac, Ar, &rel1));
-    PetscCall(PetscPrintf(comm, "  %-8s level %" PetscInt_FMT " -> %" PetscInt_FMT ": Galerkin product against MatPtAP() %.1e, recomputed %.1e\n", model, l, l - 1, (double)rel0, (double)rel1));
+    PetscCall(MatConvert(Ac, MATAIJ, MAT_INITIAL_MATRIX, &Acmp));
+    PetscCall(RelDiff(Acmp, Ar, &rel1));
+    PetscCall(MatDestroy(&Acmp));
+    PetscCall(PetscPrintf(comm, "  %-8s level %" PetscInt_FMT " -> %" PetscInt_FMT ": Galerkin product%s against MatPtAP() %.1e, recomputed %.1e\n", model, l, l - 1, block ? " (BAIJ)" : "", (double)rel0, (double)rel1));
     TestCheck(comm, rel0 <= 1e-14 && rel1 <= 1e-14, "%s level %" PetscInt_FMT ": MechGridGalerkin() differs from MatPtAP() by %g (recomputed %g)", model, l, (double)rel0, (double)rel1);
+    if (l == levels - 1 && block) {
+      /* an operator with a block outside the pattern: refused before Ac is touched */
+      Mat            B, Ac0;
+      PetscInt       nb, r0, r1, row, col;
+      PetscScalar    one[81];
+      PetscReal      moved;
+      PetscErrorCode ierr;
+
+      for (PetscInt k = 0; k < 81; k++) one[k] = 1.0;
+      PetscCall(MatDuplicate(Ac, MAT_COPY_VALUES, &Ac0));
+      /* other values too, so that any write into Ac would show */
+      PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+      PetscCall(MatScale(B, 2.0));
+      PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+      PetscCall(MatSetOption(B, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_FALSE));
+      PetscCall(MatGetSize(B, &nb, NULL));
+      PetscCall(MatGetOwnershipRange(B, &r0, &r1));
+      /* free points (the fixed ones have no interpolation rows), a quarter of the grid apart */
+      row = (r0 + r1) / 2 / dof;
+      col = (row + nb / dof / 4) % (nb / dof);
+      PetscCall(MatSetValuesBlocked(B, 1, &row, 1, &col, one, ADD_VALUES));
+      PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = MechGridGalerkin(B, P, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ac);
+      PetscCall(PetscPopErrorHandler());
+      TestCheck(comm, ierr == PETSC_ERR_ARG_WRONGSTATE, "%s: an operator with a block outside the product's pattern was not refused (error %d)", model, (int)ierr);
+      PetscCall(RelDiff(Ac, Ac0, &moved));
+      TestCheck(comm, moved == 0, "%s: the refused product changed the coarse operator by %g", model, (double)moved);
+      PetscCall(MatDestroy(&B));
+      PetscCall(MatDestroy(&Ac0));
+    }
     if (l == levels - 1 && size > 1) {
       /* another operator cannot reuse the product's pieces: refused, not recomputed wrong */
       Mat            B;
@@ -239,12 +288,14 @@ static PetscErrorCode CheckGalerkin(MPI_Comm comm, const char model[], const cha
       TestCheck(comm, ierr == PETSC_ERR_ARG_WRONGSTATE, "%s: reusing the Galerkin product of another operator was not refused (error %d)", model, (int)ierr);
       PetscCall(MatDestroy(&B));
     }
-    PetscCall(MatDestroy(&Ar));
     PetscCall(MatDestroy(&Paij));
     PetscCall(MatDestroy(&A));
-    A = Ac;
+    PetscCall(MatDestroy(&Aref));
+    A    = Ac;
+    Aref = Ar;
   }
   PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&Aref));
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));
   PetscCall(KSPDestroy(&ksp));
@@ -262,9 +313,9 @@ static PetscErrorCode StiffCloth(MPI_Comm comm, PetscInt n, const char pc[], Vec
   PetscInt   its, lits, steps = 10;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(copts, sizeof(copts), "-cloth_n %" PetscInt_FMT " -cloth_mass 1e-2", n));
+  PetscCall(PetscSNPrintf(copts, sizeof(copts), "-cloth_n %" PetscInt_FMT " -cloth_mass 1e-2%s", n, !strcmp(pc, "mgb") ? " -dm_mat_type baij" : ""));
   PetscCall(IntegCreateModel(comm, "cloth", copts, &sys));
-  if (!strcmp(pc, "mg")) PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_theta_matrix_free -ksp_type cg -ksp_rtol 1e-10 -snes_rtol 1e-10 -pc_type mg -mg_levels_ksp_type chebyshev -mg_levels_pc_type pbjacobi"));
+  if (!strncmp(pc, "mg", 2)) PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_theta_matrix_free -ksp_type cg -ksp_rtol 1e-10 -snes_rtol 1e-10 -pc_type mg -mg_levels_ksp_type chebyshev -mg_levels_pc_type pbjacobi"));
   else PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_theta_matrix_free -ksp_type cg -ksp_rtol 1e-10 -snes_rtol 1e-10 -pc_type bjacobi -sub_pc_type icc"));
   PetscCall(TestSolve(sys, TSMIDPOINT2, "stiff_", opts, 1e-3, steps, (steps + 0.5) * 1e-3, TS_EXACTFINALTIME_STEPOVER, NULL, NULL, q, v, &ts));
   PetscCall(TSGetSNESIterations(ts, &its));
@@ -279,16 +330,22 @@ static PetscErrorCode StiffCloth(MPI_Comm comm, PetscInt n, const char pc[], Vec
 static PetscErrorCode CheckStiffCloth(MPI_Comm comm, PetscReal soltol, PetscReal growth)
 {
   const PetscInt n[2] = {24, 48};
-  PetscReal      kmg[2], kicc[2], rel;
-  Vec            qm, vm, qi, vi;
+  PetscReal      kmg[2], kicc[2], kmgb, rel, relb;
+  Vec            qm, vm, qi, vi, qb, vb;
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < 2; s++) {
     PetscCall(StiffCloth(comm, n[s], "mg", &qm, &vm, &kmg[s]));
     PetscCall(StiffCloth(comm, n[s], "icc", &qi, &vi, &kicc[s]));
+    /* point-block (BAIJ) matrices on every level: the same operators to round-off */
+    PetscCall(StiffCloth(comm, n[s], "mgb", &qb, &vb, &kmgb));
     PetscCall(TestRelDiff(qm, vm, qi, vi, &rel));
-    PetscCall(PetscPrintf(comm, "  cloth %4" PetscInt_FMT "^2: final states with mg and icc differ by %.2e\n", n[s], (double)rel));
+    PetscCall(TestRelDiff(qb, vb, qm, vm, &relb));
+    PetscCall(PetscPrintf(comm, "  cloth %4" PetscInt_FMT "^2: final states with mg and icc differ by %.2e, mg with BAIJ and AIJ by %.2e\n", n[s], (double)rel, (double)relb));
     TestCheck(comm, rel <= soltol, "cloth %" PetscInt_FMT "^2: the final state with -pc_type mg differs from ICC's by %g (tolerance %g)", n[s], (double)rel, (double)soltol);
+    TestCheck(comm, relb <= soltol && PetscAbsReal(kmgb - kmg[s]) <= 0.05 * kmg[s], "cloth %" PetscInt_FMT "^2: -pc_type mg with -dm_mat_type baij differs from aij: final states by %g, CG per Newton iteration %g against %g", n[s], (double)relb, (double)kmgb, (double)kmg[s]);
+    PetscCall(VecDestroy(&qb));
+    PetscCall(VecDestroy(&vb));
     PetscCall(VecDestroy(&qm));
     PetscCall(VecDestroy(&vm));
     PetscCall(VecDestroy(&qi));
@@ -400,7 +457,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-growth", &growth, NULL));
   for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckInterpolation(comm, grids[g][0], grids[g][1], PETSC_FALSE));
   PetscCall(CheckInterpolation(comm, "cloth", "-cloth_n 30", PETSC_TRUE));
-  for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckGalerkin(comm, grids[g][0], grids[g][1]));
+  for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckGalerkin(comm, grids[g][0], grids[g][1], PETSC_FALSE));
+  for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) PetscCall(CheckGalerkin(comm, grids[g][0], grids[g][1], PETSC_TRUE));
   PetscCall(CheckStiffCloth(comm, soltol, growth));
   PetscCall(CheckLagCoarse(comm, soltol));
   PetscCall(CheckRefusals(comm));
