@@ -137,10 +137,13 @@ typedef struct {
   PetscReal      fill;
   PetscBool      block; /* A is MATMPIBAIJ: T1 from GridBlockPtAPNumeric() with Slt = Sl^T */
   Mat            Slt;
+  PetscScalar   *bvals; /* one block row of T1, by rows */
   GridBlockWork *bw;
 } GridGalerkinCtx;
 
 static PetscErrorCode GridBlockWorkDestroy(GridBlockWork *);
+static PetscErrorCode GridGetCSR(Mat, PetscBool, const PetscInt **, const PetscInt **);
+static PetscErrorCode GridRestoreCSR(Mat, PetscBool, const PetscInt **, const PetscInt **);
 
 static PetscErrorCode GridGalerkinDestroy(void *ptr)
 {
@@ -149,6 +152,7 @@ static PetscErrorCode GridGalerkinDestroy(void *ptr)
   PetscFunctionBegin;
   if (gc->bw) PetscCall(GridBlockWorkDestroy(gc->bw));
   PetscCall(PetscFree(gc->bw));
+  PetscCall(PetscFree(gc->bvals));
   PetscCall(MatDestroy(&gc->Slt));
   PetscCall(PetscFree(gc->cl2g));
   PetscCall(PetscFree4(gc->cols, gc->list, gc->zeros, gc->vals));
@@ -169,6 +173,29 @@ static PetscErrorCode GridGalerkinAdd(GridGalerkinCtx *gc, Mat T, Mat M)
   PetscFunctionBegin;
   if (!T) PetscFunctionReturn(0);
   PetscCall(MatGetSize(T, &nr, NULL));
+  if (gc->block) {
+    /* a block row at a time (MATSEQBAIJ stores each block by columns; the panel goes by rows) */
+    const PetscInt *ti, *tj;
+    PetscScalar    *ta;
+
+    PetscCall(GridGetCSR(T, PETSC_TRUE, &ti, &tj));
+    PetscCall(MatSeqBAIJGetArray(T, &ta));
+    for (r = 0; r < nr / dof; r++) {
+      PetscInt n = ti[r + 1] - ti[r], k, a, b;
+
+      for (k = 0; k < n; k++) {
+        const PetscScalar *blk = ta + (ti[r] + k) * dof * dof;
+
+        gc->cols[k] = gc->cl2g[tj[ti[r] + k]];
+        for (a = 0; a < dof; a++)
+          for (b = 0; b < dof; b++) gc->bvals[a * n * dof + k * dof + b] = blk[b * dof + a];
+      }
+      if (n) PetscCall(MatSetValuesBlocked(M, 1, &gc->cl2g[r], n, gc->cols, gc->bvals, ADD_VALUES));
+    }
+    PetscCall(MatSeqBAIJRestoreArray(T, &ta));
+    PetscCall(GridRestoreCSR(T, PETSC_TRUE, &ti, &tj));
+    PetscFunctionReturn(0);
+  }
   for (r = 0; r < nr; r++) {
     const PetscInt    *c;
     const PetscScalar *v;
@@ -190,6 +217,19 @@ static PetscErrorCode GridGalerkinPattern(GridGalerkinCtx *gc, Mat T, Mat M)
   PetscFunctionBegin;
   if (!T) PetscFunctionReturn(0);
   PetscCall(MatGetSize(T, &nr, NULL));
+  if (gc->block) {
+    const PetscInt *ti, *tj;
+
+    PetscCall(GridGetCSR(T, PETSC_TRUE, &ti, &tj));
+    for (blk = 0; blk < nr / dof; blk++) {
+      PetscInt gr = gc->cl2g[blk] * dof, nb = ti[blk + 1] - ti[blk];
+
+      for (k = 0; k < nb; k++) gc->cols[k] = gc->cl2g[tj[ti[blk] + k]] * dof;
+      if (nb) PetscCall(MatSetValues(M, 1, &gr, nb, gc->cols, gc->zeros, INSERT_VALUES));
+    }
+    PetscCall(GridRestoreCSR(T, PETSC_TRUE, &ti, &tj));
+    PetscFunctionReturn(0);
+  }
   for (blk = 0; blk < nr / dof; blk++) {
     PetscInt nb = 0, gr = gc->cl2g[blk] * dof;
 
@@ -636,6 +676,7 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   if (gc->block) {
     PetscCall(PetscNew(&gc->bw));
     PetscCall(GridBlockWorkCreate(gc->ncl, dof, gc->bw));
+    PetscCall(PetscMalloc1(gc->ncl * dof * dof, &gc->bvals));
     PetscCall(MatTranspose(gc->Sl, MAT_INITIAL_MATRIX, &gc->Slt));
   }
   PetscCall(GridGalerkinLocalProduct(gc, PETSC_TRUE, &ok));
@@ -656,6 +697,7 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   /* the first additions make the pattern (filling it with zeros first costs more, in blocks) */
   PetscCall(MatPreallocatorPreallocate(pre, PETSC_FALSE, *Ac));
   PetscCall(MatDestroy(&pre));
+
   PetscCall(GridGalerkinSum(gc, *Ac));
 
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
