@@ -697,7 +697,6 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
   /* the first additions make the pattern (filling it with zeros first costs more, in blocks) */
   PetscCall(MatPreallocatorPreallocate(pre, PETSC_FALSE, *Ac));
   PetscCall(MatDestroy(&pre));
-
   PetscCall(GridGalerkinSum(gc, *Ac));
 
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
@@ -837,11 +836,8 @@ PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse reuse, PetscReal fill, Ma
   }
   if (reuse == MAT_REUSE_MATRIX) PetscCall(PetscObjectQuery((PetscObject)*Ac, "MechGridGalerkin", (PetscObject *)&container));
   if (size == 1 || !ismaij || !(ismpiaij || ismpibaij) || (reuse == MAT_REUSE_MATRIX && !container)) {
-    PetscBool isbaij;
-
     /* PETSc has no product for MATBAIJ: its MATAIJ copy */
-    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATBAIJ, &isbaij));
-    if (isbaij || isseqbaij || ismpibaij) {
+    if (isseqbaij || ismpibaij) {
       Mat Aij;
 
       PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &Aij));
@@ -855,9 +851,12 @@ PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse reuse, PetscReal fill, Ma
 
     /* the pieces belong to the blocks of the first product's operator (decided by all processes) */
     PetscCall(PetscContainerGetPointer(container, (void **)&gc));
-    if (gc->block) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
-    else PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-    other = Ad != gc->Ad || Ao != gc->Ao || gc->block != ismpibaij ? PETSC_TRUE : PETSC_FALSE;
+    other = gc->block != ismpibaij ? PETSC_TRUE : PETSC_FALSE;
+    if (!other) {
+      if (gc->block) PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
+      else PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+      other = Ad != gc->Ad || Ao != gc->Ao ? PETSC_TRUE : PETSC_FALSE;
+    }
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &other, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
     PetscCheck(!other, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "MechGridGalerkin(): MAT_REUSE_MATRIX needs the operator of the first product, with the same nonzero pattern (this one is another matrix, or its pattern changed)");
   }
