@@ -201,7 +201,7 @@ PETSC_EXTERN PetscErrorCode MechSystemSetDM(MechSystem, DM);
 PETSC_EXTERN PetscErrorCode MechSystemGetDM(MechSystem, DM *);
 /* geometric multigrid on the system's DMDA grid: levels, interpolations, Galerkin coarse operators */
 PETSC_EXTERN PetscErrorCode MechSystemSetUpPCMG(MechSystem, PC);
-/* the Galerkin coarse operator P^T A P of one level of that hierarchy, cheaper than MatPtAP() in parallel */
+/* the Galerkin coarse operator P^T A P of one level of that hierarchy: cheaper than MatPtAP() in parallel, and for MATBAIJ (which MatPtAP() lacks) */
 PETSC_EXTERN PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse, PetscReal fill, Mat *Ac);
 PETSC_EXTERN PetscErrorCode MechSystemSetIOOrdering(MechSystem, IS);
 PETSC_EXTERN PetscErrorCode MechSystemSetIOMesh(MechSystem, Vec, PetscInt, const PetscInt[]);
