@@ -91,6 +91,9 @@ PETSC_EXTERN PetscErrorCode TSTheta2GetPCLagCoarse(TS, PetscBool *, PetscInt *);
    safeguard against oversolving (-ts_theta_ew_safeguard, default 0.5) */
 PETSC_EXTERN PetscErrorCode TSTheta2SetEWSafeguard(TS, PetscReal);
 PETSC_EXTERN PetscErrorCode TSTheta2GetEWSafeguard(TS, PetscReal *);
+/* Newton on the points near the fixed dofs before each step's Newton solve (nonlinear elimination) */
+PETSC_EXTERN PetscErrorCode TSTheta2SetNonlinearElimination(TS, PetscInt depth);
+PETSC_EXTERN PetscErrorCode TSTheta2GetNonlinearElimination(TS, PetscInt *depth, PetscInt *its);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The mechanical system                                                                      */
@@ -176,6 +179,19 @@ typedef PetscErrorCode (*MechTangentPatternFn)(MechSystem, PetscBool reduced, Ma
    and MechSystemCreateOperatorReduced() gives preconditioning matrices with fewer couplings. */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentPattern(MechSystem, MechTangentPatternFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasTangentPattern(MechSystem, PetscBool *);
+/*
+  Force and tangent on a patch of points (nonlinear elimination, TSTheta2SetNonlinearElimination()).
+  ql and vl are local (ghosted) vectors of the system's DM; a point is a block of the DM's block
+  size bs. pts[] are the n patch points, as block indices of the local vectors, each owned by this
+  rank; patch[] gives every block of the local vectors its row in the patch, or -1. f (bs n reals,
+  or NULL) gets f(t, q, v) on each patch point, the same values as the rows of the force callback;
+  J (n x n blocks of bs, or NULL) gets cK K + cD D of the patch rows and columns added, the
+  couplings to points outside the patch left out. Only this rank's data are used: not collective.
+*/
+typedef PetscErrorCode (*MechPatchFn)(MechSystem, PetscReal t, Vec ql, Vec vl, PetscInt n, const PetscInt pts[], const PetscInt patch[], PetscReal cK, PetscReal cD, PetscScalar f[], Mat J, void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemSetPatch(MechSystem, MechPatchFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemHasPatch(MechSystem, PetscBool *);
+PETSC_EXTERN PetscErrorCode MechSystemComputePatch(MechSystem, PetscReal t, Vec ql, Vec vl, PetscInt n, const PetscInt pts[], const PetscInt patch[], PetscReal cK, PetscReal cD, PetscScalar f[], Mat J);
 /* Fixed degrees of freedom (global indices, each rank its own) with prescribed values
    (a full-size Vec, only its fixed entries are read; NULL: the values of the initial state). */
 PETSC_EXTERN PetscErrorCode MechSystemSetFixed(MechSystem, IS, Vec);

@@ -32,6 +32,8 @@ struct _p_MechSystem {
   MechTangentLinearizeFn linearize; /* optional tangent action (matrix-free operators) */
   MechTangentApplyFn     apply;
   void                  *actionctx;
+  MechPatchFn            patch; /* optional: force and tangent on a patch of points */
+  void                  *patchctx;
   PetscBool              hasdamping;
 
   MechStateCheckFn statecheck; /* optional: which states the model can take */
@@ -72,7 +74,7 @@ struct _p_MechSystem {
 
 /* -log_view events: force evaluations, operator assemblies, mass solves, linearizations and
    applications of the matrix-free operator */
-PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve, MECH_Linearize, MECH_Apply, MECH_Galerkin;
+PETSC_INTERN PetscLogEvent MECH_Force, MECH_Operator, MECH_MassSolve, MECH_Linearize, MECH_Apply, MECH_Galerkin, MECH_Patch;
 /* -log_view stages: operator assembly and linearization; HDF5 output and checkpoints */
 PETSC_INTERN PetscLogStage MECH_StageAssembly, MECH_StageIO;
 

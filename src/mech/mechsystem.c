@@ -11,7 +11,7 @@
 #include "mechimpl.h"
 
 PetscClassId  MECHSYSTEM_CLASSID = 0;
-PetscLogEvent MECH_Force = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0, MECH_Galerkin = 0;
+PetscLogEvent MECH_Force = 0, MECH_Patch = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0, MECH_Galerkin = 0;
 PetscLogStage MECH_StageAssembly = -1, MECH_StageIO = -1;
 
 /*@
@@ -342,6 +342,107 @@ PetscErrorCode MechSystemSetTangentPattern(MechSystem sys, MechTangentPatternFn 
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   sys->patternfn  = fn;
   sys->patternctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemSetPatch - Sets an optional evaluation of the force and the tangent on a patch of
+  points, for nonlinear elimination (`TSTheta2SetNonlinearElimination()`).
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. fn  - the evaluation (NULL removes it)
+- ctx - its context (may be NULL)
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec ql, Vec vl, PetscInt n, const PetscInt pts[], const PetscInt patch[], PetscReal cK, PetscReal cD, PetscScalar f[], Mat J, void *ctx)
++ t       - the time
+. ql, vl  - local (ghosted) vectors of the system's DM holding q and v
+. n       - the number of patch points
+. pts     - the patch points, block indices of ql and vl (blocks of the DM's block size bs), owned by this rank
+. patch   - for every block of ql its row in the patch, or -1
+. cK, cD  - the coefficients of K and D
+. f       - NULL, or bs n reals: f(t, q, v) on the patch points, the values of the force callback's rows
+. J       - NULL, or a sequential matrix of n x n blocks of bs (the patch's rows and columns, in the
+            order of pts): cK K + cD D of the couplings among patch points is added to it
+- ctx     - the context given here
+
+  Level: developer
+
+  Notes:
+  The evaluation uses this rank's data only and is not collective: each rank works on its own
+  patch points with the ghost values it was given. The grid models (chain, cloth, lattice)
+  provide one; docs/solvers.md §3 describes its use.
+
+.seealso: `MechSystemComputePatch()`, `TSTheta2SetNonlinearElimination()`
+@*/
+PetscErrorCode MechSystemSetPatch(MechSystem sys, MechPatchFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  sys->patch    = fn;
+  sys->patchctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemHasPatch - Tells whether the system evaluates force and tangent on a patch
+  (`MechSystemSetPatch()`).
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameter:
+. has - PETSC_TRUE if it does
+
+  Level: developer
+
+.seealso: `MechSystemSetPatch()`
+@*/
+PetscErrorCode MechSystemHasPatch(MechSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidBoolPointer(has, 2);
+  *has = sys->patch ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemComputePatch - Evaluates the force and the tangent on a patch of points
+  (`MechSystemSetPatch()`).
+
+  Not Collective
+
+  Input Parameters:
++ sys    - the mechanical system
+. t      - the time
+. ql, vl - local (ghosted) vectors of the system's DM holding q and v
+. n      - the number of patch points
+. pts    - the patch points (block indices of ql, owned by this rank)
+. patch  - for every block of ql its row in the patch, or -1
+- cK, cD - the coefficients of K and D in J
+
+  Output Parameters:
++ f - NULL, or the force on the patch points (bs n reals)
+- J - NULL, or a sequential matrix of n x n blocks to which cK K + cD D of the patch is added
+
+  Level: developer
+
+.seealso: `MechSystemSetPatch()`
+@*/
+PetscErrorCode MechSystemComputePatch(MechSystem sys, PetscReal t, Vec ql, Vec vl, PetscInt n, const PetscInt pts[], const PetscInt patch[], PetscReal cK, PetscReal cD, PetscScalar f[], Mat J)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscCheck(sys->patch, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MechSystemComputePatch(): model %s has no patch evaluation (MechSystemSetPatch())", sys->modelname ? sys->modelname : "(unnamed)");
+  PetscCall(PetscLogEventBegin(MECH_Patch, sys, ql, vl, J));
+  PetscCall((*sys->patch)(sys, t, ql, vl, n, pts, patch, cK, cD, f, J, sys->patchctx));
+  PetscCall(PetscLogEventEnd(MECH_Patch, sys, ql, vl, J));
   PetscFunctionReturn(0);
 }
 

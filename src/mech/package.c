@@ -49,6 +49,7 @@ PetscErrorCode MechInitializePackage(void)
   PetscCall(PetscLogEventRegister("MechLinearize", MECHSYSTEM_CLASSID, &MECH_Linearize));
   PetscCall(PetscLogEventRegister("MechOpApply", MECHSYSTEM_CLASSID, &MECH_Apply));
   PetscCall(PetscLogEventRegister("MechGalerkin", MECHSYSTEM_CLASSID, &MECH_Galerkin));
+  PetscCall(PetscLogEventRegister("MechPatch", MECHSYSTEM_CLASSID, &MECH_Patch));
   PetscCall(PetscLogStageRegister("Mech assembly", &MECH_StageAssembly));
   PetscCall(PetscLogStageRegister("Mech I/O", &MECH_StageIO));
   PetscCall(PetscRegisterFinalize(MechFinalizePackage));

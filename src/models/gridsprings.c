@@ -531,6 +531,78 @@ static PetscErrorCode GridTangentAssemble(MechSystem sys, PetscReal t, Vec q, Ve
   PetscFunctionReturn(0);
 }
 
+/*
+  Force and tangent on a patch of owned points (MechPatchFn of MechSystemSetPatch(), for nonlinear
+  elimination). Each spring of a patch point is evaluated from that point's end: swapping a
+  spring's ends only flips signs, and the terms are summed in GridForce()'s order, so the forces
+  are those of GridForce() bit for bit and the blocks those of GridTangentAssemble().
+*/
+static PetscErrorCode GridPatch(MechSystem sys, PetscReal t, Vec ql, Vec vl, PetscInt n, const PetscInt pts[], const PetscInt patch[], PetscReal cK, PetscReal cD, PetscScalar f[], Mat J, void *ctx)
+{
+  const MechSpringGrid *g = (const MechSpringGrid *)ctx;
+  const PetscScalar    *x, *u;
+  PetscReal             fr[3], b[3], K[9], D[9], diag[9];
+  PetscScalar           vals[9 * MECH_GRID_STENCIL];
+  PetscInt              cols[MECH_GRID_STENCIL];
+  PetscInt              r, s, a, e;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(VecGetArrayRead(ql, &x));
+  PetscCall(VecGetArrayRead(vl, &u));
+  for (r = 0; r < n; r++) {
+    const PetscInt  p = pts[r], i = g->gs[0] + p % g->gm[0], j = g->gs[1] + (p / g->gm[0]) % g->gm[1], k = g->gs[2] + p / (g->gm[0] * g->gm[1]);
+    const PetscBool all = GridInterior(g, i, j, k);
+    PetscInt        nc = 0, dpos = 0;
+
+    PetscCheck(p >= 0 && p < g->gm[0] * g->gm[1] * g->gm[2] && GridOwned(g, i, j, k), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid patch: local point %" PetscInt_FMT " is not one of this rank's points", p);
+    if (f) {
+      for (a = 0; a < 3; a++) fr[a] = 0;
+      for (s = 0; s < g->nst; s++) {
+        const PetscInt pp = p + g->goff[s];
+
+        if (s == g->self || !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
+        PetscCall(MechSpringForce(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], b));
+        for (a = 0; a < 3; a++) fr[a] += b[a];
+      }
+      fr[2] += g->weight;
+      for (a = 0; a < 3; a++) fr[a] += g->drag * u[3 * p + a];
+      if (g->extra) (void)g->extra(g->extractx, &x[3 * p], fr, 0, NULL, PETSC_FALSE);
+      for (a = 0; a < 3; a++) f[3 * r + a] = fr[a];
+    }
+    if (!J) continue;
+    for (a = 0; a < 9; a++) diag[a] = K[a] = D[a] = 0;
+    for (a = 0; a < 3; a++) diag[4 * a] = cD * g->drag;
+    for (s = 0; s < g->nst; s++) {
+      const PetscInt pp = p + g->goff[s];
+
+      if (s != g->self && !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
+      if (s == g->self) {
+        dpos       = nc;
+        cols[nc++] = r;
+        continue;
+      }
+      PetscCall(MechSpringEvaluate(&g->spring[s], &x[3 * p], &x[3 * pp], &u[3 * p], &u[3 * pp], NULL, cK != 0 ? K : NULL, cD != 0 ? D : NULL, NULL));
+      for (a = 0; a < 9; a++) diag[a] += cK * K[a] + cD * D[a];
+      if (patch[pp] < 0) continue;
+      /* vals: the 3 x 3 MECH_GRID_STENCIL row-major block row, compacted below */
+      for (a = 0; a < 3; a++)
+        for (e = 0; e < 3; e++) vals[a * 3 * MECH_GRID_STENCIL + 3 * nc + e] = -(cK * K[3 * a + e] + cD * D[3 * a + e]);
+      cols[nc++] = patch[pp];
+    }
+    if (g->extra) (void)g->extra(g->extractx, &x[3 * p], NULL, cK, diag, PETSC_FALSE);
+    for (a = 0; a < 3; a++)
+      for (e = 0; e < 3; e++) vals[a * 3 * MECH_GRID_STENCIL + 3 * dpos + e] = diag[3 * a + e];
+    for (a = 1; a < 3; a++)
+      for (e = 0; e < 3 * nc; e++) vals[a * 3 * nc + e] = vals[a * 3 * MECH_GRID_STENCIL + e];
+    PetscCall(MatSetValuesBlocked(J, 1, &r, nc, cols, vals, ADD_VALUES));
+  }
+  PetscCall(VecRestoreArrayRead(vl, &u));
+  PetscCall(VecRestoreArrayRead(ql, &x));
+  PetscFunctionReturn(0);
+}
+
 /* The exact tangent: MechTangentFn of MechSystemSetTangent() */
 static PetscErrorCode GridTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
 {
@@ -889,6 +961,7 @@ PetscErrorCode MechSpringGridSetUpSystem(MechSpringGrid *g, MechSystem sys, Pets
   PetscCall(MechSystemSetTangentAction(sys, GridTangentLinearize, GridTangentApply, g));
   PetscCall(MechSystemSetTangentPattern(sys, GridTangentPattern, g));
   PetscCall(MechSystemSetPotential(sys, GridPotential, g));
+  PetscCall(MechSystemSetPatch(sys, GridPatch, g));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&J));
   PetscFunctionReturn(0);

@@ -31,6 +31,19 @@ PETSC_INTERN PetscErrorCode TSMechRollBack(TS, TSMechStepState *);
 PETSC_INTERN PetscErrorCode TSMechGetPrevious(TS, TSMechStepState *, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode TSMechSetPrevious(TS, TSMechStepState *, Vec);
 
+/* Nonlinear elimination near the fixed dofs (elimination.c) */
+typedef struct _n_TSMechElimination *TSMechElimination;
+/* the stage as a function of the unknown x: v_s = cv0 v + cvx x, q_s = q + cq0 v + cqx x,
+   a_s = ca (x - v) at time t; residual cr (M a_s + f(t, q_s, v_s)) + crt f_start */
+typedef struct {
+  PetscReal t, cv0, cvx, cq0, cqx, ca, cr, crt;
+} TSMechEliminationStage;
+PETSC_INTERN PetscErrorCode TSMechEliminationCreate(TS, MechSystem, Mat P, PetscInt depth, PetscInt maxit, PetscReal rtol, TSMechElimination *);
+PETSC_INTERN PetscErrorCode TSMechEliminationSolve(TSMechElimination, const TSMechEliminationStage *, Vec q0, Vec v0, Vec fstart, Vec qs, Vec vs, PetscReal atol, Vec x);
+PETSC_INTERN PetscErrorCode TSMechEliminationView(TSMechElimination, PetscViewer);
+PETSC_INTERN PetscErrorCode TSMechEliminationGetIterations(TSMechElimination, PetscInt *);
+PETSC_INTERN PetscErrorCode TSMechEliminationDestroy(TSMechElimination *);
+
 PETSC_INTERN PetscErrorCode TSCreate_Theta2(TS);
 PETSC_INTERN PetscErrorCode TSCreate_BEuler2(TS);
 PETSC_INTERN PetscErrorCode TSCreate_CN2(TS);
