@@ -43,15 +43,13 @@ ROOT = os.path.dirname(HERE)
 # ---------------------------------------------------------------------------------------------
 
 
-def solver_args(name, ranks, mf=False, n=None):
-    """The options of configuration `name`; mf: for a matrix-free (-ts_theta_matrix_free) peer;
-    n: the grid size (the nonlinear elimination's patch follows it)."""
+def solver_args(name, ranks, mf=False):
+    """The options of configuration `name`; mf: for a matrix-free (-ts_theta_matrix_free) peer."""
     ksp, pc = name.split("+")
     if pc.endswith("ne"):
-        # nonlinear elimination near the pinned corners (tsmech types only; docs/solvers.md §3): the
-        # patch covers the reach of one implicit step, 4 theta tau sqrt(k/m) spacings = n/16 graph
-        # steps of the cloth at 1 ms (its bend springs reach two points)
-        return solver_args(ksp + "+" + pc[:-2], ranks, mf, n) + ["-ts_theta_ne_depth", str(max(1, (n or 16) // 16))]
+        # nonlinear elimination near the pinned corners (tsmech types only; docs/solvers.md §3), its
+        # patch 8 decay lengths of the step around them (n/16 graph steps of the cloth at 1 ms)
+        return solver_args(ksp + "+" + pc[:-2], ranks, mf) + ["-ts_theta_ne"]
     if pc in ("mgb", "mgewb", "iccb", "iccewb"):
         # the same with point-block (BAIJ, 3 x 3) matrices (grid models): MatMult 1.7x and assembly
         # 2.2x faster than AIJ at 1024². With mg only for the tsmech types, which form the Galerkin
@@ -331,7 +329,7 @@ class Bench:
         h5 = os.path.join(self.h5dir, tag + ".h5")
         if os.path.exists(h5):
             os.remove(h5)
-        args = self.common(case, n) + PEER[peer]["ts"] + solver_args(config, ranks, is_mf(peer) and CASE[case].get("gamg_pmat", False), n) + extra + a.extra.split()
+        args = self.common(case, n) + PEER[peer]["ts"] + solver_args(config, ranks, is_mf(peer) and CASE[case].get("gamg_pmat", False)) + extra + a.extra.split()
         cmd = self.command(ranks, args, h5)
         row = dict(case=case, model=CASE[case]["model"](n)[1], n=n, unknowns=CASE[case]["dofs"](n),
                    solver_unknowns=CASE[case]["dofs"](n) * (1 if PEER[peer]["second"] else 2), ranks=ranks, peer=peer,

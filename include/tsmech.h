@@ -92,8 +92,8 @@ PETSC_EXTERN PetscErrorCode TSTheta2GetPCLagCoarse(TS, PetscBool *, PetscInt *);
 PETSC_EXTERN PetscErrorCode TSTheta2SetEWSafeguard(TS, PetscReal);
 PETSC_EXTERN PetscErrorCode TSTheta2GetEWSafeguard(TS, PetscReal *);
 /* Newton on the points near the fixed dofs before each step's Newton solve (nonlinear elimination) */
-PETSC_EXTERN PetscErrorCode TSTheta2SetNonlinearElimination(TS, PetscInt depth);
-PETSC_EXTERN PetscErrorCode TSTheta2GetNonlinearElimination(TS, PetscInt *depth, PetscInt *its);
+PETSC_EXTERN PetscErrorCode TSTheta2SetNonlinearElimination(TS, PetscBool, PetscInt depth, PetscReal reach);
+PETSC_EXTERN PetscErrorCode TSTheta2GetNonlinearElimination(TS, PetscBool *, PetscInt *depth, PetscInt *its);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The mechanical system                                                                      */

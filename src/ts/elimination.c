@@ -8,6 +8,7 @@
   (MechSystemSetPatch()), so the work is local and its cost that of the patch.
 */
 #include "tsimpl2.h"
+#include <petscdmda.h>
 
 struct _n_TSMechElimination {
   MechSystem   sys;
@@ -26,6 +27,214 @@ struct _n_TSMechElimination {
   KSP          ksp;
   PetscInt     solves, its, reverts; /* statistics: eliminations, local Newton iterations, updates taken back */
 };
+
+/* The checks of a system for elimination: a patch evaluation, a DM, a diagonal mass */
+static PetscErrorCode ElimCheckSystem(MPI_Comm comm, MechSystem sys, DM *dm, PetscInt *bs)
+{
+  Mat                    M;
+  MatInfo                info;
+  PetscInt               Mrows;
+  PetscBool              has;
+  const char            *model;
+  ISLocalToGlobalMapping ltog;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemHasPatch(sys, &has));
+  PetscCall(MechSystemGetModelName(sys, &model));
+  PetscCheck(has, comm, PETSC_ERR_SUP, "-ts_theta_ne: model %s has no force and tangent on a patch (MechSystemSetPatch(); the grid models chain, cloth and lattice have)", model ? model : "(unnamed)");
+  PetscCall(MechSystemGetDM(sys, dm));
+  PetscCheck(*dm, comm, PETSC_ERR_SUP, "-ts_theta_ne: model %s has no DM (MechSystemSetDM()), whose ghost points the patch needs", model ? model : "(unnamed)");
+  PetscCall(MechSystemGetMass(sys, &M));
+  PetscCall(MatGetSize(M, &Mrows, NULL));
+  PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &info));
+  PetscCheck((PetscInt)info.nz_used == Mrows, comm, PETSC_ERR_SUP, "-ts_theta_ne: model %s has a mass matrix that is not diagonal", model ? model : "(unnamed)");
+  PetscCall(DMGetLocalToGlobalMapping(*dm, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetBlockSize(ltog, bs));
+  PetscFunctionReturn(0);
+}
+
+/*
+  This rank's points (block indices in its part of a global vector) within graph distance depth of
+  the fixed dofs in the pattern of P, the fixed ones left out: the overlap of each rank's fixed
+  dofs, gathered on the ranks that own its points. Collective.
+*/
+static PetscErrorCode ElimPatchPoints(Mat P, IS fixed, PetscInt bs, PetscInt depth, PetscInt *n, PetscInt **own)
+{
+  IS                 seed;
+  Vec                mark;
+  const PetscInt    *fidx = NULL, *oidx;
+  const PetscScalar *mk;
+  PetscInt           nf = 0, no, rstart, rend, b, c, r;
+  PetscBool          assembled;
+
+  PetscFunctionBegin;
+  PetscCall(MatAssembled(P, &assembled));
+  PetscCheck(assembled, PetscObjectComm((PetscObject)P), PETSC_ERR_ARG_WRONGSTATE, "Nonlinear elimination: the preconditioning matrix is not assembled");
+  if (fixed) PetscCall(ISGetLocalSize(fixed, &nf));
+  if (fixed) PetscCall(ISGetIndices(fixed, &fidx));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nf, fidx, PETSC_COPY_VALUES, &seed));
+  if (fixed) PetscCall(ISRestoreIndices(fixed, &fidx));
+  PetscCall(MatIncreaseOverlap(P, 1, &seed, depth));
+  PetscCall(MatCreateVecs(P, &mark, NULL));
+  PetscCall(ISGetLocalSize(seed, &no));
+  PetscCall(ISGetIndices(seed, &oidx));
+  for (r = 0; r < no; r++) PetscCall(VecSetValue(mark, oidx[r], 1.0, INSERT_VALUES));
+  PetscCall(ISRestoreIndices(seed, &oidx));
+  PetscCall(ISDestroy(&seed));
+  PetscCall(VecAssemblyBegin(mark));
+  PetscCall(VecAssemblyEnd(mark));
+  if (fixed) PetscCall(VecISSet(mark, fixed, 0.0));
+  PetscCall(VecGetOwnershipRange(mark, &rstart, &rend));
+  PetscCheck(rstart % bs == 0 && rend % bs == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonlinear elimination: ownership range not in blocks of %" PetscInt_FMT, bs);
+  PetscCall(PetscMalloc1((rend - rstart) / bs, own));
+  *n = 0;
+  PetscCall(VecGetArrayRead(mark, &mk));
+  for (b = 0; b < (rend - rstart) / bs; b++) {
+    for (c = 1; c < bs; c++) PetscCheck(mk[bs * b + c] == mk[bs * b], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonlinear elimination: the patch splits point %" PetscInt_FMT, rstart / bs + b);
+    if (mk[bs * b] != 0) (*own)[(*n)++] = b;
+  }
+  PetscCall(VecRestoreArrayRead(mark, &mk));
+  PetscCall(VecDestroy(&mark));
+  PetscFunctionReturn(0);
+}
+
+/* The points own[n] in the local (ghosted) vectors of dm (pts) and every local block's patch row (patch, -1 outside) */
+static PetscErrorCode ElimLocalMaps(DM dm, PetscInt bs, PetscInt rstart, PetscInt nown, PetscInt n, const PetscInt own[], PetscInt **pts, PetscInt **patch)
+{
+  ISLocalToGlobalMapping ltog;
+  const PetscInt        *gidx;
+  PetscInt              *loc, nl, b, r;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalToGlobalMapping(dm, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetSize(ltog, &nl));
+  nl /= bs;
+  PetscCall(PetscMalloc1(nown, &loc));
+  PetscCall(PetscMalloc1(nl, patch));
+  PetscCall(PetscMalloc1(n, pts));
+  PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
+  for (b = 0; b < nl; b++) {
+    const PetscInt g = gidx[b] - rstart / bs;
+
+    (*patch)[b] = -1;
+    if (g >= 0 && g < nown) loc[g] = b;
+  }
+  PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(ltog, &gidx));
+  for (r = 0; r < n; r++) {
+    (*pts)[r]           = loc[own[r]];
+    (*patch)[(*pts)[r]] = r;
+  }
+  PetscCall(PetscFree(loc));
+  PetscFunctionReturn(0);
+}
+
+/* The patch's matrix with P's couplings among its points, in the order of own[] (every rank calls: collective) */
+static PetscErrorCode ElimPatchMatrix(Mat P, PetscInt bs, PetscInt rstart, PetscInt n, const PetscInt own[], Mat *J)
+{
+  IS        isrow;
+  Mat      *sub;
+  PetscInt *gblk, r, b;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n, &gblk));
+  for (r = 0; r < n; r++) gblk[r] = rstart / bs + own[r];
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, bs, n, gblk, PETSC_OWN_POINTER, &isrow));
+  PetscCall(MatCreateSubMatrices(P, 1, &isrow, &isrow, MAT_INITIAL_MATRIX, &sub));
+  PetscCall(ISDestroy(&isrow));
+  *J = sub[0];
+  PetscCall(PetscObjectReference((PetscObject)*J));
+  PetscCall(MatDestroySubMatrices(1, &sub));
+  PetscCall(MatGetBlockSize(*J, &b));
+  PetscCheck(b == bs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonlinear elimination: patch tangent of block size %" PetscInt_FMT ", not %" PetscInt_FMT, b, bs);
+  PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSMechEliminationEstimateStiffness - An estimate of k/m next to the fixed dofs at the state (q,
+  v): the largest trace(K_ii) / m_i of the points within graph distance 2 of them, the sum of the
+  stiffnesses of the springs (or elements) at a point over its mass, the same on every rank.
+  Collective.
+@*/
+PetscErrorCode TSMechEliminationEstimateStiffness(TS ts, MechSystem sys, Mat P, Vec q, Vec v, PetscReal *ratio)
+{
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ts);
+  DM                 dm;
+  IS                 fixed;
+  Mat                J, M;
+  Vec                ql, vl, kd, md;
+  const PetscScalar *ka, *ma;
+  PetscInt           bs, n, *own, *pts, *patch, rstart, rend, r, c;
+  PetscReal          mine = 0;
+
+  PetscFunctionBegin;
+  PetscCall(ElimCheckSystem(comm, sys, &dm, &bs));
+  PetscCall(MechSystemGetFixed(sys, &fixed));
+  PetscCall(ElimPatchPoints(P, fixed, bs, 2, &n, &own));
+  PetscCall(VecGetOwnershipRange(q, &rstart, &rend));
+  PetscCall(ElimLocalMaps(dm, bs, rstart, (rend - rstart) / bs, n, own, &pts, &patch));
+  PetscCall(ElimPatchMatrix(P, bs, rstart, n, own, &J));
+  PetscCall(MatZeroEntries(J));
+  PetscCall(DMCreateLocalVector(dm, &ql));
+  PetscCall(VecDuplicate(ql, &vl));
+  PetscCall(DMGlobalToLocal(dm, q, INSERT_VALUES, ql));
+  PetscCall(DMGlobalToLocal(dm, v, INSERT_VALUES, vl));
+  PetscCall(MechSystemComputePatch(sys, ts->ptime, ql, vl, n, pts, patch, 1.0, 0.0, NULL, J));
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(J, &kd, NULL));
+  PetscCall(MatGetDiagonal(J, kd));
+  PetscCall(MechSystemGetMass(sys, &M));
+  PetscCall(MatCreateVecs(M, &md, NULL));
+  PetscCall(MatGetDiagonal(M, md));
+  PetscCall(VecGetArrayRead(kd, &ka));
+  PetscCall(VecGetArrayRead(md, &ma));
+  for (r = 0; r < n; r++) {
+    PetscReal tr = 0, m = 0;
+
+    for (c = 0; c < bs; c++) {
+      tr += PetscRealPart(ka[bs * r + c]);
+      m += PetscRealPart(ma[bs * own[r] + c]);
+    }
+    m /= bs; /* the point's mass */
+    if (m > 0) mine = PetscMax(mine, tr / m);
+  }
+  PetscCall(VecRestoreArrayRead(md, &ma));
+  PetscCall(VecRestoreArrayRead(kd, &ka));
+  PetscCall(MPIU_Allreduce(&mine, ratio, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(VecDestroy(&kd));
+  PetscCall(VecDestroy(&md));
+  PetscCall(VecDestroy(&ql));
+  PetscCall(VecDestroy(&vl));
+  PetscCall(MatDestroy(&J));
+  PetscCall(PetscFree(own));
+  PetscCall(PetscFree(pts));
+  PetscCall(PetscFree(patch));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSMechEliminationDepth - The graph distance that covers reach decay lengths of one step's
+  operator M + theta^2 tau^2 K near the fixed dofs: a grid point's stiffness is shared by the 2 dim
+  directions of the grid, so the decay length is ell = theta tau sqrt(ratio / (2 dim)) grid
+  spacings (docs/solvers.md §3), and a graph step of the stencil of width sw covers sw spacings.
+@*/
+PetscErrorCode TSMechEliminationDepth(MechSystem sys, PetscReal ratio, PetscReal thetatau, PetscReal reach, PetscInt *depth)
+{
+  DM        dm;
+  PetscInt  dim, sw;
+  PetscBool isda;
+  PetscReal ell;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemGetDM(sys, &dm));
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  PetscCheck(isda, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "-ts_theta_ne: the automatic patch needs a structured grid (DMDA); give -ts_theta_ne_depth");
+  PetscCall(DMDAGetInfo(dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &sw, NULL, NULL, NULL, NULL));
+  ell    = thetatau * PetscSqrtReal(ratio / (2.0 * dim));
+  *depth = PetscMax(1, (PetscInt)PetscCeilReal(reach * ell / PetscMax(sw, 1)));
+  PetscFunctionReturn(0);
+}
 
 /*@C
   TSMechEliminationCreate - The patch of the points within graph distance depth of the system's
@@ -46,101 +255,32 @@ struct _n_TSMechElimination {
 @*/
 PetscErrorCode TSMechEliminationCreate(TS ts, MechSystem sys, Mat P, PetscInt depth, PetscInt maxit, PetscReal rtol, TSMechElimination *ne)
 {
-  MPI_Comm               comm = PetscObjectComm((PetscObject)ts);
-  TSMechElimination      e;
-  IS                     fixed, seed, isrow;
-  Mat                    M, *sub;
-  MatInfo                info;
-  Vec                    mark, mdiag;
-  ISLocalToGlobalMapping ltog;
-  const PetscInt        *gidx, *fidx, *oidx;
-  const PetscScalar     *mk, *md;
-  PetscInt              *loc, *gblk, nf, no, nl, rstart, rend, Mrows, b, c, r;
-  PetscBool              has, assembled;
-  const char            *prefix, *model;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ts);
+  TSMechElimination  e;
+  IS                 fixed;
+  Mat                M;
+  Vec                mdiag;
+  const PetscScalar *md;
+  PetscInt           rstart, rend, c, r;
+  const char        *prefix;
 
   PetscFunctionBegin;
-  PetscCall(MechSystemHasPatch(sys, &has));
-  PetscCall(MechSystemGetModelName(sys, &model));
-  PetscCheck(has, comm, PETSC_ERR_SUP, "-ts_theta_ne_depth: model %s has no force and tangent on a patch (MechSystemSetPatch(); the grid models chain, cloth and lattice have)", model ? model : "(unnamed)");
   PetscCall(PetscNew(&e));
   e->sys   = sys;
   e->depth = depth;
   e->maxit = maxit;
   e->rtol  = rtol;
-  PetscCall(MechSystemGetDM(sys, &e->dm));
-  PetscCheck(e->dm, comm, PETSC_ERR_SUP, "-ts_theta_ne_depth: model %s has no DM (MechSystemSetDM()), whose ghost points the patch needs", model ? model : "(unnamed)");
-  PetscCall(MechSystemGetMass(sys, &M));
-  PetscCall(MatGetSize(M, &Mrows, NULL));
-  PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &info));
-  PetscCheck((PetscInt)info.nz_used == Mrows, comm, PETSC_ERR_SUP, "-ts_theta_ne_depth: model %s has a mass matrix that is not diagonal", model ? model : "(unnamed)");
-  PetscCall(MatAssembled(P, &assembled));
-  PetscCheck(assembled, comm, PETSC_ERR_ARG_WRONGSTATE, "Nonlinear elimination: the preconditioning matrix is not assembled");
-  PetscCall(DMGetLocalToGlobalMapping(e->dm, &ltog));
-  PetscCall(ISLocalToGlobalMappingGetBlockSize(ltog, &e->bs));
-
-  /* the patch: the overlap of this rank's fixed dofs, gathered on the ranks that own its points */
+  PetscCall(ElimCheckSystem(comm, sys, &e->dm, &e->bs));
   PetscCall(MechSystemGetFixed(sys, &fixed));
-  nf = 0;
-  if (fixed) PetscCall(ISGetLocalSize(fixed, &nf));
-  if (fixed) PetscCall(ISGetIndices(fixed, &fidx));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nf, nf ? fidx : NULL, PETSC_COPY_VALUES, &seed));
-  if (fixed) PetscCall(ISRestoreIndices(fixed, &fidx));
-  PetscCall(MatIncreaseOverlap(P, 1, &seed, depth));
-  PetscCall(MatCreateVecs(P, &mark, NULL));
-  PetscCall(ISGetLocalSize(seed, &no));
-  PetscCall(ISGetIndices(seed, &oidx));
-  for (r = 0; r < no; r++) PetscCall(VecSetValue(mark, oidx[r], 1.0, INSERT_VALUES));
-  PetscCall(ISRestoreIndices(seed, &oidx));
-  PetscCall(ISDestroy(&seed));
-  PetscCall(VecAssemblyBegin(mark));
-  PetscCall(VecAssemblyEnd(mark));
-  if (fixed) PetscCall(VecISSet(mark, fixed, 0.0));
-  PetscCall(VecGetOwnershipRange(mark, &rstart, &rend));
-  PetscCheck(rstart % e->bs == 0 && rend % e->bs == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonlinear elimination: ownership range not in blocks of %" PetscInt_FMT, e->bs);
-  PetscCall(PetscMalloc1((rend - rstart) / e->bs, &e->own));
-  PetscCall(VecGetArrayRead(mark, &mk));
-  for (b = 0; b < (rend - rstart) / e->bs; b++) {
-    for (c = 1; c < e->bs; c++) PetscCheck(mk[e->bs * b + c] == mk[e->bs * b], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonlinear elimination: the patch splits point %" PetscInt_FMT, rstart / e->bs + b);
-    if (mk[e->bs * b] != 0) e->own[e->n++] = b;
-  }
-  PetscCall(VecRestoreArrayRead(mark, &mk));
+  PetscCall(ElimPatchPoints(P, fixed, e->bs, depth, &e->n, &e->own));
   PetscCall(MPIU_Allreduce(&e->n, &e->N, 1, MPIU_INT, MPI_SUM, comm));
-
-  /* the patch points in the local vectors, and every local block's patch row */
-  PetscCall(ISLocalToGlobalMappingGetSize(ltog, &nl));
-  nl /= e->bs;
-  PetscCall(PetscMalloc1((rend - rstart) / e->bs, &loc));
-  PetscCall(PetscMalloc2(nl, &e->patch, e->n, &e->pts));
-  PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
-  for (b = 0; b < nl; b++) {
-    const PetscInt g = gidx[b] - rstart / e->bs;
-
-    e->patch[b] = -1;
-    if (g >= 0 && g < (rend - rstart) / e->bs) loc[g] = b;
-  }
-  PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(ltog, &gidx));
-  for (r = 0; r < e->n; r++) {
-    e->pts[r]          = loc[e->own[r]];
-    e->patch[e->pts[r]] = r;
-  }
-  PetscCall(PetscFree(loc));
-
-  /* the patch tangent with P's couplings among patch points (every rank calls: collective) */
-  PetscCall(PetscMalloc1(e->n, &gblk));
-  for (r = 0; r < e->n; r++) gblk[r] = rstart / e->bs + e->own[r];
-  PetscCall(ISCreateBlock(PETSC_COMM_SELF, e->bs, e->n, gblk, PETSC_OWN_POINTER, &isrow));
-  PetscCall(MatCreateSubMatrices(P, 1, &isrow, &isrow, MAT_INITIAL_MATRIX, &sub));
-  PetscCall(ISDestroy(&isrow));
-  e->J = sub[0];
-  PetscCall(PetscObjectReference((PetscObject)e->J));
-  PetscCall(MatDestroySubMatrices(1, &sub));
-  PetscCall(MatGetBlockSize(e->J, &b));
-  PetscCheck(b == e->bs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonlinear elimination: patch tangent of block size %" PetscInt_FMT ", not %" PetscInt_FMT, b, e->bs);
-  PetscCall(MatSetOption(e->J, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatGetOwnershipRange(P, &rstart, &rend));
+  PetscCall(ElimLocalMaps(e->dm, e->bs, rstart, (rend - rstart) / e->bs, e->n, e->own, &e->pts, &e->patch));
+  PetscCall(ElimPatchMatrix(P, e->bs, rstart, e->n, e->own, &e->J));
 
   /* M's diagonal on the patch */
-  PetscCall(VecDuplicate(mark, &mdiag));
+  PetscCall(MechSystemGetMass(sys, &M));
+  PetscCall(MatCreateVecs(M, &mdiag, NULL));
   PetscCall(MatGetDiagonal(M, mdiag));
   PetscCall(PetscMalloc2(e->bs * e->n, &e->mass, e->bs * e->n, &e->xold));
   PetscCall(VecGetArrayRead(mdiag, &md));
@@ -148,7 +288,6 @@ PetscErrorCode TSMechEliminationCreate(TS ts, MechSystem sys, Mat P, PetscInt de
     for (c = 0; c < e->bs; c++) e->mass[e->bs * r + c] = md[e->bs * e->own[r] + c];
   PetscCall(VecRestoreArrayRead(mdiag, &md));
   PetscCall(VecDestroy(&mdiag));
-  PetscCall(VecDestroy(&mark));
 
   PetscCall(DMCreateLocalVector(e->dm, &e->ql));
   PetscCall(VecDuplicate(e->ql, &e->vl));
@@ -172,6 +311,14 @@ PetscErrorCode TSMechEliminationCreate(TS ts, MechSystem sys, Mat P, PetscInt de
   PetscFunctionReturn(0);
 }
 
+/* The graph distance of the patch */
+PetscErrorCode TSMechEliminationGetDepth(TSMechElimination e, PetscInt *depth)
+{
+  PetscFunctionBegin;
+  *depth = e ? e->depth : 0;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode TSMechEliminationDestroy(TSMechElimination *ne)
 {
   TSMechElimination e = *ne;
@@ -179,7 +326,8 @@ PetscErrorCode TSMechEliminationDestroy(TSMechElimination *ne)
   PetscFunctionBegin;
   if (!e) PetscFunctionReturn(0);
   PetscCall(PetscFree(e->own));
-  PetscCall(PetscFree2(e->patch, e->pts));
+  PetscCall(PetscFree(e->patch));
+  PetscCall(PetscFree(e->pts));
   PetscCall(PetscFree2(e->mass, e->xold));
   PetscCall(VecDestroy(&e->ql));
   PetscCall(VecDestroy(&e->vl));

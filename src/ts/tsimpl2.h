@@ -42,6 +42,9 @@ PETSC_INTERN PetscErrorCode TSMechEliminationCreate(TS, MechSystem, Mat P, Petsc
 PETSC_INTERN PetscErrorCode TSMechEliminationSolve(TSMechElimination, const TSMechEliminationStage *, Vec q0, Vec v0, Vec fstart, Vec qs, Vec vs, PetscReal atol, Vec x);
 PETSC_INTERN PetscErrorCode TSMechEliminationView(TSMechElimination, PetscViewer);
 PETSC_INTERN PetscErrorCode TSMechEliminationGetIterations(TSMechElimination, PetscInt *);
+PETSC_INTERN PetscErrorCode TSMechEliminationGetDepth(TSMechElimination, PetscInt *);
+PETSC_INTERN PetscErrorCode TSMechEliminationEstimateStiffness(TS, MechSystem, Mat P, Vec q, Vec v, PetscReal *ratio);
+PETSC_INTERN PetscErrorCode TSMechEliminationDepth(MechSystem, PetscReal ratio, PetscReal thetatau, PetscReal reach, PetscInt *depth);
 PETSC_INTERN PetscErrorCode TSMechEliminationDestroy(TSMechElimination *);
 
 PETSC_INTERN PetscErrorCode TSCreate_Theta2(TS);
