@@ -109,7 +109,7 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
          0.1, 0.1, 9.81, PETSC_FALSE
   };
   const char *const help[] = {"Particles per side", "Side length", "Total mass, lumped on the particles", "Structural spring stiffness", "Shear (diagonal) spring stiffness, 0: none", "Bend (distance 2) spring stiffness, 0: none", "Damping of every spring along its direction", "Total linear air drag, lumped on the particles"};
-  PetscInt          nx, ny, sw, c, pin = 0, ncenter = 3;
+  PetscInt          nx, ny, sw, c, pin = 0, ncenter = 3, mx = PETSC_DECIDE, my = PETSC_DECIDE;
   PetscReal         h, center[3], radius, ksphere = 1e5;
   const PetscReal   v0[3]  = {0, 0, 0};
   PetscBool         sphere = PETSC_FALSE, set;
@@ -138,7 +138,26 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
 
   /* bend springs reach two particles away: the ghost layer must be as wide */
   sw = o.k[2] > 0 ? 2 : 1;
-  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, o.n, o.n, PETSC_DECIDE, PETSC_DECIDE, 3, sw, NULL, NULL, &da));
+  /* PETSc's default process grid of a square grid is one column of ranks for 2, 3, 5, ... ranks:
+     both pinned corners, (0, 0) and (nx - 1, 0), then sit on the first rank, which alone does the
+     work of nonlinear elimination near them (-ts_theta_ne). A row of ranks cuts the grid as long
+     and gives them to the first and the last rank. -da_processors_x and _y still decide. */
+  {
+    PetscMPIInt size;
+    PetscInt    pm;
+    PetscBool   px, py;
+
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-da_processors_x", &px));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-da_processors_y", &py));
+    pm = (PetscInt)(0.5 + PetscSqrtReal((PetscReal)size));
+    while (pm > 1 && size % pm) pm--;
+    if (pin == 0 && size > 1 && pm == 1 && o.n >= sw * size && !px && !py) {
+      mx = size;
+      my = 1;
+    }
+  }
+  PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, o.n, o.n, mx, my, 3, sw, NULL, NULL, &da));
   PetscCall(MechSpringGridSetUpDMDA(da, "cloth"));
   /* DMDA options (-da_grid_x, -da_refine) may have changed the size */
   PetscCall(DMDAGetInfo(da, NULL, &nx, &ny, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));

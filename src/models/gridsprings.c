@@ -127,7 +127,8 @@ static PetscErrorCode CheckDMDALayout(DM da, const char model[])
     for (d = 0; d < dim; d++) total *= (long long)N[d];
     PetscCheck(total <= (long long)PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s_n %" PetscInt_FMT ": the %s would have %lld unknowns, more than PETSc's 32-bit indices can count (%d)", model, N[0], model, total, (int)PETSC_MAX_INT);
   }
-  /* a 1-D DMDA is created with as many processes as ranks; the other counts are the user's */
+  /* a 1-D DMDA is created with as many processes as ranks; the other counts are the user's or the
+     model's (the cloth's row of ranks), PETSC_DECIDE otherwise */
   for (d = 0; d < dim; d++) {
     char         opt[32];
     const char  *prefix;
@@ -138,7 +139,7 @@ static PetscErrorCode CheckDMDALayout(DM da, const char model[])
     PetscCall(PetscObjectGetOptions((PetscObject)da, &options));
     PetscCall(DMGetOptionsPrefix(da, &prefix));
     PetscCall(PetscOptionsHasName(options, prefix, opt, &given));
-    if (!given) p[d] = PETSC_DECIDE;
+    if (!given && dim == 1) p[d] = PETSC_DECIDE;
   }
   for (d = 0; d < dim; d++) {
     PetscCheck(p[d] == PETSC_DECIDE || (p[d] >= 1 && p[d] <= size), comm, PETSC_ERR_ARG_OUTOFRANGE, "-da_processors_%c %" PetscInt_FMT ": must be between 1 and the number of ranks, %d", axis[d], p[d], (int)size);

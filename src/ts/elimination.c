@@ -351,7 +351,7 @@ PetscErrorCode TSMechEliminationDestroy(TSMechElimination *ne)
 PetscErrorCode TSMechEliminationSolve(TSMechElimination e, const TSMechEliminationStage *st, Vec q0, Vec v0, Vec fstart, Vec qs, Vec vs, PetscReal atol, Vec x)
 {
   const PetscInt     bs = e->bs;
-  const PetscScalar *q, *v, *fs = NULL;
+  const PetscScalar *q, *v, *fs = NULL, *dr;
   PetscScalar       *xa, *qla, *vla, *ra, *da;
   PetscReal          rn = 0, rn0 = 0, rprev = 0;
   PetscInt           k, r, c, lits;
@@ -418,7 +418,7 @@ PetscErrorCode TSMechEliminationSolve(TSMechElimination e, const TSMechEliminati
       break;
     }
     e->its++;
-    PetscCall(VecGetArrayRead(e->d, (const PetscScalar **)&da));
+    PetscCall(VecGetArrayRead(e->d, &dr));
     PetscCall(VecGetArray(e->ql, &qla));
     PetscCall(VecGetArray(e->vl, &vla));
     for (r = 0; r < e->n; r++) {
@@ -426,14 +426,14 @@ PetscErrorCode TSMechEliminationSolve(TSMechElimination e, const TSMechEliminati
         const PetscInt i = bs * r + c, g = bs * e->own[r] + c, l = bs * e->pts[r] + c;
 
         e->xold[i] = xa[g];
-        xa[g] -= da[i];
+        xa[g] -= dr[i];
         vla[l] = st->cv0 * v[g] + st->cvx * xa[g];
         qla[l] = q[g] + st->cq0 * v[g] + st->cqx * xa[g];
       }
     }
     PetscCall(VecRestoreArray(e->vl, &vla));
     PetscCall(VecRestoreArray(e->ql, &qla));
-    PetscCall(VecRestoreArrayRead(e->d, (const PetscScalar **)&da));
+    PetscCall(VecRestoreArrayRead(e->d, &dr));
   }
   PetscCall(VecRestoreArray(x, &xa));
   if (fs) PetscCall(VecRestoreArrayRead(fstart, &fs));
