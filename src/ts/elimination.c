@@ -340,6 +340,35 @@ PetscErrorCode TSMechEliminationDestroy(TSMechElimination *ne)
 }
 
 /*
+  The patch dofs of x set to xset (or, with xset NULL, moved by -d, the previous values kept in
+  e->xold) and the local stage vectors of the patch points made to follow them
+*/
+static PetscErrorCode ElimUpdate(TSMechElimination e, const TSMechEliminationStage *st, const PetscScalar q[], const PetscScalar v[], const PetscScalar xset[], const PetscScalar d[], PetscScalar xa[])
+{
+  PetscScalar *qla, *vla;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(e->ql, &qla));
+  PetscCall(VecGetArray(e->vl, &vla));
+  for (PetscInt r = 0; r < e->n; r++) {
+    for (PetscInt c = 0; c < e->bs; c++) {
+      const PetscInt i = e->bs * r + c, g = e->bs * e->own[r] + c, l = e->bs * e->pts[r] + c;
+
+      if (xset) xa[g] = xset[i];
+      else {
+        e->xold[i] = xa[g];
+        xa[g] -= d[i];
+      }
+      vla[l] = st->cv0 * v[g] + st->cvx * xa[g];
+      qla[l] = q[g] + st->cq0 * v[g] + st->cqx * xa[g];
+    }
+  }
+  PetscCall(VecRestoreArray(e->vl, &vla));
+  PetscCall(VecRestoreArray(e->ql, &qla));
+  PetscFunctionReturn(0);
+}
+
+/*
   Local Newton on this rank's patch points of x, from the stage vectors qs, vs of x (the fixed
   dofs held; their ghost values are what the patch sees outside it) and the stage's coefficients:
   v_s = cv0 v + cvx x, q_s = q + cq0 v + cqx x, a_s = ca (x - v), residual
@@ -352,7 +381,7 @@ PetscErrorCode TSMechEliminationSolve(TSMechElimination e, const TSMechEliminati
 {
   const PetscInt     bs = e->bs;
   const PetscScalar *q, *v, *fs = NULL, *dr;
-  PetscScalar       *xa, *qla, *vla, *ra, *da;
+  PetscScalar       *xa, *ra, *da;
   PetscReal          rn = 0, rn0 = 0, rprev = 0;
   PetscInt           k, r, c, lits;
   KSPConvergedReason reason;
@@ -381,19 +410,7 @@ PetscErrorCode TSMechEliminationSolve(TSMechElimination e, const TSMechEliminati
     if (k == 0) rn0 = rn;
     if (k > 0 && !(rn <= rprev)) {
       /* the last update made it worse (or not finite): back to the iterate before it */
-      PetscCall(VecGetArray(e->ql, &qla));
-      PetscCall(VecGetArray(e->vl, &vla));
-      for (r = 0; r < e->n; r++) {
-        for (c = 0; c < bs; c++) {
-          const PetscInt i = bs * r + c, g = bs * e->own[r] + c, l = bs * e->pts[r] + c;
-
-          xa[g]  = e->xold[i];
-          vla[l] = st->cv0 * v[g] + st->cvx * xa[g];
-          qla[l] = q[g] + st->cq0 * v[g] + st->cqx * xa[g];
-        }
-      }
-      PetscCall(VecRestoreArray(e->vl, &vla));
-      PetscCall(VecRestoreArray(e->ql, &qla));
+      PetscCall(ElimUpdate(e, st, q, v, e->xold, NULL, xa));
       e->reverts++;
       break;
     }
@@ -419,20 +436,7 @@ PetscErrorCode TSMechEliminationSolve(TSMechElimination e, const TSMechEliminati
     }
     e->its++;
     PetscCall(VecGetArrayRead(e->d, &dr));
-    PetscCall(VecGetArray(e->ql, &qla));
-    PetscCall(VecGetArray(e->vl, &vla));
-    for (r = 0; r < e->n; r++) {
-      for (c = 0; c < bs; c++) {
-        const PetscInt i = bs * r + c, g = bs * e->own[r] + c, l = bs * e->pts[r] + c;
-
-        e->xold[i] = xa[g];
-        xa[g] -= dr[i];
-        vla[l] = st->cv0 * v[g] + st->cvx * xa[g];
-        qla[l] = q[g] + st->cq0 * v[g] + st->cqx * xa[g];
-      }
-    }
-    PetscCall(VecRestoreArray(e->vl, &vla));
-    PetscCall(VecRestoreArray(e->ql, &qla));
+    PetscCall(ElimUpdate(e, st, q, v, NULL, dr, xa));
     PetscCall(VecRestoreArrayRead(e->d, &dr));
   }
   PetscCall(VecRestoreArray(x, &xa));
