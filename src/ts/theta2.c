@@ -596,10 +596,9 @@ static PetscErrorCode Theta2Eliminate(TS ts, Vec x)
 {
   TS_Theta2             *th  = (TS_Theta2 *)ts->data;
   PetscReal              tau = ts->time_step, theta = th->Theta, atol;
+  PetscInt               depth = th->nedepth, current;
   TSMechEliminationStage st;
-
-  PetscInt depth = th->nedepth, current;
-  Mat      P;
+  Mat                    P;
 
   PetscFunctionBegin;
   PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
