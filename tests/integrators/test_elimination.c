@@ -9,6 +9,8 @@ static const char help[] = "Nonlinear elimination near the fixed dofs (-ts_theta
                            "   the plain run to Newton's tolerance, the patch took local Newton iterations, and the global\n"
                            "   CG iterations drop (Newton's do not grow).\n"
                            "   The automatic patch covers 8 decay lengths theta tau sqrt(k/m) of the step (depth about 11).\n"
+                           "   With a patch solver that overshoots, every local update makes the patch residual grow and is\n"
+                           "   taken back: the run is the plain one bit for bit.\n"
                            "3. Refusals: a depth below 1, a reach of 0, a model without a patch evaluation, the linearized mode.\n"
                            "Run on several ranks (each rank eliminates its own patch points).\n"
                            "  -soltol <1e-8> agreement of the final positions\n";
@@ -128,21 +130,24 @@ static PetscErrorCode CheckPatch(MPI_Comm comm, const char model[], const char c
    (depth -1) or with a given depth; depth returns the one used */
 static PetscErrorCode LightCloth(MPI_Comm comm, const char type[], PetscInt *depth, Vec *q, Vec *v, PetscInt *its, PetscInt *lits, PetscInt *neits)
 {
-  char       opts[512], ne[64] = "";
+  char       opts[512], ne[256] = "";
   MechSystem sys;
   TS         ts;
   PetscInt   steps = 10;
 
   PetscFunctionBegin;
   PetscCall(IntegCreateModel(comm, "cloth", "-cloth_n 48 -cloth_mass 0.1", &sys));
-  if (*depth < 0) PetscCall(PetscStrncpy(ne, "-ts_theta_ne", sizeof(ne)));
+  /* depth -2: a patch solver that overshoots (four times a Jacobi step): every local update makes
+     the patch residual grow and must be taken back */
+  if (*depth == -2) PetscCall(PetscStrncpy(ne, "-ts_theta_ne -ts_theta_ne_ksp_type richardson -ts_theta_ne_ksp_richardson_scale 4 -ts_theta_ne_pc_type jacobi -ts_theta_ne_ksp_max_it 1 -ts_theta_ne_ksp_norm_type none", sizeof(ne)));
+  else if (*depth < 0) PetscCall(PetscStrncpy(ne, "-ts_theta_ne", sizeof(ne)));
   else if (*depth > 0) PetscCall(PetscSNPrintf(ne, sizeof(ne), "-ts_theta_ne_depth %" PetscInt_FMT, *depth));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_theta_matrix_free -ts_theta_initial_guess_extrapolate -ksp_type cg -snes_ksp_ew -snes_rtol 1e-6 -pc_type bjacobi -sub_pc_type icc %s", ne));
   PetscCall(TestSolve(sys, type, "ne_", opts, 1e-3, steps, (steps + 0.5) * 1e-3, TS_EXACTFINALTIME_STEPOVER, NULL, NULL, q, v, &ts));
   PetscCall(TSGetSNESIterations(ts, its));
   PetscCall(TSGetKSPIterations(ts, lits));
   PetscCall(TSTheta2GetNonlinearElimination(ts, NULL, depth, neits));
-  PetscCall(PetscPrintf(comm, "  cloth 48^2 (light), %-9s %-20s depth %2" PetscInt_FMT ": %3" PetscInt_FMT " Newton, %4" PetscInt_FMT " CG, %3" PetscInt_FMT " local Newton iterations\n", type, ne[0] ? ne : "(plain)", *depth, *its, *lits, *neits));
+  PetscCall(PetscPrintf(comm, "  cloth 48^2 (light), %-9s %-20.20s depth %2" PetscInt_FMT ": %3" PetscInt_FMT " Newton, %4" PetscInt_FMT " CG, %3" PetscInt_FMT " local Newton iterations\n", type, ne[0] ? ne : "(plain)", *depth, *its, *lits, *neits));
   PetscCall(TSDestroy(&ts));
   PetscCall(MechSystemDestroy(&sys));
   PetscFunctionReturn(0);
@@ -176,6 +181,30 @@ static PetscErrorCode CheckLightCloth(MPI_Comm comm, PetscReal soltol)
     PetscCall(VecDestroy(&q1));
     PetscCall(VecDestroy(&v1));
   }
+  PetscFunctionReturn(0);
+}
+
+/* Part 2b: updates that make the patch residual grow are taken back: the run is the plain one, bit for bit */
+static PetscErrorCode CheckTakeBack(MPI_Comm comm)
+{
+  Vec       q0, v0, q1, v1;
+  PetscInt  d0 = 0, d1 = -2, its0, lits0, ne0, its1, lits1, ne1;
+  PetscReal dq, dv;
+
+  PetscFunctionBegin;
+  PetscCall(LightCloth(comm, TSMIDPOINT2, &d0, &q0, &v0, &its0, &lits0, &ne0));
+  PetscCall(LightCloth(comm, TSMIDPOINT2, &d1, &q1, &v1, &its1, &lits1, &ne1));
+  PetscCall(VecAXPY(q1, -1.0, q0));
+  PetscCall(VecAXPY(v1, -1.0, v0));
+  PetscCall(VecNorm(q1, NORM_INFINITY, &dq));
+  PetscCall(VecNorm(v1, NORM_INFINITY, &dv));
+  TestCheck(comm, ne1 > 0, "the overshooting patch solver took no local iteration");
+  TestCheck(comm, dq == 0 && dv == 0 && its1 == its0 && lits1 == lits0, "updates that made the patch residual grow were not all taken back: final state %g / %g from the plain run's, %" PetscInt_FMT " / %" PetscInt_FMT " Newton / CG against %" PetscInt_FMT " / %" PetscInt_FMT, (double)dq, (double)dv, its1, lits1, its0, lits0);
+  PetscCall(PetscPrintf(comm, "  overshooting patch solver: every update taken back, the plain run bit for bit\n"));
+  PetscCall(VecDestroy(&q0));
+  PetscCall(VecDestroy(&v0));
+  PetscCall(VecDestroy(&q1));
+  PetscCall(VecDestroy(&v1));
   PetscFunctionReturn(0);
 }
 
@@ -215,6 +244,7 @@ int main(int argc, char **argv)
   PetscCall(CheckPatch(comm, "cloth", "-cloth_n 13 -cloth_c 0.2 -cloth_sphere -cloth_sphere_radius 0.6"));
   PetscCall(CheckPatch(comm, "lattice", "-lattice_n 6"));
   PetscCall(CheckLightCloth(comm, soltol));
+  PetscCall(CheckTakeBack(comm));
   PetscCall(ExpectRefusal(comm, "cloth", "-cloth_n 8", TSMIDPOINT2, "-ts_theta_ne_depth 0", PETSC_ERR_ARG_OUTOFRANGE));
   PetscCall(ExpectRefusal(comm, "cloth", "-cloth_n 8", TSMIDPOINT2, "-ts_theta_ne -ts_theta_ne_reach 0", PETSC_ERR_ARG_OUTOFRANGE));
   PetscCall(ExpectRefusal(comm, "kepler", "", TSMIDPOINT2, "-ts_theta_ne", PETSC_ERR_ARG_INCOMP));
