@@ -333,6 +333,22 @@ PETSC_EXTERN PetscFunctionList MechModelList;
 /* Refuses option values no option can take (NaN, Inf, overflow, subnormal, integers PetscInt
    would wrap), naming the option; prefix NULL checks every option (src/mech/optionscheck.c) */
 PETSC_EXTERN PetscErrorCode MechOptionsCheckNumbers(MPI_Comm, const char prefix[]);
+/* Options that must be given with a value, used inside a PetscOptionsBegin() block like PETSc's:
+   an option given without one (PETSc reads "-solid_g" and "-solid_g ''" alike and keeps the
+   default) is refused, and a list needs exactly n comma-separated values (PETSc drops extra ones
+   silently). src/mech/optionscheck.c */
+PETSC_EXTERN PetscErrorCode MechOptionsReal_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscReal cur, PetscReal *value, PetscBool *set);
+PETSC_EXTERN PetscErrorCode MechOptionsInt_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscInt cur, PetscInt *value, PetscBool *set);
+PETSC_EXTERN PetscErrorCode MechOptionsString_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], const char cur[], char value[], size_t len, PetscBool *set);
+PETSC_EXTERN PetscErrorCode MechOptionsEList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], const char *const *list, PetscInt ntext, const char cur[], PetscInt *value, PetscBool *set);
+PETSC_EXTERN PetscErrorCode MechOptionsRealList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscReal value[], PetscInt n, PetscBool *set);
+PETSC_EXTERN PetscErrorCode MechOptionsIntList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscInt value[], PetscInt n, PetscBool *set);
+#define MechOptionsReal(opt, text, man, cur, value, set)             MechOptionsReal_Private(PetscOptionsObject, opt, text, man, cur, value, set)
+#define MechOptionsInt(opt, text, man, cur, value, set)              MechOptionsInt_Private(PetscOptionsObject, opt, text, man, cur, value, set)
+#define MechOptionsString(opt, text, man, cur, value, len, set)      MechOptionsString_Private(PetscOptionsObject, opt, text, man, cur, value, len, set)
+#define MechOptionsEList(opt, text, man, list, ntext, cur, value, set) MechOptionsEList_Private(PetscOptionsObject, opt, text, man, list, ntext, cur, value, set)
+#define MechOptionsRealList(opt, text, man, value, n, set)           MechOptionsRealList_Private(PetscOptionsObject, opt, text, man, value, n, set)
+#define MechOptionsIntList(opt, text, man, value, n, set)            MechOptionsIntList_Private(PetscOptionsObject, opt, text, man, value, n, set)
 /* The solid's inverted elements (J <= 0) at q, or (q NULL) at the last force evaluation that met
    any: how many, the smallest rank-independent element number (the mesh file's tetrahedron, from
    0) and the time of that evaluation */

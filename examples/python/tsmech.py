@@ -19,11 +19,17 @@
 
 load() opens the library with RTLD_GLOBAL and calls TSMechInitializePackage(), which registers
 the tsmech TS types: after load() they are available even when PETSc was initialized without
--dll_append. Every call is collective on the TS's communicator, as in C. A PETSc error raises
+-dll_append. On several ranks it also makes an uncaught exception end the job (the rank's traceback
+on stderr, then MPI_Abort), as mpi4py's "python -m mpi4py" does: an exception on some ranks only
+would otherwise leave the others waiting in their next collective operation, and the failing
+rank's own clean-up at exit (PETSc's finalization) waiting for them. A model's error in a
+callback is already raised on every rank alike (the library agrees on it collectively). Every call is collective on the TS's communicator, as in C. A PETSc error raises
 tsmech.Error naming the C function (PETSc prints its own trace on stderr as well).
 Needs Debian's python3-petsc4py (3.18) and an Open MPI build of PETSc (MPI_Comm is a pointer).
 """
 import ctypes
+import sys
+import traceback
 
 from petsc4py import PETSc
 
@@ -33,6 +39,21 @@ _petsc = None
 
 class Error(RuntimeError):
     pass
+
+
+_previous_excepthook = None
+
+
+def _abort_on_uncaught(exc_type, exc, tb):
+    """sys.excepthook on several ranks: tell the exception, then end every rank"""
+    comm = PETSc.COMM_WORLD
+    if comm.getSize() > 1:
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        sys.stderr.write(f"[rank {comm.getRank()}] uncaught exception, ending every rank:\n{text}")
+        sys.stderr.flush()
+        # MPI_Abort on PETSc's world communicator (an Open MPI MPI_Comm is a pointer)
+        _lib.MPI_Abort(ctypes.c_void_p.in_dll(_lib, "PETSC_COMM_WORLD"), ctypes.c_int(1))
+    _previous_excepthook(exc_type, exc, tb)
 
 
 def _check(name, ierr):
@@ -57,6 +78,10 @@ def load(path):
         # is linked with, the very libpetsc that petsc4py uses
         _petsc = _lib
         _call(_lib, "TSMechInitializePackage")
+        global _previous_excepthook
+        if _previous_excepthook is None:
+            _previous_excepthook = sys.excepthook
+            sys.excepthook = _abort_on_uncaught
     return _lib
 
 

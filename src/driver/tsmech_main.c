@@ -173,6 +173,8 @@ static void StripPetscDots(char s[])
       for (k = i; k > 0 && (isdigit((unsigned char)s[k - 1]) || strchr("+-.e", s[k - 1])); k--) {}
       if (k == 0 || strchr(" =(,", s[k - 1])) continue;
     }
+    /* and "inf." and "nan." */
+    if (s[i] == '.' && i >= 3 && (!strncmp(s + i - 3, "inf", 3) || !strncmp(s + i - 3, "nan", 3)) && (!s[i + 1] || strchr(" ),;:", s[i + 1]))) continue;
     s[j++] = s[i];
   }
   s[j] = 0;
@@ -282,6 +284,26 @@ static PetscBool AllRanksFailed(MPI_Comm errcomm, double seconds)
   }
   if (!done) MPI_Test(&req, &done, MPI_STATUS_IGNORE);
   return done ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/*
+  The size of the communicator of the error raised first (PETSC_ERROR_INITIAL), recorded by the
+  driver's error handler: an error of one rank's own (PETSC_COMM_SELF) may leave the other ranks
+  in a collective operation, an error on the whole communicator is raised by every rank at once.
+*/
+static PetscMPIInt error_comm_size = 0;
+
+static PetscErrorCode RecordingErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  if (p == PETSC_ERROR_INITIAL) {
+    PetscMPIInt size = 1;
+
+    if (comm != MPI_COMM_NULL && MPI_Comm_size(comm, &size) != MPI_SUCCESS) size = 1;
+    error_comm_size = size;
+  }
+  /* -traceback: PETSc's trace as without a handler of ours; else returned, told in one line */
+  if (*(PetscBool *)ctx) return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, NULL);
+  return PetscReturnErrorHandler(comm, line, fun, file, n, p, mess, NULL);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -538,14 +560,14 @@ static PetscErrorCode ReadOptions(App *app)
   PetscCall(MechModelRegisterAll());
   PetscCall(PetscOptionsFList("-model", "Model to integrate", "MechCreateModel", MechModelList, app->model, app->model, sizeof(app->model), NULL));
   PetscCall(PetscOptionsString("-output", "HDF5 output file (with an .xmf beside it for grid models)", "MechOutputCreate", app->output, app->output, sizeof(app->output), &app->hasoutput));
-  PetscCall(PetscOptionsInt("-output_every", "Write the fields every N steps (first and last always)", "MechOutputCreate", app->every, &app->every, NULL));
+  PetscCall(MechOptionsInt("-output_every", "Write the fields every N steps (first and last always)", "MechOutputCreate", app->every, &app->every, NULL));
   PetscCall(PetscOptionsBool("-quiet", "No progress line", NULL, app->quiet, &app->quiet, NULL));
   PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (HDF5), written atomically at the end, on SIGTERM/SIGINT, after a failed step and as below", "MechCheckpointWrite", app->ckpath, app->ckpath, sizeof(app->ckpath), &app->hasck));
-  PetscCall(PetscOptionsInt("-checkpoint_every", "Write a checkpoint every N steps (0: no)", "MechCheckpointWrite", app->ckevery, &app->ckevery, &set));
+  PetscCall(MechOptionsInt("-checkpoint_every", "Write a checkpoint every N steps (0: no)", "MechCheckpointWrite", app->ckevery, &app->ckevery, &set));
   PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_every %" PetscInt_FMT ": needs -checkpoint FILE.h5", app->ckevery);
-  PetscCall(PetscOptionsReal("-checkpoint_interval", "Write a checkpoint when S seconds of wall-clock time have passed since the last (0: no)", "MechCheckpointWrite", app->interval, &app->interval, &set));
+  PetscCall(MechOptionsReal("-checkpoint_interval", "Write a checkpoint when S seconds of wall-clock time have passed since the last (0: no)", "MechCheckpointWrite", app->interval, &app->interval, &set));
   PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_interval %g: needs -checkpoint FILE.h5", (double)app->interval);
-  PetscCall(PetscOptionsInt("-checkpoint_keep", "Keep the last K checkpoints: FILE.h5, FILE.h5.1, ...", "MechCheckpointSetKeep", app->keep, &app->keep, &set));
+  PetscCall(MechOptionsInt("-checkpoint_keep", "Keep the last K checkpoints: FILE.h5, FILE.h5.1, ...", "MechCheckpointSetKeep", app->keep, &app->keep, &set));
   PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_keep %" PetscInt_FMT ": needs -checkpoint FILE.h5", app->keep);
   PetscCall(PetscOptionsString("-restart", "Continue the run from this checkpoint (with the options of the interrupted run)", "MechCheckpointLoad", app->restart, app->restart, sizeof(app->restart), &app->hasrestart));
   PetscCall(PetscOptionsName("-traceback", "On an error, PETSc's full error trace besides tsmech's one-line message", NULL, &set));
@@ -559,6 +581,26 @@ static PetscErrorCode ReadOptions(App *app)
   PetscCheck(app->keep >= 1 && app->keep <= MECH_IO_MAX_KEEP, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", app->keep, MECH_IO_MAX_KEEP);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &app->pause_at_step, NULL)); /* test hook */
 
+  PetscFunctionReturn(0);
+}
+
+/*
+  Options of PETSc's and of the tsmech types that take a value, given without one: PETSc reads
+  "-ts_dt" and "-ts_dt ''" alike as not given and keeps the default, so a run would silently
+  differ from what was asked. (The models' and the driver's own options check themselves:
+  MechOptionsReal() and its kind.)
+*/
+static PetscErrorCode CheckValuesGiven(MPI_Comm comm)
+{
+  static const char *const valued[] = {"-ts_type", "-ts_dt", "-ts_max_time", "-ts_max_steps", "-ts_max_snes_failures", "-ts_max_reject", "-ts_rtol", "-ts_atol", "-ts_adapt_type", "-ts_adapt_dt_min", "-ts_adapt_dt_max", "-ts_adapt_safety", "-ts_adapt_clip", "-ts_theta_theta", "-ts_theta_linearized_guess", "-ts_theta_pc_rebuild_growth", "-ts_theta_ew_safeguard", "-ts_theta_ne_depth", "-ts_theta_ne_reach", "-ts_theta_ne_max_it", "-ts_theta_ne_rtol", "-ts_alpha_radius", "-snes_type", "-snes_rtol", "-snes_atol", "-snes_stol", "-snes_max_it", "-snes_max_funcs", "-snes_linesearch_type", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-pc_type", "-pc_factor_mat_solver_type", "-mass_ksp_type", "-mass_pc_type", "-dm_mat_type", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-options_file"};
+  const char              *value;
+  PetscBool                set;
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
+    PetscCall(PetscOptionsFindPair(NULL, NULL, valued[i], &value, &set));
+    PetscCheck(!set || (value && value[0]), comm, PETSC_ERR_ARG_WRONG, "%s: needs a value; an empty value would keep the default", valued[i]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -708,6 +750,7 @@ static PetscErrorCode Setup(App *app)
 {
   PetscFunctionBegin;
   PetscCall(ReadOptions(app));
+  PetscCall(CheckValuesGiven(app->comm));
   PetscCall(CheckTypes(app->comm));
   /* the files, before the model (which may be large) is built */
   PetscCall(CheckFiles(app));
@@ -1064,7 +1107,7 @@ int main(int argc, char **argv)
   PetscCall(TSMechInitializePackage());
   /* errors are returned, not printed, and told in one line; -traceback also prints PETSc's trace */
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-traceback", &traceback, NULL));
-  if (!traceback) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCall(PetscPushErrorHandler(RecordingErrorHandler, &traceback));
 
   ierr = Setup(&app);
   if (!ierr && app.help) {
@@ -1102,13 +1145,20 @@ int main(int argc, char **argv)
     if (reason < 0 || app.fail != FAIL_NONE) failed = PETSC_TRUE;
   }
   /* every rank must be on the error path before anything collective happens there; a rank that
-     waits alone tells its message and ends the job */
-  if (ierr && !AllRanksFailed(errcomm, 10.0)) {
+     waits alone tells its message and ends the job. An error raised on the whole communicator
+     (the models' errors are made so by MechSystemAgree()) finds every rank there within
+     milliseconds; one of this rank's own may have no partner, so the wait is short. */
+  if (ierr) {
+    PetscMPIInt size;
+
+    MPI_Comm_size(PETSC_COMM_WORLD, &size);
+    if (size > 1 && !AllRanksFailed(errcomm, error_comm_size < size ? 1.0 : 3.0)) {
     PetscMPIInt rank;
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
     fprintf(stderr, "tsmech: error on rank %d: %s\n", (int)rank, line);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, status ? status : EXIT_TSMECH_FAILED);
+    }
   }
   if (status == EXIT_TSMECH_INPUT) {
     (void)Say(app.comm, PETSC_STDERR, "tsmech: error: %s\n", line);
@@ -1124,7 +1174,7 @@ int main(int argc, char **argv)
   if (app.out && status == EXIT_TSMECH_INPUT) (void)MechOutputDiscard(&app.out);
   ierr = Destroy(&app);
   if (ierr && !status) status = EXIT_TSMECH_ERROR;
-  if (!traceback) (void)PetscPopErrorHandler();
+  (void)PetscPopErrorHandler();
   MPI_Comm_free(&errcomm);
   PetscCall(PetscFinalize());
   MPI_Finalize();

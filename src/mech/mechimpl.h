@@ -70,7 +70,15 @@ struct _p_MechSystem {
   PetscErrorCode (*appdestroy)(void *);
 
   PetscBool setupcalled;
+  /* test hook (-mech_test_force_error rank,time): the force fails on that rank from that time on */
+  PetscMPIInt testerrrank;
+  PetscReal   testerrtime;
+  MPI_Comm    agreecomm;    /* MechSystemAgree()'s own communicator */
+  PetscReal   agreetimeout; /* how long a failing rank waits for the others (-mech_agree_timeout) */
 };
+
+/* a model callback's error made collective: every rank raises the failing rank's error and message */
+PETSC_INTERN PetscErrorCode MechSystemAgree(MechSystem, PetscErrorCode, const char[]);
 
 /* -log_view events: force evaluations, operator assemblies, mass solves, linearizations and
    applications of the matrix-free operator */

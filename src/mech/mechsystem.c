@@ -8,7 +8,11 @@
   at the start, every integrator then keeps them where they are, and symmetric operators stay
   symmetric (CG and AMG remain usable).
 */
+/* nanosleep() is POSIX */
+#define _POSIX_C_SOURCE 200809L
 #include "mechimpl.h"
+#include <stdio.h>
+#include <time.h>
 
 PetscClassId  MECHSYSTEM_CLASSID = 0;
 PetscLogEvent MECH_Force = 0, MECH_Patch = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0, MECH_Galerkin = 0;
@@ -49,8 +53,84 @@ PetscErrorCode MechSystemCreate(MPI_Comm comm, MechSystem *sys)
      TSSetType() with a tsmech type before anything else of tsmech (README, "Using tsmech from C") */
   PetscCall(TSMechInitializePackage());
   PetscCall(PetscHeaderCreate(s, MECHSYSTEM_CLASSID, "MechSystem", "Mechanical system M q'' + f(t,q,q') = 0", "MechSystem", comm, MechSystemDestroy, MechSystemView));
+  s->testerrrank  = -1;
+  s->agreetimeout = 5;
+  PetscCallMPI(MPI_Comm_dup(comm, &s->agreecomm));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mech_agree_timeout", &s->agreetimeout, NULL));
+  PetscCheck(s->agreetimeout > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-mech_agree_timeout %g must be positive", (double)s->agreetimeout);
+  {
+    PetscReal hook[2] = {-1, 0};
+    PetscInt  n       = 2;
+    PetscBool set;
+
+    /* test hook: a model error on one rank only (tests/reliability) */
+    PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-mech_test_force_error", hook, &n, &set));
+    if (set) {
+      PetscCheck(n == 2 && hook[0] >= 0, comm, PETSC_ERR_ARG_WRONG, "-mech_test_force_error: give rank,time");
+      s->testerrrank = (PetscMPIInt)hook[0];
+      s->testerrtime = hook[1];
+    }
+  }
   *sys = s;
   PetscFunctionReturn(0);
+}
+
+/*
+  MechSystemAgree - Makes the outcome of a model callback collective: ierr is what the callback
+  returned on this rank. A callback that fails on some ranks only (a Python exception, a check of
+  local data) would leave the other ranks in the integrator's next collective operation, waiting
+  forever; here every rank learns of the failure at once and raises the same error, with the
+  error code and message of the lowest failing rank, which then every program (the driver, a C or
+  petsc4py program) sees on every rank. One reduction per callback on several ranks (on a
+  communicator of its own, so that it can match no other operation), none on one.
+
+  A callback that fails before a collective operation of its own (an assembly) leaves the other
+  ranks inside it, where no agreement reaches them: a failing rank that has waited
+  -mech_agree_timeout seconds (5) for the others tells its message on stderr and ends the job
+  (MPI_Abort() with status 3, as a failed integration). The wait is on this rank's own clock,
+  but it decides no collective operation: only whether this rank ends every rank.
+*/
+PetscErrorCode MechSystemAgree(MechSystem sys, PetscErrorCode ierr, const char what[])
+{
+  MPI_Comm    comm = sys->agreecomm;
+  PetscMPIInt size, rank, mine, first = 0;
+  MPI_Request req;
+  int         code = (int)ierr, done = 0;
+  char        msg[1024] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) {
+    PetscCall(ierr);
+    PetscFunctionReturn(0);
+  }
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  mine = ierr ? rank : size;
+  PetscCallMPI(MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &req));
+  if (ierr) {
+    const char *text = NULL;
+    char       *specific = NULL;
+    double      t0 = MPI_Wtime();
+
+    (void)PetscErrorMessage(ierr, &text, &specific);
+    (void)PetscStrncpy(msg, specific && specific[0] ? specific : (text ? text : "unknown error"), sizeof(msg));
+    while (!done) {
+      PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+      if (!done && MPI_Wtime() - t0 > sys->agreetimeout) {
+        (void)fprintf(stderr, "tsmech: error on rank %d: %s (the model's %s failed on this rank only; the other ranks did not follow within %g s: ending the job)\n", (int)rank, msg, what, (double)sys->agreetimeout);
+        (void)fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+      }
+      if (!done) {
+        struct timespec pause = {0, 1000000};
+        (void)nanosleep(&pause, NULL);
+      }
+    }
+  } else PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  if (first == size) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, first, comm));
+  PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, first, comm));
+  SETERRQ(PetscObjectComm((PetscObject)sys), (PetscErrorCode)code, "%s (the model's %s failed on rank %d)", msg, what, (int)first);
 }
 
 /*@
@@ -100,6 +180,7 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->v0));
   PetscCall(VecDestroy(&s->work));
   if (s->appdestroy) PetscCall((*s->appdestroy)(s->appctx));
+  if (s->agreecomm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&s->agreecomm));
   PetscCall(PetscHeaderDestroy(sys));
   PetscFunctionReturn(0);
 }
@@ -785,7 +866,7 @@ PetscErrorCode MechSystemCheckState(MechSystem sys, PetscReal t, Vec q, Vec v, P
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   if (len) why[0] = 0;
-  if (sys->statecheck) PetscCall((*sys->statecheck)(sys, t, q, v, &ok, why, len, sys->statecheckctx));
+  if (sys->statecheck) PetscCall(MechSystemAgree(sys, (*sys->statecheck)(sys, t, q, v, &ok, why, len, sys->statecheckctx), "state check"));
   if (admissible) *admissible = ok;
   PetscFunctionReturn(0);
 }
@@ -1332,7 +1413,14 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
   PetscCall(PetscLogEventBegin(MECH_Force, sys, q, v, f));
-  PetscCall((*sys->force)(sys, t, q, v, f, sys->forcectx));
+  {
+    PetscErrorCode ierr = (*sys->force)(sys, t, q, v, f, sys->forcectx);
+    PetscMPIInt    rank;
+
+    PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)sys), &rank));
+    if (!ierr && rank == sys->testerrrank && t >= sys->testerrtime) ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL, "Test hook -mech_test_force_error: the force fails on rank %d at t = %g", (int)rank, (double)t);
+    PetscCall(MechSystemAgree(sys, ierr, "force"));
+  }
   if (sys->fixed) PetscCall(VecISSet(f, sys->fixed, 0.0));
   PetscCall(PetscLogEventEnd(MECH_Force, sys, q, v, f));
   PetscFunctionReturn(0);
@@ -1429,7 +1517,7 @@ static PetscErrorCode MechSystemComputeOperator_Private(MechSystem sys, MechTang
   PetscCall(PetscLogEventBegin(MECH_Operator, sys, J, 0, 0));
   PetscCall(MatZeroEntries(J));
   if (cK != 0 || cD != 0) {
-    PetscCall((*fn)(sys, t, q, v, cK, cD, J, ctx));
+    PetscCall(MechSystemAgree(sys, (*fn)(sys, t, q, v, cK, cD, J, ctx), "tangent"));
     if (sys->fixed) PetscCall(MatZeroRowsColumnsIS(J, sys->fixed, 0.0, NULL, NULL));
   } else {
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
@@ -1603,7 +1691,7 @@ PetscErrorCode MechSystemComputeEnergy(MechSystem sys, PetscReal t, Vec q, Vec v
   if (kinetic) *kinetic = 0.5 * PetscRealPart(vMv);
   if (potential) {
     *potential = 0;
-    if (sys->potential) PetscCall((*sys->potential)(sys, t, q, v, potential, sys->potentialctx));
+    if (sys->potential) PetscCall(MechSystemAgree(sys, (*sys->potential)(sys, t, q, v, potential, sys->potentialctx), "potential"));
   }
   PetscFunctionReturn(0);
 }
@@ -1631,7 +1719,7 @@ PetscErrorCode MechSystemComputeExactSolution(MechSystem sys, PetscReal t, Vec q
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   if (has) *has = sys->exact ? PETSC_TRUE : PETSC_FALSE;
-  if (sys->exact) PetscCall((*sys->exact)(sys, t, q, v, sys->exactctx));
+  if (sys->exact) PetscCall(MechSystemAgree(sys, (*sys->exact)(sys, t, q, v, sys->exactctx), "exact solution"));
   PetscFunctionReturn(0);
 }
 
@@ -1684,7 +1772,7 @@ PetscErrorCode MechSystemComputeInvariant(MechSystem sys, PetscInt i, PetscReal 
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCheck(i >= 0 && i < sys->ninvariants, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_OUTOFRANGE, "Invariant %" PetscInt_FMT " does not exist", i);
   if (name) *name = sys->invname[i];
-  if (value) PetscCall((*sys->invariant[i])(sys, t, q, v, value, sys->invariantctx[i]));
+  if (value) PetscCall(MechSystemAgree(sys, (*sys->invariant[i])(sys, t, q, v, value, sys->invariantctx[i]), sys->invname[i]));
   PetscFunctionReturn(0);
 }
 

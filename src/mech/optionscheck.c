@@ -129,3 +129,125 @@ PetscErrorCode MechOptionsCheckNumbers(MPI_Comm comm, const char prefix[])
   PetscCall(PetscFree(all));
   PetscFunctionReturn(0);
 }
+
+/*
+  An option of the block that must carry a value: refused when given without one, and (n > 0) when
+  its value is not a list of exactly n non-empty comma-separated elements
+*/
+static PetscErrorCode OptionValueCheck(PetscOptionItems *items, const char opt[], PetscInt n, const char what[])
+{
+  const char *value;
+  PetscBool   set;
+  PetscInt    count = 1;
+  const char *c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsFindPair(items->options, items->prefix, opt, &value, &set));
+  if (!set) PetscFunctionReturn(0);
+  PetscCheck(value && value[0], items->comm, PETSC_ERR_ARG_WRONG, "%s%s: needs a value (%s); an empty value would keep the default", items->prefix ? items->prefix : "", opt, what);
+  if (n <= 0) PetscFunctionReturn(0);
+  for (c = value; *c; c++)
+    if (*c == ',') count++;
+  PetscCheck(count == n, items->comm, PETSC_ERR_ARG_SIZ, "%s %s: needs %" PetscInt_FMT " comma-separated values (%s), got %" PetscInt_FMT, opt, value, n, what, count);
+  PetscCheck(value[0] != ',' && value[strlen(value) - 1] != ',' && !strstr(value, ",,"), items->comm, PETSC_ERR_ARG_WRONG, "%s %s: an element of the list is empty", opt, value);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsReal - `PetscOptionsReal()` for an option that must be given with a value: "-opt" or
+  "-opt ''" is refused instead of keeping the default. Use it inside `PetscOptionsBegin()`.
+
+  Level: intermediate
+
+.seealso: `MechOptionsRealList()`, `MechOptionsCheckNumbers()`
+@*/
+PetscErrorCode MechOptionsReal_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscReal cur, PetscReal *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(OptionValueCheck(PetscOptionsObject, opt, 0, "a real number"));
+  PetscCall(PetscOptionsReal(opt, text, man, cur, value, set));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsInt - `PetscOptionsInt()` for an option that must be given with a value.
+
+  Level: intermediate
+
+.seealso: `MechOptionsReal()`
+@*/
+PetscErrorCode MechOptionsInt_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscInt cur, PetscInt *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(OptionValueCheck(PetscOptionsObject, opt, 0, "an integer"));
+  PetscCall(PetscOptionsInt(opt, text, man, cur, value, set));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsString - `PetscOptionsString()` for an option that must be given with a non-empty
+  value (a file, a plane, a label): "-solid_mesh ''" is refused instead of meaning "none".
+
+  Level: intermediate
+
+.seealso: `MechOptionsReal()`
+@*/
+PetscErrorCode MechOptionsString_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], const char cur[], char value[], size_t len, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(OptionValueCheck(PetscOptionsObject, opt, 0, "a name"));
+  PetscCall(PetscOptionsString(opt, text, man, cur, value, len, set));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsEList - `PetscOptionsEList()` for an option that must be given with one of its values.
+
+  Level: intermediate
+
+.seealso: `MechOptionsReal()`
+@*/
+PetscErrorCode MechOptionsEList_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], const char *const *list, PetscInt ntext, const char cur[], PetscInt *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(OptionValueCheck(PetscOptionsObject, opt, 0, "one of its choices"));
+  PetscCall(PetscOptionsEList(opt, text, man, list, ntext, cur, value, set));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsRealList - `PetscOptionsRealArray()` for a list of exactly n reals: a list with more
+  or fewer elements (PETSc drops extra ones silently), an empty element or no value is refused.
+
+  Level: intermediate
+
+.seealso: `MechOptionsIntList()`, `MechOptionsReal()`
+@*/
+PetscErrorCode MechOptionsRealList_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscReal value[], PetscInt n, PetscBool *set)
+{
+  PetscInt nread = n;
+
+  PetscFunctionBegin;
+  PetscCall(OptionValueCheck(PetscOptionsObject, opt, n, n == 3 ? "x,y,z" : "real numbers"));
+  PetscCall(PetscOptionsRealArray(opt, text, man, value, &nread, set));
+  PetscCheck(!(set && *set) || nread == n, PetscOptionsObject->comm, PETSC_ERR_ARG_SIZ, "%s: needs %" PetscInt_FMT " comma-separated values, got %" PetscInt_FMT, opt, n, nread);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsIntList - `PetscOptionsIntArray()` for a list of exactly n integers.
+
+  Level: intermediate
+
+.seealso: `MechOptionsRealList()`
+@*/
+PetscErrorCode MechOptionsIntList_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscInt value[], PetscInt n, PetscBool *set)
+{
+  PetscInt nread = n;
+
+  PetscFunctionBegin;
+  PetscCall(OptionValueCheck(PetscOptionsObject, opt, n, n == 3 ? "x,y,z" : "integers"));
+  PetscCall(PetscOptionsIntArray(opt, text, man, value, &nread, set));
+  PetscCheck(!(set && *set) || nread == n, PetscOptionsObject->comm, PETSC_ERR_ARG_SIZ, "%s: needs %" PetscInt_FMT " comma-separated values, got %" PetscInt_FMT, opt, n, nread);
+  PetscFunctionReturn(0);
+}

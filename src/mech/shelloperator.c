@@ -102,7 +102,7 @@ static PetscErrorCode MatMult_MechOperator(Mat A, Vec w, Vec y)
       PetscCall(VecISSet(sys->work, sys->fixed, 0.0));
       x = sys->work;
     }
-    PetscCall((*sys->apply)(sys, x, y, sys->actionctx));
+    PetscCall(MechSystemAgree(sys, (*sys->apply)(sys, x, y, sys->actionctx), "tangent action"));
     if (sys->fixed) PetscCall(VecISSet(y, sys->fixed, 0.0));
   } else PetscCall(VecZeroEntries(y));
   if (sh->cM != 0) {
@@ -223,7 +223,7 @@ PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem sys, PetscReal t, Vec
   if (!sys->hasdamping) cD = 0;
   PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Linearize, sys, q, v, 0));
-  if (cK != 0 || cD != 0) PetscCall((*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx));
+  if (cK != 0 || cD != 0) PetscCall(MechSystemAgree(sys, (*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx), "tangent linearization"));
   PetscCall(PetscLogEventEnd(MECH_Linearize, sys, q, v, 0));
   PetscCall(PetscLogStagePop());
   sh->cK         = cK;

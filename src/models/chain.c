@@ -59,15 +59,15 @@ PetscErrorCode MechCreateChain(MPI_Comm comm, MechSystem *sys)
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Chain model options", "MechSystem");
-  PetscCall(PetscOptionsInt("-chain_n", "Number of particles", "MechCreateChain", n, &n, NULL));
-  PetscCall(PetscOptionsReal("-chain_length", "Rest length of the rope", "MechCreateChain", length, &length, NULL));
-  PetscCall(PetscOptionsReal("-chain_mass", "Total mass, lumped on the particles", "MechCreateChain", mass, &mass, NULL));
-  PetscCall(PetscOptionsReal("-chain_k", "Spring stiffness", "MechCreateChain", k, &k, NULL));
-  PetscCall(PetscOptionsReal("-chain_c", "Spring damping along the springs", "MechCreateChain", cdamp, &cdamp, NULL));
-  PetscCall(PetscOptionsReal("-chain_drag", "Linear drag on each particle", "MechCreateChain", drag, &drag, NULL));
-  PetscCall(PetscOptionsReal("-chain_g", "Gravity along -z", "MechCreateChain", g, &g, NULL));
+  PetscCall(MechOptionsInt("-chain_n", "Number of particles", "MechCreateChain", n, &n, NULL));
+  PetscCall(MechOptionsReal("-chain_length", "Rest length of the rope", "MechCreateChain", length, &length, NULL));
+  PetscCall(MechOptionsReal("-chain_mass", "Total mass, lumped on the particles", "MechCreateChain", mass, &mass, NULL));
+  PetscCall(MechOptionsReal("-chain_k", "Spring stiffness", "MechCreateChain", k, &k, NULL));
+  PetscCall(MechOptionsReal("-chain_c", "Spring damping along the springs", "MechCreateChain", cdamp, &cdamp, NULL));
+  PetscCall(MechOptionsReal("-chain_drag", "Linear drag on each particle", "MechCreateChain", drag, &drag, NULL));
+  PetscCall(MechOptionsReal("-chain_g", "Gravity along -z", "MechCreateChain", g, &g, NULL));
   PetscCall(PetscOptionsBool("-chain_linear", "Zero-rest-length springs", "MechCreateChain", zerorest, &zerorest, NULL));
-  PetscCall(PetscOptionsReal("-chain_stretch", "Initial spacing over rest spacing", "MechCreateChain", stretch, &stretch, NULL));
+  PetscCall(MechOptionsReal("-chain_stretch", "Initial spacing over rest spacing", "MechCreateChain", stretch, &stretch, NULL));
   PetscOptionsEnd();
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-chain_n %" PetscInt_FMT " must be at least 2", n);
   PetscCheck(length > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-chain_length %g must be positive", (double)length);

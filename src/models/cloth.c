@@ -109,7 +109,7 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
          0.1, 0.1, 9.81, PETSC_FALSE
   };
   const char *const help[] = {"Particles per side", "Side length", "Total mass, lumped on the particles", "Structural spring stiffness", "Shear (diagonal) spring stiffness, 0: none", "Bend (distance 2) spring stiffness, 0: none", "Damping of every spring along its direction", "Total linear air drag, lumped on the particles"};
-  PetscInt          nx, ny, sw, c, pin = 0, ncenter = 3, mx = PETSC_DECIDE, my = PETSC_DECIDE;
+  PetscInt          nx, ny, sw, c, pin = 0, mx = PETSC_DECIDE, my = PETSC_DECIDE;
   PetscReal         h, center[3], radius, ksphere = 1e5;
   const PetscReal   v0[3]  = {0, 0, 0};
   PetscBool         sphere = PETSC_FALSE, set;
@@ -120,18 +120,17 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Cloth model options", "MechSystem");
   PetscCall(MechSpringGridReadOptions(PetscOptionsObject, "cloth", "MechCreateCloth", help, &o));
-  PetscCall(PetscOptionsEList("-cloth_pin", "Pinned particles", "MechCreateCloth", ClothPinTypes, 2, ClothPinTypes[pin], &pin, NULL));
+  PetscCall(MechOptionsEList("-cloth_pin", "Pinned particles", "MechCreateCloth", ClothPinTypes, 2, ClothPinTypes[pin], &pin, NULL));
   PetscCall(PetscOptionsBool("-cloth_sphere", "Collide with a penalty sphere", "MechCreateCloth", sphere, &sphere, NULL));
   center[0] = o.size / 2;
   center[1] = o.size / 2;
   center[2] = -o.size / 2;
   radius    = o.size / 4;
-  PetscCall(PetscOptionsRealArray("-cloth_sphere_center", "Centre of the sphere", "MechCreateCloth", center, &ncenter, &set));
-  PetscCall(PetscOptionsReal("-cloth_sphere_radius", "Radius of the sphere", "MechCreateCloth", radius, &radius, NULL));
-  PetscCall(PetscOptionsReal("-cloth_sphere_k", "Total penalty stiffness of the sphere, lumped on the particles", "MechCreateCloth", ksphere, &ksphere, NULL));
+  PetscCall(MechOptionsRealList("-cloth_sphere_center", "Centre of the sphere", "MechCreateCloth", center, 3, &set));
+  PetscCall(MechOptionsReal("-cloth_sphere_radius", "Radius of the sphere", "MechCreateCloth", radius, &radius, NULL));
+  PetscCall(MechOptionsReal("-cloth_sphere_k", "Total penalty stiffness of the sphere, lumped on the particles", "MechCreateCloth", ksphere, &ksphere, NULL));
   PetscOptionsEnd();
   /* checked after PetscOptionsEnd(), which must run to free the options object */
-  PetscCheck(!set || ncenter == 3, comm, PETSC_ERR_ARG_SIZ, "-cloth_sphere_center needs 3 comma-separated values, got %" PetscInt_FMT, ncenter);
   PetscCall(MechSpringGridCheckParameters(comm, "cloth", o.n, o.size, o.mass, o.k, o.c, o.drag));
   PetscCheck(!sphere || radius > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_sphere_radius %g must be positive", (double)radius);
   PetscCheck(!sphere || ksphere > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-cloth_sphere_k %g must be positive", (double)ksphere);

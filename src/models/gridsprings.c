@@ -200,24 +200,24 @@ PetscErrorCode MechSpringGridReadOptions(PetscOptionItems *PetscOptionsObject, c
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_n", model));
-  PetscCall(PetscOptionsInt(opt, help[0], man, o->n, &o->n, NULL));
+  PetscCall(MechOptionsInt(opt, help[0], man, o->n, &o->n, NULL));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_size", model));
-  PetscCall(PetscOptionsReal(opt, help[1], man, o->size, &o->size, NULL));
+  PetscCall(MechOptionsReal(opt, help[1], man, o->size, &o->size, NULL));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_mass", model));
-  PetscCall(PetscOptionsReal(opt, help[2], man, o->mass, &o->mass, NULL));
+  PetscCall(MechOptionsReal(opt, help[2], man, o->mass, &o->mass, NULL));
   for (PetscInt f = 0; f < 3; f++) {
     PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_%s", model, names[f]));
-    PetscCall(PetscOptionsReal(opt, help[3 + f], man, o->k[f], &o->k[f], NULL));
+    PetscCall(MechOptionsReal(opt, help[3 + f], man, o->k[f], &o->k[f], NULL));
   }
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_linear", model));
   PetscCall(PetscOptionsBool(opt, "Zero-rest-length springs", man, o->linear, &o->linear, NULL));
   if (o->linear) o->c = 0;
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_c", model));
-  PetscCall(PetscOptionsReal(opt, help[6], man, o->c, &o->c, NULL));
+  PetscCall(MechOptionsReal(opt, help[6], man, o->c, &o->c, NULL));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_drag", model));
-  PetscCall(PetscOptionsReal(opt, help[7], man, o->drag, &o->drag, NULL));
+  PetscCall(MechOptionsReal(opt, help[7], man, o->drag, &o->drag, NULL));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_g", model));
-  PetscCall(PetscOptionsReal(opt, "Gravity along -z", man, o->g, &o->g, NULL));
+  PetscCall(MechOptionsReal(opt, "Gravity along -z", man, o->g, &o->g, NULL));
   PetscFunctionReturn(0);
 }
 

@@ -197,7 +197,7 @@ PetscErrorCode MechCreateKepler(MPI_Comm comm, MechSystem *sys)
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Kepler model options", "MechSystem");
-  PetscCall(PetscOptionsReal("-kepler_e", "Eccentricity, in [0, 1)", "MechCreateKepler", opt.e, &opt.e, NULL));
+  PetscCall(MechOptionsReal("-kepler_e", "Eccentricity, in [0, 1)", "MechCreateKepler", opt.e, &opt.e, NULL));
   PetscOptionsEnd();
   PetscCheck(opt.e >= 0 && opt.e < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-kepler_e %g must be in [0, 1)", (double)opt.e);
 

@@ -67,7 +67,7 @@ PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
          0.1, 0.1, 9.81, PETSC_FALSE
   };
   const char *const help[] = {"Particles per side", "Side length", "Total mass, lumped on the particles", "Structural stiffness of the whole box", "Shear (diagonal) stiffness of the whole box, 0: none", "Bend (distance 2) stiffness of the whole box, 0: none", "Damping along the springs, scaled like the stiffness", "Total linear drag, lumped on the particles"};
-  PetscInt          nx, ny, nz, sw, nv0 = 3;
+  PetscInt          nx, ny, nz, sw;
   PetscReal         v0[3] = {0, 0, 0}, h, scale;
   PetscBool         set;
   MechSpringGrid   *grid;
@@ -77,10 +77,9 @@ PetscErrorCode MechCreateLattice(MPI_Comm comm, MechSystem *sys)
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Lattice model options", "MechSystem");
   PetscCall(MechSpringGridReadOptions(PetscOptionsObject, "lattice", "MechCreateLattice", help, &o));
-  PetscCall(PetscOptionsRealArray("-lattice_v0", "Initial velocity of the free particles", "MechCreateLattice", v0, &nv0, &set));
+  PetscCall(MechOptionsRealList("-lattice_v0", "Initial velocity of the free particles", "MechCreateLattice", v0, 3, &set));
   PetscOptionsEnd();
   /* checked after PetscOptionsEnd(), which must run to free the options object */
-  PetscCheck(!set || nv0 == 3, comm, PETSC_ERR_ARG_SIZ, "-lattice_v0 needs 3 comma-separated values, got %" PetscInt_FMT, nv0);
   PetscCall(MechSpringGridCheckParameters(comm, "lattice", o.n, o.size, o.mass, o.k, o.c, o.drag));
 
   /* bend springs reach two particles away: the ghost layer must be as wide */

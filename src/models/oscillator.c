@@ -164,12 +164,12 @@ PetscErrorCode MechCreateOscillator(MPI_Comm comm, MechSystem *sys)
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Oscillator model options", "MechSystem");
-  PetscCall(PetscOptionsReal("-oscillator_m", "Mass", "MechCreateOscillator", opt.m, &opt.m, NULL));
-  PetscCall(PetscOptionsReal("-oscillator_k", "Spring stiffness", "MechCreateOscillator", opt.k, &opt.k, NULL));
-  PetscCall(PetscOptionsReal("-oscillator_c", "Damping coefficient", "MechCreateOscillator", opt.c, &opt.c, NULL));
-  PetscCall(PetscOptionsReal("-oscillator_g", "Gravity, pulling toward -q", "MechCreateOscillator", opt.g, &opt.g, NULL));
-  PetscCall(PetscOptionsReal("-oscillator_q0", "Initial position", "MechCreateOscillator", opt.q0, &opt.q0, NULL));
-  PetscCall(PetscOptionsReal("-oscillator_v0", "Initial velocity", "MechCreateOscillator", opt.v0, &opt.v0, NULL));
+  PetscCall(MechOptionsReal("-oscillator_m", "Mass", "MechCreateOscillator", opt.m, &opt.m, NULL));
+  PetscCall(MechOptionsReal("-oscillator_k", "Spring stiffness", "MechCreateOscillator", opt.k, &opt.k, NULL));
+  PetscCall(MechOptionsReal("-oscillator_c", "Damping coefficient", "MechCreateOscillator", opt.c, &opt.c, NULL));
+  PetscCall(MechOptionsReal("-oscillator_g", "Gravity, pulling toward -q", "MechCreateOscillator", opt.g, &opt.g, NULL));
+  PetscCall(MechOptionsReal("-oscillator_q0", "Initial position", "MechCreateOscillator", opt.q0, &opt.q0, NULL));
+  PetscCall(MechOptionsReal("-oscillator_v0", "Initial velocity", "MechCreateOscillator", opt.v0, &opt.v0, NULL));
   PetscOptionsEnd();
   PetscCheck(opt.m > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-oscillator_m %g must be positive", (double)opt.m);
   PetscCheck(opt.k > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-oscillator_k %g must be positive", (double)opt.k);

@@ -174,7 +174,7 @@ PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
   MechSystem s;
   Mat        J;
   PetscReal  mass[6], q0[6], v0[6];
-  PetscInt   i, nx;
+  PetscInt   i;
   PetscBool  linear;
 
   PetscFunctionBegin;
@@ -187,19 +187,15 @@ PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
   opt.x1[1]    = 0.5;
   opt.v1[1]    = 0.3;
   PetscOptionsBegin(comm, NULL, "Pair model options", "MechSystem");
-  PetscCall(PetscOptionsReal("-pair_m0", "Mass of particle 0", "MechCreatePair", opt.m[0], &opt.m[0], NULL));
-  PetscCall(PetscOptionsReal("-pair_m1", "Mass of particle 1", "MechCreatePair", opt.m[1], &opt.m[1], NULL));
-  PetscCall(PetscOptionsReal("-pair_k", "Spring stiffness", "MechCreatePair", opt.spring.k, &opt.spring.k, NULL));
-  PetscCall(PetscOptionsReal("-pair_L", "Spring rest length (0: zero-rest-length, linear)", "MechCreatePair", opt.spring.L, &opt.spring.L, NULL));
-  PetscCall(PetscOptionsReal("-pair_c", "Spring damping along the spring", "MechCreatePair", opt.spring.c, &opt.spring.c, NULL));
-  PetscCall(PetscOptionsReal("-pair_g", "Gravity along -z", "MechCreatePair", opt.g, &opt.g, NULL));
-  nx = 3;
-  PetscCall(PetscOptionsRealArray("-pair_x0", "Initial position of particle 0", "MechCreatePair", opt.x0, &nx, NULL));
-  PetscCheck(nx == 3 || nx == 0, comm, PETSC_ERR_ARG_SIZ, "-pair_x0 needs 3 components, got %" PetscInt_FMT, nx);
-  nx = 3;
-  PetscCall(PetscOptionsRealArray("-pair_x1", "Initial position of particle 1", "MechCreatePair", opt.x1, &nx, NULL));
-  PetscCheck(nx == 3 || nx == 0, comm, PETSC_ERR_ARG_SIZ, "-pair_x1 needs 3 components, got %" PetscInt_FMT, nx);
-  PetscCall(PetscOptionsReal("-pair_v1", "Initial y-velocity of particle 1", "MechCreatePair", opt.v1[1], &opt.v1[1], NULL));
+  PetscCall(MechOptionsReal("-pair_m0", "Mass of particle 0", "MechCreatePair", opt.m[0], &opt.m[0], NULL));
+  PetscCall(MechOptionsReal("-pair_m1", "Mass of particle 1", "MechCreatePair", opt.m[1], &opt.m[1], NULL));
+  PetscCall(MechOptionsReal("-pair_k", "Spring stiffness", "MechCreatePair", opt.spring.k, &opt.spring.k, NULL));
+  PetscCall(MechOptionsReal("-pair_L", "Spring rest length (0: zero-rest-length, linear)", "MechCreatePair", opt.spring.L, &opt.spring.L, NULL));
+  PetscCall(MechOptionsReal("-pair_c", "Spring damping along the spring", "MechCreatePair", opt.spring.c, &opt.spring.c, NULL));
+  PetscCall(MechOptionsReal("-pair_g", "Gravity along -z", "MechCreatePair", opt.g, &opt.g, NULL));
+  PetscCall(MechOptionsRealList("-pair_x0", "Initial position of particle 0", "MechCreatePair", opt.x0, 3, NULL));
+  PetscCall(MechOptionsRealList("-pair_x1", "Initial position of particle 1", "MechCreatePair", opt.x1, 3, NULL));
+  PetscCall(MechOptionsReal("-pair_v1", "Initial y-velocity of particle 1", "MechCreatePair", opt.v1[1], &opt.v1[1], NULL));
   PetscOptionsEnd();
   PetscCheck(opt.m[0] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pair_m0 %g must be positive", (double)opt.m[0]);
   PetscCheck(opt.m[1] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pair_m1 %g must be positive", (double)opt.m[1]);

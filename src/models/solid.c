@@ -1220,7 +1220,7 @@ static PetscErrorCode SolidStateCheck(MechSystem sys, PetscReal t, Vec q, Vec v,
 PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 {
   char         file[PETSC_MAX_PATH_LEN] = "", fix[64] = "", label[256] = "";
-  PetscInt     cells[3] = {20, 2, 2}, ncells = 3, nsize = 3, ng = 3, nv = 3, nw = 3, nr = 2, material = SOLID_NEOHOOKEAN, masstype = 0, fixvalue = 1;
+  PetscInt     cells[3] = {20, 2, 2}, material = SOLID_NEOHOOKEAN, masstype = 0, fixvalue = 1;
   PetscReal    size[3] = {1, 0.1, 0.1}, E = 1e7, nu = 0.3, mu = 0, lambda = 0, rho = 1000, ray[2] = {0, 0}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
   PetscBool    hasfile, setcells, setsize, setmu, setlambda, setE, setnu, setg, setv, setw, setr, setfix, setlabel;
   Solid       *s;
@@ -1237,33 +1237,34 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Solid model options", "MechSystem");
-  PetscCall(PetscOptionsString("-solid_mesh", "Tetrahedral mesh file (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", file, file, sizeof(file), &hasfile));
-  PetscCall(PetscOptionsIntArray("-solid_beam_cells", "Boxes of the built-in beam along x, y, z", "MechCreateSolid", cells, &ncells, &setcells));
-  PetscCall(PetscOptionsRealArray("-solid_beam_size", "Extent of the built-in beam along x, y, z", "MechCreateSolid", size, &nsize, &setsize));
-  PetscCall(PetscOptionsEList("-solid_material", "Material", "MechCreateSolid", SolidMaterials, 3, SolidMaterials[material], &material, NULL));
-  PetscCall(PetscOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", E, &E, &setE));
-  PetscCall(PetscOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", nu, &nu, &setnu));
-  PetscCall(PetscOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", mu, &mu, &setmu));
-  PetscCall(PetscOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", lambda, &lambda, &setlambda));
-  PetscCall(PetscOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", rho, &rho, NULL));
-  PetscCall(PetscOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
-  PetscCall(PetscOptionsRealArray("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", ray, &nr, &setr));
-  PetscCall(PetscOptionsRealArray("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, &ng, &setg));
-  PetscCall(PetscOptionsRealArray("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, &nv, &setv));
-  PetscCall(PetscOptionsRealArray("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, &nw, &setw));
-  PetscCall(PetscOptionsString("-solid_fix", "Fix the vertices on a plane (x=0, y=1.5, ...) or none", "MechCreateSolid", fix, fix, sizeof(fix), &setfix));
-  PetscCall(PetscOptionsString("-solid_fix_label", "Fix the vertices of a mesh label", "MechCreateSolid", label, label, sizeof(label), &setlabel));
-  PetscCall(PetscOptionsInt("-solid_fix_value", "Value of the label -solid_fix_label", "MechCreateSolid", fixvalue, &fixvalue, NULL));
+  PetscCall(MechOptionsString("-solid_mesh", "Tetrahedral mesh file (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", file, file, sizeof(file), &hasfile));
+  PetscCall(MechOptionsIntList("-solid_beam_cells", "Boxes of the built-in beam along x, y, z", "MechCreateSolid", cells, 3, &setcells));
+  PetscCall(MechOptionsRealList("-solid_beam_size", "Extent of the built-in beam along x, y, z", "MechCreateSolid", size, 3, &setsize));
+  PetscCall(MechOptionsEList("-solid_material", "Material", "MechCreateSolid", SolidMaterials, 3, SolidMaterials[material], &material, NULL));
+  PetscCall(MechOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", E, &E, &setE));
+  PetscCall(MechOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", nu, &nu, &setnu));
+  PetscCall(MechOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", mu, &mu, &setmu));
+  PetscCall(MechOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", lambda, &lambda, &setlambda));
+  PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", rho, &rho, NULL));
+  PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
+  PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", ray, 2, &setr));
+  PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
+  PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, 3, &setv));
+  PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, 3, &setw));
+  PetscCall(MechOptionsString("-solid_fix", "Fix the vertices on a plane (x=0, y=1.5, ...) or none", "MechCreateSolid", fix, fix, sizeof(fix), &setfix));
+  PetscCall(MechOptionsString("-solid_fix_label", "Fix the vertices of a mesh label", "MechCreateSolid", label, label, sizeof(label), &setlabel));
+  PetscCall(MechOptionsInt("-solid_fix_value", "Value of the label -solid_fix_label", "MechCreateSolid", fixvalue, &fixvalue, NULL));
   PetscOptionsEnd();
   /* checked after PetscOptionsEnd(), which must run to free the options object */
-  PetscCheck(!setcells || ncells == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_beam_cells needs 3 comma-separated values, got %" PetscInt_FMT, ncells);
   PetscCheck(cells[0] >= 1 && cells[1] >= 1 && cells[2] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": each must be at least 1", cells[0], cells[1], cells[2]);
-  PetscCheck(!setsize || nsize == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_beam_size needs 3 comma-separated values, got %" PetscInt_FMT, nsize);
+  if (!hasfile) {
+    /* the beam's 6 n0 n1 n2 tetrahedra (4 vertices each) and 3 (n0 + 1)(n1 + 1)(n2 + 1) unknowns
+       are counted in PETSc's 32-bit indices: a larger beam would wrap them */
+    const double tets = 6.0 * cells[0] * cells[1] * cells[2], dofs = 3.0 * (cells[0] + 1.0) * (cells[1] + 1.0) * (cells[2] + 1.0);
+
+    PetscCheck(4 * tets <= PETSC_MAX_INT && dofs <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the beam would have %.0f tetrahedra and %.0f unknowns, more than PETSc's 32-bit indices can count (%d)", cells[0], cells[1], cells[2], tets, dofs, (int)PETSC_MAX_INT);
+  }
   PetscCheck(size[0] > 0 && size[1] > 0 && size[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_size %g,%g,%g: each must be positive", (double)size[0], (double)size[1], (double)size[2]);
-  PetscCheck(!setg || ng == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_g needs 3 comma-separated values, got %" PetscInt_FMT, ng);
-  PetscCheck(!setv || nv == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_v0 needs 3 comma-separated values, got %" PetscInt_FMT, nv);
-  PetscCheck(!setw || nw == 3, comm, PETSC_ERR_ARG_SIZ, "-solid_spin needs 3 comma-separated values, got %" PetscInt_FMT, nw);
-  PetscCheck(!setr || nr == 2, comm, PETSC_ERR_ARG_SIZ, "-solid_rayleigh needs 2 comma-separated values alpha,beta, got %" PetscInt_FMT, nr);
   PetscCheck(ray[0] >= 0 && ray[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_rayleigh %g,%g: both must be non-negative", (double)ray[0], (double)ray[1]);
   PetscCheck(rho > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_density %g must be positive", (double)rho);
   PetscCheck(!(setmu || setlambda) || !(setE || setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_E and -solid_nu or -solid_mu and -solid_lambda, not both");
@@ -1279,6 +1280,9 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     mu     = E / (2 * (1 + nu));
     lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
   }
+  /* the stress and the tangent add and multiply the moduli: a P-wave modulus lambda + 2 mu beyond
+     1e200 leaves no room below the largest double (1.8e308) */
+  PetscCheck(PetscIsNormalReal(E) && PetscIsNormalReal(mu) && PetscIsNormalReal(lambda + 2 * mu) && lambda + 2 * mu <= 1e200, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the moduli mu = %g, lambda = %g are too large for floating point (lambda + 2 mu must be at most 1e200)", setmu || setlambda ? "-solid_mu, -solid_lambda" : "-solid_E, -solid_nu", (double)mu, (double)lambda);
   if (!setfix && !hasfile && !setlabel) PetscCall(PetscStrcpy(fix, "x=0"));
   {
     PetscBool none;

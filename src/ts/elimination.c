@@ -74,7 +74,17 @@ static PetscErrorCode ElimPatchPoints(Mat P, IS fixed, PetscInt bs, PetscInt dep
   if (fixed) PetscCall(ISGetIndices(fixed, &fidx));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nf, fidx, PETSC_COPY_VALUES, &seed));
   if (fixed) PetscCall(ISRestoreIndices(fixed, &fidx));
-  PetscCall(MatIncreaseOverlap(P, 1, &seed, depth));
+  /* one pass of overlap at a time, stopped when the patch grows no more: a depth beyond the
+     graph's diameter (-ts_theta_ne_depth 1000000000) costs the diameter's passes, not its own */
+  for (PetscInt d = 0, before = -1, after; d < depth; d++) {
+    PetscInt nlocal;
+
+    PetscCall(ISGetLocalSize(seed, &nlocal));
+    PetscCall(MPIU_Allreduce(&nlocal, &after, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)P)));
+    if (after == before) break;
+    before = after;
+    PetscCall(MatIncreaseOverlap(P, 1, &seed, 1));
+  }
   PetscCall(MatCreateVecs(P, &mark, NULL));
   PetscCall(ISGetLocalSize(seed, &no));
   PetscCall(ISGetIndices(seed, &oidx));
@@ -231,8 +241,17 @@ PetscErrorCode TSMechEliminationDepth(MechSystem sys, PetscReal ratio, PetscReal
   PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
   PetscCheck(isda, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "-ts_theta_ne: the automatic patch needs a structured grid (DMDA); give -ts_theta_ne_depth");
   PetscCall(DMDAGetInfo(dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &sw, NULL, NULL, NULL, NULL));
-  ell    = thetatau * PetscSqrtReal(ratio / (2.0 * dim));
-  *depth = PetscMax(1, (PetscInt)PetscCeilReal(reach * ell / PetscMax(sw, 1)));
+  ell = thetatau * PetscSqrtReal(ratio / (2.0 * dim));
+  {
+    PetscInt  M, N, P;
+    PetscReal d = PetscCeilReal(reach * ell / PetscMax(sw, 1));
+
+    /* no graph distance exceeds the number of grid points: a larger one (-ts_theta_ne_reach 1e300)
+       is the whole grid, not an overflowing integer */
+    PetscCall(DMDAGetInfo(dm, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    PetscCheck(!PetscIsNanReal(d), PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_ne_reach %g: the automatic patch's depth is not a number (decay length %g)", (double)reach, (double)ell);
+    *depth = d >= (PetscReal)M * N * P ? M * N * P : PetscMax(1, (PetscInt)d);
+  }
   PetscFunctionReturn(0);
 }
 

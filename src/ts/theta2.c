@@ -608,7 +608,7 @@ static PetscErrorCode Theta2Eliminate(TS ts, Vec x)
     PetscCall(TSMechEliminationDepth(th->st.sys, th->neratio, theta * tau, th->nereach, &depth));
   }
   PetscCall(TSMechEliminationGetDepth(th->ne, &current));
-  if (th->ne && (4 * depth > 5 * current || 4 * depth < 3 * current)) PetscCall(TSMechEliminationDestroy(&th->ne));
+  if (th->ne && (4.0 * depth > 5.0 * current || 4.0 * depth < 3.0 * current)) PetscCall(TSMechEliminationDestroy(&th->ne));
   if (!th->ne) PetscCall(TSMechEliminationCreate(ts, th->st.sys, P, depth, th->nemaxit, th->nertol, &th->ne));
   PetscCall(Theta2StageVecs(ts, x));
   if (th->endpoint) {

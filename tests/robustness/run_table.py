@@ -24,6 +24,7 @@ each row:
       unused:OPT         the only "given but never used" warning is about OPT
       rejected           the summary counts at least one rejected step
       stable:TRUTH       the stable step the message estimates is within a factor 2 of TRUTH
+      within:S           the run ended within S seconds (a hang or a long wait is a failure)
       valid:FILE         FILE is a valid tsmech output (datasets of equal lengths, consecutive
                          steps, finite values, a last snapshot at the last step)
       diverged:ARGS      (after a failed run with -output and -checkpoint) the output is valid and
@@ -305,6 +306,8 @@ def check_row(row, args, before):
             notes.append(f"{arg} valid, steps {int(steps[0])}..{int(steps[-1])}")
         elif name == "diverged":
             notes.append(check_diverged(row, args, created, arg))
+        elif name == "within":
+            need(elapsed <= float(arg), f"took {elapsed:.1f} s, more than {arg} s")
         else:
             raise RowFailure(f"unknown check {name}")
     return elapsed, "; ".join(notes)
