@@ -343,16 +343,24 @@ PETSC_EXTERN PetscErrorCode MechOptionsString_Private(PetscOptionItems *, const 
 PETSC_EXTERN PetscErrorCode MechOptionsEList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], const char *const *list, PetscInt ntext, const char cur[], PetscInt *value, PetscBool *set);
 PETSC_EXTERN PetscErrorCode MechOptionsRealList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscReal value[], PetscInt n, PetscBool *set);
 PETSC_EXTERN PetscErrorCode MechOptionsIntList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscInt value[], PetscInt n, PetscBool *set);
-#define MechOptionsReal(opt, text, man, cur, value, set)             MechOptionsReal_Private(PetscOptionsObject, opt, text, man, cur, value, set)
-#define MechOptionsInt(opt, text, man, cur, value, set)              MechOptionsInt_Private(PetscOptionsObject, opt, text, man, cur, value, set)
-#define MechOptionsString(opt, text, man, cur, value, len, set)      MechOptionsString_Private(PetscOptionsObject, opt, text, man, cur, value, len, set)
+#define MechOptionsReal(opt, text, man, cur, value, set)               MechOptionsReal_Private(PetscOptionsObject, opt, text, man, cur, value, set)
+#define MechOptionsInt(opt, text, man, cur, value, set)                MechOptionsInt_Private(PetscOptionsObject, opt, text, man, cur, value, set)
+#define MechOptionsString(opt, text, man, cur, value, len, set)        MechOptionsString_Private(PetscOptionsObject, opt, text, man, cur, value, len, set)
 #define MechOptionsEList(opt, text, man, list, ntext, cur, value, set) MechOptionsEList_Private(PetscOptionsObject, opt, text, man, list, ntext, cur, value, set)
-#define MechOptionsRealList(opt, text, man, value, n, set)           MechOptionsRealList_Private(PetscOptionsObject, opt, text, man, value, n, set)
-#define MechOptionsIntList(opt, text, man, value, n, set)            MechOptionsIntList_Private(PetscOptionsObject, opt, text, man, value, n, set)
+#define MechOptionsRealList(opt, text, man, value, n, set)             MechOptionsRealList_Private(PetscOptionsObject, opt, text, man, value, n, set)
+#define MechOptionsIntList(opt, text, man, value, n, set)              MechOptionsIntList_Private(PetscOptionsObject, opt, text, man, value, n, set)
 /* The solid's inverted elements (J <= 0) at q, or (q NULL) at the last force evaluation that met
    any: how many, the smallest rank-independent element number (the mesh file's tetrahedron, from
    0) and the time of that evaluation */
 PETSC_EXTERN PetscErrorCode MechSolidGetInverted(MechSystem, Vec q, PetscInt *count, PetscInt *element, PetscReal *time);
+
+/* Time functions phi(t) of loads and prescribed motions: constant, ramp:T, hat:T1,T2, sin:OMEGA,
+   table:FILE (src/mech/timefunction.c) */
+typedef struct _n_MechTimeFunction *MechTimeFunction;
+PETSC_EXTERN PetscErrorCode MechTimeFunctionCreate(MPI_Comm, const char spec[], const char option[], MechTimeFunction *);
+PETSC_EXTERN PetscErrorCode MechTimeFunctionEvaluate(MechTimeFunction, PetscReal t, PetscReal *phi, PetscReal *dphi, PetscReal *ddphi);
+PETSC_EXTERN PetscErrorCode MechTimeFunctionGetDescription(MechTimeFunction, const char **spec);
+PETSC_EXTERN PetscErrorCode MechTimeFunctionDestroy(MechTimeFunction *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* HDF5 output (layout documented in the README)                                              */

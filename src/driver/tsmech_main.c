@@ -1153,11 +1153,11 @@ int main(int argc, char **argv)
 
     MPI_Comm_size(PETSC_COMM_WORLD, &size);
     if (size > 1 && !AllRanksFailed(errcomm, error_comm_size < size ? 1.0 : 3.0)) {
-    PetscMPIInt rank;
-    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-    fprintf(stderr, "tsmech: error on rank %d: %s\n", (int)rank, line);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, status ? status : EXIT_TSMECH_FAILED);
+      PetscMPIInt rank;
+      MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+      fprintf(stderr, "tsmech: error on rank %d: %s\n", (int)rank, line);
+      fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, status ? status : EXIT_TSMECH_FAILED);
     }
   }
   if (status == EXIT_TSMECH_INPUT) {

@@ -108,9 +108,9 @@ PetscErrorCode MechSystemAgree(MechSystem sys, PetscErrorCode ierr, const char w
   mine = ierr ? rank : size;
   PetscCallMPI(MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &req));
   if (ierr) {
-    const char *text = NULL;
+    const char *text     = NULL;
     char       *specific = NULL;
-    double      t0 = MPI_Wtime();
+    double      t0       = MPI_Wtime();
 
     (void)PetscErrorMessage(ierr, &text, &specific);
     (void)PetscStrncpy(msg, specific && specific[0] ? specific : (text ? text : "unknown error"), sizeof(msg));

@@ -95,7 +95,7 @@ static PetscErrorCode RunCase(Ctx *ctx, const char type[], const char where[], c
   Vec            q, v;
   PetscErrorCode ierr;
   PetscMPIInt    rank;
-  double         t0 = MPI_Wtime(), elapsed;
+  double         t0        = MPI_Wtime(), elapsed;
   char           msg[1024] = "";
 
   PetscFunctionBegin;
@@ -135,7 +135,7 @@ static PetscErrorCode RunCase(Ctx *ctx, const char type[], const char where[], c
   PetscCall(PetscPopErrorHandler());
   elapsed = MPI_Wtime() - t0;
   if (ierr) {
-    const char *text = NULL;
+    const char *text     = NULL;
     char       *specific = NULL;
 
     PetscCall(PetscErrorMessage(ierr, &text, &specific));

@@ -1,0 +1,339 @@
+/*
+  Time functions phi(t) of loads and prescribed motions, parsed from an option's value:
+
+    constant        phi = 1
+    ramp:T          phi = t / T up to T, then 1
+    hat:T1,T2       0 -> 1 linearly up to T1, 1 -> 0 up to T2, then 0
+    sin:OMEGA       phi = sin(OMEGA t)
+    table:FILE      two columns t, phi (t strictly increasing, at least two rows); linear in between,
+                    the end values held outside
+
+  with phi' and phi'' (those of the piecewise linear functions: phi'' = 0, and phi' at a kink is
+  the slope that follows it). A table is read on rank 0 and broadcast; its values are checked
+  (finite, t increasing) and its contents summed (CRC-32) so that a checkpoint can refuse a
+  restart with another table behind the same name.
+*/
+#include "mechimpl.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+  MECH_TF_CONSTANT,
+  MECH_TF_RAMP,
+  MECH_TF_HAT,
+  MECH_TF_SIN,
+  MECH_TF_TABLE
+} MechTimeFunctionType;
+
+struct _n_MechTimeFunction {
+  MechTimeFunctionType type;
+  PetscReal            a, b;    /* T (ramp), T1, T2 (hat), OMEGA (sin) */
+  PetscInt             n;       /* table rows */
+  PetscReal           *t, *phi; /* table */
+  char                 spec[PETSC_MAX_PATH_LEN + 64];
+};
+
+/* Reads one finite real from s (after optional blanks); *end after it */
+static PetscBool ParseReal(const char *s, char **end, PetscReal *x)
+{
+  double v;
+
+  errno = 0;
+  v     = strtod(s, end);
+  if (*end == s || errno == ERANGE || (!PetscIsNormalReal((PetscReal)v) && v != 0)) return PETSC_FALSE;
+  *x = (PetscReal)v;
+  return PETSC_TRUE;
+}
+
+/* CRC-32 (IEEE 802.3) of a buffer, the table's checksum */
+static unsigned int Crc32(const unsigned char *buf, size_t len)
+{
+  unsigned int crc = 0xFFFFFFFFu;
+
+  for (size_t i = 0; i < len; i++) {
+    crc ^= buf[i];
+    for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+/*
+  The table FILE on rank 0: its rows, or the reason it is refused in why[]. At most 10^6 rows and
+  64 MiB, counted before anything is allocated from the file's claims.
+*/
+static PetscErrorCode ReadTable(const char option[], const char file[], PetscInt *n, PetscReal **t, PetscReal **phi, unsigned int *crc, char why[], size_t len)
+{
+  FILE          *fp;
+  long           size;
+  unsigned char *buf = NULL;
+  PetscInt       rows = 0, cap = 0, line = 0;
+  char          *c, *end;
+
+  PetscFunctionBegin;
+  why[0] = 0;
+  *n     = 0;
+  *t = *phi = NULL;
+  fp        = fopen(file, "rb");
+  if (!fp) {
+    (void)PetscSNPrintf(why, len, "%s table:%s: the file cannot be read (%s)", option, file, strerror(errno));
+    PetscFunctionReturn(0);
+  }
+  if (fseek(fp, 0, SEEK_END) || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) size = -1;
+  if (size < 0 || size > 64 * 1024 * 1024) {
+    (void)PetscSNPrintf(why, len, "%s table:%s: %s", option, file, size < 0 ? "the file cannot be read" : "the file is larger than 64 MiB");
+    (void)fclose(fp);
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscMalloc1(size + 1, &buf));
+  if (fread(buf, 1, (size_t)size, fp) != (size_t)size) {
+    (void)PetscSNPrintf(why, len, "%s table:%s: the file cannot be read", option, file);
+    (void)fclose(fp);
+    PetscCall(PetscFree(buf));
+    PetscFunctionReturn(0);
+  }
+  (void)fclose(fp);
+  buf[size] = 0;
+  *crc      = Crc32(buf, (size_t)size);
+  for (c = (char *)buf; *c && !why[0];) {
+    char     *eol = strchr(c, '\n'), *p;
+    PetscReal x, y;
+
+    line++;
+    if (eol) *eol = 0;
+    p = c;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p && *p != '#') {
+      if (!ParseReal(p, &end, &x) || !(*end == ' ' || *end == '\t' || *end == ',') || !ParseReal(end + (*end == ',' ? 1 : 0), &end, &y)) {
+        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT " is not two finite numbers t, phi", option, file, line);
+        break;
+      }
+      while (isspace((unsigned char)*end)) end++;
+      if (*end && *end != '#') {
+        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT " has more than two columns", option, file, line);
+        break;
+      }
+      if (rows && x <= (*t)[rows - 1]) {
+        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT ": t = %g does not increase (the row before has t = %g)", option, file, line, (double)x, (double)(*t)[rows - 1]);
+        break;
+      }
+      if (rows == cap) {
+        PetscReal *nt, *np;
+
+        cap = cap ? 2 * cap : 64;
+        PetscCall(PetscMalloc2(cap, &nt, cap, &np));
+        if (rows) {
+          PetscCall(PetscArraycpy(nt, *t, rows));
+          PetscCall(PetscArraycpy(np, *phi, rows));
+        }
+        PetscCall(PetscFree2(*t, *phi));
+        *t   = nt;
+        *phi = np;
+      }
+      (*t)[rows]   = x;
+      (*phi)[rows] = y;
+      rows++;
+    }
+    if (!eol) break;
+    c = eol + 1;
+  }
+  PetscCall(PetscFree(buf));
+  if (!why[0] && rows < 2) (void)PetscSNPrintf(why, len, "%s table:%s: needs at least two rows t, phi (it has %" PetscInt_FMT ")", option, file, rows);
+  if (why[0]) {
+    PetscCall(PetscFree2(*t, *phi));
+    rows = 0;
+  }
+  *n = rows;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechTimeFunctionCreate - Creates a time function phi(t) from its description.
+
+  Collective
+
+  Input Parameters:
++ comm   - the communicator (a table file is read on its rank 0)
+. spec   - constant, ramp:T, hat:T1,T2, sin:OMEGA or table:FILE
+- option - the option the description came from, for the error messages
+
+  Output Parameter:
+. tf - the time function
+
+  Level: intermediate
+
+  Notes:
+  A description that does not parse, T <= 0, T2 <= T1 <= 0, a table whose t does not increase or
+  that holds values that are not finite is refused with one line naming the option.
+
+.seealso: `MechTimeFunctionEvaluate()`, `MechTimeFunctionGetDescription()`, `MechTimeFunctionDestroy()`
+@*/
+PetscErrorCode MechTimeFunctionCreate(MPI_Comm comm, const char spec[], const char option[], MechTimeFunction *tf)
+{
+  MechTimeFunction f;
+  char            *end;
+  const char      *arg;
+
+  PetscFunctionBegin;
+  PetscValidCharPointer(spec, 2);
+  PetscValidPointer(tf, 4);
+  *tf = NULL;
+  PetscCall(PetscNew(&f));
+  arg = strchr(spec, ':') ? strchr(spec, ':') + 1 : NULL;
+  if (!strcmp(spec, "constant")) {
+    f->type = MECH_TF_CONSTANT;
+  } else if (!strncmp(spec, "ramp:", 5)) {
+    f->type = MECH_TF_RAMP;
+    if (!ParseReal(arg, &end, &f->a) || *end || f->a <= 0) {
+      PetscCall(PetscFree(f));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: ramp:T needs a positive time T", option, spec);
+    }
+  } else if (!strncmp(spec, "hat:", 4)) {
+    f->type = MECH_TF_HAT;
+    if (!ParseReal(arg, &end, &f->a) || *end != ',' || !ParseReal(end + 1, &end, &f->b) || *end || f->a <= 0 || f->b <= f->a) {
+      PetscCall(PetscFree(f));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: hat:T1,T2 needs times 0 < T1 < T2", option, spec);
+    }
+  } else if (!strncmp(spec, "sin:", 4)) {
+    f->type = MECH_TF_SIN;
+    if (!ParseReal(arg, &end, &f->a) || *end) {
+      PetscCall(PetscFree(f));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: sin:OMEGA needs a finite angular frequency OMEGA", option, spec);
+    }
+  } else if (!strncmp(spec, "table:", 6) && spec[6]) {
+    PetscMPIInt  rank;
+    char         why[PETSC_MAX_PATH_LEN + 256] = "";
+    unsigned int crc                           = 0;
+
+    f->type = MECH_TF_TABLE;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    if (rank == 0) PetscCall(ReadTable(option, spec + 6, &f->n, &f->t, &f->phi, &crc, why, sizeof(why)));
+    PetscCallMPI(MPI_Bcast(why, (PetscMPIInt)sizeof(why), MPI_CHAR, 0, comm));
+    if (why[0]) {
+      PetscCall(PetscFree2(f->t, f->phi));
+      PetscCall(PetscFree(f));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s", why);
+    }
+    PetscCallMPI(MPI_Bcast(&f->n, 1, MPIU_INT, 0, comm));
+    PetscCallMPI(MPI_Bcast(&crc, 1, MPI_UNSIGNED, 0, comm));
+    if (rank) PetscCall(PetscMalloc2(f->n, &f->t, f->n, &f->phi));
+    PetscCallMPI(MPI_Bcast(f->t, (PetscMPIInt)f->n, MPIU_REAL, 0, comm));
+    PetscCallMPI(MPI_Bcast(f->phi, (PetscMPIInt)f->n, MPIU_REAL, 0, comm));
+    PetscCall(PetscSNPrintf(f->spec, sizeof(f->spec), "%s (crc32 %08x)", spec, crc));
+  } else {
+    PetscCall(PetscFree(f));
+    SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: unknown time function; allowed: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", option, spec);
+  }
+  if (!f->spec[0]) PetscCall(PetscStrncpy(f->spec, spec, sizeof(f->spec)));
+  *tf = f;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechTimeFunctionEvaluate - phi(t), phi'(t) and phi''(t).
+
+  Not Collective
+
+  Input Parameters:
++ tf - the time function (NULL: phi = 1)
+- t  - the time
+
+  Output Parameters:
++ phi   - phi(t) (may be NULL)
+. dphi  - phi'(t) (may be NULL)
+- ddphi - phi''(t) (may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechTimeFunctionCreate()`
+@*/
+PetscErrorCode MechTimeFunctionEvaluate(MechTimeFunction tf, PetscReal t, PetscReal *phi, PetscReal *dphi, PetscReal *ddphi)
+{
+  PetscReal p = 1, d = 0, dd = 0;
+
+  PetscFunctionBegin;
+  if (tf) switch (tf->type) {
+    case MECH_TF_CONSTANT:
+      break;
+    case MECH_TF_RAMP:
+      p = t < 0 ? 0 : t < tf->a ? t / tf->a : 1;
+      d = t >= 0 && t < tf->a ? 1 / tf->a : 0;
+      break;
+    case MECH_TF_HAT:
+      if (t < 0 || t >= tf->b) p = d = 0;
+      else if (t < tf->a) {
+        p = t / tf->a;
+        d = 1 / tf->a;
+      } else {
+        p = (tf->b - t) / (tf->b - tf->a);
+        d = -1 / (tf->b - tf->a);
+      }
+      break;
+    case MECH_TF_SIN:
+      p  = PetscSinReal(tf->a * t);
+      d  = tf->a * PetscCosReal(tf->a * t);
+      dd = -tf->a * tf->a * p;
+      break;
+    case MECH_TF_TABLE: {
+      PetscInt lo = 0, hi = tf->n - 1;
+
+      if (t <= tf->t[0]) p = tf->phi[0], d = 0;
+      else if (t >= tf->t[hi]) p = tf->phi[hi], d = 0;
+      else {
+        /* the interval [t_lo, t_hi) that holds t */
+        while (hi - lo > 1) {
+          const PetscInt mid = (lo + hi) / 2;
+
+          if (tf->t[mid] <= t) lo = mid;
+          else hi = mid;
+        }
+        d = (tf->phi[hi] - tf->phi[lo]) / (tf->t[hi] - tf->t[lo]);
+        p = tf->phi[lo] + d * (t - tf->t[lo]);
+      }
+    } break;
+    }
+  if (phi) *phi = p;
+  if (dphi) *dphi = d;
+  if (ddphi) *ddphi = dd;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechTimeFunctionGetDescription - The function's description as given, a table's with its
+  checksum (what a checkpoint records to refuse a restart with another function).
+
+  Not Collective
+
+  Output Parameter:
+. spec - the description, owned by the function
+
+  Level: intermediate
+
+.seealso: `MechTimeFunctionCreate()`
+@*/
+PetscErrorCode MechTimeFunctionGetDescription(MechTimeFunction tf, const char **spec)
+{
+  PetscFunctionBegin;
+  *spec = tf ? tf->spec : "constant";
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechTimeFunctionDestroy - Destroys a time function.
+
+  Not Collective
+
+  Level: intermediate
+
+.seealso: `MechTimeFunctionCreate()`
+@*/
+PetscErrorCode MechTimeFunctionDestroy(MechTimeFunction *tf)
+{
+  PetscFunctionBegin;
+  if (!tf || !*tf) PetscFunctionReturn(0);
+  PetscCall(PetscFree2((*tf)->t, (*tf)->phi));
+  PetscCall(PetscFree(*tf));
+  PetscFunctionReturn(0);
+}
