@@ -32,6 +32,7 @@
 #include <tsmech.h>
 #include <petscdmplex.h>
 #include <petscsf.h>
+#include "solidmesh.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -740,65 +741,32 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
       PetscCheck(known, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: not a mesh file tsmech reads (Gmsh .msh, format 2 or 4, or PETSc's DMPlex HDF5 .h5)", file);
     }
     {
-      /* the signature of the file (read on rank 0): PETSc's readers fail on a file of another
-         kind with messages that do not name it */
+      /* the signature of the file (read on rank 0): an HDF5 file, or text starting with a Gmsh
+         section ($MeshFormat, or $Comments or another section before it) */
       static const unsigned char hdf5sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
       unsigned char              head[16]   = {0};
       PetscInt                   kind       = 0; /* 0: neither, 1: Gmsh, 2: HDF5 */
+      char                       what[PETSC_MAX_PATH_LEN + 16];
 
       if (rank == 0) {
         FILE *fp = fopen(file, "rb");
 
         if (fp) {
-          size_t nread = fread(head, 1, sizeof(head), fp);
+          size_t nread = fread(head, 1, sizeof(head), fp), k = 0;
 
           (void)fclose(fp);
-          if (nread >= 11 && !memcmp(head, "$MeshFormat", 11)) kind = 1;
-          else if (nread >= 8 && !memcmp(head, hdf5sig, 8)) kind = 2;
+          while (k < nread && (head[k] == ' ' || head[k] == '\t' || head[k] == '\r' || head[k] == '\n')) k++;
+          if (nread >= 8 && !memcmp(head, hdf5sig, 8)) kind = 2;
+          else if (k < nread && head[k] == '$') kind = 1;
         }
       }
       PetscCallMPI(MPI_Bcast(&kind, 1, MPIU_INT, 0, comm));
       PetscCheck(kind, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: neither a Gmsh mesh (no $MeshFormat header) nor an HDF5 file", file);
-    }
-    {
-      PetscErrorCode ierr;
-      const char    *text     = NULL;
-      char          *specific = NULL;
-
-      /* a damaged file: one line naming it instead of the reader's traceback. PETSc's Gmsh
-         reader parses on rank 0 while the other ranks wait in its later collectives: an error
-         there would leave them waiting. On several ranks rank 0 therefore parses the file alone
-         first (reading it twice) and every rank learns the verdict. */
-      PetscMPIInt size;
-      char        msg[512] = "";
-      PetscInt    bad      = 0;
-
-      PetscCallMPI(MPI_Comm_size(comm, &size));
-      if (size > 1) {
-        if (rank == 0) {
-          DM trial = NULL;
-
-          PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-          ierr = DMPlexCreateFromFile(PETSC_COMM_SELF, file, "tsmech_solid", PETSC_TRUE, &trial);
-          PetscCall(PetscPopErrorHandler());
-          if (ierr) {
-            PetscCall(PetscErrorMessage(ierr, &text, &specific));
-            PetscCall(PetscStrncpy(msg, specific ? specific : (text ? text : "unknown error"), sizeof(msg)));
-            bad = 1;
-          }
-          PetscCall(DMDestroy(&trial));
-        }
-        PetscCallMPI(MPI_Bcast(&bad, 1, MPIU_INT, 0, comm));
-        PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-        PetscCheck(!bad, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: cannot be read as a mesh: %s", file, msg);
-      }
-      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = DMPlexCreateFromFile(comm, file, "tsmech_solid", PETSC_TRUE, dm);
-      PetscCall(PetscPopErrorHandler());
-      if (ierr) {
-        PetscCall(PetscErrorMessage(ierr, &text, &specific));
-        SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: cannot be read as a mesh: %s", file, specific ? specific : (text ? text : "unknown error"));
-      }
+      PetscCall(PetscSNPrintf(what, sizeof(what), "-solid_mesh %s", file));
+      /* Gmsh files: tsmech's own reader (src/models/solidmesh.c), which checks what PETSc's
+         trusts; DMPlex HDF5: PETSc's reader, quiet */
+      if (kind == 1) PetscCall(SolidMeshReadGmsh(comm, file, what, dm));
+      else PetscCall(SolidMeshReadHDF5(comm, file, what, dm));
     }
     {
       /* a mesh generator numbers cells in no spatial order; in reverse Cuthill-McKee order the
@@ -832,6 +800,7 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
         PetscCall(ISRestoreIndices(perm, &pa));
       }
       PetscCall(ISDestroy(&perm));
+      PetscCall(SolidMeshCopyPhysicalGroups(*dm, pdm));
       PetscCall(DMDestroy(dm));
       *dm = pdm;
     }
@@ -1367,6 +1336,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscCall(PetscSectionDestroy(&osec));
     PetscCall(PetscSectionDestroy(&nsec));
     PetscCall(PetscSFDestroy(&sfmig));
+    PetscCall(SolidMeshCopyPhysicalGroups(dm, dmdist));
     PetscCall(DMDestroy(&dm));
     dm = dmdist;
   }
