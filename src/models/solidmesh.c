@@ -1255,8 +1255,11 @@ PetscErrorCode SolidMeshReadHDF5(MPI_Comm comm, const char file[], const char wh
       PetscCall(DMDestroy(&trial));
     }
     {
-      PetscErrorCode jerr = GmshVerdict(comm, ierr, what);
+      char           whatr[PETSC_MAX_PATH_LEN + 64];
+      PetscErrorCode jerr;
 
+      PetscCall(PetscSNPrintf(whatr, sizeof(whatr), "%s: cannot be read as a mesh", what));
+      jerr = GmshVerdict(comm, ierr, whatr);
       if (jerr) {
         (void)H5Eset_auto2(H5E_DEFAULT, func, data);
         PetscFunctionReturn(jerr);

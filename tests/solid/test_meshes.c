@@ -1,6 +1,6 @@
 static const char help[] = "Mesh files for the solid model: every valid one read alike on any number of ranks, every damaged one refused in one line.\n";
 /*
-  test_meshes -dir MESHDIR [-corpus DIR] [-valid]
+  test_meshes -dir MESHDIR [-corpus DIR] [-valid] [-write_plex OUT.h5 -from MESH.msh]
 
   -valid   the meshes Gmsh wrote with various options and the hand-made ones (tests/solid/meshes,
            make_meshes.sh): each read on all ranks and on one gives the same final state of a short
@@ -16,6 +16,7 @@ static const char help[] = "Mesh files for the solid model: every valid one read
 #include <petscdmplex.h>
 #include <petscbt.h>
 #include <petscsf.h>
+#include <petscviewerhdf5.h>
 #include "testutil.h"
 #include "../../src/models/solidmesh.h"
 
@@ -360,10 +361,29 @@ static PetscErrorCode TestCorpus(const char dir[])
   PetscFunctionReturn(0);
 }
 
+/* A DMPlex HDF5 mesh of `msh` written by PETSc (for run_h5mesh.sh, which damages it) */
+static PetscErrorCode WritePlex(const char msh[], const char out[])
+{
+  DM          dm;
+  PetscViewer v;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexCreateFromFile(PETSC_COMM_WORLD, msh, "plex", PETSC_TRUE, &dm));
+  PetscCall(PetscObjectSetName((PetscObject)dm, "plex"));
+  PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, out, FILE_MODE_WRITE, &v));
+  PetscCall(PetscViewerPushFormat(v, PETSC_VIEWER_HDF5_PETSC));
+  PetscCall(DMView(dm, v));
+  PetscCall(PetscViewerPopFormat(v));
+  PetscCall(PetscViewerDestroy(&v));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char      dir[PETSC_MAX_PATH_LEN] = ".", corpus[PETSC_MAX_PATH_LEN] = "";
-  PetscBool valid = PETSC_FALSE, hascorpus;
+  char      plex[PETSC_MAX_PATH_LEN] = "", msh[PETSC_MAX_PATH_LEN] = "";
+  PetscBool valid = PETSC_FALSE, hascorpus, hasplex;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -371,6 +391,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-dir", dir, sizeof(dir), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-corpus", corpus, sizeof(corpus), &hascorpus));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-valid", &valid, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-write_plex", plex, sizeof(plex), &hasplex));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-from", msh, sizeof(msh), NULL));
+  if (hasplex) PetscCall(WritePlex(msh, plex));
   if (valid) PetscCall(TestValid(dir));
   if (hascorpus) PetscCall(TestCorpus(corpus));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failure%s\n", failures ? "FAILED" : "passed", failures, failures == 1 ? "" : "s"));

@@ -17,3 +17,4 @@ gmsh -3 -format msh41 -bin -parametric box.geo -o box_msh41_param_bin.msh
 gmsh -3 -format msh41 twovol.geo -o twovol_msh41.msh
 gmsh -3 -format msh22 -bin twovol.geo -o twovol_msh22_bin.msh
 /usr/bin/python3 make_variants.py
+gmsh -3 -order 2 -format msh41 box.geo -o bad/tet10_msh41.msh
