@@ -712,8 +712,9 @@ static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const 
 /*
   The mesh: read (after checking on rank 0 that the file exists) or the built-in beam, and the
   rank-independent number of each of its cells (cellid, allocated here): its place among the
-  file's tetrahedra, which DMPlex's Gmsh reader keeps in file order, or in the beam's
-  construction order; and of each of its vertices (vertid, allocated here), likewise
+  file's tetrahedra (tsmech's Gmsh reader, SolidMeshReadGmsh(), and PETSc's HDF5 reader keep the
+  file's order), or in the beam's construction order; and of each of its vertices (vertid,
+  allocated here), likewise (a Gmsh file: the nodes of its tetrahedra in file order)
 */
 static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm, PetscInt **cellid, PetscInt **vertid)
 {
@@ -816,11 +817,15 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
   PetscFunctionReturn(0);
 }
 
-/* Refuses a mesh that is not 3-D, has cells other than tetrahedra, or inverted or degenerate cells */
-static PetscErrorCode SolidCheckMesh(DM dm, const char what[])
+/*
+  Refuses a mesh that is not 3-D, has cells other than tetrahedra, or inverted or degenerate cells,
+  naming the first offending cell by its rank-independent number cellid (its place among the
+  file's cells; a Gmsh file's reader has refused such cells already, naming their element tags)
+*/
+static PetscErrorCode SolidCheckMesh(DM dm, const char what[], const PetscInt cellid[])
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)dm);
-  PetscInt  dim, cdim, cStart, cEnd, bad[3]  = {0, 0, 0}, n, N;
+  PetscInt  dim, cdim, cStart, cEnd, bad[3] = {0, 0, 0}, first[3] = {PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT}, n, N;
   PetscReal v0[3], J[9], invJ[9], detJ, vmax = 0;
 
   PetscFunctionBegin;
@@ -837,6 +842,7 @@ static PetscErrorCode SolidCheckMesh(DM dm, const char what[])
     PetscCall(DMPlexGetCellType(dm, c, &ct));
     if (ct != DM_POLYTOPE_TETRAHEDRON) {
       bad[0]++;
+      first[0] = PetscMin(first[0], cellid[c - cStart]);
       continue;
     }
     PetscCall(DMPlexComputeCellGeometryAffineFEM(dm, c, v0, J, invJ, &detJ));
@@ -844,16 +850,24 @@ static PetscErrorCode SolidCheckMesh(DM dm, const char what[])
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &vmax, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad[0], 1, MPIU_INT, MPI_SUM, comm));
-  PetscCheck(!bad[0], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " of the %" PetscInt_FMT " cells are not tetrahedra; the solid model needs a tetrahedral mesh", what, bad[0], N);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &first[0], 1, MPIU_INT, MPI_MIN, comm));
+  PetscCheck(!bad[0], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " of the %" PetscInt_FMT " cells are not tetrahedra (the first: cell %" PetscInt_FMT " of the file); the solid model needs a tetrahedral mesh", what, bad[0], N, first[0]);
   for (PetscInt c = cStart; c < cEnd; c++) {
+    PetscInt k = -1;
+
     PetscCall(DMPlexComputeCellGeometryAffineFEM(dm, c, v0, J, invJ, &detJ));
     /* a volume below 1e-12 of the largest is round-off: degenerate */
-    if (PetscAbsReal(detJ) <= 1e-12 * vmax) bad[1]++;
-    else if (detJ < 0) bad[2]++;
+    if (PetscAbsReal(detJ) <= 1e-12 * vmax) k = 1;
+    else if (detJ < 0) k = 2;
+    if (k > 0) {
+      bad[k]++;
+      first[k] = PetscMin(first[k], cellid[c - cStart]);
+    }
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad[1], 2, MPIU_INT, MPI_SUM, comm));
-  PetscCheck(!bad[1], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " degenerate (zero-volume) tetrahedra", what, bad[1]);
-  PetscCheck(!bad[2], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " inverted (negative-volume) tetrahedra", what, bad[2]);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &first[1], 2, MPIU_INT, MPI_MIN, comm));
+  PetscCheck(!bad[1], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " degenerate (zero-volume) tetrahedra, the first cell %" PetscInt_FMT " of the file", what, bad[1], first[1]);
+  PetscCheck(!bad[2], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " inverted (negative-volume) tetrahedra, the first cell %" PetscInt_FMT " of the file", what, bad[2], first[2]);
   PetscFunctionReturn(0);
 }
 
@@ -1262,7 +1276,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid, &vertid));
   PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
   {
-    PetscErrorCode ierr = SolidCheckMesh(dm, what);
+    PetscErrorCode ierr = SolidCheckMesh(dm, what, cellid);
 
     if (ierr) {
       PetscCall(PetscFree(cellid));
