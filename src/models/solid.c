@@ -32,6 +32,7 @@
 #include <tsmech.h>
 #include <petscdmplex.h>
 #include <petscsf.h>
+#include "solidmesh.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -711,8 +712,9 @@ static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const 
 /*
   The mesh: read (after checking on rank 0 that the file exists) or the built-in beam, and the
   rank-independent number of each of its cells (cellid, allocated here): its place among the
-  file's tetrahedra, which DMPlex's Gmsh reader keeps in file order, or in the beam's
-  construction order; and of each of its vertices (vertid, allocated here), likewise
+  file's tetrahedra (tsmech's Gmsh reader, SolidMeshReadGmsh(), and PETSc's HDF5 reader keep the
+  file's order), or in the beam's construction order; and of each of its vertices (vertid,
+  allocated here), likewise (a Gmsh file: the nodes of its tetrahedra in file order)
 */
 static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DM *dm, PetscInt **cellid, PetscInt **vertid)
 {
@@ -740,65 +742,32 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
       PetscCheck(known, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: not a mesh file tsmech reads (Gmsh .msh, format 2 or 4, or PETSc's DMPlex HDF5 .h5)", file);
     }
     {
-      /* the signature of the file (read on rank 0): PETSc's readers fail on a file of another
-         kind with messages that do not name it */
+      /* the signature of the file (read on rank 0): an HDF5 file, or text starting with a Gmsh
+         section ($MeshFormat, or $Comments or another section before it) */
       static const unsigned char hdf5sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
       unsigned char              head[16]   = {0};
       PetscInt                   kind       = 0; /* 0: neither, 1: Gmsh, 2: HDF5 */
+      char                       what[PETSC_MAX_PATH_LEN + 16];
 
       if (rank == 0) {
         FILE *fp = fopen(file, "rb");
 
         if (fp) {
-          size_t nread = fread(head, 1, sizeof(head), fp);
+          size_t nread = fread(head, 1, sizeof(head), fp), k = 0;
 
           (void)fclose(fp);
-          if (nread >= 11 && !memcmp(head, "$MeshFormat", 11)) kind = 1;
-          else if (nread >= 8 && !memcmp(head, hdf5sig, 8)) kind = 2;
+          while (k < nread && (head[k] == ' ' || head[k] == '\t' || head[k] == '\r' || head[k] == '\n')) k++;
+          if (nread >= 8 && !memcmp(head, hdf5sig, 8)) kind = 2;
+          else if (k < nread && head[k] == '$') kind = 1;
         }
       }
       PetscCallMPI(MPI_Bcast(&kind, 1, MPIU_INT, 0, comm));
       PetscCheck(kind, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: neither a Gmsh mesh (no $MeshFormat header) nor an HDF5 file", file);
-    }
-    {
-      PetscErrorCode ierr;
-      const char    *text     = NULL;
-      char          *specific = NULL;
-
-      /* a damaged file: one line naming it instead of the reader's traceback. PETSc's Gmsh
-         reader parses on rank 0 while the other ranks wait in its later collectives: an error
-         there would leave them waiting. On several ranks rank 0 therefore parses the file alone
-         first (reading it twice) and every rank learns the verdict. */
-      PetscMPIInt size;
-      char        msg[512] = "";
-      PetscInt    bad      = 0;
-
-      PetscCallMPI(MPI_Comm_size(comm, &size));
-      if (size > 1) {
-        if (rank == 0) {
-          DM trial = NULL;
-
-          PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-          ierr = DMPlexCreateFromFile(PETSC_COMM_SELF, file, "tsmech_solid", PETSC_TRUE, &trial);
-          PetscCall(PetscPopErrorHandler());
-          if (ierr) {
-            PetscCall(PetscErrorMessage(ierr, &text, &specific));
-            PetscCall(PetscStrncpy(msg, specific ? specific : (text ? text : "unknown error"), sizeof(msg)));
-            bad = 1;
-          }
-          PetscCall(DMDestroy(&trial));
-        }
-        PetscCallMPI(MPI_Bcast(&bad, 1, MPIU_INT, 0, comm));
-        PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-        PetscCheck(!bad, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: cannot be read as a mesh: %s", file, msg);
-      }
-      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = DMPlexCreateFromFile(comm, file, "tsmech_solid", PETSC_TRUE, dm);
-      PetscCall(PetscPopErrorHandler());
-      if (ierr) {
-        PetscCall(PetscErrorMessage(ierr, &text, &specific));
-        SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: cannot be read as a mesh: %s", file, specific ? specific : (text ? text : "unknown error"));
-      }
+      PetscCall(PetscSNPrintf(what, sizeof(what), "-solid_mesh %s", file));
+      /* Gmsh files: tsmech's own reader (src/models/solidmesh.c), which checks what PETSc's
+         trusts; DMPlex HDF5: PETSc's reader, quiet */
+      if (kind == 1) PetscCall(SolidMeshReadGmsh(comm, file, what, dm));
+      else PetscCall(SolidMeshReadHDF5(comm, file, what, dm));
     }
     {
       /* a mesh generator numbers cells in no spatial order; in reverse Cuthill-McKee order the
@@ -832,6 +801,7 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
         PetscCall(ISRestoreIndices(perm, &pa));
       }
       PetscCall(ISDestroy(&perm));
+      PetscCall(SolidMeshCopyPhysicalGroups(*dm, pdm));
       PetscCall(DMDestroy(dm));
       *dm = pdm;
     }
@@ -847,11 +817,15 @@ static PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const Pe
   PetscFunctionReturn(0);
 }
 
-/* Refuses a mesh that is not 3-D, has cells other than tetrahedra, or inverted or degenerate cells */
-static PetscErrorCode SolidCheckMesh(DM dm, const char what[])
+/*
+  Refuses a mesh that is not 3-D, has cells other than tetrahedra, or inverted or degenerate cells,
+  naming the first offending cell by its rank-independent number cellid (its place among the
+  file's cells; a Gmsh file's reader has refused such cells already, naming their element tags)
+*/
+static PetscErrorCode SolidCheckMesh(DM dm, const char what[], const PetscInt cellid[])
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)dm);
-  PetscInt  dim, cdim, cStart, cEnd, bad[3]  = {0, 0, 0}, n, N;
+  PetscInt  dim, cdim, cStart, cEnd, bad[3] = {0, 0, 0}, first[3] = {PETSC_MAX_INT, PETSC_MAX_INT, PETSC_MAX_INT}, n, N;
   PetscReal v0[3], J[9], invJ[9], detJ, vmax = 0;
 
   PetscFunctionBegin;
@@ -868,6 +842,7 @@ static PetscErrorCode SolidCheckMesh(DM dm, const char what[])
     PetscCall(DMPlexGetCellType(dm, c, &ct));
     if (ct != DM_POLYTOPE_TETRAHEDRON) {
       bad[0]++;
+      first[0] = PetscMin(first[0], cellid[c - cStart]);
       continue;
     }
     PetscCall(DMPlexComputeCellGeometryAffineFEM(dm, c, v0, J, invJ, &detJ));
@@ -875,16 +850,24 @@ static PetscErrorCode SolidCheckMesh(DM dm, const char what[])
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &vmax, 1, MPIU_REAL, MPIU_MAX, comm));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad[0], 1, MPIU_INT, MPI_SUM, comm));
-  PetscCheck(!bad[0], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " of the %" PetscInt_FMT " cells are not tetrahedra; the solid model needs a tetrahedral mesh", what, bad[0], N);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &first[0], 1, MPIU_INT, MPI_MIN, comm));
+  PetscCheck(!bad[0], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " of the %" PetscInt_FMT " cells are not tetrahedra (the first: cell %" PetscInt_FMT " of the file); the solid model needs a tetrahedral mesh", what, bad[0], N, first[0]);
   for (PetscInt c = cStart; c < cEnd; c++) {
+    PetscInt k = -1;
+
     PetscCall(DMPlexComputeCellGeometryAffineFEM(dm, c, v0, J, invJ, &detJ));
     /* a volume below 1e-12 of the largest is round-off: degenerate */
-    if (PetscAbsReal(detJ) <= 1e-12 * vmax) bad[1]++;
-    else if (detJ < 0) bad[2]++;
+    if (PetscAbsReal(detJ) <= 1e-12 * vmax) k = 1;
+    else if (detJ < 0) k = 2;
+    if (k > 0) {
+      bad[k]++;
+      first[k] = PetscMin(first[k], cellid[c - cStart]);
+    }
   }
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad[1], 2, MPIU_INT, MPI_SUM, comm));
-  PetscCheck(!bad[1], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " degenerate (zero-volume) tetrahedra", what, bad[1]);
-  PetscCheck(!bad[2], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " inverted (negative-volume) tetrahedra", what, bad[2]);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &first[1], 2, MPIU_INT, MPI_MIN, comm));
+  PetscCheck(!bad[1], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " degenerate (zero-volume) tetrahedra, the first cell %" PetscInt_FMT " of the file", what, bad[1], first[1]);
+  PetscCheck(!bad[2], comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " inverted (negative-volume) tetrahedra, the first cell %" PetscInt_FMT " of the file", what, bad[2], first[2]);
   PetscFunctionReturn(0);
 }
 
@@ -1297,7 +1280,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid, &vertid));
   PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
   {
-    PetscErrorCode ierr = SolidCheckMesh(dm, what);
+    PetscErrorCode ierr = SolidCheckMesh(dm, what, cellid);
 
     if (ierr) {
       PetscCall(PetscFree(cellid));
@@ -1371,6 +1354,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscCall(PetscSectionDestroy(&osec));
     PetscCall(PetscSectionDestroy(&nsec));
     PetscCall(PetscSFDestroy(&sfmig));
+    PetscCall(SolidMeshCopyPhysicalGroups(dm, dmdist));
     PetscCall(DMDestroy(&dm));
     dm = dmdist;
   }

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Regenerates the Gmsh-written meshes of tests/solid/meshes (Gmsh 4.8.4; not a build dependency):
+# the same unit box in formats 2.2 and 4.1, ASCII and binary, with all elements saved, with
+# parametric nodes; two volumes. The hand-made variants (comments, sparse and shuffled node tags,
+# unused nodes, interleaved element types) are made from box_msh22.msh by make_variants.py.
+set -e
+cd "$(dirname "$0")"
+gmsh -3 -format msh22 box.geo -o box_msh22.msh
+gmsh -3 -format msh22 -bin box.geo -o box_msh22_bin.msh
+gmsh -3 -format msh41 box.geo -o box_msh41.msh
+gmsh -3 -format msh41 -bin box.geo -o box_msh41_bin.msh
+gmsh -3 -format msh41 -save_all box.geo -o box_msh41_saveall.msh
+gmsh -3 -format msh22 -save_all -bin box.geo -o box_msh22_saveall_bin.msh
+gmsh -3 -format msh41 -parametric box.geo -o box_msh41_param.msh
+gmsh -3 -format msh22 -parametric box.geo -o box_msh22_param.msh
+gmsh -3 -format msh41 -bin -parametric box.geo -o box_msh41_param_bin.msh
+gmsh -3 -format msh41 twovol.geo -o twovol_msh41.msh
+gmsh -3 -format msh22 -bin twovol.geo -o twovol_msh22_bin.msh
+/usr/bin/python3 make_variants.py
+gmsh -3 -order 2 -format msh41 box.geo -o bad/tet10_msh41.msh

@@ -1,0 +1,402 @@
+static const char help[] = "Mesh files for the solid model: every valid one read alike on any number of ranks, every damaged one refused in one line.\n";
+/*
+  test_meshes -dir MESHDIR [-corpus DIR] [-valid] [-write_plex OUT.h5 -from MESH.msh]
+
+  -valid   the meshes Gmsh wrote with various options and the hand-made ones (tests/solid/meshes,
+           make_meshes.sh): each read on all ranks and on one gives the same final state of a short
+           run (vertices matched by their reference positions, <= 1e-10); every variant of the unit
+           box gives the final state of box_msh22.msh (<= 1e-12: ASCII coordinates carry 16
+           digits); the physical groups (SolidMeshGetPhysicalGroup()) name the labels and values
+           PETSc's reader would make, and those labels hold the right points.
+  -corpus  every file of DIR/manifest.txt (make_corpus.py): refused with one line "-solid_mesh
+           FILE: ..." containing the expected text, or accepted, as the manifest says; counts per
+           family. No file may crash the reader or take long.
+*/
+#include <tsmech.h>
+#include <petscdmplex.h>
+#include <petscbt.h>
+#include <petscsf.h>
+#include <petscviewerhdf5.h>
+#include "testutil.h"
+#include "../../src/models/solidmesh.h"
+
+static PetscInt failures = 0;
+
+#define CHECK(cond, ...)                                                \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      failures++;                                                       \
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
+    }                                                                   \
+  } while (0)
+
+static const char run[]   = "-solid_fix x=0 -solid_E 1e5 -solid_material svk -solid_v0 0,0,-0.5";
+static const char tight[] = "-snes_rtol 1e-14 -snes_atol 1e-13 -snes_stol 0 -snes_max_it 30 -ksp_type gmres -ksp_rtol 1e-15 -ksp_atol 1e-16 -ksp_max_it 2000 -pc_type jacobi";
+
+/* A solid with the given options (inserted for its creation only) */
+static PetscErrorCode CreateSolid(MPI_Comm comm, const char opts[], MechSystem *sys)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(MechCreateModel(comm, "solid", sys));
+  PetscCall(TestClearOptions(opts));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GatherAll(Vec x, Vec *all)
+{
+  VecScatter sct;
+
+  PetscFunctionBegin;
+  PetscCall(VecScatterCreateToAll(x, &sct, all));
+  PetscCall(VecScatterBegin(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sct));
+  PetscFunctionReturn(0);
+}
+
+/* The final states of the same 20-step midpoint2 run of a and b, compared vertex by vertex, the
+   vertices matched by reference position within `match`: the relative difference (largest over
+   the ranks) and how many vertices of b have no match in a */
+static PetscErrorCode Compare(MechSystem a, MechSystem b, PetscReal match, PetscReal *rel, PetscInt *unmatched)
+{
+  Vec                Xa, Xb, w, qa, va, qb, vb, XA, QA, VA, XB, QB, VB;
+  PetscInt           na, nb;
+  PetscReal          num = 0, den = 0;
+  const PetscScalar *x, *xs, *q, *qs, *v, *vs;
+
+  PetscFunctionBegin;
+  *unmatched = 0;
+  PetscCall(MechSystemCreateState(a, &Xa, &w));
+  PetscCall(VecDestroy(&w));
+  PetscCall(MechSystemCreateState(b, &Xb, &w));
+  PetscCall(VecDestroy(&w));
+  PetscCall(TestIntegrate(a, TSMIDPOINT2, tight, 2e-3, 0.04, &qa, &va, NULL, NULL));
+  PetscCall(TestIntegrate(b, TSMIDPOINT2, tight, 2e-3, 0.04, &qb, &vb, NULL, NULL));
+  PetscCall(GatherAll(Xa, &XA));
+  PetscCall(GatherAll(qa, &QA));
+  PetscCall(GatherAll(va, &VA));
+  PetscCall(GatherAll(Xb, &XB));
+  PetscCall(GatherAll(qb, &QB));
+  PetscCall(GatherAll(vb, &VB));
+  PetscCall(VecGetSize(XA, &na));
+  PetscCall(VecGetSize(XB, &nb));
+  PetscCall(VecGetArrayRead(XA, &x));
+  PetscCall(VecGetArrayRead(XB, &xs));
+  PetscCall(VecGetArrayRead(QA, &q));
+  PetscCall(VecGetArrayRead(QB, &qs));
+  PetscCall(VecGetArrayRead(VA, &v));
+  PetscCall(VecGetArrayRead(VB, &vs));
+  if (na != nb) *unmatched = nb / 3;
+  for (PetscInt i = 0; i < nb && na == nb; i += 3) {
+    PetscInt j;
+
+    for (j = 0; j < na; j += 3)
+      if (PetscAbsReal(x[j] - xs[i]) <= match && PetscAbsReal(x[j + 1] - xs[i + 1]) <= match && PetscAbsReal(x[j + 2] - xs[i + 2]) <= match) break;
+    if (j == na) {
+      (*unmatched)++;
+      continue;
+    }
+    for (int c = 0; c < 3; c++) {
+      num += PetscSqr(q[j + c] - qs[i + c] - (x[j + c] - xs[i + c])) + PetscSqr(v[j + c] - vs[i + c]);
+      den += PetscSqr(qs[i + c] - xs[i + c]) + PetscSqr(vs[i + c]);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(XA, &x));
+  PetscCall(VecRestoreArrayRead(XB, &xs));
+  PetscCall(VecRestoreArrayRead(QA, &q));
+  PetscCall(VecRestoreArrayRead(QB, &qs));
+  PetscCall(VecRestoreArrayRead(VA, &v));
+  PetscCall(VecRestoreArrayRead(VB, &vs));
+  *rel = den > 0 ? PetscSqrtReal(num / den) : PETSC_INFINITY;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, rel, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, unmatched, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  {
+    Vec *all[] = {&Xa, &Xb, &qa, &va, &qb, &vb, &XA, &QA, &VA, &XB, &QB, &VB};
+
+    for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++) PetscCall(VecDestroy(all[k]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Points of the label's stratum over all ranks (each counted by its owner), and whether every vertex of their closures has
+   coordinate `axis` equal to `at` (axis < 0: not checked) */
+static PetscErrorCode LabelStratum(DM dm, const char label[], PetscInt value, PetscInt axis, PetscReal at, PetscInt *count, PetscBool *on)
+{
+  DMLabel            l;
+  IS                 is;
+  const PetscInt    *pts;
+  PetscInt           n = 0, off = 0, vStart, vEnd, bad = 0;
+  Vec                coords;
+  PetscSection       cs;
+  const PetscScalar *xa;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLabel(dm, label, &l));
+  PetscCheck(l, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no label %s", label);
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCall(DMGetCoordinatesLocal(dm, &coords));
+  PetscCall(DMGetCoordinateSection(dm, &cs));
+  PetscCall(VecGetArrayRead(coords, &xa));
+  PetscCall(DMLabelGetStratumIS(l, value, &is));
+  if (is) {
+    PetscSF         sf;
+    PetscInt        nleaves, pStart, pEnd, m;
+    const PetscInt *leaves;
+    PetscBT         ghost;
+
+    PetscCall(ISGetLocalSize(is, &m));
+    PetscCall(ISGetIndices(is, &pts));
+    /* a point shared by several ranks is a leaf of the point SF on all but its owner */
+    PetscCall(DMGetPointSF(dm, &sf));
+    PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
+    PetscCall(PetscBTCreate(pEnd - pStart, &ghost));
+    PetscCall(PetscSFGetGraph(sf, NULL, &nleaves, &leaves, NULL));
+    for (PetscInt k = 0; k < nleaves && nleaves > 0; k++) PetscCall(PetscBTSet(ghost, (leaves ? leaves[k] : k) - pStart));
+    for (PetscInt k = 0; k < m; k++)
+      if (!PetscBTLookup(ghost, pts[k] - pStart)) n++;
+    PetscCall(PetscBTDestroy(&ghost));
+    for (PetscInt k = 0; k < m && axis >= 0; k++) {
+      PetscInt *cl = NULL, ncl;
+
+      PetscCall(DMPlexGetTransitiveClosure(dm, pts[k], PETSC_TRUE, &ncl, &cl));
+      for (PetscInt j = 0; j < ncl; j++)
+        if (cl[2 * j] >= vStart && cl[2 * j] < vEnd) {
+          PetscCall(PetscSectionGetOffset(cs, cl[2 * j], &off));
+          if (PetscAbsReal(PetscRealPart(xa[off + axis]) - at) > 1e-12) bad++;
+        }
+      PetscCall(DMPlexRestoreTransitiveClosure(dm, pts[k], PETSC_TRUE, &ncl, &cl));
+    }
+    PetscCall(ISRestoreIndices(is, &pts));
+    PetscCall(ISDestroy(&is));
+  }
+  PetscCall(VecRestoreArrayRead(coords, &xa));
+  PetscCall(MPIU_Allreduce(&n, count, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  *on = bad ? PETSC_FALSE : PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ExpectGroup(DM dm, const char file[], const char name[], const char label[], PetscInt value)
+{
+  const char *l = NULL;
+  PetscInt    v = -1;
+  PetscBool   found, same = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(SolidMeshGetPhysicalGroup(dm, name, &l, &v, &found));
+  if (found && label) PetscCall(PetscStrcmp(l, label, &same));
+  if (!label) CHECK(!found, "%s: physical group \"%s\" found (%s %" PetscInt_FMT ") though the file has none of that name\n", file, name, l, v);
+  else CHECK(found && same && v == value, "%s: physical group \"%s\" gave found %d, %s %" PetscInt_FMT "; expected %s %" PetscInt_FMT "\n", file, name, (int)found, l ? l : "(none)", v, label, value);
+  PetscFunctionReturn(0);
+}
+
+/* The Gmsh-written and hand-made meshes */
+static PetscErrorCode TestValid(const char dir[])
+{
+  const char *box[]   = {"box_msh22.msh", "box_msh22_bin.msh", "box_msh41.msh", "box_msh41_bin.msh", "box_msh41_saveall.msh", "box_msh22_saveall_bin.msh", "box_msh41_param.msh", "box_msh22_param.msh", "box_msh41_param_bin.msh", "box_comments.msh", "box_sparse.msh", "box_mixed.msh"};
+  const char *other[] = {"twovol_msh41.msh", "twovol_msh22_bin.msh"};
+  char        opts[PETSC_MAX_PATH_LEN + 512];
+  PetscMPIInt size;
+  MechSystem  ref, par, ser;
+  PetscReal   rel;
+  PetscInt    unmatched;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/box_msh22.msh %s", dir, run));
+  PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ref));
+  for (size_t k = 0; k < sizeof(box) / sizeof(box[0]) + sizeof(other) / sizeof(other[0]); k++) {
+    const PetscBool isbox = k < sizeof(box) / sizeof(box[0]) ? PETSC_TRUE : PETSC_FALSE;
+    const char     *file  = isbox ? box[k] : other[k - sizeof(box) / sizeof(box[0])];
+    PetscReal       relb  = 0;
+    PetscInt        unb   = 0;
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s %s", dir, file, run));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
+    PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ser));
+    PetscCall(Compare(par, ser, 0, &rel, &unmatched));
+    if (isbox) PetscCall(Compare(ser, ref, 1e-14, &relb, &unb));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "valid %-26s %d rank%s against 1: %.1e (%" PetscInt_FMT " unmatched)%s", file, size, size > 1 ? "s" : " ", (double)rel, unmatched, isbox ? "" : "\n"));
+    if (isbox) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "; against box_msh22.msh: %.1e (%" PetscInt_FMT " unmatched)\n", (double)relb, unb));
+    CHECK(!unmatched && rel <= 1e-10, "%s: %d ranks differ from 1 by %.2e (%" PetscInt_FMT " vertices unmatched)\n", file, size, (double)rel, unmatched);
+    CHECK(!unb && relb <= 1e-12, "%s: differs from box_msh22.msh by %.2e (%" PetscInt_FMT " vertices unmatched)\n", file, (double)relb, unb);
+    PetscCall(MechSystemDestroy(&par));
+    PetscCall(MechSystemDestroy(&ser));
+  }
+  PetscCall(MechSystemDestroy(&ref));
+
+  /* the physical groups by name, and the labels' points */
+  for (int k = 0; k < 4; k++) {
+    const char *file = box[k];
+    DM          dm;
+    PetscInt    n;
+    PetscBool   on;
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s %s", dir, file, run));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
+    PetscCall(MechSystemGetDM(par, &dm));
+    PetscCall(ExpectGroup(dm, file, "clamped", "Face Sets", 1));
+    PetscCall(ExpectGroup(dm, file, "loaded", "Face Sets", 2));
+    PetscCall(ExpectGroup(dm, file, "edge", "Edge Sets", 5));
+    PetscCall(ExpectGroup(dm, file, "corner", "Vertex Sets", 6));
+    PetscCall(ExpectGroup(dm, file, "body", "Cell Sets", 7));
+    PetscCall(ExpectGroup(dm, file, "bogus", NULL, 0));
+    /* OpenCASCADE's box: surface 1 is x = 0, surface 2 x = 1, curve 1 and point 1 at x = 0 */
+    PetscCall(LabelStratum(dm, "Face Sets", 1, 0, 0.0, &n, &on));
+    CHECK(n > 0 && on, "%s: Face Sets 1 has %" PetscInt_FMT " faces, %s on x = 0\n", file, n, on ? "all" : "not all");
+    PetscCall(LabelStratum(dm, "Face Sets", 2, 0, 1.0, &n, &on));
+    CHECK(n > 0 && on, "%s: Face Sets 2 has %" PetscInt_FMT " faces, %s on x = 1\n", file, n, on ? "all" : "not all");
+    PetscCall(LabelStratum(dm, "Vertex Sets", 6, 0, 0.0, &n, &on));
+    CHECK(n == 1 && on, "%s: Vertex Sets 6 has %" PetscInt_FMT " vertices (1 expected)\n", file, n);
+    PetscCall(LabelStratum(dm, "Edge Sets", 5, 0, 0.0, &n, &on));
+    CHECK(n > 0 && on, "%s: Edge Sets 5 has %" PetscInt_FMT " edges, %s on x = 0\n", file, n, on ? "all" : "not all");
+    PetscCall(LabelStratum(dm, "Cell Sets", 7, -1, 0, &n, &on));
+    {
+      PetscInt cStart, cEnd, nc;
+
+      PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+      nc = cEnd - cStart;
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nc, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+      CHECK(n == nc, "%s: Cell Sets 7 has %" PetscInt_FMT " of the %" PetscInt_FMT " cells\n", file, n, nc);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "groups %-25s clamped, loaded, edge, corner, body, bogus as the file names them; Cell Sets 7: %" PetscInt_FMT " of %" PetscInt_FMT " cells\n", file, n, nc));
+    }
+    PetscCall(MechSystemDestroy(&par));
+  }
+  {
+    DM        dm;
+    PetscInt  nl, nr;
+    PetscBool on;
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/twovol_msh41.msh %s", dir, run));
+    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
+    PetscCall(MechSystemGetDM(par, &dm));
+    PetscCall(ExpectGroup(dm, "twovol_msh41.msh", "left", "Cell Sets", 7));
+    PetscCall(ExpectGroup(dm, "twovol_msh41.msh", "right", "Cell Sets", 8));
+    PetscCall(LabelStratum(dm, "Cell Sets", 7, -1, 0, &nl, &on));
+    PetscCall(LabelStratum(dm, "Cell Sets", 8, -1, 0, &nr, &on));
+    CHECK(nl > 0 && nr > 0, "twovol_msh41.msh: %" PetscInt_FMT " left and %" PetscInt_FMT " right cells\n", nl, nr);
+    PetscCall(MechSystemDestroy(&par));
+  }
+  PetscFunctionReturn(0);
+}
+
+static char lastError[1024];
+
+static PetscErrorCode CatchError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  (void)comm;
+  (void)line;
+  (void)fun;
+  (void)file;
+  (void)ctx;
+  if (p == PETSC_ERROR_INITIAL && mess) PetscStrncpy(lastError, mess, sizeof(lastError));
+  return n;
+}
+
+/* Every file of the corpus: refused in one line naming it, or accepted, as the manifest says */
+static PetscErrorCode TestCorpus(const char dir[])
+{
+  char           path[PETSC_MAX_PATH_LEN], line[1024], fam[64][32];
+  PetscInt       nfam = 0, tried[64] = {0}, held[64] = {0};
+  FILE          *fp;
+  PetscMPIInt    size;
+  PetscLogDouble t0, t1, worst = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/manifest.txt", dir));
+  fp = fopen(path, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open %s", path);
+  while (fgets(line, sizeof(line), fp)) {
+    char          *name = line, *mode, *text, *nl, opts[PETSC_MAX_PATH_LEN + 64], prefix[PETSC_MAX_PATH_LEN + 32], *at = NULL;
+    MechSystem     sys = NULL;
+    PetscErrorCode ierr;
+    PetscBool      ok, oneline;
+    PetscInt       f;
+    size_t         lp;
+
+    if ((nl = strchr(line, '\n'))) *nl = 0;
+    if (!line[0]) continue;
+    mode = strchr(name, '\t');
+    PetscCheck(mode, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "bad manifest line %s", line);
+    *mode++ = 0;
+    text    = strchr(mode, '\t');
+    PetscCheck(text, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "bad manifest line %s", line);
+    *text++ = 0;
+    for (f = 0; f < nfam; f++)
+      if (!strncmp(fam[f], name, strcspn(name, "_")) && strlen(fam[f]) == strcspn(name, "_")) break;
+    if (f == nfam) {
+      PetscCheck(nfam < 64, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many families");
+      PetscCall(PetscStrncpy(fam[nfam], name, PetscMin(sizeof(fam[0]), strcspn(name, "_") + 1)));
+      nfam++;
+    }
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s", dir, name));
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-solid_mesh %s/%s: ", dir, name));
+    lastError[0] = 0;
+    PetscCall(PetscOptionsInsertString(NULL, opts));
+    PetscCall(PetscTime(&t0));
+    PetscCall(PetscPushErrorHandler(CatchError, NULL));
+    ierr = MechCreateModel(PETSC_COMM_WORLD, "solid", &sys);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscTime(&t1));
+    worst = PetscMax(worst, t1 - t0);
+    PetscCall(TestClearOptions(opts));
+    PetscCall(MechSystemDestroy(&sys));
+    lp      = strlen(prefix);
+    oneline = strchr(lastError, '\n') ? PETSC_FALSE : PETSC_TRUE;
+    if (ierr) {
+      PetscCall(PetscStrstr(lastError, text, &at));
+      ok = (!strcmp(mode, "refuse") || !strcmp(mode, "either")) && !strncmp(lastError, prefix, lp) && oneline && at ? PETSC_TRUE : PETSC_FALSE;
+    } else ok = !strcmp(mode, "accept") || !strcmp(mode, "either") ? PETSC_TRUE : PETSC_FALSE;
+    tried[f]++;
+    if (ok) held[f]++;
+    CHECK(ok, "%s (%s \"%s\"): %s %s\n", name, mode, text, ierr ? "refused:" : "accepted", ierr ? lastError : "");
+    if (strncmp(name, "trunc", 5)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "corpus %-34s %s%s\n", name, ierr ? "refused: " : "accepted", ierr ? lastError + lp : ""));
+  }
+  (void)fclose(fp);
+  for (PetscInt f = 0; f < nfam; f++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "corpus family %-8s on %d rank%s: %3" PetscInt_FMT " tried, %3" PetscInt_FMT " held\n", fam[f], size, size > 1 ? "s" : "", tried[f], held[f]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "corpus: the slowest file took %.3f s\n", worst));
+  CHECK(worst < 5, "a corpus file took %.1f s\n", worst);
+  PetscFunctionReturn(0);
+}
+
+/* A DMPlex HDF5 mesh of `msh` written by PETSc (for run_h5mesh.sh, which damages it) */
+static PetscErrorCode WritePlex(const char msh[], const char out[])
+{
+  DM          dm;
+  PetscViewer v;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexCreateFromFile(PETSC_COMM_WORLD, msh, "plex", PETSC_TRUE, &dm));
+  PetscCall(PetscObjectSetName((PetscObject)dm, "plex"));
+  PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, out, FILE_MODE_WRITE, &v));
+  PetscCall(PetscViewerPushFormat(v, PETSC_VIEWER_HDF5_PETSC));
+  PetscCall(DMView(dm, v));
+  PetscCall(PetscViewerPopFormat(v));
+  PetscCall(PetscViewerDestroy(&v));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  char      dir[PETSC_MAX_PATH_LEN] = ".", corpus[PETSC_MAX_PATH_LEN] = "";
+  char      plex[PETSC_MAX_PATH_LEN] = "", msh[PETSC_MAX_PATH_LEN] = "";
+  PetscBool valid = PETSC_FALSE, hascorpus, hasplex;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dir", dir, sizeof(dir), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-corpus", corpus, sizeof(corpus), &hascorpus));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-valid", &valid, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-write_plex", plex, sizeof(plex), &hasplex));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-from", msh, sizeof(msh), NULL));
+  if (hasplex) PetscCall(WritePlex(msh, plex));
+  if (valid) PetscCall(TestValid(dir));
+  if (hascorpus) PetscCall(TestCorpus(corpus));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failure%s\n", failures ? "FAILED" : "passed", failures, failures == 1 ? "" : "s"));
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}
