@@ -68,7 +68,7 @@ static PetscErrorCode ReadTable(const char option[], const char file[], PetscInt
 {
   FILE          *fp;
   long           size;
-  unsigned char *buf = NULL;
+  unsigned char *buf  = NULL;
   PetscInt       rows = 0, cap = 0, line = 0;
   char          *c, *end;
 
@@ -258,7 +258,8 @@ PetscErrorCode MechTimeFunctionEvaluate(MechTimeFunction tf, PetscReal t, PetscR
     case MECH_TF_CONSTANT:
       break;
     case MECH_TF_RAMP:
-      p = t < 0 ? 0 : t < tf->a ? t / tf->a : 1;
+      p = t < 0 ? 0 : t < tf->a ? t / tf->a
+                                : 1;
       d = t >= 0 && t < tf->a ? 1 / tf->a : 0;
       break;
     case MECH_TF_HAT:

@@ -18,7 +18,7 @@ static const char help[] = "Mesh files for the solid model: every valid one read
 #include <petscsf.h>
 #include <petscviewerhdf5.h>
 #include "testutil.h"
-#include "../../src/models/solidmesh.h"
+#include "../../src/models/solid/gmsh.h"
 
 static PetscInt failures = 0;
 

@@ -1,10 +1,10 @@
 /*
-  Mesh input of the solid model (src/models/solidmesh.c): tsmech's own reader of Gmsh files, the
+  Mesh input of the solid model (src/models/solid/gmsh.c): tsmech's own reader of Gmsh files, the
   Gmsh physical-group table kept with the DM, and PETSc's DMPlex HDF5 reader without HDF5's error
   stack. Private to the library and its tests.
 */
-#ifndef TSMECH_SOLIDMESH_H
-#define TSMECH_SOLIDMESH_H
+#ifndef TSMECH_SOLID_GMSH_H
+#define TSMECH_SOLID_GMSH_H
 
 #include <petscdmplex.h>
 

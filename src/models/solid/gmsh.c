@@ -27,7 +27,7 @@
   element are read and resolved, also the edge nodes of 10-node tetrahedra, which are refused only
   after reading, so that quadratic elements can be added later.
 */
-#include "solidmesh.h"
+#include "gmsh.h"
 #include <hdf5.h>
 #include <ctype.h>
 #include <stdint.h>

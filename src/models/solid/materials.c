@@ -1,0 +1,420 @@
+/*
+  The solid's materials, one record each (SolidMaterialOps): the first Piola-Kirchhoff stress
+  P = dW/dF with the energy density W, the directional derivative dP(dF), and what the matrix-free
+  tangent action keeps per cell. Materials are chosen and stored (output, checkpoints) by name.
+
+      linear            P = lambda tr(eps) I + 2 mu eps,  eps = (H + H^T)/2, H = F - I
+      svk               P = F S,  S = lambda tr(E) I + 2 mu E,  E = (F^T F - I)/2
+      neohookean        P = mu (F - F^-T) + lambda ln J F^-T
+      neohookean_split  W = mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J)
+      mooney_rivlin     W = c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J)
+
+  I1 = tr C, I2 = (I1^2 - tr C^2)/2, C = F^T F, J = det F (docs/solid.md §1, §3 and §9; Bonet and
+  Wood, Nonlinear Continuum Mechanics for Finite Element Analysis, 2nd ed., ch. 6; Holzapfel,
+  Nonlinear Solid Mechanics, 2000, §6.5 for the isochoric-volumetric split and Mooney-Rivlin).
+  With the derivatives dI1 = 2 F:dF, dJ = J tr(F^-1 dF) and d(F^-T) = -F^-T dF^T F^-T:
+
+      P_iso(c, m)  = 2 c J^(-2m/3) dIm/dF/2 - (2m/3) c J^(-2m/3) Im F^-T    (m = 1: dI1/dF = 2F;
+                                                                              m = 2: dI2/dF = 2 (I1 F - F C))
+      P_vol        = kappa/2 (J^2 - 1) F^-T
+*/
+#include "solidimpl.h"
+#include <string.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* Small dense algebra                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* F^-T and J of F; PETSC_FALSE when J <= 0 */
+static PetscBool InverseTranspose(const PetscReal F[9], PetscReal FinvT[9], PetscReal *J)
+{
+  PetscReal Finv[9];
+
+  *J = SolidDet3(F);
+  if (!(*J > 0)) return PETSC_FALSE;
+  SolidInv3(F, *J, Finv);
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) FinvT[3 * i + j] = Finv[3 * j + i];
+  return PETSC_TRUE;
+}
+
+/* A:B */
+static inline PetscReal Contract(const PetscReal A[9], const PetscReal B[9])
+{
+  PetscReal s = 0;
+
+  for (PetscInt i = 0; i < 9; i++) s += A[i] * B[i];
+  return s;
+}
+
+/* F^-T dF^T F^-T */
+static inline void InvTDiff(const PetscReal FinvT[9], const PetscReal dF[9], PetscReal out[9])
+{
+  PetscReal dFT[9], A[9];
+
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) dFT[3 * i + j] = dF[3 * j + i];
+  SolidMul3(FinvT, dFT, A);
+  SolidMul3(A, FinvT, out);
+}
+
+/* C = F^T F */
+static inline void RightCauchyGreen(const PetscReal F[9], PetscReal C[9])
+{
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) C[3 * i + j] = F[i] * F[j] + F[3 + i] * F[3 + j] + F[6 + i] * F[6 + j];
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* linear                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+static PetscBool LinearSetUp(const SolidModuli *m, const PetscReal F[9], SolidPoint *p)
+{
+  (void)m;
+  for (PetscInt i = 0; i < 9; i++) p->F[i] = F[i];
+  p->J = SolidDet3(F);
+  return PETSC_TRUE;
+}
+
+static void LinearStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+{
+  const PetscReal *F = p->F;
+  PetscReal        eps[9], tr, ee = 0;
+
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) eps[3 * i + j] = 0.5 * (F[3 * i + j] + F[3 * j + i]) - (i == j ? 1.0 : 0.0);
+  tr = eps[0] + eps[4] + eps[8];
+  for (PetscInt i = 0; i < 9; i++) {
+    P[i] = 2 * m->mu * eps[i];
+    ee += eps[i] * eps[i];
+  }
+  for (PetscInt i = 0; i < 3; i++) P[4 * i] += m->lambda * tr;
+  if (W) *W = 0.5 * m->lambda * tr * tr + m->mu * ee;
+}
+
+static void LinearStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+{
+  const PetscReal tr = dF[0] + dF[4] + dF[8];
+
+  (void)p;
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) dP[3 * i + j] = m->mu * (dF[3 * i + j] + dF[3 * j + i]) + (i == j ? m->lambda * tr : 0.0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* svk                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+static void SvkGreen(const PetscReal F[9], PetscReal E[9])
+{
+  RightCauchyGreen(F, E);
+  for (PetscInt i = 0; i < 3; i++) E[4 * i] -= 1;
+  for (PetscInt i = 0; i < 9; i++) E[i] *= 0.5;
+}
+
+static PetscBool SvkSetUp(const SolidModuli *m, const PetscReal F[9], SolidPoint *p)
+{
+  PetscReal E[9], trE;
+
+  for (PetscInt i = 0; i < 9; i++) p->F[i] = F[i];
+  p->J = SolidDet3(F);
+  SvkGreen(F, E);
+  trE = E[0] + E[4] + E[8];
+  for (PetscInt i = 0; i < 9; i++) p->S[i] = 2 * m->mu * E[i];
+  for (PetscInt i = 0; i < 3; i++) p->S[4 * i] += m->lambda * trE;
+  return PETSC_TRUE;
+}
+
+static void SvkStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+{
+  SolidMul3(p->F, p->S, P);
+  if (W) {
+    PetscReal E[9], tr;
+
+    SvkGreen(p->F, E);
+    tr = E[0] + E[4] + E[8];
+    *W = 0.5 * m->lambda * tr * tr + m->mu * Contract(E, E);
+  }
+}
+
+/* dP = dF S + F dS,  dS = lambda tr(dE) I + 2 mu dE,  dE = (dF^T F + F^T dF)/2 */
+static void SvkStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+{
+  const PetscReal *F = p->F;
+  PetscReal        dE[9], dS[9], A[9], B[9], tr;
+
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) dE[3 * i + j] = 0.5 * (dF[i] * F[j] + dF[3 + i] * F[3 + j] + dF[6 + i] * F[6 + j] + F[i] * dF[j] + F[3 + i] * dF[3 + j] + F[6 + i] * dF[6 + j]);
+  tr = dE[0] + dE[4] + dE[8];
+  for (PetscInt i = 0; i < 9; i++) dS[i] = 2 * m->mu * dE[i];
+  for (PetscInt i = 0; i < 3; i++) dS[4 * i] += m->lambda * tr;
+  SolidMul3(dF, p->S, A);
+  SolidMul3(F, dS, B);
+  for (PetscInt i = 0; i < 9; i++) dP[i] = A[i] + B[i];
+}
+
+/* the matrix-free action keeps F and S */
+static void SvkPack(const SolidModuli *m, const SolidPoint *p, PetscReal g[4][3], PetscReal st[])
+{
+  (void)m;
+  (void)g;
+  for (PetscInt i = 0; i < 9; i++) st[i] = p->F[i];
+  for (PetscInt i = 0; i < 9; i++) st[9 + i] = p->S[i];
+}
+
+static void SvkUnpack(const SolidModuli *m, const PetscReal st[], SolidPoint *p)
+{
+  (void)m;
+  for (PetscInt i = 0; i < 9; i++) p->F[i] = st[i];
+  for (PetscInt i = 0; i < 9; i++) p->S[i] = st[9 + i];
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* neohookean                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+static PetscBool NeoHookeanSetUp(const SolidModuli *m, const PetscReal F[9], SolidPoint *p)
+{
+  (void)m;
+  for (PetscInt i = 0; i < 9; i++) p->F[i] = F[i];
+  if (!InverseTranspose(F, p->FinvT, &p->J)) return PETSC_FALSE;
+  p->lnJ = PetscLogReal(p->J);
+  return PETSC_TRUE;
+}
+
+static void NeoHookeanStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+{
+  for (PetscInt i = 0; i < 9; i++) P[i] = m->mu * (p->F[i] - p->FinvT[i]) + m->lambda * p->lnJ * p->FinvT[i];
+  if (W) *W = 0.5 * m->mu * (Contract(p->F, p->F) - 3) - m->mu * p->lnJ + 0.5 * m->lambda * p->lnJ * p->lnJ;
+}
+
+/* dP = mu dF + (mu - lambda ln J) F^-T dF^T F^-T + lambda tr(F^-1 dF) F^-T */
+static void NeoHookeanStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+{
+  const PetscReal tr = Contract(p->FinvT, dF);
+  PetscReal       B[9];
+
+  InvTDiff(p->FinvT, dF, B);
+  for (PetscInt i = 0; i < 9; i++) dP[i] = m->mu * dF[i] + (m->mu - m->lambda * p->lnJ) * B[i] + m->lambda * tr * p->FinvT[i];
+}
+
+/* the spatial gradients G_b = F^-T g_b (b = 1, 2, 3) and mu - lambda ln J: SolidApplyNeoHookean() */
+static void NeoHookeanPack(const SolidModuli *m, const SolidPoint *p, PetscReal g[4][3], PetscReal st[])
+{
+  for (PetscInt b = 0; b < 3; b++)
+    for (PetscInt i = 0; i < 3; i++) st[3 * b + i] = p->FinvT[3 * i] * g[b + 1][0] + p->FinvT[3 * i + 1] * g[b + 1][1] + p->FinvT[3 * i + 2] * g[b + 1][2];
+  st[9] = m->mu - m->lambda * p->lnJ;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* neohookean_split and mooney_rivlin: isochoric invariants and the volumetric term           */
+/* ------------------------------------------------------------------------------------------ */
+
+static PetscBool SplitSetUp(const SolidModuli *m, const PetscReal F[9], SolidPoint *p)
+{
+  PetscReal C[9];
+
+  (void)m;
+  for (PetscInt i = 0; i < 9; i++) p->F[i] = F[i];
+  if (!InverseTranspose(F, p->FinvT, &p->J)) return PETSC_FALSE;
+  p->lnJ = PetscLogReal(p->J);
+  RightCauchyGreen(F, C);
+  p->I1 = C[0] + C[4] + C[8];
+  p->I2 = 0.5 * (p->I1 * p->I1 - Contract(C, C));
+  p->a  = PetscExpReal(-2.0 / 3.0 * p->lnJ);
+  p->b  = p->a * p->a;
+  return PETSC_TRUE;
+}
+
+/* dI2/dF = 2 (I1 F - F C) */
+static inline void DI2(const SolidPoint *p, PetscReal D[9])
+{
+  PetscReal C[9], FC[9];
+
+  RightCauchyGreen(p->F, C);
+  SolidMul3(p->F, C, FC);
+  for (PetscInt i = 0; i < 9; i++) D[i] = 2 * (p->I1 * p->F[i] - FC[i]);
+}
+
+/* P and W of c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) */
+static void InvariantStress(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+{
+  PetscReal       D2[9] = {0};
+  const PetscReal vol   = 0.5 * kappa * (p->J * p->J - 1);
+
+  if (c2 != 0) DI2(p, D2);
+  for (PetscInt i = 0; i < 9; i++) P[i] = 2 * c1 * p->a * (p->F[i] - p->I1 / 3 * p->FinvT[i]) + c2 * p->b * (D2[i] - 4.0 / 3.0 * p->I2 * p->FinvT[i]) + vol * p->FinvT[i];
+  if (W) *W = c1 * (p->a * p->I1 - 3) + c2 * (p->b * p->I2 - 3) + 0.25 * kappa * (p->J * p->J - 1 - 2 * p->lnJ);
+}
+
+/*
+  dP of InvariantStress() for the direction dF, with tau = F^-T:dF = tr(F^-1 dF), da = -2/3 a tau,
+  db = -4/3 b tau, dI1 = 2 F:dF, dI2 = D2:dF, dD2 = 2 (dI1 F + I1 dF - dF C - F dC), dC = dF^T F + F^T dF
+*/
+static void InvariantStressDiff(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+{
+  const PetscReal tau = Contract(p->FinvT, dF), dI1 = 2 * Contract(p->F, dF), J2 = p->J * p->J;
+  PetscReal       B[9], iso1, vol;
+
+  InvTDiff(p->FinvT, dF, B); /* d(F^-T) = -B */
+  iso1 = 2 * c1 * p->a;
+  vol  = 0.5 * kappa * (J2 - 1);
+  for (PetscInt i = 0; i < 9; i++) {
+    const PetscReal G1 = p->F[i] - p->I1 / 3 * p->FinvT[i], dG1 = dF[i] - dI1 / 3 * p->FinvT[i] + p->I1 / 3 * B[i];
+
+    dP[i] = iso1 * (-2.0 / 3.0 * tau * G1 + dG1) + kappa * J2 * tau * p->FinvT[i] - vol * B[i];
+  }
+  if (c2 != 0) {
+    PetscReal D2[9], C[9], FC[9], dC[9], dFC[9], FdC[9], dI2;
+
+    DI2(p, D2);
+    dI2 = Contract(D2, dF);
+    RightCauchyGreen(p->F, C);
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) dC[3 * i + j] = dF[i] * p->F[j] + dF[3 + i] * p->F[3 + j] + dF[6 + i] * p->F[6 + j] + p->F[i] * dF[j] + p->F[3 + i] * dF[3 + j] + p->F[6 + i] * dF[6 + j];
+    SolidMul3(p->F, C, FC);
+    SolidMul3(dF, C, dFC);
+    SolidMul3(p->F, dC, FdC);
+    for (PetscInt i = 0; i < 9; i++) {
+      const PetscReal G2 = D2[i] - 4.0 / 3.0 * p->I2 * p->FinvT[i], dD2 = 2 * (dI1 * p->F[i] + p->I1 * dF[i] - dFC[i] - FdC[i]), dG2 = dD2 - 4.0 / 3.0 * (dI2 * p->FinvT[i] - p->I2 * B[i]);
+
+      dP[i] += c2 * p->b * (-4.0 / 3.0 * tau * G2 + dG2);
+    }
+    (void)FC;
+  }
+}
+
+static void SplitStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+{
+  InvariantStress(0.5 * m->mu, 0, m->kappa, p, P, W);
+}
+
+static void SplitStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+{
+  InvariantStressDiff(0.5 * m->mu, 0, m->kappa, p, dF, dP);
+}
+
+static void MooneyRivlinStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+{
+  InvariantStress(m->c1, m->c2, m->kappa, p, P, W);
+}
+
+static void MooneyRivlinStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+{
+  InvariantStressDiff(m->c1, m->c2, m->kappa, p, dF, dP);
+}
+
+/* the matrix-free action keeps F; the rest is recomputed per application (an inverse and a power) */
+static void InvariantPack(const SolidModuli *m, const SolidPoint *p, PetscReal g[4][3], PetscReal st[])
+{
+  (void)m;
+  (void)g;
+  for (PetscInt i = 0; i < 9; i++) st[i] = p->F[i];
+}
+
+static void InvariantUnpack(const SolidModuli *m, const PetscReal st[], SolidPoint *p)
+{
+  (void)SplitSetUp(m, st, p);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The table                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The code a material is recorded under in outputs and checkpoints (with its name): fixed per
+   material, whatever the table's order */
+static const SolidMaterialOps SolidMaterialTable[] = {
+    {"linear",           0, "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL           },
+    {"svk",              1, "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack      },
+    {"neohookean",       2, "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NULL           },
+    {"neohookean_split", 3, "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack},
+    {"mooney_rivlin",    4, "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack},
+};
+
+/* The material of that name, or NULL */
+const SolidMaterialOps *SolidMaterialFind(const char name[])
+{
+  for (size_t i = 0; i < sizeof(SolidMaterialTable) / sizeof(SolidMaterialTable[0]); i++)
+    if (!strcmp(SolidMaterialTable[i].name, name)) return &SolidMaterialTable[i];
+  return NULL;
+}
+
+/* The names of the materials, comma-separated, for messages and -help */
+void SolidMaterialNames(char names[], size_t len)
+{
+  names[0] = 0;
+  for (size_t i = 0; i < sizeof(SolidMaterialTable) / sizeof(SolidMaterialTable[0]); i++) {
+    if (i) (void)PetscStrlcat(names, ", ", len);
+    (void)PetscStrlcat(names, SolidMaterialTable[i].name, len);
+  }
+}
+
+/* The material's code in outputs and checkpoints */
+PetscInt SolidMaterialCode(const SolidMaterialOps *mat)
+{
+  return mat->code;
+}
+
+/*
+  The moduli of material mat from the options given (set*): E and nu, or the material's own
+  (mu, lambda; mu, kappa; c1, c2, kappa); every combination another material's moduli or a
+  modulus out of range is refused naming the options. E and nu (derived if not given) are what
+  the output records.
+*/
+PetscErrorCode SolidModuliFromOptions(MPI_Comm comm, const SolidMaterialOps *mat, PetscBool setE, PetscReal E, PetscBool setnu, PetscReal nu, PetscBool setmu, PetscReal mu, PetscBool setlambda, PetscReal lambda, PetscBool setkappa, PetscReal kappa, PetscBool setc1, PetscReal c1, PetscBool setc2, PetscReal c2, SolidModuli *mod, PetscReal *Eout, PetscReal *nuout)
+{
+  const PetscBool split = !strcmp(mat->name, "neohookean_split"), mr = !strcmp(mat->name, "mooney_rivlin"), lame = !split && !mr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(mod, sizeof(*mod)));
+  PetscCheck(!(setkappa && lame), comm, PETSC_ERR_ARG_INCOMP, "-solid_kappa: material %s takes E, nu or mu, lambda (kappa is for neohookean_split and mooney_rivlin)", mat->name);
+  PetscCheck(!((setc1 || setc2) && !mr), comm, PETSC_ERR_ARG_INCOMP, "-solid_c1, -solid_c2: only material mooney_rivlin takes them, not %s", mat->name);
+  PetscCheck(!(setlambda && !lame), comm, PETSC_ERR_ARG_INCOMP, "-solid_lambda: material %s takes -solid_kappa for its volume, not lambda", mat->name);
+  PetscCheck(!(setmu && mr), comm, PETSC_ERR_ARG_INCOMP, "-solid_mu: material mooney_rivlin takes -solid_c1 and -solid_c2 (mu = 2 (c1 + c2))");
+  PetscCheck(!setE || E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_E %g must be positive", (double)E);
+  PetscCheck(!setnu || (nu > -1 && nu < 0.5), comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_nu %g must be in (-1, 1/2)", (double)nu);
+  if (lame) {
+    PetscCheck(!(setmu || setlambda) || !(setE || setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_E and -solid_nu or -solid_mu and -solid_lambda, not both");
+    if (setmu || setlambda) {
+      PetscCheck(setmu && setlambda, comm, PETSC_ERR_ARG_WRONG, "-solid_mu and -solid_lambda go together: give both");
+      PetscCheck(mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_mu %g must be positive", (double)mu);
+      PetscCheck(3 * lambda + 2 * mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_lambda %g: the bulk modulus lambda + 2 mu / 3 must be positive", (double)lambda);
+      E  = mu * (3 * lambda + 2 * mu) / (lambda + mu);
+      nu = lambda / (2 * (lambda + mu));
+    } else {
+      mu     = E / (2 * (1 + nu));
+      lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+    }
+    kappa = lambda + 2 * mu / 3;
+  } else {
+    if (split) {
+      PetscCheck(!(setmu || setkappa) || !(setE || setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_E and -solid_nu or -solid_mu and -solid_kappa, not both");
+      if (setmu || setkappa) PetscCheck(setmu && setkappa, comm, PETSC_ERR_ARG_WRONG, "-solid_mu and -solid_kappa go together: give both");
+      if (!setmu) mu = E / (2 * (1 + nu));
+    } else {
+      PetscCheck(!((setc1 || setc2) && setE), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_E or -solid_c1 and -solid_c2, not both");
+      if (!setc1 && !setc2) {
+        c1 = E / (4 * (1 + nu));
+        c2 = 0;
+      }
+      PetscCheck(c1 >= 0 && c2 >= 0 && c1 + c2 > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_c1 %g -solid_c2 %g: both must be non-negative and their sum positive", (double)c1, (double)c2);
+      mu = 2 * (c1 + c2);
+      PetscCheck(!(setkappa && setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_nu or -solid_kappa, not both");
+    }
+    PetscCheck(mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_mu %g must be positive", (double)mu);
+    if (!setkappa) kappa = 2 * mu * (1 + nu) / (3 * (1 - 2 * nu));
+    PetscCheck(kappa > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_kappa %g must be positive", (double)kappa);
+    lambda = kappa - 2 * mu / 3;
+    E      = 9 * kappa * mu / (3 * kappa + mu);
+    nu     = (3 * kappa - 2 * mu) / (2 * (3 * kappa + mu));
+  }
+  mod->mu     = mu;
+  mod->lambda = lambda;
+  mod->kappa  = kappa;
+  mod->c1     = mr ? c1 : mu / 2;
+  mod->c2     = mr ? c2 : 0;
+  *Eout       = E;
+  *nuout      = nu;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,459 @@
+/*
+  Solid: a hyperelastic body meshed with linear (P1) tetrahedra on a distributed DMPlex; this file
+  reads the options and assembles the system (the other jobs: solidimpl.h).
+
+  q holds the current position of every vertex (3 dofs per vertex), the mesh coordinates are the
+  reference configuration. On a tetrahedron with reference vertices X0..X3 and current x0..x3
+
+      Dm = [X1 - X0, X2 - X0, X3 - X0],  Ds = [x1 - x0, ...],  F = Ds Dm^-1,  V0 = |det Dm| / 6,
+
+  and the nodal forces (moved to the left-hand side, f = dW/dq) are f_a = V0 P(F) g_a, with g_a
+  (a = 1, 2, 3) the rows of Dm^-1 and g_0 = -(g_1 + g_2 + g_3): the gradients of the linear shape
+  functions. P = dW/dF is the first Piola-Kirchhoff stress of the material:
+
+      linear       P = lambda tr(eps) I + 2 mu eps,  eps = (H + H^T)/2, H = F - I
+      svk          P = F S,  S = lambda tr(E) I + 2 mu E,  E = (F^T F - I)/2
+      neohookean   P = mu (F - F^-T) + lambda ln J F^-T,  J = det F
+
+  (docs/solid.md, §1 and §3; Bonet and Wood, Nonlinear Continuum Mechanics for Finite Element
+  Analysis, 2nd ed., the chapter on hyperelasticity). The consistent tangent (§4)
+  K_{ai,bk} = V0 (dP/dF)_{ijkl} g_aj g_bl comes from the directional derivatives dP of each law,
+  evaluated for dF = e_k g_b^T.
+
+  Each cell belongs to exactly one rank (no overlap); element contributions are summed in local
+  vectors and added into the global ones (DMLocalToGlobal with ADD_VALUES), and matrices are
+  assembled with global indices.
+
+  Rayleigh damping D = alpha M + beta K0 (K0 the tangent at the reference configuration),
+  gravity -M g, an initial velocity uniform plus a rigid spin about the centroid. Invariants:
+  the three components of the linear momentum sum_i (M v)_i and of the angular momentum
+  sum_i q_i x (M v)_i (§5, §8). The rigid-body modes are the tangent's near-null space (§6); an
+  inverted element fails the stage (§7).
+*/
+#include "solidimpl.h"
+
+static const char *const SolidMassTypes[] = {"consistent", "lumped", "SolidMass", "SOLID_MASS_", NULL};
+static const char *const SolidAxes        = "xyz";
+
+static PetscErrorCode SolidDestroy(void *ctx)
+{
+  Solid *s = (Solid *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(DMDestroy(&s->dm));
+  PetscCall(PetscFree5(s->loff, s->goff, s->Dinv, s->vol, s->ctr));
+  PetscCall(PetscFree(s->cellid));
+  PetscCall(MatDestroy(&s->M));
+  PetscCall(MatDestroy(&s->K0));
+  PetscCall(VecDestroy(&s->fg));
+  PetscCall(VecDestroy(&s->work));
+  PetscCall(MatNullSpaceDestroy(&s->nullsp));
+  PetscCall(PetscFree(s->store));
+  PetscCall(PetscFree(s));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechCreateSolid - Creates a hyperelastic solid of linear tetrahedra on a distributed DMPlex: a
+  mesh read from a file, or a cantilever beam built in.
+
+  Collective
+
+  Input Parameter:
+. comm - the MPI communicator of the system
+
+  Output Parameter:
+. sys - the new mechanical system, with its mass, force, tangent, initial state and fixed dofs set
+
+  Options Database Keys:
++ -solid_mesh <file>                  - a tetrahedral mesh: Gmsh .msh (format 2 or 4) or PETSc's DMPlex HDF5;
+                                        without it, the built-in beam below, clamped at x = 0
+. -solid_beam_cells <20,2,2>          - the beam's boxes along x, y, z (each split into 6 tetrahedra; each at least 1)
+. -solid_beam_size <1,0.1,0.1>        - the beam's extent along x, y, z (each positive)
+. -solid_material <neohookean>        - linear (small strain; the system is then linear), svk, neohookean,
+                                        neohookean_split or mooney_rivlin (materials.c)
+. -solid_E <1e7>                      - Young's modulus (> 0)
+. -solid_nu <0.3>                     - Poisson's ratio (-1 < nu < 1/2)
+. -solid_mu <mu>                      - Lame's shear modulus (mu > 0), with -solid_lambda instead of E and nu
+. -solid_lambda <lambda>              - Lame's first parameter (3 lambda + 2 mu > 0), with -solid_mu
+. -solid_kappa <kappa>                - bulk modulus of neohookean_split and mooney_rivlin (> 0), with -solid_mu
+                                        (neohookean_split) or -solid_c1, -solid_c2 (mooney_rivlin)
+. -solid_c1 <c1>, -solid_c2 <c2>      - Mooney-Rivlin constants (c1, c2 >= 0, c1 + c2 > 0; default mu/2 and 0)
+. -solid_density <1000>               - mass per unit reference volume (> 0)
+. -solid_mass <consistent>            - consistent or lumped mass matrix
+. -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the
+                                        tangent at the reference)
+. -solid_g <0,0,-9.81>                - gravity (the force -M g is moved to the left-hand side)
+. -solid_v0 <0,0,0>                   - uniform initial velocity
+. -solid_spin <0,0,0>                 - initial rigid spin about the centroid (added to v0)
+. -solid_fix <x=0 | none>             - fix the vertices on a coordinate plane (tolerance 1e-3 of the smallest
+                                        cell size); default x=0 for the beam, none for a mesh file
+. -solid_fix_label <name>             - fix the vertices of the points of a mesh label (Gmsh physical groups:
+                                        "Cell Sets", "Face Sets", "Vertex Sets"); not with -solid_fix
+- -solid_fix_value <1>                - the value of that label
+
+  Level: intermediate
+
+  Notes:
+  The mesh is distributed with `DMPlexDistribute()` (-petscpartitioner_type); the vertices' and
+  cells' numbers in the mesh file (or the beam) travel with them, and the output and checkpoints
+  use them (`MechSystemSetIOOrdering()`, `MechSystemSetIOMesh()`): files in the file's vertex order,
+  the same on any number of ranks. A mesh that is not 3-D, has
+  cells other than tetrahedra or inverted or degenerate cells is refused, as is a fixing that
+  catches no vertex. A neo-Hookean element that inverts (J <= 0) during a Newton iterate makes the
+  force non-finite: the stage fails; -info and `MechSolidGetInverted()` name the element by its
+  rank-independent number (its place among the mesh file's tetrahedra, from 0). midpoint2 does
+  not evaluate the force at the step's end: a TS domain check (`TSSetFunctionDomainError()`) with
+  `MechSolidGetInverted()` rejects an endpoint that inverts an element (tests/solid/test_solid.c).
+
+.seealso: `MechCreateModel()`, `MechSolidGetInverted()`, `MechSystemSetTangentAction()`, `MechSystemView()`
+@*/
+PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
+{
+  char                    file[PETSC_MAX_PATH_LEN] = "", fix[64] = "", label[256] = "";
+  PetscInt                cells[3] = {20, 2, 2}, masstype = 0, fixvalue = 1;
+  PetscReal               size[3] = {1, 0.1, 0.1}, E = 1e7, nu = 0.3, mu = 0, lambda = 0, kappa = 0, c1 = 0, c2 = 0, rho = 1000, ray[2] = {0, 0}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
+  PetscBool               hasfile, setcells, setsize, setmu, setlambda, setkappa, setc1, setc2, setE, setnu, setg, setv, setw, setr, setfix, setlabel;
+  Solid                  *s;
+  SolidModuli             mod;
+  MechSystem              sy;
+  DM                      dm;
+  PetscInt                vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx, *cellid = NULL, *vertid = NULL;
+  PetscReal               hmin;
+  Mat                     J;
+  Vec                     q, v, Xl, rs;
+  IS                      fixed;
+  char                    what[PETSC_MAX_PATH_LEN + 32], matname[64] = "neohookean", names[256];
+  const SolidMaterialOps *mat;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "Solid model options", "MechSystem");
+  PetscCall(MechOptionsString("-solid_mesh", "Tetrahedral mesh file (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", file, file, sizeof(file), &hasfile));
+  PetscCall(MechOptionsIntList("-solid_beam_cells", "Boxes of the built-in beam along x, y, z", "MechCreateSolid", cells, 3, &setcells));
+  PetscCall(MechOptionsRealList("-solid_beam_size", "Extent of the built-in beam along x, y, z", "MechCreateSolid", size, 3, &setsize));
+  SolidMaterialNames(names, sizeof(names));
+  PetscCall(MechOptionsString("-solid_material", names, "MechCreateSolid", matname, matname, sizeof(matname), NULL));
+  PetscCall(MechOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", E, &E, &setE));
+  PetscCall(MechOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", nu, &nu, &setnu));
+  PetscCall(MechOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", mu, &mu, &setmu));
+  PetscCall(MechOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", lambda, &lambda, &setlambda));
+  PetscCall(MechOptionsReal("-solid_kappa", "Bulk modulus of neohookean_split and mooney_rivlin (instead of nu)", "MechCreateSolid", kappa, &kappa, &setkappa));
+  PetscCall(MechOptionsReal("-solid_c1", "Mooney-Rivlin c1 (instead of E)", "MechCreateSolid", c1, &c1, &setc1));
+  PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2", "MechCreateSolid", c2, &c2, &setc2));
+  PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", rho, &rho, NULL));
+  PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
+  PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", ray, 2, &setr));
+  PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
+  PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, 3, &setv));
+  PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, 3, &setw));
+  PetscCall(MechOptionsString("-solid_fix", "Fix the vertices on a plane (x=0, y=1.5, ...) or none", "MechCreateSolid", fix, fix, sizeof(fix), &setfix));
+  PetscCall(MechOptionsString("-solid_fix_label", "Fix the vertices of a mesh label", "MechCreateSolid", label, label, sizeof(label), &setlabel));
+  PetscCall(MechOptionsInt("-solid_fix_value", "Value of the label -solid_fix_label", "MechCreateSolid", fixvalue, &fixvalue, NULL));
+  PetscOptionsEnd();
+  /* checked after PetscOptionsEnd(), which must run to free the options object */
+  PetscCheck(cells[0] >= 1 && cells[1] >= 1 && cells[2] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": each must be at least 1", cells[0], cells[1], cells[2]);
+  if (!hasfile) {
+    /* the beam's 6 n0 n1 n2 tetrahedra (4 vertices each) and 3 (n0 + 1)(n1 + 1)(n2 + 1) unknowns
+       are counted in PETSc's 32-bit indices: a larger beam would wrap them */
+    const double tets = 6.0 * cells[0] * cells[1] * cells[2], dofs = 3.0 * (cells[0] + 1.0) * (cells[1] + 1.0) * (cells[2] + 1.0);
+
+    PetscCheck(4 * tets <= PETSC_MAX_INT && dofs <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the beam would have %.0f tetrahedra and %.0f unknowns, more than PETSc's 32-bit indices can count (%d)", cells[0], cells[1], cells[2], tets, dofs, (int)PETSC_MAX_INT);
+  }
+  PetscCheck(size[0] > 0 && size[1] > 0 && size[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_size %g,%g,%g: each must be positive", (double)size[0], (double)size[1], (double)size[2]);
+  PetscCheck(ray[0] >= 0 && ray[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_rayleigh %g,%g: both must be non-negative", (double)ray[0], (double)ray[1]);
+  PetscCheck(rho > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_density %g must be positive", (double)rho);
+  mat = SolidMaterialFind(matname);
+  PetscCheck(mat, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-solid_material %s: unknown material; allowed: %s", matname, names);
+  PetscCall(SolidModuliFromOptions(comm, mat, setE, E, setnu, nu, setmu, mu, setlambda, lambda, setkappa, kappa, setc1, c1, setc2, c2, &mod, &E, &nu));
+  mu     = mod.mu;
+  lambda = mod.lambda;
+  /* the stress and the tangent add and multiply the moduli: a P-wave modulus lambda + 2 mu beyond
+     1e200 leaves no room below the largest double (1.8e308) */
+  PetscCheck(PetscIsNormalReal(E) && PetscIsNormalReal(mu) && PetscIsNormalReal(lambda + 2 * mu) && lambda + 2 * mu <= 1e200, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the moduli mu = %g, lambda = %g are too large for floating point (lambda + 2 mu must be at most 1e200)", setmu || setlambda ? "-solid_mu, -solid_lambda" : "-solid_E, -solid_nu", (double)mu, (double)lambda);
+  if (!setfix && !hasfile && !setlabel) PetscCall(PetscStrcpy(fix, "x=0"));
+  {
+    PetscBool none;
+
+    PetscCall(PetscStrcmp(fix, "none", &none));
+    if (none) fix[0] = 0;
+  }
+  PetscCheck(!(fix[0] && setlabel), comm, PETSC_ERR_ARG_INCOMP, "Give -solid_fix or -solid_fix_label, not both (-solid_fix none with -solid_fix_label)");
+
+  /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
+     (file) order of the vertices can be recovered */
+  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid, &vertid));
+  PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
+  {
+    PetscErrorCode ierr = SolidCheckMesh(dm, what, cellid);
+
+    if (ierr) {
+      PetscCall(PetscFree(cellid));
+      PetscCall(PetscFree(vertid));
+      PetscCall(DMDestroy(&dm));
+      PetscFunctionReturn(ierr);
+    }
+  }
+  PetscCall(SolidDistribute(&dm, &cellid, &vertid));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+
+  PetscCall(PetscNew(&s));
+  s->dm       = dm;
+  s->cellid   = cellid;
+  s->firstinv = -1;
+  s->mat      = mat;
+  s->mod      = mod;
+  s->rho      = rho;
+  s->alpha    = ray[0];
+  s->beta     = ray[1];
+  for (PetscInt i = 0; i < 3; i++) s->g[i] = g[i];
+  PetscCall(SolidSetUpCells(s, &hmin));
+  {
+    Vec      g;
+    PetscInt n;
+
+    PetscCall(DMGetGlobalVector(dm, &g));
+    PetscCall(VecGetLocalSize(g, &n));
+    PetscCall(DMRestoreGlobalVector(dm, &g));
+    PetscCall(VecCreateMPI(comm, n, PETSC_DETERMINE, &s->work));
+    PetscCall(VecSetBlockSize(s->work, 3));
+  }
+
+  PetscCall(MechSystemCreate(comm, &sy));
+  PetscCall(MechSystemSetApplicationContext(sy, s, SolidDestroy));
+  PetscCall(MechSystemSetModelName(sy, "solid"));
+  {
+    PetscInt nc = s->ncells, NC, nvtx, NV;
+
+    PetscCall(VecGetLocalSize(s->work, &nvtx));
+    nvtx /= 3;
+    PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, comm));
+    PetscCall(MPIU_Allreduce(&nvtx, &NV, 1, MPIU_INT, MPI_SUM, comm));
+    PetscCall(MechSystemAddParameter(sy, "vertices", (PetscReal)NV));
+    PetscCall(MechSystemAddParameter(sy, "cells", (PetscReal)NC));
+  }
+  if (!hasfile) {
+    for (PetscInt i = 0; i < 3; i++) {
+      const char *cn[] = {"beam_nx", "beam_ny", "beam_nz"}, *sn[] = {"beam_lx", "beam_ly", "beam_lz"};
+
+      PetscCall(MechSystemAddParameter(sy, cn[i], (PetscReal)cells[i]));
+      PetscCall(MechSystemAddParameter(sy, sn[i], size[i]));
+    }
+  }
+  PetscCall(MechSystemAddParameter(sy, "material", (PetscReal)SolidMaterialCode(mat)));
+  PetscCall(MechSystemAddParameter(sy, "E", E));
+  PetscCall(MechSystemAddParameter(sy, "nu", nu));
+  if (!strcmp(mat->name, "neohookean_split") || !strcmp(mat->name, "mooney_rivlin")) PetscCall(MechSystemAddParameter(sy, "kappa", mod.kappa));
+  if (!strcmp(mat->name, "mooney_rivlin")) {
+    PetscCall(MechSystemAddParameter(sy, "c1", mod.c1));
+    PetscCall(MechSystemAddParameter(sy, "c2", mod.c2));
+  }
+  PetscCall(MechSystemAddParameter(sy, "density", rho));
+  PetscCall(MechSystemAddParameter(sy, "lumped", (PetscReal)masstype));
+  PetscCall(MechSystemAddParameter(sy, "rayleigh_alpha", ray[0]));
+  PetscCall(MechSystemAddParameter(sy, "rayleigh_beta", ray[1]));
+  PetscCall(MechSystemAddParameter(sy, "gx", g[0]));
+  PetscCall(MechSystemAddParameter(sy, "gy", g[1]));
+  PetscCall(MechSystemAddParameter(sy, "gz", g[2]));
+  PetscCall(MechSystemSetDM(sy, dm));
+
+  /* matrices: the exact vertex couplings of the mesh, block size 3 */
+  PetscCall(SolidCreatePattern(s, &J));
+  PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->M));
+  PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
+  if (s->beta != 0) {
+    PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
+    PetscCall(SolidAddElementTangents(s, NULL, 1.0, s->K0));
+  }
+
+  /* the reference positions: the initial q and the rigid-body modes */
+  /* plain vectors with the DM's layout: a vector of a DMPlex would be viewed (output,
+     checkpoints) by DMPlex's own HDF5 writer, in its own layout */
+  PetscCall(VecGetLocalSize(s->work, &nloc));
+  PetscCall(VecCreateMPI(comm, nloc, PETSC_DETERMINE, &q));
+  PetscCall(VecSetBlockSize(q, 3));
+  {
+    DM                 cdm;
+    PetscSection       ls, cs;
+    Vec                coords;
+    PetscScalar       *xl;
+    const PetscScalar *ca;
+
+    PetscCall(DMGetLocalVector(dm, &Xl));
+    PetscCall(DMGetLocalSection(dm, &ls));
+    PetscCall(DMGetCoordinateDM(dm, &cdm));
+    PetscCall(DMGetLocalSection(cdm, &cs));
+    PetscCall(DMGetCoordinatesLocal(dm, &coords));
+    PetscCall(VecGetArray(Xl, &xl));
+    PetscCall(VecGetArrayRead(coords, &ca));
+    for (PetscInt p = vStart; p < vEnd; p++) {
+      PetscInt off, coff;
+
+      PetscCall(PetscSectionGetOffset(ls, p, &off));
+      PetscCall(PetscSectionGetOffset(cs, p, &coff));
+      for (PetscInt i = 0; i < 3; i++) xl[off + i] = ca[coff + i];
+    }
+    PetscCall(VecRestoreArrayRead(coords, &ca));
+    PetscCall(VecRestoreArray(Xl, &xl));
+    PetscCall(DMLocalToGlobalBegin(dm, Xl, INSERT_VALUES, q));
+    PetscCall(DMLocalToGlobalEnd(dm, Xl, INSERT_VALUES, q));
+    PetscCall(DMRestoreLocalVector(dm, &Xl));
+  }
+  PetscCall(MatNullSpaceCreateRigidBody(q, &s->nullsp));
+  {
+    PetscReal sum = 0;
+
+    PetscCall(SolidMeshChecksum(q, &sum));
+    PetscCall(MechSystemAddParameter(sy, "mesh_checksum", sum));
+  }
+  /* the I/O order: the vertices' numbers in the mesh file (or the beam), so that the output and
+     the checkpoints do not depend on the partition (BRIEF.md section 7) */
+  PetscCall(SolidSetIOOrdering(s, sy, vertid, q));
+  PetscCall(PetscFree(vertid));
+  PetscCall(MatSetNearNullSpace(J, s->nullsp));
+
+  /* gravity and the initial velocity: uniform plus the spin about the mass centroid */
+  PetscCall(VecDuplicate(q, &v));
+  PetscCall(VecDuplicate(q, &rs));
+  PetscCall(MatGetRowSum(s->M, rs));
+  {
+    PetscScalar       *u;
+    const PetscScalar *x, *m;
+    PetscReal          loc[4] = {0, 0, 0, 0}, tot[4], cen[3];
+
+    PetscCall(VecGetLocalSize(q, &nloc));
+    PetscCall(VecGetArrayRead(q, &x));
+    PetscCall(VecGetArrayRead(rs, &m));
+    for (PetscInt i = 0; i < nloc; i += 3) {
+      for (PetscInt c = 0; c < 3; c++) loc[c] += m[i] * x[i + c];
+      loc[3] += m[i];
+    }
+    PetscCall(MPIU_Allreduce(loc, tot, 4, MPIU_REAL, MPIU_SUM, comm));
+    for (PetscInt c = 0; c < 3; c++) cen[c] = tot[c] / tot[3];
+    PetscCall(VecGetArray(v, &u));
+    for (PetscInt i = 0; i < nloc; i += 3) {
+      const PetscReal r[3] = {x[i] - cen[0], x[i + 1] - cen[1], x[i + 2] - cen[2]};
+
+      u[i]     = v0[0] + w[1] * r[2] - w[2] * r[1];
+      u[i + 1] = v0[1] + w[2] * r[0] - w[0] * r[2];
+      u[i + 2] = v0[2] + w[0] * r[1] - w[1] * r[0];
+    }
+    PetscCall(VecRestoreArray(v, &u));
+    PetscCall(VecRestoreArrayRead(rs, &m));
+    PetscCall(VecRestoreArrayRead(q, &x));
+  }
+  if (g[0] != 0 || g[1] != 0 || g[2] != 0) {
+    PetscScalar *a;
+
+    PetscCall(VecDuplicate(q, &s->fg));
+    PetscCall(VecGetArray(rs, &a));
+    for (PetscInt i = 0; i < nloc; i += 3)
+      for (PetscInt c = 0; c < 3; c++) a[i + c] = -g[c];
+    PetscCall(VecRestoreArray(rs, &a));
+    PetscCall(MatMult(s->M, rs, s->fg));
+  }
+  PetscCall(VecDestroy(&rs));
+
+  /* fixed vertices: a plane or a label */
+  PetscCall(PetscCalloc1(nloc / 3, &mark));
+  if (fix[0]) {
+    PetscInt  axis = -1, count = 0;
+    PetscReal value = 0;
+    char     *end   = NULL;
+
+    for (PetscInt a = 0; a < 3; a++)
+      if ((fix[0] == SolidAxes[a] || fix[0] == SolidAxes[a] - 'a' + 'A') && fix[1] == '=') axis = a;
+    if (axis >= 0) value = strtod(fix + 2, &end);
+    if (axis < 0 || !end || end == fix + 2 || *end) {
+      PetscCall(PetscFree(mark));
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
+    }
+    {
+      const PetscScalar *x;
+      PetscInt           n = 0;
+
+      PetscCall(VecGetArrayRead(q, &x));
+      for (PetscInt i = 0; i < nloc; i += 3)
+        if (PetscAbsReal(x[i + axis] - value) <= 1e-3 * hmin) {
+          mark[i / 3] = 1;
+          n++;
+        }
+      PetscCall(VecRestoreArrayRead(q, &x));
+      PetscCall(MPIU_Allreduce(&n, &count, 1, MPIU_INT, MPI_SUM, comm));
+    }
+    if (!count) {
+      PetscCall(PetscFree(mark));
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: no vertex of %s lies on the plane %c = %g", fix, what, SolidAxes[axis], (double)value);
+    }
+  } else if (setlabel) {
+    PetscInt       count = 0;
+    PetscErrorCode ierr;
+
+    ierr = SolidMarkLabel(s, label, fixvalue, mark, &count);
+    if (ierr || !count) {
+      PetscCall(PetscFree(mark));
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      if (ierr) PetscFunctionReturn(ierr);
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s -solid_fix_value %" PetscInt_FMT ": no vertex of %s carries it", label, fixvalue, what);
+    }
+  }
+  {
+    PetscInt     rstart;
+    PetscScalar *u;
+
+    for (PetscInt i = 0; i < nloc / 3; i++) nfix += mark[i];
+    PetscCall(PetscMalloc1(3 * nfix, &fidx));
+    PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
+    PetscCall(VecGetArray(v, &u));
+    nfix = 0;
+    for (PetscInt i = 0; i < nloc / 3; i++) {
+      if (!mark[i]) continue;
+      for (PetscInt c = 0; c < 3; c++) {
+        fidx[nfix++] = rstart + 3 * i + c;
+        u[3 * i + c] = 0;
+      }
+    }
+    PetscCall(VecRestoreArray(v, &u));
+    PetscCall(PetscFree(mark));
+    PetscCall(MPIU_Allreduce(&nfix, &nfixall, 1, MPIU_INT, MPI_SUM, comm));
+    if (nfixall) {
+      PetscCall(ISCreateGeneral(comm, nfix, fidx, PETSC_OWN_POINTER, &fixed));
+      PetscCall(MechSystemSetFixed(sy, fixed, NULL));
+      PetscCall(ISDestroy(&fixed));
+    } else PetscCall(PetscFree(fidx));
+    PetscCall(MechSystemAddParameter(sy, "fixed_vertices", (PetscReal)(nfixall / 3)));
+  }
+
+  PetscCall(MechSystemSetMass(sy, s->M));
+  PetscCall(MechSystemSetForce(sy, SolidForce, s));
+  PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
+  PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
+  PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
+  PetscCall(MechSystemSetLinear(sy, mat->linear));
+  /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */
+  s->trefused = PETSC_MIN_REAL;
+  if (mat->positiveJ) PetscCall(MechSystemSetStateCheck(sy, SolidStateCheck, s));
+  for (PetscInt c = 0; c < 6; c++) {
+    const char *names[] = {"momentum_x", "momentum_y", "momentum_z", "angular_momentum_x", "angular_momentum_y", "angular_momentum_z"};
+
+    s->inv[c].s    = s;
+    s->inv[c].comp = c;
+    PetscCall(MechSystemAddInvariant(sy, names[c], SolidMomentum, &s->inv[c]));
+  }
+  PetscCall(MechSystemSetInitialState(sy, q, v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(MatDestroy(&J));
+  *sys = sy;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,175 @@
+/*
+  Private definitions of the solid model (src/models/solid/): the model's context, the material
+  record, the element kernels shared by its files. One job per file:
+
+    solid.c       MechCreateSolid(): options, assembly of the system
+    mesh.c        the built-in beam, mesh input, checks, distribution, rank-independent numbering
+    gmsh.c        tsmech's own Gmsh reader and the physical-group table (gmsh.h)
+    materials.c   the materials, one record each (SolidMaterialOps), chosen by name
+    elements.c    forces, tangents (assembled and matrix-free), energy, momenta, inverted elements
+*/
+#ifndef TSMECH_SOLIDIMPL_H
+#define TSMECH_SOLIDIMPL_H
+
+#include <tsmech.h>
+#include <petscdmplex.h>
+#include <petscsf.h>
+#include <stdint.h>
+#include <string.h>
+#include "gmsh.h"
+
+#if defined(PETSC_USE_COMPLEX)
+#error "The solid model needs a real PETSc build (PetscScalar == PetscReal)"
+#endif
+
+/* The moduli every material reads what it needs from */
+typedef struct {
+  PetscReal mu, lambda, kappa, c1, c2;
+} SolidModuli;
+
+/* What the stress and its derivative at F need, computed once per point by the material's setup */
+typedef struct {
+  PetscReal F[9], FinvT[9], J, lnJ;
+  PetscReal S[9];         /* svk: the second Piola-Kirchhoff stress */
+  PetscReal I1, I2, a, b; /* isochoric materials: invariants of C, J^-2/3, J^-4/3 */
+} SolidPoint;
+
+/*
+  A material: its name (the option's value and what outputs and checkpoints record), whether the
+  force is linear, whether it needs J > 0 (no energy otherwise: such a state is refused), and what
+  the matrix-free action keeps per cell (nstate reals; spatial: the neo-Hookean kernel's spatial
+  gradients, SolidApplyNeoHookean(); otherwise unpack() gives back the point for dstress())
+*/
+typedef struct {
+  const char *name;
+  PetscInt    code; /* recorded in outputs and checkpoints: fixed per material, not the table's order */
+  const char *help;
+  PetscBool   linear, positiveJ, spatial;
+  PetscInt    nstate;
+  PetscBool (*setup)(const SolidModuli *, const PetscReal F[9], SolidPoint *);
+  void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal P[9], PetscReal *W);
+  void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
+  void (*pack)(const SolidModuli *, const SolidPoint *, PetscReal g[4][3], PetscReal st[]);
+  void (*unpack)(const SolidModuli *, const PetscReal st[], SolidPoint *);
+} SolidMaterialOps;
+
+PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
+PETSC_INTERN void                    SolidMaterialNames(char[], size_t);
+PETSC_INTERN PetscInt                SolidMaterialCode(const SolidMaterialOps *);
+PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const SolidMaterialOps *, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, SolidModuli *, PetscReal *, PetscReal *);
+
+typedef struct _n_Solid Solid;
+
+/* Context of one invariant: which component of which momentum */
+typedef struct {
+  Solid   *s;
+  PetscInt comp; /* 0, 1, 2: linear momentum; 3, 4, 5: angular momentum */
+} SolidInvariant;
+
+struct _n_Solid {
+  DM                      dm;
+  const SolidMaterialOps *mat;
+  SolidModuli             mod;
+  PetscReal               rho, alpha, beta, g[3];
+  PetscInt                ncells;   /* local cells */
+  PetscInt               *loff;     /* per cell, 4 offsets of the vertices' dofs in the local vector */
+  PetscInt               *goff;     /* the same in the global numbering */
+  PetscReal              *Dinv;     /* per cell, Dm^-1 (row-major 3 x 3): its rows are g_1, g_2, g_3 */
+  PetscReal              *vol;      /* per cell, V0 */
+  PetscReal              *ctr;      /* per cell, the reference centroid (names an inverted element) */
+  PetscInt               *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
+  PetscInt                ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
+  PetscInt                firstinv; /* the smallest cellid among them (-1: none) */
+  PetscReal               Jinv;     /* and its J */
+  PetscReal               tinv;     /* and the time of that force evaluation */
+  PetscInt                erefused; /* the last state the state check refused: its first inverted element */
+  PetscReal               trefused; /* and its time (PETSC_MIN_REAL: none) */
+  Mat                     M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
+  Vec                     fg;       /* gravity force -M g */
+  Vec                     work;     /* global work vector */
+  MatNullSpace            nullsp;   /* rigid-body modes of the reference configuration */
+  PetscReal              *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
+  PetscReal               cK, cD;   /* coefficients of the last linearization */
+  SolidInvariant          inv[6];
+};
+
+static inline PetscReal SolidDet3(const PetscReal A[9])
+{
+  return A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) + A[2] * (A[3] * A[7] - A[4] * A[6]);
+}
+
+/* B = A^-1 given det A */
+static inline void SolidInv3(const PetscReal A[9], PetscReal det, PetscReal B[9])
+{
+  B[0] = (A[4] * A[8] - A[5] * A[7]) / det;
+  B[1] = (A[2] * A[7] - A[1] * A[8]) / det;
+  B[2] = (A[1] * A[5] - A[2] * A[4]) / det;
+  B[3] = (A[5] * A[6] - A[3] * A[8]) / det;
+  B[4] = (A[0] * A[8] - A[2] * A[6]) / det;
+  B[5] = (A[2] * A[3] - A[0] * A[5]) / det;
+  B[6] = (A[3] * A[7] - A[4] * A[6]) / det;
+  B[7] = (A[1] * A[6] - A[0] * A[7]) / det;
+  B[8] = (A[0] * A[4] - A[1] * A[3]) / det;
+}
+
+/* C = A B (3 x 3, row-major) */
+static inline void SolidMul3(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
+{
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+/* The shape-function gradients g[4][3] of cell c */
+static inline void SolidGradients(const Solid *s, PetscInt c, PetscReal g[4][3])
+{
+  const PetscReal *G = &s->Dinv[9 * c];
+
+  for (PetscInt j = 0; j < 3; j++) {
+    g[1][j] = G[j];
+    g[2][j] = G[3 + j];
+    g[3][j] = G[6 + j];
+    g[0][j] = -(G[j] + G[3 + j] + G[6 + j]);
+  }
+}
+
+/* F = sum_a x_a g_a^T of cell c from the ghosted local array x */
+static inline void SolidDeformation(const Solid *s, PetscInt c, const PetscScalar x[], PetscReal g[4][3], PetscReal F[9])
+{
+  const PetscInt *o = &s->loff[4 * c];
+
+  SolidGradients(s, c, g);
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) F[3 * i + j] = x[o[0] + i] * g[0][j] + x[o[1] + i] * g[1][j] + x[o[2] + i] * g[2][j] + x[o[3] + i] * g[3][j];
+}
+
+/* The global indices of the 12 dofs of cell c */
+static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[12])
+{
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = s->goff[4 * c + a] + i;
+}
+
+/* elements.c */
+PETSC_INTERN PetscErrorCode SolidGetLocal(const Solid *, Vec, Vec *, const PetscScalar **);
+PETSC_INTERN PetscErrorCode SolidRestoreLocal(const Solid *, Vec *, const PetscScalar **);
+PETSC_INTERN PetscErrorCode SolidForce(MechSystem, PetscReal, Vec, Vec, Vec, void *);
+PETSC_INTERN PetscErrorCode SolidAddElementTangents(Solid *, const PetscScalar[], PetscReal, Mat);
+PETSC_INTERN PetscErrorCode SolidTangent(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, Mat, void *);
+PETSC_INTERN PetscErrorCode SolidTangentLinearize(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, void *);
+PETSC_INTERN PetscErrorCode SolidTangentApply(MechSystem, Vec, Vec, void *);
+PETSC_INTERN PetscErrorCode SolidPotential(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
+PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
+PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);
+PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, Mat *);
+PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
+
+/* mesh.c */
+PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DM *, PetscInt **, PetscInt **);
+PETSC_INTERN PetscErrorCode SolidCheckMesh(DM, const char[], const PetscInt[]);
+PETSC_INTERN PetscErrorCode SolidDistribute(DM *, PetscInt **, PetscInt **);
+PETSC_INTERN PetscErrorCode SolidSetUpCells(Solid *, PetscReal *);
+PETSC_INTERN PetscErrorCode SolidMarkLabel(Solid *, const char[], PetscInt, PetscInt[], PetscInt *);
+PETSC_INTERN PetscErrorCode SolidMeshChecksum(Vec, PetscReal *);
+PETSC_INTERN PetscErrorCode SolidSetIOOrdering(Solid *, MechSystem, const PetscInt[], Vec);
+
+#endif
