@@ -33,7 +33,6 @@
 #include "solidimpl.h"
 
 static const char *const SolidMassTypes[] = {"consistent", "lumped", "SolidMass", "SOLID_MASS_", NULL};
-static const char *const SolidAxes        = "xyz";
 
 static PetscErrorCode SolidDestroy(void *ctx)
 {
@@ -49,6 +48,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(VecDestroy(&s->work));
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
+  PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(PetscFree(s));
   PetscFunctionReturn(0);
 }
@@ -110,19 +110,18 @@ static PetscErrorCode SolidDestroy(void *ctx)
 @*/
 PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 {
-  char                    file[PETSC_MAX_PATH_LEN] = "", fix[64] = "", label[256] = "";
-  PetscInt                cells[3] = {20, 2, 2}, masstype = 0, fixvalue = 1;
+  char                    file[PETSC_MAX_PATH_LEN] = "";
+  PetscInt                cells[3] = {20, 2, 2}, masstype = 0;
   PetscReal               size[3] = {1, 0.1, 0.1}, E = 1e7, nu = 0.3, mu = 0, lambda = 0, kappa = 0, c1 = 0, c2 = 0, rho = 1000, ray[2] = {0, 0}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
-  PetscBool               hasfile, setcells, setsize, setmu, setlambda, setkappa, setc1, setc2, setE, setnu, setg, setv, setw, setr, setfix, setlabel;
+  PetscBool               hasfile, setcells, setsize, setmu, setlambda, setkappa, setc1, setc2, setE, setnu, setg, setv, setw, setr;
   Solid                  *s;
   SolidModuli             mod;
   MechSystem              sy;
   DM                      dm;
-  PetscInt                vStart, vEnd, nloc, nfix = 0, nfixall = 0, *mark, *fidx, *cellid = NULL, *vertid = NULL;
+  PetscInt                vStart, vEnd, nloc, *cellid = NULL, *vertid = NULL;
   PetscReal               hmin;
   Mat                     J;
   Vec                     q, v, Xl, rs;
-  IS                      fixed;
   char                    what[PETSC_MAX_PATH_LEN + 32], matname[64] = "neohookean", names[256];
   const SolidMaterialOps *mat;
 
@@ -146,9 +145,6 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
   PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, 3, &setv));
   PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, 3, &setw));
-  PetscCall(MechOptionsString("-solid_fix", "Fix the vertices on a plane (x=0, y=1.5, ...) or none", "MechCreateSolid", fix, fix, sizeof(fix), &setfix));
-  PetscCall(MechOptionsString("-solid_fix_label", "Fix the vertices of a mesh label", "MechCreateSolid", label, label, sizeof(label), &setlabel));
-  PetscCall(MechOptionsInt("-solid_fix_value", "Value of the label -solid_fix_label", "MechCreateSolid", fixvalue, &fixvalue, NULL));
   PetscOptionsEnd();
   /* checked after PetscOptionsEnd(), which must run to free the options object */
   PetscCheck(cells[0] >= 1 && cells[1] >= 1 && cells[2] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": each must be at least 1", cells[0], cells[1], cells[2]);
@@ -170,14 +166,6 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   /* the stress and the tangent add and multiply the moduli: a P-wave modulus lambda + 2 mu beyond
      1e200 leaves no room below the largest double (1.8e308) */
   PetscCheck(PetscIsNormalReal(E) && PetscIsNormalReal(mu) && PetscIsNormalReal(lambda + 2 * mu) && lambda + 2 * mu <= 1e200, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the moduli mu = %g, lambda = %g are too large for floating point (lambda + 2 mu must be at most 1e200)", setmu || setlambda ? "-solid_mu, -solid_lambda" : "-solid_E, -solid_nu", (double)mu, (double)lambda);
-  if (!setfix && !hasfile && !setlabel) PetscCall(PetscStrcpy(fix, "x=0"));
-  {
-    PetscBool none;
-
-    PetscCall(PetscStrcmp(fix, "none", &none));
-    if (none) fix[0] = 0;
-  }
-  PetscCheck(!(fix[0] && setlabel), comm, PETSC_ERR_ARG_INCOMP, "Give -solid_fix or -solid_fix_label, not both (-solid_fix none with -solid_fix_label)");
 
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
@@ -353,85 +341,17 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   PetscCall(VecDestroy(&rs));
 
-  /* fixed vertices: a plane or a label */
-  PetscCall(PetscCalloc1(nloc / 3, &mark));
-  if (fix[0]) {
-    PetscInt  axis = -1, count = 0;
-    PetscReal value = 0;
-    char     *end   = NULL;
-
-    for (PetscInt a = 0; a < 3; a++)
-      if ((fix[0] == SolidAxes[a] || fix[0] == SolidAxes[a] - 'a' + 'A') && fix[1] == '=') axis = a;
-    if (axis >= 0) value = strtod(fix + 2, &end);
-    if (axis < 0 || !end || end == fix + 2 || *end) {
-      PetscCall(PetscFree(mark));
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
-      PetscCall(MechSystemDestroy(&sy));
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
-    }
-    {
-      const PetscScalar *x;
-      PetscInt           n = 0;
-
-      PetscCall(VecGetArrayRead(q, &x));
-      for (PetscInt i = 0; i < nloc; i += 3)
-        if (PetscAbsReal(x[i + axis] - value) <= 1e-3 * hmin) {
-          mark[i / 3] = 1;
-          n++;
-        }
-      PetscCall(VecRestoreArrayRead(q, &x));
-      PetscCall(MPIU_Allreduce(&n, &count, 1, MPIU_INT, MPI_SUM, comm));
-    }
-    if (!count) {
-      PetscCall(PetscFree(mark));
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
-      PetscCall(MechSystemDestroy(&sy));
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: no vertex of %s lies on the plane %c = %g", fix, what, SolidAxes[axis], (double)value);
-    }
-  } else if (setlabel) {
-    PetscInt       count = 0;
-    PetscErrorCode ierr;
-
-    ierr = SolidMarkLabel(s, label, fixvalue, mark, &count);
-    if (ierr || !count) {
-      PetscCall(PetscFree(mark));
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
-      PetscCall(MechSystemDestroy(&sy));
-      if (ierr) PetscFunctionReturn(ierr);
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s -solid_fix_value %" PetscInt_FMT ": no vertex of %s carries it", label, fixvalue, what);
-    }
-  }
+  /* constraints: -solid_bc and the shorthands -solid_fix, -solid_fix_label (constraints.c) */
   {
-    PetscInt     rstart;
-    PetscScalar *u;
+    PetscErrorCode ierr = SolidSetUpConstraints(s, sy, hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, q, v);
 
-    for (PetscInt i = 0; i < nloc / 3; i++) nfix += mark[i];
-    PetscCall(PetscMalloc1(3 * nfix, &fidx));
-    PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
-    PetscCall(VecGetArray(v, &u));
-    nfix = 0;
-    for (PetscInt i = 0; i < nloc / 3; i++) {
-      if (!mark[i]) continue;
-      for (PetscInt c = 0; c < 3; c++) {
-        fidx[nfix++] = rstart + 3 * i + c;
-        u[3 * i + c] = 0;
-      }
+    if (ierr) {
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      PetscFunctionReturn(ierr);
     }
-    PetscCall(VecRestoreArray(v, &u));
-    PetscCall(PetscFree(mark));
-    PetscCall(MPIU_Allreduce(&nfix, &nfixall, 1, MPIU_INT, MPI_SUM, comm));
-    if (nfixall) {
-      PetscCall(ISCreateGeneral(comm, nfix, fidx, PETSC_OWN_POINTER, &fixed));
-      PetscCall(MechSystemSetFixed(sy, fixed, NULL));
-      PetscCall(ISDestroy(&fixed));
-    } else PetscCall(PetscFree(fidx));
-    PetscCall(MechSystemAddParameter(sy, "fixed_vertices", (PetscReal)(nfixall / 3)));
   }
 
   PetscCall(MechSystemSetMass(sy, s->M));

@@ -7,6 +7,8 @@
     gmsh.c        tsmech's own Gmsh reader and the physical-group table (gmsh.h)
     materials.c   the materials, one record each (SolidMaterialOps), chosen by name
     elements.c    forces, tangents (assembled and matrix-free), energy, momenta, inverted elements
+    constraints.c constraints (Dirichlet conditions) by label, Gmsh group or plane, per component,
+                  with prescribed motions u phi(t)
 */
 #ifndef TSMECH_SOLIDIMPL_H
 #define TSMECH_SOLIDIMPL_H
@@ -58,7 +60,8 @@ PETSC_INTERN void                    SolidMaterialNames(char[], size_t);
 PETSC_INTERN PetscInt                SolidMaterialCode(const SolidMaterialOps *);
 PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const SolidMaterialOps *, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, SolidModuli *, PetscReal *, PetscReal *);
 
-typedef struct _n_Solid Solid;
+typedef struct _n_Solid             Solid;
+typedef struct _n_SolidConstraints *SolidConstraints;
 
 /* Context of one invariant: which component of which momentum */
 typedef struct {
@@ -91,6 +94,7 @@ struct _n_Solid {
   PetscReal              *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
   PetscReal               cK, cD;   /* coefficients of the last linearization */
   SolidInvariant          inv[6];
+  SolidConstraints        bc; /* constraints.c */
 };
 
 static inline PetscReal SolidDet3(const PetscReal A[9])
@@ -162,6 +166,12 @@ PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, Petsc
 PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);
 PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, Mat *);
 PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
+
+/* constraints.c */
+PETSC_INTERN PetscErrorCode SolidSetUpConstraints(Solid *, MechSystem, PetscBool, PetscReal, const char[], Vec, Vec);
+PETSC_INTERN PetscErrorCode SolidConstraintsEvaluate(SolidConstraints, PetscReal, Vec, Vec);
+PETSC_INTERN PetscBool      SolidConstraintsMoving(SolidConstraints);
+PETSC_INTERN PetscErrorCode SolidConstraintsDestroy(SolidConstraints *);
 
 /* mesh.c */
 PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DM *, PetscInt **, PetscInt **);

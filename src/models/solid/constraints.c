@@ -1,0 +1,356 @@
+/*
+  The solid's constraints (Dirichlet conditions), any number, each named by the user:
+
+    -solid_bc clamp,sym
+    -solid_bc_clamp_label "Face Sets" -solid_bc_clamp_value 1   a label and value,
+    -solid_bc_clamp_group clamp                                  or a Gmsh physical group by name,
+    -solid_bc_sym_where z=0                                      or a coordinate plane, or all
+    -solid_bc_sym_components z                                   the components held (default xyz)
+    -solid_bc_clamp_u 0,0.01,0 -solid_bc_clamp_time ramp:1       prescribed displacement u phi(t)
+
+  A constrained component i of a vertex with reference position X follows q_i(t) = X_i + u_i phi(t),
+  v_i(t) = u_i phi'(t); the system holds these dofs (MechSystemSetFixed()) and, for a prescribed
+  motion, gives every integrator their values at any time (MechSystemSetFixedMotion()). -solid_fix
+  (a plane) and -solid_fix_label/-solid_fix_value stay as shorthands for a constraint of all three
+  components at rest; without any of them the built-in beam is clamped at x = 0.
+*/
+/* strtok_r() is POSIX */
+#define _POSIX_C_SOURCE 200809L
+#include "solidimpl.h"
+#include <ctype.h>
+#include <stdlib.h>
+
+#define SOLID_MAX_BC 16
+
+typedef struct {
+  char             name[64];
+  PetscInt         comps; /* bit c: component c is held */
+  PetscReal        u[3];
+  MechTimeFunction tf;
+} SolidBC;
+
+/* The constraints of a solid: for each held local dof, which constraint holds it */
+struct _n_SolidConstraints {
+  PetscInt   nbc;
+  SolidBC    bc[SOLID_MAX_BC];
+  PetscInt   n;      /* held dofs of this rank */
+  PetscInt  *idx;    /* their global indices */
+  PetscInt  *which;  /* their constraint */
+  PetscReal *X;      /* their reference positions */
+  PetscReal *u;      /* and the prescribed displacement's component */
+  PetscBool  moving; /* some constraint prescribes a motion that is not constant in time */
+};
+
+static const char *const SolidAxes = "xyz";
+
+/* Parses "x=1.5" (axis 0..2 and value) or "all" (axis -1); false if neither */
+static PetscBool ParseWhere(const char w[], PetscInt *axis, PetscReal *value)
+{
+  char *end;
+
+  if (!strcmp(w, "all")) {
+    *axis = -1;
+    return PETSC_TRUE;
+  }
+  *axis = -2;
+  for (PetscInt a = 0; a < 3; a++)
+    if ((w[0] == SolidAxes[a] || w[0] == SolidAxes[a] - 'a' + 'A') && w[1] == '=') *axis = a;
+  if (*axis < 0) return PETSC_FALSE;
+  *value = strtod(w + 2, &end);
+  return end != w + 2 && !*end && !PetscIsInfOrNanReal(*value) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/*
+  Marks (mark[i] = 1) the owned vertices on the plane axis = value (within 1e-3 of the smallest
+  cell size), or all (axis -1); returns how many over all ranks
+*/
+static PetscErrorCode MarkWhere(Vec X, PetscInt axis, PetscReal value, PetscReal hmin, PetscInt mark[], PetscInt *count)
+{
+  const PetscScalar *x;
+  PetscInt           n, k = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt i = 0; i < n; i += 3)
+    if (axis < 0 || PetscAbsReal(x[i + axis] - value) <= 1e-3 * hmin) {
+      mark[i / 3] = 1;
+      k++;
+    }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(&k, count, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)X)));
+  PetscFunctionReturn(0);
+}
+
+/* The components of "xz" as a bit set; 0 if the text is not a non-empty set of x, y, z */
+static PetscInt ParseComponents(const char c[])
+{
+  PetscInt bits = 0;
+
+  if (!c[0]) return 0;
+  for (const char *p = c; *p; p++) {
+    const char *a = strchr(SolidAxes, tolower((unsigned char)*p));
+
+    if (!a || !*p || bits & (1 << (a - SolidAxes))) return 0;
+    bits |= 1 << (a - SolidAxes);
+  }
+  return bits;
+}
+
+/* One constraint's options (-solid_bc_NAME_...) and the vertices it selects (mark, owned) */
+static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscReal hmin, const char what[], SolidBC *bc, PetscInt mark[])
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)s->dm);
+  char      opt[5][128], label[256] = "", group[256] = "", where[64] = "", comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant";
+  PetscInt  value = 1, count = 0, axis = 0;
+  PetscReal pv = 0;
+  PetscBool setlabel, setvalue, setgroup, setwhere, setu;
+
+  PetscFunctionBegin;
+  for (const char *p = name; *p; p++) PetscCheck(isalnum((unsigned char)*p) || *p == '_', comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: a constraint's name may hold letters, digits and _ only", name);
+  PetscCall(PetscStrncpy(bc->name, name, sizeof(bc->name)));
+  bc->u[0] = bc->u[1] = bc->u[2] = 0;
+  PetscOptionsBegin(comm, NULL, "Solid constraint", "MechSystem");
+  PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-solid_bc_%s_label", name));
+  PetscCall(MechOptionsString(opt[0], "Constraint: the mesh label of its points", "MechCreateSolid", label, label, sizeof(label), &setlabel));
+  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_value", name));
+  PetscCall(MechOptionsInt(opt[1], "Constraint: the label's value", "MechCreateSolid", value, &value, &setvalue));
+  PetscCall(PetscSNPrintf(opt[2], sizeof(opt[2]), "-solid_bc_%s_group", name));
+  PetscCall(MechOptionsString(opt[2], "Constraint: a Gmsh physical group by name", "MechCreateSolid", group, group, sizeof(group), &setgroup));
+  PetscCall(PetscSNPrintf(opt[3], sizeof(opt[3]), "-solid_bc_%s_where", name));
+  PetscCall(MechOptionsString(opt[3], "Constraint: the vertices on a coordinate plane (x=0) or all", "MechCreateSolid", where, where, sizeof(where), &setwhere));
+  PetscCall(PetscSNPrintf(opt[4], sizeof(opt[4]), "-solid_bc_%s_components", name));
+  PetscCall(MechOptionsString(opt[4], "Constraint: the components held (x, y, z)", "MechCreateSolid", comps, comps, sizeof(comps), NULL));
+  PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-solid_bc_%s_u", name));
+  PetscCall(MechOptionsRealList(opt[0], "Constraint: the prescribed displacement u (times phi(t))", "MechCreateSolid", bc->u, 3, &setu));
+  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_time", name));
+  PetscCall(MechOptionsString(opt[1], "Constraint: the time function phi of u: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", timef, timef, sizeof(timef), NULL));
+  PetscOptionsEnd();
+  PetscCheck((setlabel ? 1 : 0) + (setgroup ? 1 : 0) + (setwhere ? 1 : 0) == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: give exactly one of -solid_bc_%s_label, -solid_bc_%s_group and -solid_bc_%s_where", name, name, name, name);
+  PetscCheck(!setvalue || setlabel, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_value: goes with -solid_bc_%s_label", name, name);
+  bc->comps = ParseComponents(comps);
+  PetscCheck(bc->comps, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_components %s: give the components held as letters among x, y, z (e.g. z, xy, xyz), each once", name, comps);
+  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_time", name));
+  PetscCall(MechTimeFunctionCreate(comm, timef, opt[1], &bc->tf));
+  if (setwhere) {
+    PetscCheck(ParseWhere(where, &axis, &pv), comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or all", name, where);
+    PetscCall(MarkWhere(X, axis, pv, hmin, mark, &count));
+    PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: no vertex of %s lies on the plane %c = %g", name, where, what, SolidAxes[axis < 0 ? 0 : axis], (double)pv);
+  } else {
+    const char *lname = label;
+
+    if (setgroup) {
+      PetscBool found;
+
+      PetscCall(SolidMeshGetPhysicalGroup(s->dm, group, &lname, &value, &found));
+      PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_group %s: %s has no Gmsh physical group of that name", name, group, what);
+    }
+    {
+      DMLabel l;
+
+      PetscCall(DMGetLabel(s->dm, lname, &l));
+      PetscCheck(l, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_label %s: %s has no such label", name, lname, what);
+    }
+    PetscCall(SolidMarkLabel(s, lname, value, mark, &count));
+    PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_%s %s%s%" PetscInt_FMT ": no vertex of %s carries it", name, setgroup ? "group" : "label", setgroup ? group : label, setgroup ? " (value " : " value ", value, what);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  Reads the constraints (-solid_bc and the shorthands -solid_fix, -solid_fix_label), marks the
+  held dofs, sets their initial position X + u phi(0) and velocity u phi'(0) in q and v (q holds
+  the reference positions on entry), records them in the system and in its parameters. Collective.
+*/
+PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin, PetscReal hmin, const char what[], Vec q, Vec v)
+{
+  MPI_Comm         comm = PetscObjectComm((PetscObject)s->dm);
+  SolidConstraints c;
+  char             list[1024] = "", fix[64] = "", flabel[256] = "";
+  PetscInt         fvalue = 1, nloc, rstart, *owner, nheld = 0, nall, conflicts = 0, nvtx = 0;
+  PetscBool        setlist, setfix, setflabel, setfvalue;
+  PetscInt        *mark;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&c));
+  s->bc = c;
+  PetscOptionsBegin(comm, NULL, "Solid constraints", "MechSystem");
+  PetscCall(MechOptionsString("-solid_bc", "Constraints by name (comma-separated); each with -solid_bc_NAME_label/_group/_where, _components, _u, _time", "MechCreateSolid", list, list, sizeof(list), &setlist));
+  PetscCall(MechOptionsString("-solid_fix", "Fix the vertices on a plane (x=0, y=1.5, ...) or none", "MechCreateSolid", fix, fix, sizeof(fix), &setfix));
+  PetscCall(MechOptionsString("-solid_fix_label", "Fix the vertices of a mesh label", "MechCreateSolid", flabel, flabel, sizeof(flabel), &setflabel));
+  PetscCall(MechOptionsInt("-solid_fix_value", "Value of the label -solid_fix_label", "MechCreateSolid", fvalue, &fvalue, &setfvalue));
+  PetscOptionsEnd();
+  PetscCheck(!(setfix && setflabel), comm, PETSC_ERR_ARG_INCOMP, "Give -solid_fix or -solid_fix_label, not both (-solid_fix none with -solid_fix_label)");
+  PetscCheck(!setfvalue || setflabel, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_value: goes with -solid_fix_label");
+  if (!strcmp(fix, "none")) fix[0] = 0;
+  /* the built-in beam is clamped at x = 0 unless a constraint or -solid_fix says otherwise */
+  if (builtin && !setlist && !setfix && !setflabel) PetscCall(PetscStrcpy(fix, "x=0"));
+  PetscCall(VecGetLocalSize(q, &nloc));
+  PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
+  PetscCall(PetscMalloc2(nloc / 3, &mark, nloc, &owner));
+  for (PetscInt i = 0; i < nloc; i++) owner[i] = -1;
+  /* the shorthands first, as the constraint "fix" */
+  if (fix[0] || setflabel) {
+    SolidBC  *bc    = &c->bc[c->nbc++];
+    PetscInt  count = 0, axis;
+    PetscReal pv    = 0;
+
+    PetscCall(PetscArrayzero(mark, nloc / 3));
+    PetscCall(PetscStrcpy(bc->name, "fix"));
+    bc->comps = 7;
+    PetscCall(MechTimeFunctionCreate(comm, "constant", "-solid_fix", &bc->tf));
+    if (fix[0]) {
+      PetscCheck(ParseWhere(fix, &axis, &pv) && axis >= 0, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
+      PetscCall(MarkWhere(q, axis, pv, hmin, mark, &count));
+      PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: no vertex of %s lies on the plane %c = %g", fix, what, SolidAxes[axis], (double)pv);
+    } else {
+      DMLabel l;
+
+      PetscCall(DMGetLabel(s->dm, flabel, &l));
+      PetscCheck(l, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s: the mesh has no such label", flabel);
+      PetscCall(SolidMarkLabel(s, flabel, fvalue, mark, &count));
+      PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s -solid_fix_value %" PetscInt_FMT ": no vertex of %s carries it", flabel, fvalue, what);
+    }
+    for (PetscInt i = 0; i < nloc / 3; i++)
+      if (mark[i])
+        for (PetscInt k = 0; k < 3; k++) owner[3 * i + k] = c->nbc - 1;
+  }
+  if (setlist) {
+    char *save = NULL, *tok;
+
+    PetscCheck(list[0] != ',' && list[strlen(list) - 1] != ',' && !strstr(list, ",,"), comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: an element of the list is empty", list);
+    for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      SolidBC *bc;
+
+      for (PetscInt b = 0; b < c->nbc; b++) PetscCheck(strcmp(c->bc[b].name, tok), comm, PETSC_ERR_ARG_WRONG, "-solid_bc: the constraint %s is named twice%s", tok, strcmp(tok, "fix") ? "" : " (fix is the name of -solid_fix and -solid_fix_label)");
+      PetscCheck(c->nbc < SOLID_MAX_BC, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_bc: at most %d constraints", SOLID_MAX_BC);
+      bc = &c->bc[c->nbc++];
+      PetscCall(PetscArrayzero(mark, nloc / 3));
+      PetscCall(ReadConstraint(s, q, tok, hmin, what, bc, mark));
+      for (PetscInt i = 0; i < nloc / 3; i++) {
+        if (!mark[i]) continue;
+        for (PetscInt k = 0; k < 3; k++) {
+          const PetscInt d = 3 * i + k;
+
+          if (!(bc->comps & (1 << k))) continue;
+          if (owner[d] >= 0) {
+            /* held twice: only alike prescriptions agree */
+            const SolidBC *o = &c->bc[owner[d]];
+            const char    *d1, *d2;
+
+            PetscCall(MechTimeFunctionGetDescription(o->tf, &d1));
+            PetscCall(MechTimeFunctionGetDescription(bc->tf, &d2));
+            if (!(o->u[k] == bc->u[k] && (bc->u[k] == 0 || !strcmp(d1, d2)))) conflicts++;
+            continue;
+          }
+          owner[d] = c->nbc - 1;
+        }
+      }
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &conflicts, 1, MPIU_INT, MPI_SUM, comm));
+      PetscCheck(!conflicts, comm, PETSC_ERR_ARG_INCOMP, "-solid_bc: the constraint %s prescribes %" PetscInt_FMT " component%s that an earlier constraint prescribes differently", tok, conflicts, conflicts > 1 ? "s" : "");
+    }
+  }
+  /* the held dofs in the global numbering, their reference positions and displacements */
+  for (PetscInt d = 0; d < nloc; d++) nheld += owner[d] >= 0;
+  PetscCall(PetscMalloc4(nheld, &c->idx, nheld, &c->which, nheld, &c->X, nheld, &c->u));
+  {
+    const PetscScalar *x;
+
+    PetscCall(VecGetArrayRead(q, &x));
+    for (PetscInt d = 0, k = 0; d < nloc; d++) {
+      if (owner[d] < 0) continue;
+      c->idx[k]   = rstart + d;
+      c->which[k] = owner[d];
+      c->X[k]     = PetscRealPart(x[d]);
+      c->u[k]     = c->bc[owner[d]].u[d % 3];
+      k++;
+    }
+    PetscCall(VecRestoreArrayRead(q, &x));
+    for (PetscInt i = 0; i < nloc / 3; i++) nvtx += owner[3 * i] >= 0 || owner[3 * i + 1] >= 0 || owner[3 * i + 2] >= 0;
+  }
+  c->n = nheld;
+  /* a motion: a non-zero u whose time function is not constant */
+  for (PetscInt b = 0; b < c->nbc; b++) {
+    const char *desc;
+
+    PetscCall(MechTimeFunctionGetDescription(c->bc[b].tf, &desc));
+    if ((c->bc[b].u[0] != 0 || c->bc[b].u[1] != 0 || c->bc[b].u[2] != 0) && strcmp(desc, "constant")) c->moving = PETSC_TRUE;
+  }
+  PetscCall(PetscFree2(mark, owner));
+  /* the initial state of the held dofs: q = X + u phi(0), v = u phi'(0) */
+  PetscCall(SolidConstraintsEvaluate(c, 0, q, v));
+  PetscCall(MPIU_Allreduce(&nheld, &nall, 1, MPIU_INT, MPI_SUM, comm));
+  if (nall) {
+    IS fixed;
+
+    PetscCall(ISCreateGeneral(comm, nheld, c->idx, PETSC_COPY_VALUES, &fixed));
+    PetscCall(MechSystemSetFixed(sys, fixed, NULL));
+    PetscCall(ISDestroy(&fixed));
+  }
+  /* what a restart must match: the held vertices (as before), and each named constraint */
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nvtx, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCall(MechSystemAddParameter(sys, "fixed_vertices", (PetscReal)nvtx));
+  if (setlist) {
+    PetscCall(MechSystemAddParameter(sys, "constrained_dofs", (PetscReal)nall));
+    for (PetscInt b = 0; b < c->nbc; b++) {
+      const SolidBC *bc = &c->bc[b];
+      const char    *desc;
+      char           pname[128];
+      PetscReal      sum = 0;
+
+      if (!strcmp(bc->name, "fix") && b == 0 && (fix[0] || setflabel)) continue;
+      PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_components", bc->name));
+      PetscCall(MechSystemAddParameter(sys, pname, (PetscReal)bc->comps));
+      for (PetscInt k = 0; k < 3; k++) {
+        PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_u%c", bc->name, SolidAxes[k]));
+        PetscCall(MechSystemAddParameter(sys, pname, bc->u[k]));
+      }
+      /* the time function as a checksum of its description (a table's with its contents') */
+      PetscCall(MechTimeFunctionGetDescription(bc->tf, &desc));
+      for (const unsigned char *p = (const unsigned char *)desc; *p; p++) sum = PetscFmodReal(sum * 131 + *p, 4294967291.0);
+      PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_time", bc->name));
+      PetscCall(MechSystemAddParameter(sys, pname, sum));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* q and v of the held dofs at time t: X + u phi(t) and u phi'(t) (either vector may be NULL) */
+PetscErrorCode SolidConstraintsEvaluate(SolidConstraints c, PetscReal t, Vec q, Vec v)
+{
+  PetscScalar *qa = NULL, *va = NULL;
+  PetscInt     rstart;
+  PetscReal    phi[SOLID_MAX_BC], dphi[SOLID_MAX_BC];
+
+  PetscFunctionBegin;
+  if (!c || !c->n) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < c->nbc; b++) PetscCall(MechTimeFunctionEvaluate(c->bc[b].tf, t, &phi[b], &dphi[b], NULL));
+  PetscCall(VecGetOwnershipRange(q ? q : v, &rstart, NULL));
+  if (q) PetscCall(VecGetArray(q, &qa));
+  if (v) PetscCall(VecGetArray(v, &va));
+  for (PetscInt k = 0; k < c->n; k++) {
+    const PetscInt i = c->idx[k] - rstart, b = c->which[k];
+
+    if (qa) qa[i] = c->X[k] + c->u[k] * phi[b];
+    if (va) va[i] = c->u[k] * dphi[b];
+  }
+  if (q) PetscCall(VecRestoreArray(q, &qa));
+  if (v) PetscCall(VecRestoreArray(v, &va));
+  PetscFunctionReturn(0);
+}
+
+/* Whether some constraint prescribes a motion (u phi(t) not constant) */
+PetscBool SolidConstraintsMoving(SolidConstraints c)
+{
+  return c && c->moving ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscErrorCode SolidConstraintsDestroy(SolidConstraints *c)
+{
+  PetscFunctionBegin;
+  if (!*c) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < (*c)->nbc; b++) PetscCall(MechTimeFunctionDestroy(&(*c)->bc[b].tf));
+  PetscCall(PetscFree4((*c)->idx, (*c)->which, (*c)->X, (*c)->u));
+  PetscCall(PetscFree(*c));
+  PetscFunctionReturn(0);
+}
