@@ -196,6 +196,13 @@ PETSC_EXTERN PetscErrorCode MechSystemComputePatch(MechSystem, PetscReal t, Vec 
    (a full-size Vec, only its fixed entries are read; NULL: the values of the initial state). */
 PETSC_EXTERN PetscErrorCode MechSystemSetFixed(MechSystem, IS, Vec);
 PETSC_EXTERN PetscErrorCode MechSystemGetFixed(MechSystem, IS *);
+/* A prescribed motion of the fixed dofs: the callback sets the fixed entries of q, v and a (any
+   may be NULL) to their prescribed position, velocity and acceleration at time t */
+typedef PetscErrorCode (*MechFixedMotionFn)(MechSystem, PetscReal t, Vec q, Vec v, Vec a, void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemSetFixedMotion(MechSystem, MechFixedMotionFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemHasFixedMotion(MechSystem, PetscBool *);
+PETSC_EXTERN PetscErrorCode MechSystemApplyFixedAt(MechSystem, PetscReal t, Vec q, Vec v);
+PETSC_EXTERN PetscErrorCode MechSystemComputeFixedMotion(MechSystem, PetscReal t, Vec q, Vec v, Vec a);
 /* The potential energy callback. It is called on every rank with the distributed q and v and
    must return the GLOBAL potential, the same value on every rank (sum the local parts with
    MPIU_Allreduce() or use VecDot()/VecSum(), which already return global values): the energy
@@ -357,10 +364,10 @@ PETSC_EXTERN PetscErrorCode MechSolidGetInverted(MechSystem, Vec q, PetscInt *co
 /* Time functions phi(t) of loads and prescribed motions: constant, ramp:T, hat:T1,T2, sin:OMEGA,
    table:FILE (src/mech/timefunction.c) */
 typedef struct _n_MechTimeFunction *MechTimeFunction;
-PETSC_EXTERN PetscErrorCode MechTimeFunctionCreate(MPI_Comm, const char spec[], const char option[], MechTimeFunction *);
-PETSC_EXTERN PetscErrorCode MechTimeFunctionEvaluate(MechTimeFunction, PetscReal t, PetscReal *phi, PetscReal *dphi, PetscReal *ddphi);
-PETSC_EXTERN PetscErrorCode MechTimeFunctionGetDescription(MechTimeFunction, const char **spec);
-PETSC_EXTERN PetscErrorCode MechTimeFunctionDestroy(MechTimeFunction *);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionCreate(MPI_Comm, const char spec[], const char option[], MechTimeFunction *);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionEvaluate(MechTimeFunction, PetscReal t, PetscReal *phi, PetscReal *dphi, PetscReal *ddphi);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetDescription(MechTimeFunction, const char **spec);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionDestroy(MechTimeFunction *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* HDF5 output (layout documented in the README)                                              */

@@ -39,6 +39,13 @@ struct _p_MechSystem {
   MechStateCheckFn statecheck; /* optional: which states the model can take */
   void            *statecheckctx;
 
+  MechFixedMotionFn motion; /* optional: a prescribed motion of the fixed dofs */
+  void             *motionctx;
+  Mat               Mcouple;  /* with a motion and a non-diagonal mass: M - Mfix, the inertial coupling */
+  Vec               apresc;   /* with a motion: the prescribed acceleration (fixed entries) */
+  Vec               Mdiagfix; /* with a motion: the diagonal of Mfix */
+  Vec               qm, vm;   /* with a motion: the state with the fixed dofs where prescribed */
+
   IS        fixed;       /* fixed dofs, global indices owned by this rank */
   Vec       fixedvalues; /* prescribed values (full-size), NULL: keep the initial state */
   PetscBool linear;
@@ -93,5 +100,11 @@ PETSC_INTERN PetscErrorCode MechSystemGetPattern(MechSystem, Mat *);
 PETSC_INTERN PetscErrorCode MechSystemSetUpFirstOrder(MechSystem, TS, Vec q, Vec v);
 /* Unpack X = [q; v] */
 PETSC_INTERN PetscErrorCode MechFirstOrderUnpack(TS, Vec X, Vec q, Vec v);
+PETSC_INTERN PetscErrorCode MechFirstOrderPack(TS, Vec q, Vec v, Vec X);
+/* the state at which a system with a prescribed motion is evaluated: the fixed dofs at their
+   prescribed position and velocity at t (work copies), or q and v themselves */
+PETSC_INTERN PetscErrorCode MechSystemMotionState(MechSystem, PetscReal, Vec, Vec, Vec *, Vec *);
+/* the prescribed motion met at the end of a step of a PETSc type (its post-step) */
+PETSC_INTERN PetscErrorCode TSMechApplyFixedMotion(TS);
 
 #endif

@@ -172,6 +172,11 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->iomesh));
   PetscCall(PetscFree(s->iocells));
   PetscCall(VecDestroy(&s->fixedvalues));
+  PetscCall(MatDestroy(&s->Mcouple));
+  PetscCall(VecDestroy(&s->apresc));
+  PetscCall(VecDestroy(&s->Mdiagfix));
+  PetscCall(VecDestroy(&s->qm));
+  PetscCall(VecDestroy(&s->vm));
   for (PetscInt i = 0; i < s->ninvariants; i++) PetscCall(PetscFree(s->invname[i]));
   for (PetscInt i = 0; i < s->nparams; i++) PetscCall(PetscFree(s->paramname[i]));
   PetscCall(PetscFree(s->modelname));
@@ -673,6 +678,125 @@ PetscErrorCode MechSystemSetFixed(MechSystem sys, IS fixed, Vec values)
   if (values) PetscCall(VecDuplicate(values, &sys->fixedvalues));
   if (values) PetscCall(VecCopy(values, sys->fixedvalues));
   sys->setupcalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemSetFixedMotion - Prescribes the motion of the fixed degrees of freedom.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system (with its fixed dofs, `MechSystemSetFixed()`)
+. fn  - sets the fixed entries of q, v, a (any may be NULL) to the prescribed position, velocity
+        and acceleration at time t; the other entries must be left alone
+- ctx - its context
+
+  Calling sequence of fn:
+$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, Vec a, void *ctx)
+
+  Level: intermediate
+
+  Notes:
+  Every integrator then ends each step with the fixed entries of q and v equal to the prescribed
+  values at the step's end, exactly (`MechSystemApplyFixedAt()`: the tsmech types, and PETSc's
+  types through the post-step `TSMechSetSolution()` installs). Within the step the fixed rows
+  follow the prescribed acceleration: their force is -m_ii a_i(t) instead of zero; the tsmech
+  implicit types hold the stage's fixed positions at the prescribed ones (docs/solvers.md). With a
+  consistent mass, the inertia the moving dofs exert on their neighbours, M_if a_f(t), is part of
+  the force of the free rows (the fixed rows and columns of M are otherwise decoupled).
+
+.seealso: `MechSystemSetFixed()`, `MechSystemApplyFixedAt()`, `MechSystemComputeFixedMotion()`
+@*/
+PetscErrorCode MechSystemSetFixedMotion(MechSystem sys, MechFixedMotionFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  sys->motion      = fn;
+  sys->motionctx   = ctx;
+  sys->setupcalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemHasFixedMotion - Whether the fixed dofs have a prescribed motion.
+
+  Not Collective
+
+.seealso: `MechSystemSetFixedMotion()`
+@*/
+PetscErrorCode MechSystemHasFixedMotion(MechSystem sys, PetscBool *has)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  *has = sys->motion && sys->fixed ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemComputeFixedMotion - The prescribed position, velocity and acceleration of the fixed
+  dofs at time t, in the fixed entries of q, v and a (any may be NULL; the others are left alone).
+  Without a motion: the held position (`MechSystemApplyFixed()`), zero velocity and acceleration.
+
+  Collective
+
+.seealso: `MechSystemSetFixedMotion()`, `MechSystemApplyFixedAt()`
+@*/
+PetscErrorCode MechSystemComputeFixedMotion(MechSystem sys, PetscReal t, Vec q, Vec v, Vec a)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (!sys->fixed) PetscFunctionReturn(0);
+  if (sys->motion) PetscCall(MechSystemAgree(sys, (*sys->motion)(sys, t, q, v, a, sys->motionctx), "prescribed motion"));
+  else {
+    PetscCall(MechSystemApplyFixed(sys, q, v));
+    if (a) PetscCall(VecISSet(a, sys->fixed, 0.0));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemApplyFixedAt - Sets the fixed entries of q and v to their prescribed values at time t:
+  the motion's (`MechSystemSetFixedMotion()`), or the held position and zero velocity.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position, modified in place (may be NULL)
+- v   - the velocity, modified in place (may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechSystemApplyFixed()`, `MechSystemSetFixedMotion()`
+@*/
+PetscErrorCode MechSystemApplyFixedAt(MechSystem sys, PetscReal t, Vec q, Vec v)
+{
+  PetscFunctionBegin;
+  PetscCall(MechSystemComputeFixedMotion(sys, t, q, v, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The state a system with a prescribed motion is evaluated at: q and v with the fixed entries at
+  their prescribed values at t, so that the force and the tangent never depend on where an
+  integrator's unknowns put the fixed dofs (their columns of K and D are zero). Without a motion
+  q and v themselves.
+*/
+PetscErrorCode MechSystemMotionState(MechSystem sys, PetscReal t, Vec q, Vec v, Vec *qm, Vec *vm)
+{
+  PetscFunctionBegin;
+  *qm = q;
+  *vm = v;
+  if (!sys->motion || !sys->fixed) PetscFunctionReturn(0);
+  if (!sys->qm) PetscCall(VecDuplicate(q, &sys->qm));
+  if (!sys->vm) PetscCall(VecDuplicate(q, &sys->vm));
+  PetscCall(VecCopy(q, sys->qm));
+  if (v) PetscCall(VecCopy(v, sys->vm));
+  PetscCall(MechSystemComputeFixedMotion(sys, t, sys->qm, v ? sys->vm : NULL, NULL));
+  *qm = sys->qm;
+  *vm = v ? sys->vm : NULL;
   PetscFunctionReturn(0);
 }
 
@@ -1380,6 +1504,18 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
     PetscCheck(dmin > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "The lumped mass matrix has a non-positive entry %g: every mass must be positive", (double)dmin);
   }
   if (!sys->work) PetscCall(MatCreateVecs(sys->M, &sys->work, NULL));
+  PetscCall(MatDestroy(&sys->Mcouple));
+  PetscCall(VecDestroy(&sys->apresc));
+  PetscCall(VecDestroy(&sys->Mdiagfix));
+  if (sys->motion && sys->fixed) {
+    PetscCall(MatCreateVecs(sys->M, &sys->apresc, NULL));
+    PetscCall(MatCreateVecs(sys->M, &sys->Mdiagfix, NULL));
+    PetscCall(MatGetDiagonal(sys->Mfix, sys->Mdiagfix));
+    if (!sys->massdiag) {
+      PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mcouple));
+      PetscCall(MatAXPY(sys->Mcouple, -1.0, sys->Mfix, SUBSET_NONZERO_PATTERN));
+    }
+  }
   if (sys->massksp) PetscCall(KSPSetOperators(sys->massksp, sys->Mfix, sys->Mfix));
   sys->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(0);
@@ -1413,6 +1549,7 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
   PetscCall(PetscLogEventBegin(MECH_Force, sys, q, v, f));
+  PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v));
   {
     PetscErrorCode ierr = (*sys->force)(sys, t, q, v, f, sys->forcectx);
     PetscMPIInt    rank;
@@ -1422,6 +1559,18 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
     PetscCall(MechSystemAgree(sys, ierr, "force"));
   }
   if (sys->fixed) PetscCall(VecISSet(f, sys->fixed, 0.0));
+  if (sys->motion && sys->fixed) {
+    /* the prescribed acceleration a_f: the fixed rows' force -m_ff a_f, and with a consistent
+       mass the inertia M_if a_f of the moving dofs on the free rows */
+    PetscCall(VecZeroEntries(sys->apresc));
+    PetscCall(MechSystemAgree(sys, (*sys->motion)(sys, t, NULL, NULL, sys->apresc, sys->motionctx), "prescribed motion"));
+    if (sys->Mcouple) {
+      PetscCall(MatMultAdd(sys->Mcouple, sys->apresc, f, f));
+      PetscCall(VecISSet(f, sys->fixed, 0.0));
+    }
+    PetscCall(VecPointwiseMult(sys->apresc, sys->apresc, sys->Mdiagfix));
+    PetscCall(VecAXPY(f, -1.0, sys->apresc));
+  }
   PetscCall(PetscLogEventEnd(MECH_Force, sys, q, v, f));
   PetscFunctionReturn(0);
 }
@@ -1517,6 +1666,7 @@ static PetscErrorCode MechSystemComputeOperator_Private(MechSystem sys, MechTang
   PetscCall(PetscLogEventBegin(MECH_Operator, sys, J, 0, 0));
   PetscCall(MatZeroEntries(J));
   if (cK != 0 || cD != 0) {
+    PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v));
     PetscCall(MechSystemAgree(sys, (*fn)(sys, t, q, v, cK, cD, J, ctx), "tangent"));
     if (sys->fixed) PetscCall(MatZeroRowsColumnsIS(J, sys->fixed, 0.0, NULL, NULL));
   } else {

@@ -223,7 +223,10 @@ PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem sys, PetscReal t, Vec
   if (!sys->hasdamping) cD = 0;
   PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Linearize, sys, q, v, 0));
-  if (cK != 0 || cD != 0) PetscCall(MechSystemAgree(sys, (*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx), "tangent linearization"));
+  if (cK != 0 || cD != 0) {
+    PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v));
+    PetscCall(MechSystemAgree(sys, (*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx), "tangent linearization"));
+  }
   PetscCall(PetscLogEventEnd(MECH_Linearize, sys, q, v, 0));
   PetscCall(PetscLogStagePop());
   sh->cK         = cK;

@@ -318,3 +318,16 @@ PetscErrorCode MechFirstOrderUnpack(TS ts, Vec X, Vec q, Vec v)
   PetscCall(MechFirstOrderCopy(fo, X, q, v, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
+
+/*
+  MechFirstOrderPack - Copies q and v (either may be NULL) into the halves of X = [q; v].
+*/
+PetscErrorCode MechFirstOrderPack(TS ts, Vec q, Vec v, Vec X)
+{
+  MechFirstOrder *fo;
+
+  PetscFunctionBegin;
+  PetscCall(MechFirstOrderGet(ts, &fo));
+  PetscCall(MechFirstOrderCopy(fo, X, q, v, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}

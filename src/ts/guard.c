@@ -195,6 +195,8 @@ static PetscErrorCode GuardPostStep(TS ts)
   PetscCall(GuardGet(ts, &g));
   PetscCheck(g, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "The TS has lost its run guard");
   PetscCall(TSGetConvergedReason(ts, &reason));
+  /* a PETSc type's step ends with the prescribed motion met (the post-step it replaces did so) */
+  if (reason >= 0) PetscCall(TSMechApplyFixedMotion(ts));
   if (reason < 0) {
     /* the TS gave up on this step: its state is not kept; the model may know why */
     g->fail = TSMECH_GUARD_TS;

@@ -146,6 +146,15 @@ PetscErrorCode TSMechStepFinish(TS ts, TSMechStepState *st, PetscBool stageok, V
   PetscBool accept = st->rejections ? PETSC_FALSE : PETSC_TRUE;
 
   PetscFunctionBegin;
+  /* a prescribed motion of the fixed dofs is met exactly at the step's end: the position where
+     the scheme put it up to rounding, the velocity where it oscillates (the trapezoidal rule's
+     v+ = 2 (q+ - q) / tau - v on a prescribed position), as prescribed */
+  if (stageok && st->sys) {
+    PetscBool motion;
+
+    PetscCall(MechSystemHasFixedMotion(st->sys, &motion));
+    if (motion) PetscCall(MechSystemApplyFixedAt(st->sys, ts->ptime + ts->time_step, q1, v1));
+  }
   if (stageok) {
     PetscReal nq, nv;
     /* a state that is no longer finite (an explicit method past its stability limit, a solver

@@ -39,12 +39,14 @@ typedef struct {
 
   TSMechStepState st; /* start-of-step state, previous step, error estimate */
 
-  Vec       V;          /* Newton unknown v+ */
-  Vec       qs, vs, as; /* arguments of F at the stage */
-  Vec       ft;         /* F(t, q, v, 0) = f at the start of the step */
-  Vec       R;          /* work */
-  Vec       rhs, w;     /* work of the linearized mode, created at its first step */
-  Mat       K;          /* K alone, for the linearized mode with a position residual */
+  Vec       V;                 /* Newton unknown v+ */
+  Vec       qs, vs, as;        /* arguments of F at the stage */
+  Vec       xhat, ahat, a0hat; /* a prescribed motion: x^_f and a^_f of the step (Theta2PrescribedVelocity()) */
+  PetscReal xhat_t, xhat_tau;  /* the step they belong to */
+  Vec       ft;                /* F(t, q, v, 0) = f at the start of the step */
+  Vec       R;                 /* work */
+  Vec       rhs, w;            /* work of the linearized mode, created at its first step */
+  Mat       K;                 /* K alone, for the linearized mode with a position residual */
   PetscReal stage_time;
 
   PetscReal Jscale; /* theta tau of the assembled Jacobian, for reuse on linear problems */
@@ -96,6 +98,38 @@ static inline PetscBool Theta2PCDefinite(const TS_Theta2 *th)
 }
 
 /*
+  A prescribed motion g(t) of the fixed dofs (MechSystemSetFixedMotion()): the unknown x_f that puts
+  the step's end position q+ = q + tau ((1 - theta) v + theta x) at g(t + tau) exactly,
+  x^_f = (g(t + tau) - q_f - tau (1 - theta) v_f) / (theta tau), and the prescribed acceleration at
+  the stage time, a^_f (in the endpoint form plus (1 - theta) / theta a(t), which the start's force
+  brings into the fixed rows). Computed once per step and step size.
+*/
+static PetscErrorCode Theta2PrescribedVelocity(TS ts)
+{
+  TS_Theta2 *th  = (TS_Theta2 *)ts->data;
+  PetscReal  tau = ts->time_step, theta = th->Theta;
+
+  PetscFunctionBegin;
+  if (th->xhat && th->xhat_t == ts->ptime && th->xhat_tau == tau) PetscFunctionReturn(0);
+  if (!th->xhat) PetscCall(VecDuplicate(th->st.v0, &th->xhat));
+  if (!th->ahat) PetscCall(VecDuplicate(th->st.v0, &th->ahat));
+  /* g(t + tau) in xhat's fixed entries, then x^ = (g - q - tau (1 - theta) v) / (theta tau) */
+  PetscCall(MechSystemComputeFixedMotion(th->st.sys, ts->ptime + tau, th->xhat, NULL, NULL));
+  PetscCall(VecAXPBYPCZ(th->xhat, -1.0, -tau * (1 - theta), 1.0, th->st.q0, th->st.v0));
+  PetscCall(VecScale(th->xhat, 1.0 / (theta * tau)));
+  /* the endpoint form weighs the start's force, -m a^(t), by 1 - theta: a^ carries it too */
+  PetscCall(MechSystemComputeFixedMotion(th->st.sys, ts->ptime + (th->endpoint ? 1.0 : theta) * tau, NULL, NULL, th->ahat));
+  if (th->endpoint && theta < 1) {
+    if (!th->a0hat) PetscCall(VecDuplicate(th->st.v0, &th->a0hat));
+    PetscCall(MechSystemComputeFixedMotion(th->st.sys, ts->ptime, NULL, NULL, th->a0hat));
+    PetscCall(VecAXPY(th->ahat, (1 - theta) / theta, th->a0hat));
+  }
+  th->xhat_t   = ts->ptime;
+  th->xhat_tau = tau;
+  PetscFunctionReturn(0);
+}
+
+/*
   The fixed dofs stay at the stage where the step began, whatever the candidate x holds there: the
   system's tangent has their columns of K and D zeroed (MechSystemSetFixed()), so the residual
   must not see them move either, or J would not be its derivative along a step with x_f != v_f.
@@ -103,36 +137,69 @@ static inline PetscBool Theta2PCDefinite(const TS_Theta2 *th)
   reaches the fixed dofs, and the next residual then missed the linear prediction by 1.4-7x
   (cloth 128^2, one V-cycle per Newton iteration). The acceleration a_f still follows x, so the
   residual's own rows M a_f drive x_f back; their exact solution x_f = v_f is also set after the
-  solve (qs NULL), so that an inexact solve leaves no trace in the fixed positions.
+  solve (qs NULL), so that an inexact solve leaves no trace in the fixed positions. With a
+  prescribed motion the same holds with x^_f (Theta2PrescribedVelocity()) in place of v_f: the
+  stage's fixed positions are the prescribed ones (at the step's end, or their theta-average), and
+  the fixed rows, whose force is -m a^_f(t) (MechSystemComputeForce()), vanish at x_f = x^_f.
 */
 static PetscErrorCode Theta2HoldFixed(TS ts, Vec qs, Vec vs)
 {
   TS_Theta2         *th = (TS_Theta2 *)ts->data;
   IS                 fixed;
   const PetscInt    *idx;
-  const PetscScalar *q0, *v0;
-  PetscScalar       *qa = NULL, *va;
+  const PetscScalar *q0, *v0, *xh = NULL, *ap = NULL;
+  PetscScalar       *qa = NULL, *va, *aa = NULL;
   PetscInt           n, rstart;
+  PetscReal          tau = ts->time_step, theta = th->Theta;
+  PetscBool          motion;
 
   PetscFunctionBegin;
   if (!th->st.sys) PetscFunctionReturn(0);
   PetscCall(MechSystemGetFixed(th->st.sys, &fixed));
   if (!fixed) PetscFunctionReturn(0);
+  PetscCall(MechSystemHasFixedMotion(th->st.sys, &motion));
+  motion = motion && theta > 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (motion) PetscCall(Theta2PrescribedVelocity(ts));
   PetscCall(ISGetLocalSize(fixed, &n));
   PetscCall(ISGetIndices(fixed, &idx));
   PetscCall(VecGetOwnershipRange(vs, &rstart, NULL));
   PetscCall(VecGetArrayRead(th->st.q0, &q0));
   PetscCall(VecGetArrayRead(th->st.v0, &v0));
+  if (motion) {
+    PetscCall(VecGetArrayRead(th->xhat, &xh));
+    if (qs) PetscCall(VecGetArrayRead(th->ahat, &ap));
+    if (qs) PetscCall(VecGetArray(th->as, &aa));
+  }
   if (qs) PetscCall(VecGetArray(qs, &qa));
   PetscCall(VecGetArray(vs, &va));
   for (PetscInt k = 0; k < n; k++) {
     const PetscInt i = idx[k] - rstart;
 
-    if (qa) qa[i] = q0[i];
-    va[i] = v0[i];
+    if (!xh) {
+      if (qa) qa[i] = q0[i];
+      va[i] = v0[i];
+    } else if (!qa) {
+      va[i] = xh[i];
+    } else {
+      /* the stage as if x_f were the prescribed x^_f; the row M a_f - M a^_f(t) vanishes there */
+      if (th->endpoint) {
+        va[i] = xh[i];
+        qa[i] = q0[i] + tau * ((1 - theta) * v0[i] + theta * xh[i]);
+        aa[i] += ap[i] - (xh[i] - v0[i]) / (theta * tau);
+      } else {
+        va[i] = (1 - theta) * v0[i] + theta * xh[i];
+        qa[i] = q0[i] + theta * tau * va[i];
+        aa[i] += ap[i] - (xh[i] - v0[i]) / tau;
+      }
+    }
   }
   PetscCall(VecRestoreArray(vs, &va));
   if (qs) PetscCall(VecRestoreArray(qs, &qa));
+  if (xh) {
+    PetscCall(VecRestoreArrayRead(th->xhat, &xh));
+    if (qs) PetscCall(VecRestoreArrayRead(th->ahat, &ap));
+    if (qs) PetscCall(VecRestoreArray(th->as, &aa));
+  }
   PetscCall(VecRestoreArrayRead(th->st.v0, &v0));
   PetscCall(VecRestoreArrayRead(th->st.q0, &q0));
   PetscCall(ISRestoreIndices(fixed, &idx));
@@ -712,6 +779,9 @@ static PetscErrorCode TSReset_Theta2(TS ts)
   PetscCall(VecDestroy(&th->qs));
   PetscCall(VecDestroy(&th->vs));
   PetscCall(VecDestroy(&th->as));
+  PetscCall(VecDestroy(&th->xhat));
+  PetscCall(VecDestroy(&th->ahat));
+  PetscCall(VecDestroy(&th->a0hat));
   PetscCall(VecDestroy(&th->ft));
   PetscCall(VecDestroy(&th->R));
   PetscCall(VecDestroy(&th->rhs));

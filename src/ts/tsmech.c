@@ -7,6 +7,8 @@
 #include <petsc/private/tsimpl.h>
 #include <petscdmda.h>
 
+static PetscErrorCode MechMotionPostStep(TS);
+
 /* F(t, q, v, a) = M a + f(t, q, v) */
 static PetscErrorCode MechI2Function(TS ts, PetscReal t, Vec q, Vec v, Vec a, Vec F, void *ctx)
 {
@@ -261,7 +263,8 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
   PetscCall(TSMechGetSystem(ts, &sys));
-  if (sys) PetscCall(MechSystemApplyFixed(sys, q, v));
+  if (sys) PetscCall(MechSystemApplyFixedAt(sys, ts->ptime, q, v));
+  if (sys && sys->motion && !ts->poststep) PetscCall(TSSetPostStep(ts, MechMotionPostStep));
   PetscCall(TSMechIsSecondOrder(ts, &second));
   if (sys && sys->linear) {
     PetscBool alpha2;
@@ -285,6 +288,49 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
     PetscCheck(sys, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TS type %s is a first-order type: it needs a MechSystem (TSMechSetSystem()) to build the form [q; v]", type);
     PetscCall(MechSystemSetUpFirstOrder(sys, ts, q, v));
   }
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechApplyFixedMotion - The end of a step of a PETSc type (TSALPHA2, the first-order types) with
+  a prescribed motion: the fixed entries of q and v put where the motion is at the step's end. The
+  tsmech types do so themselves (TSMechStepFinish()). The post-step TSMechSetSolution() installs,
+  and the run guard's.
+*/
+PetscErrorCode TSMechApplyFixedMotion(TS ts)
+{
+  MechSystem sys;
+  PetscBool  motion = PETSC_FALSE, ours, second;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechGetSystem(ts, &sys));
+  if (sys) PetscCall(MechSystemHasFixedMotion(sys, &motion));
+  if (!motion) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &ours, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, TSSYMEULER2, ""));
+  if (ours) PetscFunctionReturn(0);
+  PetscCall(TSMechIsSecondOrder(ts, &second));
+  if (second) {
+    Vec q, v;
+
+    PetscCall(TS2GetSolution(ts, &q, &v));
+    PetscCall(MechSystemApplyFixedAt(sys, ts->ptime, q, v));
+  } else {
+    Vec X;
+
+    PetscCall(TSGetSolution(ts, &X));
+    if (!sys->qm) PetscCall(VecDuplicate(sys->work, &sys->qm));
+    if (!sys->vm) PetscCall(VecDuplicate(sys->work, &sys->vm));
+    PetscCall(MechFirstOrderUnpack(ts, X, sys->qm, sys->vm));
+    PetscCall(MechSystemApplyFixedAt(sys, ts->ptime, sys->qm, sys->vm));
+    PetscCall(MechFirstOrderPack(ts, sys->qm, sys->vm, X));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MechMotionPostStep(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechApplyFixedMotion(ts));
   PetscFunctionReturn(0);
 }
 

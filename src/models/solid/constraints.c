@@ -43,6 +43,8 @@ struct _n_SolidConstraints {
 
 static const char *const SolidAxes = "xyz";
 
+static PetscErrorCode SolidMotion(MechSystem, PetscReal, Vec, Vec, Vec, void *);
+
 /* Parses "x=1.5" (axis 0..2 and value) or "all" (axis -1); false if neither */
 static PetscBool ParseWhere(const char w[], PetscInt *axis, PetscReal *value)
 {
@@ -278,7 +280,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
   }
   PetscCall(PetscFree2(mark, owner));
   /* the initial state of the held dofs: q = X + u phi(0), v = u phi'(0) */
-  PetscCall(SolidConstraintsEvaluate(c, 0, q, v));
+  PetscCall(SolidConstraintsEvaluate(c, 0, q, v, NULL));
   PetscCall(MPIU_Allreduce(&nheld, &nall, 1, MPIU_INT, MPI_SUM, comm));
   if (nall) {
     IS fixed;
@@ -286,6 +288,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     PetscCall(ISCreateGeneral(comm, nheld, c->idx, PETSC_COPY_VALUES, &fixed));
     PetscCall(MechSystemSetFixed(sys, fixed, NULL));
     PetscCall(ISDestroy(&fixed));
+    if (c->moving) PetscCall(MechSystemSetFixedMotion(sys, SolidMotion, c));
   }
   /* what a restart must match: the held vertices (as before), and each named constraint */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nvtx, 1, MPIU_INT, MPI_SUM, comm));
@@ -315,27 +318,39 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
   PetscFunctionReturn(0);
 }
 
-/* q and v of the held dofs at time t: X + u phi(t) and u phi'(t) (either vector may be NULL) */
-PetscErrorCode SolidConstraintsEvaluate(SolidConstraints c, PetscReal t, Vec q, Vec v)
+/* q, v and a of the held dofs at time t: X + u phi(t), u phi'(t), u phi''(t) (any may be NULL) */
+PetscErrorCode SolidConstraintsEvaluate(SolidConstraints c, PetscReal t, Vec q, Vec v, Vec a)
 {
-  PetscScalar *qa = NULL, *va = NULL;
+  PetscScalar *qa = NULL, *va = NULL, *aa = NULL;
   PetscInt     rstart;
-  PetscReal    phi[SOLID_MAX_BC], dphi[SOLID_MAX_BC];
+  PetscReal    phi[SOLID_MAX_BC], dphi[SOLID_MAX_BC], ddphi[SOLID_MAX_BC];
 
   PetscFunctionBegin;
-  if (!c || !c->n) PetscFunctionReturn(0);
-  for (PetscInt b = 0; b < c->nbc; b++) PetscCall(MechTimeFunctionEvaluate(c->bc[b].tf, t, &phi[b], &dphi[b], NULL));
-  PetscCall(VecGetOwnershipRange(q ? q : v, &rstart, NULL));
+  if (!c || !c->n || (!q && !v && !a)) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < c->nbc; b++) PetscCall(MechTimeFunctionEvaluate(c->bc[b].tf, t, &phi[b], &dphi[b], &ddphi[b]));
+  PetscCall(VecGetOwnershipRange(q ? q : (v ? v : a), &rstart, NULL));
   if (q) PetscCall(VecGetArray(q, &qa));
   if (v) PetscCall(VecGetArray(v, &va));
+  if (a) PetscCall(VecGetArray(a, &aa));
   for (PetscInt k = 0; k < c->n; k++) {
     const PetscInt i = c->idx[k] - rstart, b = c->which[k];
 
     if (qa) qa[i] = c->X[k] + c->u[k] * phi[b];
     if (va) va[i] = c->u[k] * dphi[b];
+    if (aa) aa[i] = c->u[k] * ddphi[b];
   }
   if (q) PetscCall(VecRestoreArray(q, &qa));
   if (v) PetscCall(VecRestoreArray(v, &va));
+  if (a) PetscCall(VecRestoreArray(a, &aa));
+  PetscFunctionReturn(0);
+}
+
+/* The system's prescribed motion (MechSystemSetFixedMotion()) */
+static PetscErrorCode SolidMotion(MechSystem sys, PetscReal t, Vec q, Vec v, Vec a, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)sys;
+  PetscCall(SolidConstraintsEvaluate((SolidConstraints)ctx, t, q, v, a));
   PetscFunctionReturn(0);
 }
 

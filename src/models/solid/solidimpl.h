@@ -169,7 +169,7 @@ PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
 
 /* constraints.c */
 PETSC_INTERN PetscErrorCode SolidSetUpConstraints(Solid *, MechSystem, PetscBool, PetscReal, const char[], Vec, Vec);
-PETSC_INTERN PetscErrorCode SolidConstraintsEvaluate(SolidConstraints, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode SolidConstraintsEvaluate(SolidConstraints, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscBool      SolidConstraintsMoving(SolidConstraints);
 PETSC_INTERN PetscErrorCode SolidConstraintsDestroy(SolidConstraints *);
 
