@@ -811,10 +811,11 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
   for (PetscInt i = 0; i < MECH_CKPT_NVEC; i++) PetscCall(MechIOPermute(ck->sys, ck->vec[i], SCATTER_REVERSE));
   PetscCall(VecCopy(ck->vec[0], q));
   PetscCall(VecCopy(ck->vec[1], v));
-  PetscCall(TSMechSetSolution(ts, q, v));
+  /* the time first: TSMechSetSolution() puts prescribed motions where they are at that time */
   PetscCall(TSSetStepNumber(ts, ck->step));
   PetscCall(TSSetTime(ts, ck->time));
   PetscCall(TSSetTimeStep(ts, ck->dt));
+  PetscCall(TSMechSetSolution(ts, q, v));
   if (ck->failed) {
     const char *prefix;
     PetscBool   set;

@@ -1836,7 +1836,8 @@ PetscErrorCode MechSystemComputeEnergy(MechSystem sys, PetscReal t, Vec q, Vec v
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
-  PetscCall(MatMult(sys->Mfix, v, sys->work));
+  /* the whole M: with a prescribed motion the fixed dofs move, coupled to their neighbours */
+  PetscCall(MatMult(sys->M, v, sys->work));
   PetscCall(VecDot(v, sys->work, &vMv));
   if (kinetic) *kinetic = 0.5 * PetscRealPart(vMv);
   if (potential) {
