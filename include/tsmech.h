@@ -367,6 +367,7 @@ typedef struct _n_MechTimeFunction *MechTimeFunction;
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionCreate(MPI_Comm, const char spec[], const char option[], MechTimeFunction *);
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionEvaluate(MechTimeFunction, PetscReal t, PetscReal *phi, PetscReal *dphi, PetscReal *ddphi);
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetDescription(MechTimeFunction, const char **spec);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetChecksum(MechTimeFunction, PetscReal *);
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionDestroy(MechTimeFunction *);
 
 /* ------------------------------------------------------------------------------------------ */

@@ -98,7 +98,7 @@ typedef struct {
   char      model[64], output[PETSC_MAX_PATH_LEN], ckpath[PETSC_MAX_PATH_LEN], restart[PETSC_MAX_PATH_LEN];
   PetscInt  every, ckevery, keep;
   PetscReal interval;
-  PetscBool quiet, hasoutput, hasck, hasrestart, help;
+  PetscBool quiet, hasoutput, hasck, hasrestart, help, equilibrium;
   /* objects */
   MechSystem     sys;
   TS             ts;
@@ -562,6 +562,7 @@ static PetscErrorCode ReadOptions(App *app)
   PetscCall(PetscOptionsString("-output", "HDF5 output file (with an .xmf beside it for grid models)", "MechOutputCreate", app->output, app->output, sizeof(app->output), &app->hasoutput));
   PetscCall(MechOptionsInt("-output_every", "Write the fields every N steps (first and last always)", "MechOutputCreate", app->every, &app->every, NULL));
   PetscCall(PetscOptionsBool("-quiet", "No progress line", NULL, app->quiet, &app->quiet, NULL));
+  PetscCall(PetscOptionsBool("-report_equilibrium", "At the end, the residual |f(t, q, 0)| of static equilibrium against the load |f(t, X, 0)|", NULL, app->equilibrium, &app->equilibrium, NULL));
   PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (HDF5), written atomically at the end, on SIGTERM/SIGINT, after a failed step and as below", "MechCheckpointWrite", app->ckpath, app->ckpath, sizeof(app->ckpath), &app->hasck));
   PetscCall(MechOptionsInt("-checkpoint_every", "Write a checkpoint every N steps (0: no)", "MechCheckpointWrite", app->ckevery, &app->ckevery, &set));
   PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_every %" PetscInt_FMT ": needs -checkpoint FILE.h5", app->ckevery);
@@ -593,14 +594,27 @@ static PetscErrorCode ReadOptions(App *app)
 static PetscErrorCode CheckValuesGiven(MPI_Comm comm)
 {
   static const char *const valued[] = {"-ts_type", "-ts_dt", "-ts_max_time", "-ts_max_steps", "-ts_max_snes_failures", "-ts_max_reject", "-ts_rtol", "-ts_atol", "-ts_adapt_type", "-ts_adapt_dt_min", "-ts_adapt_dt_max", "-ts_adapt_safety", "-ts_adapt_clip", "-ts_theta_theta", "-ts_theta_linearized_guess", "-ts_theta_pc_rebuild_growth", "-ts_theta_ew_safeguard", "-ts_theta_ne_depth", "-ts_theta_ne_reach", "-ts_theta_ne_max_it", "-ts_theta_ne_rtol", "-ts_alpha_radius", "-snes_type", "-snes_rtol", "-snes_atol", "-snes_stol", "-snes_max_it", "-snes_max_funcs", "-snes_linesearch_type", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-pc_type", "-pc_factor_mat_solver_type", "-mass_ksp_type", "-mass_pc_type", "-dm_mat_type", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-options_file"};
-  const char              *value;
-  PetscBool                set;
+  char                    *all = NULL, *tok, *next, *save = NULL;
 
   PetscFunctionBegin;
-  for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
-    PetscCall(PetscOptionsFindPair(NULL, NULL, valued[i], &value, &set));
-    PetscCheck(!set || (value && value[0]), comm, PETSC_ERR_ARG_WRONG, "%s: needs a value; an empty value would keep the default", valued[i]);
+  /* the database's text (PetscOptionsGetAll() marks no option used, which the report of unused
+     options relies on): an option name followed by another name or nothing has no value */
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (tok = strtok_r(all, " ", &save); tok; tok = next) {
+    next = strtok_r(NULL, " ", &save);
+    if (tok[0] != '-' || (next && (next[0] != '-' || isdigit((unsigned char)next[1]) || next[1] == '.'))) continue;
+    for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
+      if (strcmp(tok, valued[i])) continue;
+      {
+        char name[128];
+
+        PetscCall(PetscStrncpy(name, tok, sizeof(name)));
+        PetscCall(PetscFree(all));
+        SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: needs a value; an empty value would keep the default", name);
+      }
+    }
   }
+  PetscCall(PetscFree(all));
   PetscFunctionReturn(0);
 }
 
@@ -1055,12 +1069,42 @@ static void ReportFailure(App *app)
 
 /* After a run that ended normally or by a signal: the summary and where the results are; the
    exit status (EXIT_TSMECH_ERROR if the report itself failed) */
+/*
+  How far the final state is from static equilibrium (-report_equilibrium): |f(t, q, 0)| over the
+  free dofs, against the load the body carries, |f(t, X, 0)| at the reference configuration at rest
+  (where the internal forces vanish): what a run that damps out to rest (beuler2 with long steps,
+  docs/solid.md) reports as its answer's quality
+*/
+static PetscErrorCode ReportEquilibrium(App *app)
+{
+  Vec       X, zero, f;
+  PetscReal t, nf, nl;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetTime(app->ts, &t));
+  PetscCall(MechSystemCreateState(app->sys, &X, &zero));
+  PetscCall(VecZeroEntries(zero));
+  PetscCall(VecDuplicate(X, &f));
+  PetscCall(MechSystemApplyFixedAt(app->sys, t, X, NULL));
+  PetscCall(MechSystemComputeForce(app->sys, t, X, zero, f));
+  PetscCall(VecNorm(f, NORM_2, &nl));
+  PetscCall(TSMechGetSolution(app->ts, X, NULL));
+  PetscCall(MechSystemComputeForce(app->sys, t, X, zero, f));
+  PetscCall(VecNorm(f, NORM_2, &nf));
+  PetscCall(Say(app->comm, PETSC_STDOUT, "tsmech: equilibrium at t = %g: |f(t, q, 0)| = %.3e, %.3e of the load |f(t, X, 0)| = %.3e\n", (double)t, (double)nf, nl > 0 ? (double)(nf / nl) : 0.0, (double)nl));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&zero));
+  PetscCall(VecDestroy(&f));
+  PetscFunctionReturn(0);
+}
+
 static int ReportDone(App *app)
 {
   char           line[2048];
   PetscErrorCode e;
 
   e = Summary(app);
+  if (!e && app->equilibrium) e = ReportEquilibrium(app);
   if (!e && app->hasoutput) e = Say(app->comm, PETSC_STDOUT, "tsmech: results in %s\n", app->output);
   if (!e && app->hasck) e = Say(app->comm, PETSC_STDOUT, "tsmech: checkpoint in %s\n", app->ckpath);
   if (!e && app->interrupted) {

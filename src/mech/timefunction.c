@@ -322,6 +322,28 @@ PetscErrorCode MechTimeFunctionGetDescription(MechTimeFunction tf, const char **
 }
 
 /*@C
+  MechTimeFunctionGetChecksum - A number that stands for the function's description (a table's with
+  its contents' checksum), in [0, 2^32): what a model records among its numeric parameters so
+  that a restart with another time function is refused.
+
+  Not Collective
+
+  Level: intermediate
+
+.seealso: `MechTimeFunctionGetDescription()`
+@*/
+PetscErrorCode MechTimeFunctionGetChecksum(MechTimeFunction tf, PetscReal *sum)
+{
+  const char *desc;
+
+  PetscFunctionBegin;
+  PetscCall(MechTimeFunctionGetDescription(tf, &desc));
+  *sum = 0;
+  for (const unsigned char *p = (const unsigned char *)desc; *p; p++) *sum = PetscFmodReal(*sum * 131 + *p, 4294967291.0);
+  PetscFunctionReturn(0);
+}
+
+/*@C
   MechTimeFunctionDestroy - Destroys a time function.
 
   Not Collective

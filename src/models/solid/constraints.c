@@ -297,9 +297,8 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     PetscCall(MechSystemAddParameter(sys, "constrained_dofs", (PetscReal)nall));
     for (PetscInt b = 0; b < c->nbc; b++) {
       const SolidBC *bc = &c->bc[b];
-      const char    *desc;
       char           pname[128];
-      PetscReal      sum = 0;
+      PetscReal      sum;
 
       if (!strcmp(bc->name, "fix") && b == 0 && (fix[0] || setflabel)) continue;
       PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_components", bc->name));
@@ -309,8 +308,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
         PetscCall(MechSystemAddParameter(sys, pname, bc->u[k]));
       }
       /* the time function as a checksum of its description (a table's with its contents') */
-      PetscCall(MechTimeFunctionGetDescription(bc->tf, &desc));
-      for (const unsigned char *p = (const unsigned char *)desc; *p; p++) sum = PetscFmodReal(sum * 131 + *p, 4294967291.0);
+      PetscCall(MechTimeFunctionGetChecksum(bc->tf, &sum));
       PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_time", bc->name));
       PetscCall(MechSystemAddParameter(sys, pname, sum));
     }

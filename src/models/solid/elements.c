@@ -110,7 +110,13 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
   PetscCall(DMLocalToGlobalBegin(s->dm, fl, ADD_VALUES, f));
   PetscCall(DMLocalToGlobalEnd(s->dm, fl, ADD_VALUES, f));
   PetscCall(DMRestoreLocalVector(s->dm, &fl));
-  if (s->fg) PetscCall(VecAXPY(f, 1.0, s->fg));
+  if (s->fg) {
+    PetscReal phi;
+
+    /* gravity times its time function (-solid_g_time) */
+    PetscCall(MechTimeFunctionEvaluate(s->gtime, t, &phi, NULL, NULL));
+    PetscCall(VecAXPY(f, phi, s->fg));
+  }
   if (s->alpha != 0) {
     PetscCall(MatMult(s->M, v, s->work));
     PetscCall(VecAXPY(f, s->alpha, s->work));
@@ -311,7 +317,13 @@ PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRe
   }
   PetscCall(SolidRestoreLocal(s, &ql, &x));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &e, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)s->dm)));
-  if (s->fg) PetscCall(VecDot(s->fg, q, &eg));
+  if (s->fg) {
+    PetscReal phi;
+
+    PetscCall(MechTimeFunctionEvaluate(s->gtime, t, &phi, NULL, NULL));
+    PetscCall(VecDot(s->fg, q, &eg));
+    eg *= phi;
+  }
   *potential = e + eg;
   PetscFunctionReturn(0);
 }

@@ -45,6 +45,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(MatDestroy(&s->M));
   PetscCall(MatDestroy(&s->K0));
   PetscCall(VecDestroy(&s->fg));
+  PetscCall(MechTimeFunctionDestroy(&s->gtime));
   PetscCall(VecDestroy(&s->work));
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
@@ -84,6 +85,8 @@ static PetscErrorCode SolidDestroy(void *ctx)
 . -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the
                                         tangent at the reference)
 . -solid_g <0,0,-9.81>                - gravity (the force -M g is moved to the left-hand side)
+. -solid_g_time <constant>            - gravity's time function phi(t) (the force -phi(t) M g): ramp:T loads a static
+                                        analysis gradually
 . -solid_v0 <0,0,0>                   - uniform initial velocity
 . -solid_spin <0,0,0>                 - initial rigid spin about the centroid (added to v0)
 . -solid_fix <x=0 | none>             - fix the vertices on a coordinate plane (tolerance 1e-3 of the smallest
@@ -110,7 +113,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
 @*/
 PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 {
-  char                    file[PETSC_MAX_PATH_LEN] = "";
+  char                    file[PETSC_MAX_PATH_LEN] = "", gtime[PETSC_MAX_PATH_LEN] = "constant";
   PetscInt                cells[3] = {20, 2, 2}, masstype = 0;
   PetscReal               size[3] = {1, 0.1, 0.1}, E = 1e7, nu = 0.3, mu = 0, lambda = 0, kappa = 0, c1 = 0, c2 = 0, rho = 1000, ray[2] = {0, 0}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
   PetscBool               hasfile, setcells, setsize, setmu, setlambda, setkappa, setc1, setc2, setE, setnu, setg, setv, setw, setr;
@@ -119,7 +122,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   MechSystem              sy;
   DM                      dm;
   PetscInt                vStart, vEnd, nloc, *cellid = NULL, *vertid = NULL;
-  PetscReal               hmin;
+  PetscReal               hmin, gtimesum = -1;
   Mat                     J;
   Vec                     q, v, Xl, rs;
   char                    what[PETSC_MAX_PATH_LEN + 32], matname[64] = "neohookean", names[256];
@@ -143,6 +146,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
   PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", ray, 2, &setr));
   PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
+  PetscCall(MechOptionsString("-solid_g_time", "Gravity's time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", gtime, gtime, sizeof(gtime), NULL));
   PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, 3, &setv));
   PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, 3, &setw));
   PetscOptionsEnd();
@@ -194,6 +198,14 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   s->alpha    = ray[0];
   s->beta     = ray[1];
   for (PetscInt i = 0; i < 3; i++) s->g[i] = g[i];
+  {
+    const char *desc;
+
+    PetscCall(MechTimeFunctionCreate(comm, gtime, "-solid_g_time", &s->gtime));
+    PetscCall(MechTimeFunctionGetDescription(s->gtime, &desc));
+    /* recorded (a checksum of its description) only when given: older runs have none */
+    if (strcmp(desc, "constant")) PetscCall(MechTimeFunctionGetChecksum(s->gtime, &gtimesum));
+  }
   PetscCall(SolidSetUpCells(s, &hmin));
   {
     Vec      g;
@@ -242,6 +254,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemAddParameter(sy, "gx", g[0]));
   PetscCall(MechSystemAddParameter(sy, "gy", g[1]));
   PetscCall(MechSystemAddParameter(sy, "gz", g[2]));
+  if (gtimesum >= 0) PetscCall(MechSystemAddParameter(sy, "g_time", gtimesum));
   PetscCall(MechSystemSetDM(sy, dm));
 
   /* matrices: the exact vertex couplings of the mesh, block size 3 */

@@ -94,7 +94,8 @@ struct _n_Solid {
   PetscReal              *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
   PetscReal               cK, cD;   /* coefficients of the last linearization */
   SolidInvariant          inv[6];
-  SolidConstraints        bc; /* constraints.c */
+  SolidConstraints        bc;    /* constraints.c */
+  MechTimeFunction        gtime; /* gravity's time function (NULL: constant) */
 };
 
 static inline PetscReal SolidDet3(const PetscReal A[9])
