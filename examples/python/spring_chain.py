@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""A nonlinear spring chain written in petsc4py, integrated by a tsmech type loaded at run time.
+"""A nonlinear spring chain written in plain petsc4py, integrated by a tsmech type.
 
-    mpiexec -n 3 /usr/bin/python3 spring_chain.py -dll_append /usr/local/lib/x86_64-linux-gnu/libtsmech.so
-    TSMECH_LIB=/path/to/libtsmech.so /usr/bin/python3 spring_chain.py -chain_type cn2
+    mpiexec -n 3 /usr/bin/python3 examples/python/spring_chain.py -chain_type cn2
+    /usr/bin/python3 examples/python/spring_chain.py -chain_dll_only -dll_append build/libtsmech.so
 
 The system is a Fermi-Pasta-Ulam-beta chain between two walls, distributed on a 1-D DMDA:
 N particles of mass m, neighbours joined by springs of potential
@@ -12,8 +12,10 @@ damper c on every particle:
     m u_i'' + f_i(u, u') = 0,   f_i = phi'(u_i - u_{i-1}) - phi'(u_{i+1} - u_i) + c u_i'
 
 It is given to PETSc the way any TSALPHA2 program gives it, with TSSetI2Function and
-TSSetI2Jacobian; nothing of tsmech's C API is used, only its TS types, which -dll_append registers
-when PETSc initializes. The program runs three integrators on the same chain:
+TSSetI2Jacobian; nothing of tsmech's C API is used, only its TS types, which `import tsmech`
+registers (with -chain_dll_only the package is not imported: then only -dll_append, given when
+PETSc initializes, registers them, as for any PETSc plug-in). The program runs three integrators
+on the same chain:
 
     the tsmech type (-chain_type, default midpoint2) on the second-order form,
     PETSc's TSALPHA2 (generalized-alpha) on the same second-order form,
@@ -27,8 +29,8 @@ by more than -chain_rtol (relative, default 1e-8) or the tsmech types are not re
 
 Options: -chain_n (40), -chain_m (1), -chain_k (1), -chain_beta (10), -chain_c (0.01),
 -chain_amplitude (1), -chain_dt (0.05), -chain_steps (100), -chain_type (midpoint2),
--chain_rtol (1e-8); the solvers of each run take the prefixes tsmech_, alpha_ and oracle_
-(e.g. -tsmech_snes_monitor). Needs Debian's python3-petsc4py (run with /usr/bin/python3).
+-chain_rtol (1e-8), -chain_dll_only; the solvers of each run take the prefixes tsmech_, alpha_
+and oracle_ (e.g. -tsmech_snes_monitor). Needs Debian's python3-petsc4py (run with /usr/bin/python3).
 """
 import os
 import sys
@@ -37,14 +39,18 @@ import time
 import numpy as np
 import petsc4py
 
-# The library must be named before PETSc initializes: PETSc opens the -dll_append libraries in
-# PetscInitialize() and never again, so an option set later (PETSc.Options().setValue) has no effect.
-args = list(sys.argv)
-if os.environ.get("TSMECH_LIB"):
-    args += ["-dll_append", os.environ["TSMECH_LIB"]]
-petsc4py.init(args)
+# Without the package, the library must be named before PETSc initializes: PETSc opens the
+# -dll_append libraries in PetscInitialize() and never again, so an option set later
+# (PETSc.Options().setValue) has no effect.
+petsc4py.init(sys.argv)
 from petsc4py import PETSc  # noqa: E402
 
+if not PETSc.Options().getBool("chain_dll_only", False):
+    try:
+        import tsmech  # noqa: F401 - registers the TS types; installed, or PYTHONPATH=build/python
+    except ImportError:  # run from the source tree after `make demo`: the build tree's copy
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "python"))
+        import tsmech  # noqa: F401
 
 
 def error(msg):
@@ -209,8 +215,8 @@ def main():
             ts.setType(typename)
         except PETSc.Error:
             error(
-                f"TS type {typename} is not registered: load tsmech when PETSc initializes, with "
-                "-dll_append /path/to/libtsmech.so on the command line, TSMECH_LIB or PETSC_OPTIONS"
+                f"TS type {typename} is not registered: import tsmech, or load the library when PETSc "
+                "initializes, with -dll_append /path/to/libtsmech.so on the command line or in PETSC_OPTIONS"
             )
             raise SystemExit(1)
         ts.setI2Function(chain.i2function, da.createGlobalVec())

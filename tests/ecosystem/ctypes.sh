@@ -1,13 +1,16 @@
 #!/bin/sh
-# examples/python/tsmech.py (ctypes over libtsmech.so): a model built by name from petsc4py, its
-# TS and its HDF5 output (examples/python/model_from_python.py) against the tsmech program with
+# The package tsmech (python/tsmech, ctypes over libtsmech.so): a model built by name from petsc4py,
+# its TS and its HDF5 output (examples/python/model_from_python.py) against the tsmech program with
 # the same options: the files' /fields and /monitor must agree to 1e-12 (direct solves, tight
 # Newton tolerances), for a tsmech type on 3 ranks and a PETSc first-order type on 1; a run with
 # another step must not (the control that the comparison can fail).
 #
-#   ctypes.sh PYTHON MPIEXEC LIBTSMECH TSMECH EXAMPLE
+# Without its library (TSMECH_LIB naming a missing file) the package says so.
+#
+#   ctypes.sh PYTHON MPIEXEC PYTHONPATH TSMECH EXAMPLE
 set -u
-python=$1 mpiexec=$2 lib=$3 tsmech=$4 example=$5
+python=$1 mpiexec=$2 tsmech=$4 example=$5
+export PYTHONPATH=$3
 fail() {
   echo "FAILED: $*" >&2
   exit 1
@@ -38,11 +41,11 @@ PY
 solve="-ksp_type preonly -pc_type redundant -snes_rtol 1e-14 -snes_atol 1e-12 -snes_stol 0"
 common="-model chain -chain_n 20 -ts_max_steps 30 -output_every 10 $solve"
 
-run "$mpiexec" -n 3 "$python" "$example" -tsmech_lib "$lib" $common -ts_type cn2 -ts_dt 0.01 -output py_cn2.h5
+run "$mpiexec" -n 3 "$python" "$example" $common -ts_type cn2 -ts_dt 0.01 -output py_cn2.h5
 run "$mpiexec" -n 1 "$tsmech" $common -ts_type cn2 -ts_dt 0.01 -output c_cn2.h5 -quiet
 compare py_cn2.h5 c_cn2.h5 || fail "cn2 from Python (3 ranks) differs from the tsmech program"
 
-run "$mpiexec" -n 1 "$python" "$example" -tsmech_lib "$lib" $common -ts_type beuler -ts_dt 0.01 -output py_beuler.h5
+run "$mpiexec" -n 1 "$python" "$example" $common -ts_type beuler -ts_dt 0.01 -output py_beuler.h5
 run "$mpiexec" -n 2 "$tsmech" $common -ts_type beuler -ts_dt 0.01 -output c_beuler.h5 -quiet
 compare py_beuler.h5 c_beuler.h5 || fail "PETSc's beuler on [q; v] from Python differs from the tsmech program"
 
@@ -50,8 +53,8 @@ run "$mpiexec" -n 1 "$tsmech" $common -ts_type cn2 -ts_dt 0.0101 -output c_other
 echo "+ compare with a run of another step (must differ)"
 if compare py_cn2.h5 c_other.h5; then fail "runs with different steps compare equal: the comparison proves nothing"; fi
 
-echo "+ $python $example (no library: must fail)"
-if "$python" "$example" $common >out.txt 2>&1; then fail "ran without the library"; fi
+echo "+ TSMECH_LIB=$work/none.so $python $example (no library: must fail)"
+if TSMECH_LIB=$work/none.so "$python" "$example" $common >out.txt 2>&1; then fail "ran without the library"; fi
 cat out.txt
-grep -q "model_from_python.py: error: -tsmech_lib" out.txt || fail "no clear message without the library"
+grep -q "tsmech: libtsmech.so not found at $work/none.so (from TSMECH_LIB)" out.txt || fail "no clear message without the library"
 echo "ecosystem ctypes: OK"

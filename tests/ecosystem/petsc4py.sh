@@ -1,6 +1,7 @@
 #!/bin/sh
 # The petsc4py example (examples/python/spring_chain.py) against the built libtsmech.so: every
-# form of loading it that the README shows, on 1 and 3 ranks, each run asserting that the tsmech
+# form of loading it that the README shows (-chain_dll_only: without the package tsmech, the
+# plain PETSc plug-in way; and through the package), on 1 and 3 ranks, each run asserting that the tsmech
 # type agrees with PETSc's own first-order type to 1e-8; and the controls: without the library
 # (and with the library named only after initialization) the tsmech types are not there and the
 # program fails; with a tolerance no computation meets (1e-30) the comparison fails.
@@ -40,16 +41,18 @@ must_fail() {
 }
 
 short="-chain_steps 40"
-must_pass "midpoint2, 1 rank, -dll_append" "$mpiexec" -n 1 "$python" "$example" -dll_append "$lib"
-must_pass "midpoint2, 3 ranks, -dll_append" "$mpiexec" -n 3 "$python" "$example" -dll_append "$lib" $short
-must_pass "cn2, 3 ranks" "$mpiexec" -n 3 "$python" "$example" -dll_append "$lib" -chain_type cn2 $short
-must_pass "beuler2, 1 rank" "$mpiexec" -n 1 "$python" "$example" -dll_append "$lib" -chain_type beuler2 $short
-must_pass "PETSC_OPTIONS" env PETSC_OPTIONS="-dll_append $lib" "$python" "$example" -chain_type cn2 $short
+must_pass "midpoint2, 1 rank, -dll_append" "$mpiexec" -n 1 "$python" "$example" -chain_dll_only -dll_append "$lib"
+must_pass "midpoint2, 3 ranks, -dll_append" "$mpiexec" -n 3 "$python" "$example" -chain_dll_only -dll_append "$lib" $short
+must_pass "cn2, 3 ranks" "$mpiexec" -n 3 "$python" "$example" -chain_dll_only -dll_append "$lib" -chain_type cn2 $short
+must_pass "beuler2, 1 rank" "$mpiexec" -n 1 "$python" "$example" -chain_dll_only -dll_append "$lib" -chain_type beuler2 $short
+must_pass "PETSC_OPTIONS" env PETSC_OPTIONS="-dll_append $lib" "$python" "$example" -chain_dll_only -chain_type cn2 $short
+# the package: the build tree's copy, found by the example itself, and TSMECH_LIB naming the library
+must_pass "import tsmech, 3 ranks" "$mpiexec" -n 3 "$python" "$example" -chain_type cn2 $short
 must_pass "TSMECH_LIB" env TSMECH_LIB="$lib" "$python" "$example" -chain_type beuler2 $short
 
-must_fail "without the library" "TS type midpoint2 is not registered" "$python" "$example" $short
-must_fail "tolerance 1e-30" "midpoint2 differs from PETSc's theta (theta 0.5) by" "$python" "$example" -dll_append "$lib" $short -chain_rtol 1e-30
-must_fail "bad -chain_type" "chain_type euler2: allowed are" "$python" "$example" -dll_append "$lib" -chain_type euler2
+must_fail "without the library" "TS type midpoint2 is not registered" "$python" "$example" -chain_dll_only $short
+must_fail "tolerance 1e-30" "midpoint2 differs from PETSc's theta (theta 0.5) by" "$python" "$example" $short -chain_rtol 1e-30
+must_fail "bad -chain_type" "chain_type euler2: allowed are" "$python" "$example" -chain_type euler2
 
 # The README's warning: an option set after initialization does not load the library.
 echo "+ PETSc.Options().setValue('dll_append', ...) after petsc4py.init() (the types must stay unknown)"

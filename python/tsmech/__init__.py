@@ -1,0 +1,68 @@
+"""tsmech from Python: PETSc time steppers for mechanical systems M q'' + f(t, q, q') = 0.
+
+    import sys, petsc4py
+    petsc4py.init(sys.argv)
+    from petsc4py import PETSc
+    import tsmech                       # registers the TS types (midpoint2, cn2, ...) and models
+
+    ts = PETSc.TS().create()
+    model = tsmech.Model("chain").attach(ts)        # a built-in model, options -chain_n ...
+    ts.setType("midpoint2"); ts.setTimeStep(0.01); ts.setMaxSteps(100)
+    ts.setFromOptions()                             # any -ts_type: tsmech's, alpha2, first-order ones
+    q, v = model.create_state()
+    model.set_solution(q, v)
+    with tsmech.Output(model, "run.h5", every=10):  # the HDF5 layout of the README
+        tsmech.solve(ts)
+    run = tsmech.read("run.h5")                     # numpy arrays: run.time, run.q, run.energy ...
+
+A model of one's own is a tsmech.System of Python callbacks (force, tangent, potential); see its
+documentation. Every call is collective on the communicator of its objects, as in C.
+
+The library is $TSMECH_LIB if set, else the libtsmech.so this package was configured with.
+Importing the package registers the TS types in the running PETSc (no -dll_append needed) and,
+on several ranks, makes an uncaught exception end every rank (the rank's traceback on stderr,
+then MPI_Abort).
+"""
+import ctypes
+
+from petsc4py import PETSc
+
+from . import _lib
+from ._lib import Error, library_path
+from .checkpoint import Checkpoint, Guard
+from .output import Output, solve
+from .reader import Run, read
+from .system import Model, System, get_solution, set_solution
+
+__version__ = "0.1.0"
+__all__ = ["MODELS", "TS_TYPES", "Error", "Model", "System", "Output", "Checkpoint", "Guard", "Run", "read", "solve",
+           "set_solution", "get_solution", "library_path"]
+
+_lib.call("TSMechInitializePackage")
+_lib.install_excepthook()
+
+#: the TS types tsmech registers (besides PETSc's own, which run a system too: alpha2, theta, cn, ...)
+TS_TYPES = ("theta2", "beuler2", "cn2", "midpoint2", "euler2", "symeuler2")
+
+
+class _FunctionList(ctypes.Structure):
+    pass
+
+
+# PETSc 3.18's struct _n_PetscFunctionList (src/sys/dll/reg.c): routine, name, next. Its
+# PetscFunctionListGet() crashes on this list, so the names are read from the nodes.
+_FunctionList._fields_ = [("routine", ctypes.c_void_p), ("name", ctypes.c_char_p), ("next", ctypes.POINTER(_FunctionList))]
+
+
+def _model_names():
+    _lib.call("MechModelRegisterAll")
+    node = ctypes.POINTER(_FunctionList).in_dll(_lib.lib, "MechModelList")
+    names = []
+    while node:
+        names.append(node.contents.name.decode())
+        node = node.contents.next
+    return tuple(names)
+
+
+#: the built-in models, for tsmech.Model(name)
+MODELS = _model_names()

@@ -1,0 +1,364 @@
+"""Mechanical systems from Python: tsmech's built-in models by name (Model) and models written in
+Python (System), both attached to a petsc4py TS and run by any TS type."""
+import ctypes
+import traceback
+
+import numpy as np
+from petsc4py import PETSc
+
+from . import _lib
+from ._lib import Bool, ErrorCode, Handle, Int, Real, call, handle, wrap
+
+# the callback types of include/tsmech.h
+_ForceFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Real, Handle, Handle, Handle, Handle)
+_TangentFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Real, Handle, Handle, Real, Real, Handle, Handle)
+_LinearizeFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Real, Handle, Handle, Real, Real, Handle)
+_ApplyFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Handle, Handle, Handle)
+_ScalarFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Real, Handle, Handle, ctypes.POINTER(Real), Handle)
+_ExactFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Real, Handle, Handle, Handle)
+_DestroyFn = ctypes.CFUNCTYPE(ErrorCode, Handle)
+
+# The callbacks of every Python system whose C object lives, keyed by the address of a context
+# the C object holds (MechSystemSetApplicationContext): the C system may outlive its Python
+# object (a TS holds a reference), and its callbacks must live as long as it does.
+_alive = {}
+_next_key = [1]
+
+
+@_DestroyFn
+def _release(ctx):
+    try:
+        _alive.pop(ctx or 0, None)
+    except Exception:  # at interpreter exit the module's globals may be gone
+        pass
+    return 0
+
+
+# a C system may be destroyed during the interpreter's exit (its TS with the last module that
+# holds it), after this module is torn down: its destroy function must outlive everything
+ctypes.pythonapi.Py_IncRef(ctypes.py_object(_release))
+
+
+class _Mechanical:
+    """What a built-in model and a Python system share: the C MechSystem, its TS, state and energy."""
+
+    _sys = None
+    ts = None
+
+    def attach(self, ts):
+        """Attaches the system to ts (TSMechSetSystem: I2Function/I2Jacobian for the second-order
+        types and alpha2, the first-order form for PETSc's others); before ts.setFromOptions().
+        Returns self."""
+        call("TSMechSetSystem", handle(ts), self._sys)
+        self.ts = ts
+        return self
+
+    def _ts(self, ts):
+        ts = ts if ts is not None else self.ts
+        if ts is None:
+            raise _lib.Error("no TS: attach the system to one first (system.attach(ts))")
+        return ts
+
+    @property
+    def comm(self):
+        return self._comm
+
+    def create_state(self):
+        """New petsc4py Vecs q, v holding the initial state, in the system's layout."""
+        cq, cv = Handle(), Handle()
+        call("MechSystemCreateState", self._sys, ctypes.byref(cq), ctypes.byref(cv))
+        q, v = wrap("Vec", cq.value), wrap("Vec", cv.value)
+        call("VecDestroy", ctypes.byref(cq))  # the petsc4py objects hold their own references
+        call("VecDestroy", ctypes.byref(cv))
+        return q, v
+
+    def set_solution(self, q, v, ts=None):
+        """TSMechSetSolution: the initial state for the TS's type (after ts.setFromOptions())."""
+        set_solution(self._ts(ts), q, v)
+
+    def get_solution(self, q, v, ts=None):
+        """TSMechGetSolution: the TS's current state into q and v, whichever form it runs."""
+        get_solution(self._ts(ts), q, v)
+
+    def energy(self, q, v, t=0.0):
+        """(kinetic, potential) at the state: global values, the same on every rank."""
+        k, p = Real(), Real()
+        call("MechSystemComputeEnergy", self._sys, Real(t), handle(q), handle(v), ctypes.byref(k), ctypes.byref(p))
+        return k.value, p.value
+
+    def force(self, q, v, t=0.0, f=None):
+        """f(t, q, v) as the integrators see it (fixed dofs zeroed) in f or a new Vec."""
+        f = f if f is not None else q.duplicate()
+        call("MechSystemComputeForce", self._sys, Real(t), handle(q), handle(v), handle(f))
+        return f
+
+    def operator(self, q, v, cK, cD=0.0, cM=0.0, t=0.0):
+        """A new matrix cK K + cD D + cM M at (t, q, v) (fixed dofs decoupled)."""
+        J = Handle()
+        call("MechSystemCreateOperator", self._sys, ctypes.byref(J))
+        A = wrap("Mat", J.value)
+        call("MatDestroy", ctypes.byref(J))
+        call("MechSystemComputeOperator", self._sys, Real(t), handle(q), handle(v), Real(cK), Real(cD), Real(cM), handle(A))
+        return A
+
+    @property
+    def name(self):
+        s = ctypes.c_char_p()
+        call("MechSystemGetModelName", self._sys, ctypes.byref(s))
+        return s.value.decode() if s.value else ""
+
+    @property
+    def parameters(self):
+        """The model's parameters (name: value), as recorded in output files and checkpoints."""
+        n, names, values = Int(), ctypes.POINTER(ctypes.c_char_p)(), ctypes.POINTER(Real)()
+        call("MechSystemGetParameters", self._sys, ctypes.byref(n), ctypes.byref(names), ctypes.byref(values))
+        return {names[i].decode(): values[i] for i in range(n.value)}
+
+    @property
+    def dm(self):
+        d = Handle()
+        call("MechSystemGetDM", self._sys, ctypes.byref(d))
+        return wrap("DM", d.value)
+
+    def destroy(self):
+        """Drops this object's reference to the C system (a TS keeps its own)."""
+        if self._sys is not None and self._sys.value:
+            call("MechSystemDestroy", ctypes.byref(self._sys))
+        self._sys = None
+
+    def __del__(self):
+        # at interpreter exit PETSc may be finalized already: then there is nothing to free
+        try:
+            if not PETSc.Sys.isFinalized():
+                self.destroy()
+        except Exception:
+            pass
+
+
+def set_solution(ts, q, v):
+    """TSMechSetSolution: (q, v) for a second-order type, [q; v] for a first-order one."""
+    call("TSMechSetSolution", handle(ts), handle(q), handle(v))
+
+
+def get_solution(ts, q, v):
+    """TSMechGetSolution: the current state of ts into q and v."""
+    call("TSMechGetSolution", handle(ts), handle(q), handle(v))
+
+
+class Model(_Mechanical):
+    """A built-in model by name (tsmech.MODELS: oscillator, pair, chain, kepler, cloth, lattice,
+    solid), its options read with the name as prefix (-chain_n ...), as by the tsmech program."""
+
+    def __init__(self, name, comm=None, ts=None):
+        self._comm = comm if comm is not None else PETSc.COMM_WORLD
+        self._sys = Handle()
+        call("MechCreateModel", _lib.comm_handle(self._comm), name.encode(), ctypes.byref(self._sys))
+        if ts is not None:
+            self.attach(ts)
+
+
+class System(_Mechanical):
+    """A mechanical system M q'' + f(t, q, q') = 0 written in Python.
+
+    Its state lives on a petsc4py DM (dm=, e.g. a DMDA: the state is a global vector of the DM,
+    and output and checkpoints store it in the DM's natural ordering) or on plain Vecs of a
+    given layout (size= the global size, or (local, global)).
+
+    mass       the constant mass matrix: a PETSc.Mat, or a number or Vec for a lumped (diagonal) mass
+    force      force(t, q, v, f): fill the Vec f with f(t, q, v) (q, v, f are petsc4py Vecs in the
+               system's layout; entries of fixed dofs are zeroed afterwards)
+    tangent    tangent(t, q, v, cK, cD, J): J = cK K + cD D, with K = df/dq, D = df/dv. J arrives
+               zeroed with its structure kept: set or add the values (it is assembled afterwards
+               if the callback did not). Called with cD = 0 only if damping is False.
+    matrix     the tangent's matrix, preallocated with every entry the callback will set and the
+               diagonal (default: dm.createMat(), or a diagonal matrix without a DM)
+    damping    whether D can be non-zero (False: the tangent is never asked for D)
+    action     (linearize, apply) for matrix-free Jacobians (-ts_theta_matrix_free):
+               linearize(t, q, v, cK, cD) prepares, apply(w, y) sets y = (cK K + cD D) w
+    potential  potential(t, q, v) -> float: the GLOBAL potential energy, the same on every rank
+               (use Vec.dot/Vec.sum or a reduction); the kinetic energy comes from M
+    exact      exact(t, q, v): fill q and v with the exact solution
+    invariants {name: fn(t, q, v) -> float (global)} recorded in the output's /monitor
+    fixed      global indices owned by this rank held fixed, at fixed_values (a Vec; default:
+               the initial state)
+    initial    (q0, v0) the initial state (default zero; also set_initial())
+    name, parameters  the model's name and {parameter: float}, recorded in output and checkpoints
+               (a checkpoint restarts only a system of the same name and parameters)
+    linear     f affine in (q, v): K and D constant, the integrators assemble once
+
+    Every callback runs on every rank with the distributed Vecs. A Python exception in a callback
+    makes the library call fail with the exception's text (PETSc error 83, PETSC_ERR_USER) on
+    every rank at once; system.exception keeps the exception on the rank where it happened.
+    """
+
+    def __init__(self, comm=None, *, mass, force, tangent, matrix=None, damping=True, action=None, potential=None,
+                 exact=None, invariants=None, dm=None, size=None, fixed=None, fixed_values=None, initial=None,
+                 name="python", parameters=None, linear=False, prefix=None):
+        if dm is not None and comm is None:
+            comm = dm.getComm()
+        self._comm = comm if comm is not None else PETSc.COMM_WORLD
+        if dm is None and size is None and not isinstance(mass, PETSc.Mat):
+            raise ValueError("tsmech.System: give dm=, size= or the mass as a PETSc.Mat (the layout of the state)")
+        # what the callbacks use lives in its own object, not in self: the C system keeps the
+        # callbacks (and so this object) alive, and self may go before it
+        self._cb = cb = _Callbacks(dm)
+        self._sys = Handle()
+        call("MechSystemCreate", _lib.comm_handle(self._comm), ctypes.byref(self._sys))
+        # the callbacks live as long as the C system: released by its application context's destroy
+        self._key = _next_key[0]
+        _next_key[0] += 1
+        keep = _alive.setdefault(self._key, [])
+        call("MechSystemSetApplicationContext", self._sys, Handle(self._key), _release)
+        if prefix:
+            call("MechSystemSetOptionsPrefix", self._sys, prefix.encode())
+        if dm is not None:
+            call("MechSystemSetDM", self._sys, handle(dm))
+        M = self._mass(mass, dm, size)
+        call("MechSystemSetMass", self._sys, handle(M))
+        self._layout = M
+        keep.append(cb.callback(_ForceFn, _force_cb(cb, force), "force"))
+        call("MechSystemSetForce", self._sys, keep[-1], None)
+        if matrix is None:
+            matrix = dm.createMat() if dm is not None else self._diagonal_matrix(M)
+        keep.append(cb.callback(_TangentFn, _tangent_cb(cb, tangent), "tangent"))
+        call("MechSystemSetTangent", self._sys, handle(matrix), Bool(bool(damping)), keep[-1], None)
+        if action is not None:
+            linearize, apply = action
+            keep.append(cb.callback(_LinearizeFn, lambda s, t, q, v, cK, cD, ctx: linearize(t, cb.vec(q), cb.vec(v), cK, cD), "tangent linearization"))
+            keep.append(cb.callback(_ApplyFn, lambda s, w, y, ctx: apply(cb.vec(w), cb.vec(y)), "tangent action"))
+            call("MechSystemSetTangentAction", self._sys, keep[-2], keep[-1], None)
+        if potential is not None:
+            keep.append(cb.callback(_ScalarFn, _scalar_cb(cb, potential), "potential"))
+            call("MechSystemSetPotential", self._sys, keep[-1], None)
+        if exact is not None:
+            keep.append(cb.callback(_ExactFn, lambda s, t, q, v, ctx: exact(t, cb.vec(q), cb.vec(v)), "exact solution"))
+            call("MechSystemSetExactSolution", self._sys, keep[-1], None)
+        for iname, fn in (invariants or {}).items():
+            keep.append(cb.callback(_ScalarFn, _scalar_cb(cb, fn), f"invariant {iname}"))
+            call("MechSystemAddInvariant", self._sys, iname.encode(), keep[-1], None)
+        call("MechSystemSetModelName", self._sys, name.encode())
+        for pname, value in (parameters or {}).items():
+            call("MechSystemAddParameter", self._sys, pname.encode(), Real(float(value)))
+        if linear:
+            call("MechSystemSetLinear", self._sys, Bool(1))
+        if initial is not None:
+            self.set_initial(*initial)
+        if fixed is not None:
+            indices = np.asarray(fixed, dtype=PETSc.IntType)
+            iset = PETSc.IS().createGeneral(indices, comm=self._comm)
+            call("MechSystemSetFixed", self._sys, handle(iset), handle(fixed_values) if fixed_values is not None else None)
+
+    # ---- construction ---------------------------------------------------------------------
+    def _mass(self, mass, dm, size):
+        if isinstance(mass, PETSc.Mat):
+            return mass
+        if dm is not None:
+            d = dm.createGlobalVec()
+        else:
+            d = PETSc.Vec().createMPI(size, comm=self._comm)
+        if isinstance(mass, PETSc.Vec):
+            mass.copy(d)
+        else:
+            d.set(float(mass)) if np.isscalar(mass) else d.setArray(np.asarray(mass, dtype=float))
+        return self._diagonal_matrix(d, d)
+
+    def _diagonal_matrix(self, layout, diag=None):
+        """An AIJ matrix with the layout of the Vec or Mat given and only its diagonal."""
+        if isinstance(layout, PETSc.Mat):
+            layout = layout.createVecs("right")
+        A = PETSc.Mat().createAIJ((layout.getSizes(), layout.getSizes()), nnz=(1, 0), comm=self._comm)
+        if diag is None:
+            diag = layout.duplicate()
+            diag.set(0.0)
+        A.setDiagonal(diag)
+        A.assemble()
+        return A
+
+    def set_initial(self, q, v):
+        """The initial state (copied): what create_state() returns and checkpoints compare with."""
+        call("MechSystemSetInitialState", self._sys, handle(q), handle(v))
+
+    # ---- helpers for callbacks --------------------------------------------------------------
+    @property
+    def exception(self):
+        """The exception a callback raised on this rank (None if none did)."""
+        return self._cb.exception
+
+    @property
+    def traceback(self):
+        return self._cb.traceback
+
+    def local(self, x):
+        """The ghosted local array of the global Vec x on the system's DM (globalToLocal into a
+        work vector kept per shape): read-only numpy array."""
+        dm = self._cb.dm
+        if dm is None:
+            return x.getArray(readonly=True)
+        if self._cb.xl is None:
+            self._cb.xl = dm.createLocalVec()
+        dm.globalToLocal(x, self._cb.xl)
+        return self._cb.xl.getArray(readonly=True)
+
+
+class _Callbacks:
+    """The state of a Python system's callbacks: the petsc4py objects of the handles the library
+    passes and the last exception."""
+
+    def __init__(self, dm):
+        self.dm = dm
+        self.xl = None
+        self.cache = {}
+        self.exception = None
+        self.traceback = None
+
+    def vec(self, h):
+        """The petsc4py Vec of a handle; cached (the integrators pass the same work vectors every
+        step, and the cache's reference keeps a handle from being reused while cached)."""
+        obj = self.cache.get(h)
+        if obj is None:
+            if len(self.cache) > 256:
+                self.cache.clear()
+            obj = self.cache[h] = wrap("Vec", h)
+        return obj
+
+    def mat(self, h):
+        obj = self.cache.get(h)
+        if obj is None:
+            obj = self.cache[h] = wrap("Mat", h)
+        return obj
+
+    def callback(self, ctype, fn, what):
+        """The C function of a Python callback: 0 on success; a Python exception is kept and
+        becomes a PETSc error with its text, which the library raises on every rank."""
+
+        def guarded(*args):
+            try:
+                fn(*args)
+                return 0
+            except BaseException as e:  # noqa: B902 - every exception must become an error code
+                self.exception = e
+                self.traceback = traceback.format_exc()
+                return _lib.set_error(f"Python {what} callback raised {type(e).__name__}: {e}")
+
+        return ctype(guarded)
+
+
+def _force_cb(cb, force):
+    return lambda s, t, q, v, f, ctx: force(t, cb.vec(q), cb.vec(v), cb.vec(f))
+
+
+def _tangent_cb(cb, tangent):
+    def run(s, t, q, v, cK, cD, J, ctx):
+        A = cb.mat(J)
+        tangent(t, cb.vec(q), cb.vec(v), cK, cD, A)
+        if not A.assembled:
+            A.assemble()
+
+    return run
+
+
+def _scalar_cb(cb, fn):
+    def run(s, t, q, v, out, ctx):
+        out[0] = float(fn(t, cb.vec(q), cb.vec(v)))
+
+    return run
