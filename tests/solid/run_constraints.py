@@ -17,8 +17,13 @@
   restart      20 steps against 10 + a restart of 10 (checkpoint): bitwise equal; a restart with
                another prescribed u is refused naming the parameter (exit 2)
   refused      bad constraints: one line, exit 2, no file
+  static       where the beam comes to rest (docs/solid.md): beuler2 with long steps, the linear beam
+               in 10 steps of 1 s (-report_equilibrium: |f(q, 0)| <= 1e-9 of the load), the
+               neo-Hookean one (a 15 % sag) with its gravity ramped over 4 s in steps of 0.25 s
+               (<= 1e-6); without the ramp its first step fails
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -161,6 +166,21 @@ for args, expect in (
     ok = len(lines) == 1 and expect in lines[0] and lines[0].startswith("tsmech: error:") and not os.path.exists("bad.h5")
     print(f"refused    {lines[0] if lines else '(nothing)'}")
     check(ok, f"{args}: expected one line with '{expect}' and no file, got {lines}")
+
+# static: beuler2 with long steps damps the motion out; -report_equilibrium says how far from rest
+SOLVER = "-ksp_type cg -pc_type gamg -ksp_norm_type unpreconditioned -ksp_rtol 1e-12 -snes_rtol 1e-10 -snes_atol 1e-12"
+for name, args, bound in (
+    ("linear, 10 steps of 1 s", "-solid_material linear -ts_dt 1 -ts_max_time 10", 1e-9),
+    ("neohookean, gravity ramped over 4 s", "-solid_g_time ramp:4 -ts_dt 0.25 -ts_max_time 6", 1e-6),
+):
+    out = run(f"-model solid -ts_type beuler2 {args} {SOLVER} -report_equilibrium -quiet")
+    line = [l for l in out.splitlines() if "equilibrium at" in l]
+    m = re.search(r", ([0-9.e+-]+) of the load", line[0]) if line else None
+    rel = float(m.group(1)) if m else 1.0
+    print(f"static     {name}: {line[0] if line else out.strip()}")
+    check(rel <= bound, f"static {name}: {rel:.2e} of the load from equilibrium, more than {bound:g}")
+out = run(f"-model solid -ts_type beuler2 -ts_dt 1 -ts_max_time 6 {SOLVER} -quiet", expect=3)
+print(f"static     the neo-Hookean beam without the ramp: {out.splitlines()[0] if out.strip() else ''}")
 
 print(f"constraints: {failures} failures")
 sys.exit(1 if failures else 0)
