@@ -419,6 +419,24 @@ PetscErrorCode SolidSetIOOrdering(Solid *s, MechSystem sys, const PetscInt verti
   PetscFunctionReturn(0);
 }
 
+/* The local section of the solid's unknowns: 3 dofs per vertex */
+static PetscErrorCode SolidSetVertexSection(DM dm)
+{
+  PetscSection sec;
+  PetscInt     pStart, pEnd, vStart, vEnd;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCall(PetscSectionCreate(PetscObjectComm((PetscObject)dm), &sec));
+  PetscCall(PetscSectionSetChart(sec, pStart, pEnd));
+  for (PetscInt p = vStart; p < vEnd; p++) PetscCall(PetscSectionSetDof(sec, p, 3));
+  PetscCall(PetscSectionSetUp(sec));
+  PetscCall(DMSetLocalSection(dm, sec));
+  PetscCall(PetscSectionDestroy(&sec));
+  PetscFunctionReturn(0);
+}
+
 /*
   Distributes the mesh (3 dofs per vertex; the section exists before the distribution so that the
   natural (file) order of the vertices can be recovered); the cells' and vertices' numbers
@@ -426,23 +444,15 @@ PetscErrorCode SolidSetIOOrdering(Solid *s, MechSystem sys, const PetscInt verti
 */
 PetscErrorCode SolidDistribute(DM *pdm, PetscInt **pcellid, PetscInt **pvertid)
 {
-  DM           dm = *pdm, dmdist = NULL;
-  MPI_Comm     comm   = PetscObjectComm((PetscObject)dm);
-  PetscInt    *cellid = *pcellid, *vertid = *pvertid, pStart, pEnd, vStart, vEnd;
-  PetscSection sec;
-  PetscSF      sfmig = NULL;
+  DM        dm = *pdm, dmdist = NULL;
+  MPI_Comm  comm   = PetscObjectComm((PetscObject)dm);
+  PetscInt *cellid = *pcellid, *vertid = *pvertid, pStart, pEnd, vStart, vEnd;
+  PetscSF   sfmig = NULL;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectSetName((PetscObject)dm, "solid"));
   PetscCall(DMSetUseNatural(dm, PETSC_TRUE));
-  PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
-  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
-  PetscCall(PetscSectionCreate(comm, &sec));
-  PetscCall(PetscSectionSetChart(sec, pStart, pEnd));
-  for (PetscInt p = vStart; p < vEnd; p++) PetscCall(PetscSectionSetDof(sec, p, 3));
-  PetscCall(PetscSectionSetUp(sec));
-  PetscCall(DMSetLocalSection(dm, sec));
-  PetscCall(PetscSectionDestroy(&sec));
+  PetscCall(SolidSetVertexSection(dm));
   {
     PetscPartitioner part;
 
@@ -507,16 +517,7 @@ PetscErrorCode SolidDistribute(DM *pdm, PetscInt **pcellid, PetscInt **pvertid)
     PetscSection ls;
 
     PetscCall(DMGetLocalSection(dm, &ls));
-    if (!ls) {
-      PetscCall(DMPlexGetChart(dm, &pStart, &pEnd));
-      PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
-      PetscCall(PetscSectionCreate(comm, &sec));
-      PetscCall(PetscSectionSetChart(sec, pStart, pEnd));
-      for (PetscInt p = vStart; p < vEnd; p++) PetscCall(PetscSectionSetDof(sec, p, 3));
-      PetscCall(PetscSectionSetUp(sec));
-      PetscCall(DMSetLocalSection(dm, sec));
-      PetscCall(PetscSectionDestroy(&sec));
-    }
+    if (!ls) PetscCall(SolidSetVertexSection(dm));
   }
   PetscCall(DMSetMatType(dm, MATAIJ));
   *pdm     = dm;
