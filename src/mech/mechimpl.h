@@ -39,6 +39,8 @@ struct _p_MechSystem {
   MechStateCheckFn statecheck; /* optional: which states the model can take */
   void            *statecheckctx;
 
+  char *nonsymwhy; /* the tangent is not symmetric (MechSystemSetTangentNonsymmetric()): why; NULL: symmetric */
+
   IS        fixed;       /* fixed dofs, global indices owned by this rank */
   Vec       fixedvalues; /* prescribed values (full-size), NULL: keep the initial state */
   PetscBool linear;
