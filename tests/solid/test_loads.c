@@ -424,6 +424,13 @@ static PetscErrorCode TestClosed(void)
   PetscCall(FDCheckTangents(loaded, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
   PetscCall(FDCheckPotential(loaded, q, rnd, 1e-4, 4, &errV));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "closed: pressure on the sphere's inner surface, turned by 2.5 rad and deformed: |net force| / (p A) = %.2e, |net torque| / (p A b) = %.2e, |K - FD| %.2e, |f - dV| %.2e\n", (double)fmax, (double)tmax, (double)errK, (double)errV));
+  {
+    PetscReal fn;
+
+    /* p A / 3 on each vertex of a face: the vertices' forces are of order p A / n_faces, not zero */
+    PetscCall(VecNorm(f, NORM_1, &fn));
+    CHECK(fn >= 0.5 * p * area, "the pressure on the sphere's inner surface gives nodal forces of total size %.2e, not about p A = %.2e\n", (double)fn, (double)(p * area));
+  }
   CHECK(fmax <= 1e-10 && tmax <= 1e-10, "the pressure on a closed surface has a net force %.2e or torque %.2e\n", (double)fmax, (double)tmax);
   CHECK(errK <= 1e-6, "the tangent with the pressure differs from differences: %.2e\n", (double)errK);
   CHECK(errV <= 1e-6, "the pressure on a closed surface is not the gradient of the potential: %.2e\n", (double)errV);
