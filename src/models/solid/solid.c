@@ -91,7 +91,9 @@ static PetscErrorCode SolidDestroy(void *ctx)
                                         cell size); default x=0 for the beam, none for a mesh file
 . -solid_fix_label <name>             - fix the vertices of the points of a mesh label (Gmsh physical groups:
                                         "Cell Sets", "Face Sets", "Vertex Sets"); not with -solid_fix
-- -solid_fix_value <1>                - the value of that label
+. -solid_fix_value <1>                - the value of that label
+- -solid_load <names>                 - loads on boundary faces (loads.c): per name _label/_value, _group or _where
+                                        (its faces), _traction, _pressure (follower) or _force, _time (docs/solid.md §5)
 
   Level: intermediate
 
