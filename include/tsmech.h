@@ -192,6 +192,12 @@ typedef PetscErrorCode (*MechPatchFn)(MechSystem, PetscReal t, Vec ql, Vec vl, P
 PETSC_EXTERN PetscErrorCode MechSystemSetPatch(MechSystem, MechPatchFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasPatch(MechSystem, PetscBool *);
 PETSC_EXTERN PetscErrorCode MechSystemComputePatch(MechSystem, PetscReal t, Vec ql, Vec vl, PetscInt n, const PetscInt pts[], const PetscInt patch[], PetscReal cK, PetscReal cD, PetscScalar f[], Mat J);
+/* The tangent is not symmetric (a follower load), why in a phrase naming the option; linear solvers
+   that need a symmetric operator (CG and its kin, Cholesky, ICC) are then refused at set-up
+   (MechSystemCheckSolver(), called by TSMechSetSolution()) */
+PETSC_EXTERN PetscErrorCode MechSystemSetTangentNonsymmetric(MechSystem, const char why[]);
+PETSC_EXTERN PetscErrorCode MechSystemGetTangentNonsymmetric(MechSystem, PetscBool *, const char **);
+PETSC_EXTERN PetscErrorCode MechSystemCheckSolver(MechSystem, KSP);
 /* Fixed degrees of freedom (global indices, each rank its own) with prescribed values
    (a full-size Vec, only its fixed entries are read; NULL: the values of the initial state). */
 PETSC_EXTERN PetscErrorCode MechSystemSetFixed(MechSystem, IS, Vec);

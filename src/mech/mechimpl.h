@@ -41,10 +41,11 @@ struct _p_MechSystem {
 
   MechFixedMotionFn motion; /* optional: a prescribed motion of the fixed dofs */
   void             *motionctx;
-  Mat               Mcouple;  /* with a motion and a non-diagonal mass: M - Mfix, the inertial coupling */
-  Vec               apresc;   /* with a motion: the prescribed acceleration (fixed entries) */
-  Vec               Mdiagfix; /* with a motion: the diagonal of Mfix */
-  Vec               qm, vm;   /* with a motion: the state with the fixed dofs where prescribed */
+  Mat               Mcouple;   /* with a motion and a non-diagonal mass: M - Mfix, the inertial coupling */
+  Vec               apresc;    /* with a motion: the prescribed acceleration (fixed entries) */
+  Vec               Mdiagfix;  /* with a motion: the diagonal of Mfix */
+  Vec               qm, vm;    /* with a motion: the state with the fixed dofs where prescribed */
+  char             *nonsymwhy; /* the tangent is not symmetric (MechSystemSetTangentNonsymmetric()): why; NULL: symmetric */
 
   IS        fixed;       /* fixed dofs, global indices owned by this rank */
   Vec       fixedvalues; /* prescribed values (full-size), NULL: keep the initial state */

@@ -180,6 +180,7 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   for (PetscInt i = 0; i < s->ninvariants; i++) PetscCall(PetscFree(s->invname[i]));
   for (PetscInt i = 0; i < s->nparams; i++) PetscCall(PetscFree(s->paramname[i]));
   PetscCall(PetscFree(s->modelname));
+  PetscCall(PetscFree(s->nonsymwhy));
   PetscCall(DMDestroy(&s->dm));
   PetscCall(VecDestroy(&s->q0));
   PetscCall(VecDestroy(&s->v0));
@@ -642,6 +643,102 @@ PetscErrorCode MechSystemHasTangentDefinite(MechSystem sys, PetscBool *has)
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscValidBoolPointer(has, 2);
   *has = sys->tangentdef ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemSetTangentNonsymmetric - Declares the tangent K not symmetric (a follower load's
+  stiffness), with the reason; linear solvers that need a symmetric operator are then refused.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+- why - why the tangent is not symmetric, a phrase naming the option that makes it so (copied)
+
+  Level: intermediate
+
+  Notes:
+  A model assembles its exact, non-symmetric tangent (and applies it matrix-free). CG and its
+  variants (cr, minres, symmlq, ...) and the Cholesky and ICC preconditioners assume a symmetric
+  operator and would return wrong steps or stall; `TSMechSetSolution()` refuses them
+  (`MechSystemCheckSolver()`), recommending GMRES or BiCGStab.
+
+.seealso: `MechSystemGetTangentNonsymmetric()`, `MechSystemCheckSolver()`, `TSMechSetSolution()`
+@*/
+PetscErrorCode MechSystemSetTangentNonsymmetric(MechSystem sys, const char why[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscCall(PetscFree(sys->nonsymwhy));
+  PetscCall(PetscStrallocpy(why && why[0] ? why : "the tangent is not symmetric", &sys->nonsymwhy));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemGetTangentNonsymmetric - Whether the tangent is declared not symmetric, and why.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameters:
++ nonsym - PETSC_TRUE if `MechSystemSetTangentNonsymmetric()` was called
+- why    - its reason (NULL if symmetric; owned by the system; may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechSystemSetTangentNonsymmetric()`
+@*/
+PetscErrorCode MechSystemGetTangentNonsymmetric(MechSystem sys, PetscBool *nonsym, const char **why)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (nonsym) *nonsym = sys->nonsymwhy ? PETSC_TRUE : PETSC_FALSE;
+  if (why) *why = sys->nonsymwhy;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemCheckSolver - Refuses a linear solver that needs a symmetric operator (CG and its
+  variants, the Cholesky and ICC preconditioners) for a system whose tangent is not symmetric.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+- ksp - the linear solver of its Newton steps (its type set, from the options or otherwise)
+
+  Level: developer
+
+  Notes:
+  The error names the option and the system's reason in one line and recommends GMRES (or
+  BiCGStab) with GAMG or ILU. The KSP's and PC's types are the same on every rank, so the decision
+  is too. `TSMechSetSolution()` calls it for every implicit type.
+
+.seealso: `MechSystemSetTangentNonsymmetric()`
+@*/
+PetscErrorCode MechSystemCheckSolver(MechSystem sys, KSP ksp)
+{
+  PC          pc;
+  PetscBool   symksp, sympc;
+  const char *prefix;
+  KSPType     ktype;
+  PCType      ptype;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 2);
+  if (!sys->nonsymwhy) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &symksp, KSPCG, KSPPIPECG, KSPPIPECGRR, KSPPIPELCG, KSPGROPPCG, KSPCR, KSPPIPECR, KSPMINRES, KSPSYMMLQ, KSPFCG, KSPPIPEFCG, ""));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &sympc, PCCHOLESKY, PCICC, ""));
+  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+  PetscCall(KSPGetType(ksp, &ktype));
+  PetscCall(PCGetType(pc, &ptype));
+  PetscCheck(!symksp, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "-%sksp_type %s: %s; %s needs a symmetric operator: use -%sksp_type gmres (or bcgs) with -%spc_type gamg or ilu", prefix ? prefix : "", ktype, sys->nonsymwhy, ktype, prefix ? prefix : "", prefix ? prefix : "");
+  PetscCheck(!sympc, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "-%spc_type %s: %s; %s needs a symmetric operator: use -%spc_type lu, gamg or ilu with -%sksp_type gmres", prefix ? prefix : "", ptype, sys->nonsymwhy, ptype, prefix ? prefix : "", prefix ? prefix : "");
   PetscFunctionReturn(0);
 }
 

@@ -279,6 +279,20 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
       PetscCall(SNESSetFromOptions(snes));
     }
   }
+  if (sys && sys->nonsymwhy) {
+    PetscBool isexplicit;
+
+    /* a non-symmetric tangent (a follower load): CG, Cholesky, ICC refused with the reason */
+    PetscCall(TSMechIsExplicit(ts, &isexplicit));
+    if (!isexplicit) {
+      SNES snes;
+      KSP  ksp;
+
+      PetscCall(TSGetSNES(ts, &snes));
+      PetscCall(SNESGetKSP(snes, &ksp));
+      PetscCall(MechSystemCheckSolver(sys, ksp));
+    }
+  }
   if (second) {
     PetscCall(TS2SetSolution(ts, q, v));
     PetscCall(TSMechSetUpSecondOrderSolver(ts, sys));

@@ -96,6 +96,8 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
     for (PetscInt a = 0; a < 4; a++)
       for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += s->vol[c] * (P[3 * i] * g[a][0] + P[3 * i + 1] * g[a][1] + P[3 * i + 2] * g[a][2]);
   }
+  /* loads on boundary faces (loads.c) */
+  if (s->nloads) PetscCall(SolidLoadsAddForce(s, t, x, y));
   if (ninv) {
     SolidDeformation(s, first, x, g, F);
     s->ninv     = ninv;
@@ -128,8 +130,9 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
   PetscFunctionReturn(0);
 }
 
-/* Adds scale times the element tangents at q (the ghosted local array x) into the assembled J */
-PetscErrorCode SolidAddElementTangents(Solid *s, const PetscScalar x[], PetscReal scale, Mat J)
+/* Adds scale times the element tangents at (t, q) (the ghosted local array x; NULL: the reference
+   configuration, without loads) and the follower loads' stiffness into the assembled J */
+PetscErrorCode SolidAddElementTangents(Solid *s, PetscReal t, const PetscScalar x[], PetscReal scale, Mat J)
 {
   PetscReal  g[4][3], F[9], Ke[144];
   PetscInt   idx[12];
@@ -151,6 +154,7 @@ PetscErrorCode SolidAddElementTangents(Solid *s, const PetscScalar x[], PetscRea
     SolidCellIndices(s, c, idx);
     PetscCall(MatSetValues(J, 12, idx, 12, idx, Ke, ADD_VALUES));
   }
+  if (x && s->follower) PetscCall(SolidLoadsAddTangent(s, t, x, scale, J));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
@@ -166,10 +170,9 @@ PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal
 
   PetscFunctionBegin;
   (void)sys;
-  (void)t;
   (void)v;
   PetscCall(SolidGetLocal(s, q, &ql, &x));
-  PetscCall(SolidAddElementTangents(s, x, cK, J));
+  PetscCall(SolidAddElementTangents(s, t, x, cK, J));
   PetscCall(SolidRestoreLocal(s, &ql, &x));
   if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SAME_NONZERO_PATTERN));
   if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
@@ -222,10 +225,14 @@ PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, 
 
   PetscFunctionBegin;
   (void)sys;
-  (void)t;
   (void)v;
   s->cK = cK;
   s->cD = cD;
+  if (s->follower) {
+    PetscCall(SolidGetLocal(s, q, &ql, &x));
+    PetscCall(SolidLoadsLinearize(s, t, x, cK));
+    PetscCall(SolidRestoreLocal(s, &ql, &x));
+  }
   if (!ns) PetscFunctionReturn(0);
   if (!s->store) PetscCall(PetscMalloc1(ns * s->ncells, &s->store));
   PetscCall(SolidGetLocal(s, q, &ql, &x));
@@ -274,6 +281,7 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
     for (PetscInt a = 0; a < 4; a++)
       for (PetscInt i = 0; i < 3; i++) ya[o[a] + i] += V * (dP[3 * i] * g[a][0] + dP[3 * i + 1] * g[a][1] + dP[3 * i + 2] * g[a][2]);
   }
+  if (s->follower) PetscCall(SolidLoadsApply(s, x, ya));
   PetscCall(VecRestoreArray(yl, &ya));
   PetscCall(SolidRestoreLocal(s, &wl, &x));
   PetscCall(VecZeroEntries(y));
@@ -291,7 +299,7 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscFunctionReturn(0);
 }
 
-/* Elastic energy plus the gravitational potential -g . (M q) = fg . q */
+/* Elastic energy plus the gravitational potential -g . (M q) = fg . q and the loads' (loads.c) */
 PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
 {
   Solid             *s = (Solid *)ctx;
@@ -302,7 +310,6 @@ PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRe
 
   PetscFunctionBegin;
   (void)sys;
-  (void)t;
   (void)v;
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells; c++) {
@@ -314,6 +321,12 @@ PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRe
     }
     s->mat->stress(&s->mod, &p, P, &W);
     e += s->vol[c] * W;
+  }
+  if (s->nloads && e < PETSC_INFINITY) {
+    PetscReal el;
+
+    PetscCall(SolidLoadsPotential(s, t, x, &el));
+    e += el;
   }
   PetscCall(SolidRestoreLocal(s, &ql, &x));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &e, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)s->dm)));

@@ -50,6 +50,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
   PetscCall(SolidConstraintsDestroy(&s->bc));
+  PetscCall(SolidLoadsDestroy(s));
   PetscCall(PetscFree(s));
   PetscFunctionReturn(0);
 }
@@ -93,7 +94,9 @@ static PetscErrorCode SolidDestroy(void *ctx)
                                         cell size); default x=0 for the beam, none for a mesh file
 . -solid_fix_label <name>             - fix the vertices of the points of a mesh label (Gmsh physical groups:
                                         "Cell Sets", "Face Sets", "Vertex Sets"); not with -solid_fix
-- -solid_fix_value <1>                - the value of that label
+. -solid_fix_value <1>                - the value of that label
+- -solid_load <names>                 - loads on boundary faces (loads.c): per name _label/_value, _group or _where
+                                        (its faces), _traction, _pressure (follower) or _force, _time (docs/solid.md §5)
 
   Level: intermediate
 
@@ -263,7 +266,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
   if (s->beta != 0) {
     PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
-    PetscCall(SolidAddElementTangents(s, NULL, 1.0, s->K0));
+    PetscCall(SolidAddElementTangents(s, 0, NULL, 1.0, s->K0));
   }
 
   /* the reference positions: the initial q and the rigid-body modes */
@@ -367,12 +370,25 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     }
   }
 
+  /* loads on boundary faces (loads.c) */
+  {
+    PetscErrorCode ierr = SolidSetUpLoads(s, sy, what, 1e-3 * hmin);
+
+    if (ierr) {
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      PetscFunctionReturn(ierr);
+    }
+  }
   PetscCall(MechSystemSetMass(sy, s->M));
   PetscCall(MechSystemSetForce(sy, SolidForce, s));
   PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
-  PetscCall(MechSystemSetLinear(sy, mat->linear));
+  /* a follower pressure's force depends on the current face: not affine in q */
+  PetscCall(MechSystemSetLinear(sy, mat->linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));
   /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */
   s->trefused = PETSC_MIN_REAL;
   if (mat->positiveJ) PetscCall(MechSystemSetStateCheck(sy, SolidStateCheck, s));

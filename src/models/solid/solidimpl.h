@@ -9,6 +9,7 @@
     elements.c    forces, tangents (assembled and matrix-free), energy, momenta, inverted elements
     constraints.c constraints (Dirichlet conditions) by label, Gmsh group or plane, per component,
                   with prescribed motions u phi(t)
+    loads.c       loads on boundary faces: dead tractions and forces, follower pressures, their options
 */
 #ifndef TSMECH_SOLIDIMPL_H
 #define TSMECH_SOLIDIMPL_H
@@ -63,6 +64,29 @@ PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const Soli
 typedef struct _n_Solid             Solid;
 typedef struct _n_SolidConstraints *SolidConstraints;
 
+/* A load on boundary faces (loads.c): a dead traction (a total force becomes one) or a follower pressure */
+typedef enum {
+  SOLID_LOAD_TRACTION,
+  SOLID_LOAD_FORCE,
+  SOLID_LOAD_PRESSURE
+} SolidLoadKind;
+
+typedef struct {
+  char             name[64];
+  SolidLoadKind    kind;
+  PetscReal        value[3]; /* the traction or the total force as given */
+  PetscReal        t0[3];    /* the dead traction per reference area */
+  PetscReal        p;        /* the follower pressure */
+  MechTimeFunction tf;       /* phi(t) */
+  PetscInt         nf, NF;   /* this rank's faces, all faces */
+  PetscReal        area;     /* the reference area of all faces */
+  PetscInt        *lo, *go;  /* per face, its 3 vertices' dof offsets (local, global), outward order */
+  PetscReal       *X;        /* per face, the 3 vertices' reference positions */
+  PetscReal       *A;        /* per face, its reference area */
+  PetscReal       *xs;       /* follower: per face, the positions at the last linearization */
+  PetscReal        clin;     /* follower: cK phi p / 6 at the last linearization */
+} SolidLoad;
+
 /* Context of one invariant: which component of which momentum */
 typedef struct {
   Solid   *s;
@@ -93,6 +117,10 @@ struct _n_Solid {
   MatNullSpace            nullsp;   /* rigid-body modes of the reference configuration */
   PetscReal              *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
   PetscReal               cK, cD;   /* coefficients of the last linearization */
+  PetscInt                nloads;   /* loads on boundary faces (loads.c) */
+  SolidLoad              *loads;
+  PetscBool               follower; /* a follower pressure acts: the tangent is not symmetric */
+  DM                      facedm;   /* while the loads are set up: the beam interpolated (its faces) */
   SolidInvariant          inv[6];
   SolidConstraints        bc;    /* constraints.c */
   MechTimeFunction        gtime; /* gravity's time function (NULL: constant) */
@@ -158,7 +186,7 @@ static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[12]
 PETSC_INTERN PetscErrorCode SolidGetLocal(const Solid *, Vec, Vec *, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SolidRestoreLocal(const Solid *, Vec *, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SolidForce(MechSystem, PetscReal, Vec, Vec, Vec, void *);
-PETSC_INTERN PetscErrorCode SolidAddElementTangents(Solid *, const PetscScalar[], PetscReal, Mat);
+PETSC_INTERN PetscErrorCode SolidAddElementTangents(Solid *, PetscReal, const PetscScalar[], PetscReal, Mat);
 PETSC_INTERN PetscErrorCode SolidTangent(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, Mat, void *);
 PETSC_INTERN PetscErrorCode SolidTangentLinearize(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, void *);
 PETSC_INTERN PetscErrorCode SolidTangentApply(MechSystem, Vec, Vec, void *);
@@ -173,6 +201,14 @@ PETSC_INTERN PetscErrorCode SolidSetUpConstraints(Solid *, MechSystem, PetscBool
 PETSC_INTERN PetscErrorCode SolidConstraintsEvaluate(SolidConstraints, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscBool      SolidConstraintsMoving(SolidConstraints);
 PETSC_INTERN PetscErrorCode SolidConstraintsDestroy(SolidConstraints *);
+/* loads.c */
+PETSC_INTERN PetscErrorCode SolidSetUpLoads(Solid *, MechSystem, const char[], PetscReal);
+PETSC_INTERN PetscErrorCode SolidLoadsDestroy(Solid *);
+PETSC_INTERN PetscErrorCode SolidLoadsAddForce(Solid *, PetscReal, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SolidLoadsAddTangent(Solid *, PetscReal, const PetscScalar[], PetscReal, Mat);
+PETSC_INTERN PetscErrorCode SolidLoadsLinearize(Solid *, PetscReal, const PetscScalar[], PetscReal);
+PETSC_INTERN PetscErrorCode SolidLoadsApply(Solid *, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode SolidLoadsPotential(Solid *, PetscReal, const PetscScalar[], PetscReal *);
 
 /* mesh.c */
 PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DM *, PetscInt **, PetscInt **);

@@ -1,0 +1,531 @@
+/*
+  Loads on the solid's boundary faces, any number, each named (docs/solid.md §5, "Loads"):
+
+    -solid_load tip,root                       the loads' names
+    -solid_load_tip_label NAME -solid_load_tip_value V   the boundary faces of a mesh label, or
+    -solid_load_tip_group NAME                 those of a Gmsh physical group, or
+    -solid_load_tip_where x=1                  the boundary faces on a coordinate plane
+    -solid_load_tip_traction tx,ty,tz          a dead traction (force per reference area), or
+    -solid_load_tip_pressure p                 a follower pressure on the deformed face, or
+    -solid_load_tip_force Fx,Fy,Fz             a total force spread over the faces by reference area
+    -solid_load_tip_time SPEC                  its time function phi(t) (MechTimeFunctionCreate())
+
+  On a linear triangle with reference area A0 the dead traction t0 gives every vertex A0 t0 / 3;
+  the follower pressure p gives every vertex -p n da / 3 with n da = (x2 - x1) x (x3 - x1) / 2 on
+  the current face (outward), and its derivative, the load stiffness, is not symmetric. With the
+  force on the left-hand side (M q'' + f = 0) an external load enters as f -= phi(t) F_ext.
+
+  Each boundary face belongs to one rank: a face on the partition boundary is shared by two ranks
+  (it is in the point SF) and is inside the body, so it carries no load.
+*/
+#include "solidimpl.h"
+#include <ctype.h>
+
+#define SOLID_MAX_LOADS 16
+
+static const char SolidLoadAxes[] = "xyz";
+
+/* 48-bit FNV-1a of bytes, continued from h: what the checkpoints record of the loads */
+static uint64_t SolidLoadHash(uint64_t h, const void *buf, size_t len)
+{
+  const unsigned char *b = (const unsigned char *)buf;
+
+  for (size_t k = 0; k < len; k++) h = (h ^ b[k]) * 1099511628211ULL;
+  return h;
+}
+
+/* Frees the loads (SolidDestroy()) */
+PetscErrorCode SolidLoadsDestroy(Solid *s)
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < s->nloads; l++) {
+    SolidLoad *ld = &s->loads[l];
+
+    PetscCall(MechTimeFunctionDestroy(&ld->tf));
+    PetscCall(PetscFree4(ld->lo, ld->go, ld->X, ld->A));
+    PetscCall(PetscFree(ld->xs));
+  }
+  PetscCall(PetscFree(s->loads));
+  PetscCall(DMDestroy(&s->facedm));
+  s->nloads = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Parses a plane "x=1.5" into its axis and value; PETSC_FALSE if it is not one */
+static PetscBool SolidParsePlane(const char spec[], PetscInt *axis, PetscReal *value)
+{
+  char *end = NULL;
+
+  *axis = -1;
+  for (PetscInt a = 0; a < 3; a++)
+    if ((spec[0] == SolidLoadAxes[a] || spec[0] == SolidLoadAxes[a] - 'a' + 'A') && spec[1] == '=') *axis = a;
+  if (*axis < 0) return PETSC_FALSE;
+  *value = strtod(spec + 2, &end);
+  if (!end || end == spec + 2 || *end) return PETSC_FALSE;
+  return PetscIsNormalReal(*value) || *value == 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/*
+  The faces of load ld in the interpolated DM idm (s->dm or an interpolated copy of the beam, whose
+  vertex point v is s->dm's vertex v + vshift): with label (not NULL) the boundary faces of its
+  stratum value, else those whose three vertices lie on the plane X_axis = pvalue (within tol).
+  Fills ld's face arrays (this rank's faces); nother counts the label's points that are no face,
+  ninside its faces that are inside the body (each counted by the rank that owns it).
+*/
+static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLabel label, PetscInt value, PetscInt axis, PetscReal pvalue, PetscReal tol, SolidLoad *ld, PetscInt *nother, PetscInt *ninside)
+{
+  DM                 cdm;
+  PetscSection       ls, gs, cs;
+  Vec                coords;
+  const PetscScalar *ca;
+  PetscSF            sf;
+  const PetscInt    *ilocal = NULL, *degree = NULL, *pts = NULL;
+  PetscInt           nroots, nleaves, pStart, pEnd, fStart, fEnd, vStart, vEnd, cStart, cEnd, npts = 0, nf = 0;
+  PetscBool         *leaf;
+  IS                 is = NULL;
+
+  PetscFunctionBegin;
+  *nother = *ninside = 0;
+  PetscCall(DMGetLocalSection(s->dm, &ls));
+  PetscCall(DMGetGlobalSection(s->dm, &gs));
+  PetscCall(DMGetCoordinateDM(s->dm, &cdm));
+  PetscCall(DMGetLocalSection(cdm, &cs));
+  PetscCall(DMGetCoordinatesLocal(s->dm, &coords));
+  PetscCall(DMPlexGetChart(idm, &pStart, &pEnd));
+  PetscCall(DMPlexGetHeightStratum(idm, 1, &fStart, &fEnd));
+  PetscCall(DMPlexGetHeightStratum(idm, 0, &cStart, &cEnd));
+  PetscCall(DMPlexGetDepthStratum(idm, 0, &vStart, &vEnd));
+  /* shared points: leaves of the point SF here, or roots that other ranks hold as leaves */
+  PetscCall(PetscCalloc1(pEnd - pStart + 1, &leaf));
+  PetscCall(DMGetPointSF(idm, &sf));
+  PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, NULL));
+  if (nroots >= 0) {
+    for (PetscInt k = 0; k < nleaves; k++) leaf[(ilocal ? ilocal[k] : k) - pStart] = PETSC_TRUE;
+    PetscCall(PetscSFComputeDegreeBegin(sf, &degree));
+    PetscCall(PetscSFComputeDegreeEnd(sf, &degree));
+  }
+  if (label) {
+    PetscCall(DMLabelGetStratumIS(label, value, &is));
+    if (is) {
+      PetscCall(ISGetLocalSize(is, &npts));
+      PetscCall(ISGetIndices(is, &pts));
+    }
+  } else npts = fEnd - fStart;
+  PetscCall(PetscMalloc4(3 * npts + 1, &ld->lo, 3 * npts + 1, &ld->go, 9 * npts + 1, &ld->X, npts + 1, &ld->A));
+  PetscCall(VecGetArrayRead(coords, &ca));
+  for (PetscInt k = 0; k < npts; k++) {
+    const PetscInt  f      = label ? pts[k] : fStart + k;
+    PetscBool       shared = PETSC_FALSE, onplane = PETSC_TRUE;
+    PetscInt        ss, *closure = NULL, ncl, fv[3], nv = 0, opp = -1;
+    const PetscInt *supp;
+    PetscReal       X[4][3], n[3], d[3];
+
+    if (f < fStart || f >= fEnd) {
+      (*nother)++;
+      continue;
+    }
+    shared = leaf[f - pStart] || (degree && f - pStart < nroots && degree[f - pStart] > 0) ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(DMPlexGetSupportSize(idm, f, &ss));
+    PetscCall(DMPlexGetSupport(idm, f, &supp));
+    PetscCall(DMPlexGetTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
+    for (PetscInt j = 0; j < ncl; j++)
+      if (closure[2 * j] >= vStart && closure[2 * j] < vEnd && nv < 3) fv[nv++] = closure[2 * j];
+    PetscCall(DMPlexRestoreTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
+    PetscCheck(nv == 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " vertices", f, nv);
+    for (PetscInt a = 0; a < 3; a++) {
+      PetscInt off;
+
+      PetscCall(PetscSectionGetOffset(cs, fv[a] + vshift, &off));
+      for (PetscInt i = 0; i < 3; i++) X[a][i] = PetscRealPart(ca[off + i]);
+      if (!label && PetscAbsReal(X[a][axis] - pvalue) > tol) onplane = PETSC_FALSE;
+    }
+    if (!onplane) continue;
+    if (ss != 1 || shared) {
+      /* inside the body: counted once, by the rank that owns the face */
+      if (label && !leaf[f - pStart]) (*ninside)++;
+      continue;
+    }
+    PetscCheck(supp[0] >= cStart && supp[0] < cEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " is not on a cell", f);
+    PetscCall(DMPlexGetTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
+    for (PetscInt j = 0; j < ncl; j++) {
+      const PetscInt p = closure[2 * j];
+
+      if (p >= vStart && p < vEnd && p != fv[0] && p != fv[1] && p != fv[2]) opp = p;
+    }
+    PetscCall(DMPlexRestoreTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
+    PetscCheck(opp >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT ": no opposite vertex in its cell", f);
+    {
+      PetscInt off;
+
+      PetscCall(PetscSectionGetOffset(cs, opp + vshift, &off));
+      for (PetscInt i = 0; i < 3; i++) X[3][i] = PetscRealPart(ca[off + i]);
+    }
+    /* outward: the cell's fourth vertex lies behind the face */
+    n[0] = (X[1][1] - X[0][1]) * (X[2][2] - X[0][2]) - (X[1][2] - X[0][2]) * (X[2][1] - X[0][1]);
+    n[1] = (X[1][2] - X[0][2]) * (X[2][0] - X[0][0]) - (X[1][0] - X[0][0]) * (X[2][2] - X[0][2]);
+    n[2] = (X[1][0] - X[0][0]) * (X[2][1] - X[0][1]) - (X[1][1] - X[0][1]) * (X[2][0] - X[0][0]);
+    for (PetscInt i = 0; i < 3; i++) d[i] = X[3][i] - X[0][i];
+    if (n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0) {
+      const PetscInt t = fv[1];
+
+      fv[1] = fv[2];
+      fv[2] = t;
+      for (PetscInt i = 0; i < 3; i++) {
+        const PetscReal x = X[1][i];
+
+        X[1][i] = X[2][i];
+        X[2][i] = x;
+      }
+    }
+    for (PetscInt a = 0; a < 3; a++) {
+      PetscInt off;
+
+      PetscCall(PetscSectionGetOffset(ls, fv[a] + vshift, &ld->lo[3 * nf + a]));
+      PetscCall(PetscSectionGetOffset(gs, fv[a] + vshift, &off));
+      ld->go[3 * nf + a] = off >= 0 ? off : -(off + 1);
+      for (PetscInt i = 0; i < 3; i++) ld->X[9 * nf + 3 * a + i] = X[a][i];
+    }
+    ld->A[nf] = 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    nf++;
+  }
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+  if (is) {
+    PetscCall(ISRestoreIndices(is, &pts));
+    PetscCall(ISDestroy(&is));
+  }
+  PetscCall(PetscFree(leaf));
+  ld->nf = nf;
+  PetscFunctionReturn(0);
+}
+
+/*
+  Reads the options of the loads (-solid_load NAMES and -solid_load_NAME_*), finds their faces,
+  records them in the system's parameters (count, faces, a checksum of every value and time
+  function) and marks the tangent non-symmetric when a follower pressure acts. what names the
+  mesh in messages; tol is the plane tolerance of -solid_load_NAME_where.
+*/
+PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], PetscReal tol)
+{
+  MPI_Comm  comm       = PetscObjectComm((PetscObject)sys);
+  char      list[1024] = "", *names[SOLID_MAX_LOADS];
+  PetscBool set;
+  PetscInt  n = 0, depth, facesall = 0;
+  DM        idm    = NULL; /* an interpolated copy of the beam: s->facedm, freed on any error */
+  PetscInt  vshift = 0;
+  uint64_t  hash   = 1469598103934665603ULL;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "Loads of the solid", "MechCreateSolid");
+  PetscCall(MechOptionsString("-solid_load", "Names of the loads on boundary faces (comma-separated)", "MechCreateSolid", list, list, sizeof(list), &set));
+  PetscOptionsEnd();
+  if (!set) PetscFunctionReturn(0);
+  /* the names: letters, digits and underscores, distinct */
+  for (char *p = list, *q; p;) {
+    q = strchr(p, ',');
+    if (q) *q = 0;
+    PetscCheck(n < SOLID_MAX_LOADS, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_load %s: at most %d loads", list, SOLID_MAX_LOADS);
+    PetscCheck(*p, comm, PETSC_ERR_ARG_WRONG, "-solid_load: a name in the list is empty");
+    for (char *c = p; *c; c++) PetscCheck(isalnum((unsigned char)*c) || *c == '_', comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: a load's name has letters, digits and underscores only", p);
+    PetscCheck(strlen(p) < sizeof(s->loads[0].name), comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: a name has at most %d characters", p, (int)sizeof(s->loads[0].name) - 1);
+    for (PetscInt k = 0; k < n; k++) PetscCheck(strcmp(names[k], p), comm, PETSC_ERR_ARG_WRONG, "-solid_load: the name %s is given twice", p);
+    names[n++] = p;
+    p          = q ? q + 1 : NULL;
+  }
+  PetscCall(PetscCalloc1(n, &s->loads));
+  PetscCall(DMPlexGetDepth(s->dm, &depth));
+  for (PetscInt l = 0; l < n; l++) {
+    SolidLoad *ld = &s->loads[l];
+    char       opt[8][96], lname[256] = "", group[256] = "", where[64] = "", spec[PETSC_MAX_PATH_LEN + 16] = "constant";
+    PetscBool  setl, setv, setg, setw, sett, setp, setf, settime;
+    PetscInt   value = 1, axis = -1, nother, ninside, nsel;
+    PetscReal  pvalue = 0, t[3] = {0, 0, 0}, F[3] = {0, 0, 0}, p = 0, area;
+    DMLabel    label = NULL;
+    char       sel[600];
+
+    s->nloads = l + 1; /* what SolidLoadsDestroy() frees on an error below */
+    PetscCall(PetscStrncpy(ld->name, names[l], sizeof(ld->name)));
+    {
+      const char *suffix[8] = {"label", "value", "group", "where", "traction", "pressure", "force", "time"};
+
+      for (PetscInt k = 0; k < 8; k++) PetscCall(PetscSNPrintf(opt[k], sizeof(opt[k]), "-solid_load_%s_%s", ld->name, suffix[k]));
+    }
+    PetscOptionsBegin(comm, NULL, "A load of the solid", "MechCreateSolid");
+    {
+      PetscCall(MechOptionsString(opt[0], "The mesh label whose faces carry the load", "MechCreateSolid", lname, lname, sizeof(lname), &setl));
+      PetscCall(MechOptionsInt(opt[1], "The label's value", "MechCreateSolid", value, &value, &setv));
+      PetscCall(MechOptionsString(opt[2], "The Gmsh physical group whose faces carry the load", "MechCreateSolid", group, group, sizeof(group), &setg));
+      PetscCall(MechOptionsString(opt[3], "The boundary faces on a plane (x=1, ...) carry the load", "MechCreateSolid", where, where, sizeof(where), &setw));
+      PetscCall(MechOptionsRealList(opt[4], "Dead traction (force per reference area)", "MechCreateSolid", t, 3, &sett));
+      PetscCall(MechOptionsReal(opt[5], "Follower pressure on the deformed faces", "MechCreateSolid", p, &p, &setp));
+      PetscCall(MechOptionsRealList(opt[6], "Total force, spread over the faces by reference area", "MechCreateSolid", F, 3, &setf));
+      PetscCall(MechOptionsString(opt[7], "Time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", spec, spec, sizeof(spec), &settime));
+    }
+    PetscOptionsEnd();
+    nsel = (setl ? 1 : 0) + (setg ? 1 : 0) + (setw ? 1 : 0);
+    PetscCheck(nsel == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give its faces with one of %s (with %s), %s or %s%s", ld->name, opt[0], opt[1], opt[2], opt[3], nsel ? ", not several" : "");
+    PetscCheck(!setv || setl, comm, PETSC_ERR_ARG_WRONG, "%s: needs %s", opt[1], opt[0]);
+    PetscCheck((sett ? 1 : 0) + (setp ? 1 : 0) + (setf ? 1 : 0) == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give one of %s, %s or %s", ld->name, opt[4], opt[5], opt[6]);
+    for (PetscInt i = 0; i < 3; i++) {
+      PetscCheck(PetscIsNormalReal(t[i]) || t[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[4], (double)t[0], (double)t[1], (double)t[2]);
+      PetscCheck(PetscIsNormalReal(F[i]) || F[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[6], (double)F[0], (double)F[1], (double)F[2]);
+    }
+    PetscCheck(PetscIsNormalReal(p) || p == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g: must be finite", opt[5], (double)p);
+    ld->kind = setp ? SOLID_LOAD_PRESSURE : setf ? SOLID_LOAD_FORCE
+                                                 : SOLID_LOAD_TRACTION;
+    ld->p    = p;
+    for (PetscInt i = 0; i < 3; i++) ld->value[i] = setf ? F[i] : t[i];
+    PetscCall(MechTimeFunctionCreate(comm, spec, opt[7], &ld->tf));
+
+    /* the faces: of a label, a physical group or a plane, in an interpolated mesh (the beam is
+       built without faces: an interpolated copy gives them, its vertices those of the beam) */
+    if (depth != 3 && !idm) {
+      PetscInt v0, v1, w0, w1;
+
+      PetscCall(DMPlexInterpolate(s->dm, &s->facedm));
+      idm = s->facedm;
+      PetscCall(DMPlexGetDepthStratum(s->dm, 0, &v0, &v1));
+      PetscCall(DMPlexGetDepthStratum(idm, 0, &w0, &w1));
+      PetscCheck(v1 - v0 == w1 - w0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The interpolated mesh has %" PetscInt_FMT " vertices, the mesh %" PetscInt_FMT, w1 - w0, v1 - v0);
+      vshift = v0 - w0;
+    }
+    if (setl || setg) {
+      const char *lab = lname;
+
+      if (setg) {
+        PetscBool found;
+
+        PetscCall(SolidMeshGetPhysicalGroup(s->dm, group, &lab, &value, &found));
+        PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "%s %s: %s has no Gmsh physical group of that name", opt[2], group, what);
+        PetscCall(PetscSNPrintf(sel, sizeof(sel), "%s %s", opt[2], group));
+      } else PetscCall(PetscSNPrintf(sel, sizeof(sel), "%s %s %s %" PetscInt_FMT, opt[0], lname, opt[1], value));
+      PetscCall(DMGetLabel(idm ? idm : s->dm, lab, &label));
+      PetscCheck(label, comm, PETSC_ERR_ARG_WRONG, "%s %s: %s has no such label", opt[0], lname, what);
+    } else {
+      PetscCheck(SolidParsePlane(where, &axis, &pvalue), comm, PETSC_ERR_ARG_WRONG, "%s %s: expected a coordinate plane such as x=0, y=1.5 or z=-2", opt[3], where);
+      PetscCall(PetscSNPrintf(sel, sizeof(sel), "%s %s", opt[3], where));
+    }
+    PetscCall(SolidLoadFindFaces(s, idm ? idm : s->dm, vshift, label, value, axis, pvalue, tol, ld, &nother, &ninside));
+    {
+      PetscInt loc[3] = {ld->nf, nother, ninside}, tot[3];
+
+      PetscCall(MPIU_Allreduce(loc, tot, 3, MPIU_INT, MPI_SUM, comm));
+      ld->NF = tot[0];
+      if (tot[2]) {
+        SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: marks faces inside %s; a load acts on boundary faces", sel, what);
+      }
+      if (!tot[0]) {
+        if (setw) SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: no boundary face of %s lies on the plane %c = %g", sel, what, SolidLoadAxes[axis], (double)pvalue);
+        SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: marks no face of %s%s; a load acts on boundary faces", sel, what, tot[1] ? " (only cells, edges or vertices)" : "");
+      }
+    }
+    area = 0;
+    for (PetscInt k = 0; k < ld->nf; k++) area += ld->A[k];
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &area, 1, MPIU_REAL, MPIU_SUM, comm));
+    ld->area = area;
+    /* a total force becomes the traction F / A0 of the faces' reference area */
+    for (PetscInt i = 0; i < 3; i++) ld->t0[i] = ld->kind == SOLID_LOAD_FORCE ? F[i] / area : t[i];
+    if (ld->kind == SOLID_LOAD_PRESSURE) s->follower = PETSC_TRUE;
+    facesall += ld->NF;
+    {
+      const char *desc;
+
+      PetscCall(MechTimeFunctionGetDescription(ld->tf, &desc));
+      hash = SolidLoadHash(hash, ld->name, strlen(ld->name) + 1);
+      hash = SolidLoadHash(hash, sel, strlen(sel) + 1);
+      hash = SolidLoadHash(hash, &ld->kind, sizeof(ld->kind));
+      hash = SolidLoadHash(hash, ld->value, sizeof(ld->value));
+      hash = SolidLoadHash(hash, &ld->p, sizeof(ld->p));
+      hash = SolidLoadHash(hash, &ld->NF, sizeof(ld->NF));
+      hash = SolidLoadHash(hash, desc, strlen(desc) + 1);
+    }
+    PetscCall(PetscInfo(s->dm, "load %s: %s, %" PetscInt_FMT " faces of reference area %g\n", ld->name, sel, ld->NF, (double)area));
+  }
+  PetscCall(DMDestroy(&s->facedm));
+  /* a restart with other loads is refused: the checkpoint records these */
+  PetscCall(MechSystemAddParameter(sys, "loads", (PetscReal)n));
+  PetscCall(MechSystemAddParameter(sys, "load_faces", (PetscReal)facesall));
+  PetscCall(MechSystemAddParameter(sys, "load_checksum", (PetscReal)(hash & 0xFFFFFFFFFFFFULL)));
+  if (s->follower) {
+    char why[256];
+
+    for (PetscInt l = 0; l < n; l++)
+      if (s->loads[l].kind == SOLID_LOAD_PRESSURE) {
+        PetscCall(PetscSNPrintf(why, sizeof(why), "-solid_load %s is a follower pressure, whose load stiffness makes the tangent non-symmetric", s->loads[l].name));
+        break;
+      }
+    PetscCall(MechSystemSetTangentNonsymmetric(sys, why));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* y (the local force array) += the loads' part of f at time t and positions x (local array) */
+PetscErrorCode SolidLoadsAddForce(Solid *s, PetscReal t, const PetscScalar x[], PetscScalar y[])
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < s->nloads; l++) {
+    SolidLoad *ld = &s->loads[l];
+    PetscReal  phi;
+
+    PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
+    if (phi == 0) continue;
+    if (ld->kind != SOLID_LOAD_PRESSURE) {
+      /* dead: every vertex A0 t0 / 3, moved to the left-hand side */
+      for (PetscInt k = 0; k < ld->nf; k++) {
+        const PetscReal c = -phi * ld->A[k] / 3;
+
+        for (PetscInt a = 0; a < 3; a++)
+          for (PetscInt i = 0; i < 3; i++) y[ld->lo[3 * k + a] + i] += c * ld->t0[i];
+      }
+    } else {
+      /* follower: every vertex p (x2 - x1) x (x3 - x1) / 6 on the left-hand side */
+      const PetscReal c = phi * ld->p / 6;
+
+      for (PetscInt k = 0; k < ld->nf; k++) {
+        const PetscInt *o = &ld->lo[3 * k];
+        PetscReal       u[3], w[3], n[3];
+
+        for (PetscInt i = 0; i < 3; i++) {
+          u[i] = x[o[1] + i] - x[o[0] + i];
+          w[i] = x[o[2] + i] - x[o[0] + i];
+        }
+        n[0] = u[1] * w[2] - u[2] * w[1];
+        n[1] = u[2] * w[0] - u[0] * w[2];
+        n[2] = u[0] * w[1] - u[1] * w[0];
+        for (PetscInt a = 0; a < 3; a++)
+          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The load stiffness of follower pressures, scale times d f / d q, added into J (not assembled).
+  With f_a = c (x2 - x1) x (x3 - x1), c = phi p / 6, for every vertex a of the face
+  d f_a / d x_b = c [d_b]x, d_b = x_{b+2} - x_{b+1} (cyclic), [d]x w = d x w: the same block row
+  for the three vertices, so the block (a, b) and the block (b, a) differ: not symmetric.
+*/
+PetscErrorCode SolidLoadsAddTangent(Solid *s, PetscReal t, const PetscScalar x[], PetscReal scale, Mat J)
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < s->nloads; l++) {
+    SolidLoad *ld = &s->loads[l];
+    PetscReal  phi, Ke[81];
+    PetscInt   idx[9];
+
+    if (ld->kind != SOLID_LOAD_PRESSURE) continue;
+    PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
+    if (phi == 0) continue;
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt *o = &ld->lo[3 * k];
+      const PetscReal c = scale * phi * ld->p / 6;
+
+      for (PetscInt b = 0; b < 3; b++) {
+        const PetscInt b1 = (b + 1) % 3, b2 = (b + 2) % 3;
+        PetscReal      d[3], S[9];
+
+        for (PetscInt i = 0; i < 3; i++) d[i] = c * (x[o[b2] + i] - x[o[b1] + i]);
+        S[0] = 0;
+        S[1] = -d[2];
+        S[2] = d[1];
+        S[3] = d[2];
+        S[4] = 0;
+        S[5] = -d[0];
+        S[6] = -d[1];
+        S[7] = d[0];
+        S[8] = 0;
+        for (PetscInt a = 0; a < 3; a++)
+          for (PetscInt i = 0; i < 3; i++)
+            for (PetscInt j = 0; j < 3; j++) Ke[(3 * a + i) * 9 + 3 * b + j] = S[3 * i + j];
+      }
+      for (PetscInt a = 0; a < 3; a++)
+        for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = ld->go[3 * k + a] + i;
+      PetscCall(MatSetValues(J, 9, idx, 9, idx, Ke, ADD_VALUES));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Keeps what the load stiffness's action needs: the faces' positions and cK phi p / 6 */
+PetscErrorCode SolidLoadsLinearize(Solid *s, PetscReal t, const PetscScalar x[], PetscReal cK)
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < s->nloads; l++) {
+    SolidLoad *ld = &s->loads[l];
+    PetscReal  phi;
+
+    ld->clin = 0;
+    if (ld->kind != SOLID_LOAD_PRESSURE) continue;
+    PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
+    ld->clin = cK * phi * ld->p / 6;
+    if (!ld->xs) PetscCall(PetscMalloc1(9 * ld->nf + 1, &ld->xs));
+    for (PetscInt k = 0; k < ld->nf; k++)
+      for (PetscInt a = 0; a < 3; a++)
+        for (PetscInt i = 0; i < 3; i++) ld->xs[9 * k + 3 * a + i] = x[ld->lo[3 * k + a] + i];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* y (local array) += the load stiffness at the last linearization applied to w (local array) */
+PetscErrorCode SolidLoadsApply(Solid *s, const PetscScalar w[], PetscScalar y[])
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < s->nloads; l++) {
+    SolidLoad *ld = &s->loads[l];
+
+    if (ld->kind != SOLID_LOAD_PRESSURE || ld->clin == 0) continue;
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt  *o    = &ld->lo[3 * k];
+      const PetscReal *xs   = &ld->xs[9 * k];
+      PetscReal        r[3] = {0, 0, 0};
+
+      for (PetscInt b = 0; b < 3; b++) {
+        const PetscInt   b1 = (b + 1) % 3, b2 = (b + 2) % 3;
+        const PetscReal  d[3] = {xs[3 * b2] - xs[3 * b1], xs[3 * b2 + 1] - xs[3 * b1 + 1], xs[3 * b2 + 2] - xs[3 * b1 + 2]};
+        const PetscReal *wb   = &w[o[b]];
+
+        r[0] += d[1] * wb[2] - d[2] * wb[1];
+        r[1] += d[2] * wb[0] - d[0] * wb[2];
+        r[2] += d[0] * wb[1] - d[1] * wb[0];
+      }
+      for (PetscInt a = 0; a < 3; a++)
+        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += ld->clin * r[i];
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  This rank's part of the loads' potential at time t: a dead load's -phi F_ext . (q - X); a
+  follower pressure's phi p (V(q) - V(X)), V = sum over its faces of x1 . (x2 x x3) / 6, the
+  potential of a pressure on a closed surface (for an open one there is none: docs/solid.md §5)
+*/
+PetscErrorCode SolidLoadsPotential(Solid *s, PetscReal t, const PetscScalar x[], PetscReal *e)
+{
+  PetscFunctionBegin;
+  *e = 0;
+  for (PetscInt l = 0; l < s->nloads; l++) {
+    SolidLoad *ld = &s->loads[l];
+    PetscReal  phi, sum = 0;
+
+    PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
+    if (phi == 0) continue;
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt  *o = &ld->lo[3 * k];
+      const PetscReal *X = &ld->X[9 * k];
+
+      if (ld->kind != SOLID_LOAD_PRESSURE) {
+        for (PetscInt a = 0; a < 3; a++)
+          for (PetscInt i = 0; i < 3; i++) sum -= ld->A[k] / 3 * ld->t0[i] * (x[o[a] + i] - X[3 * a + i]);
+      } else {
+        const PetscScalar *x1 = &x[o[0]], *x2 = &x[o[1]], *x3 = &x[o[2]];
+        const PetscReal   *X1 = &X[0], *X2 = &X[3], *X3 = &X[6];
+
+        sum += (x1[0] * (x2[1] * x3[2] - x2[2] * x3[1]) + x1[1] * (x2[2] * x3[0] - x2[0] * x3[2]) + x1[2] * (x2[0] * x3[1] - x2[1] * x3[0])) / 6;
+        sum -= (X1[0] * (X2[1] * X3[2] - X2[2] * X3[1]) + X1[1] * (X2[2] * X3[0] - X2[0] * X3[2]) + X1[2] * (X2[0] * X3[1] - X2[1] * X3[0])) / 6;
+      }
+    }
+    *e += ld->kind != SOLID_LOAD_PRESSURE ? phi * sum : phi * ld->p * sum;
+  }
+  PetscFunctionReturn(0);
+}
