@@ -237,6 +237,10 @@ PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, con
 
 /* Evaluations (fixed dofs applied: zero force, decoupled rows/columns). */
 PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q, Vec v, Vec f);
+/* ||M v|| + tau (||f|| + ||K d||/h): the size of a step's residual terms, eps times it is round-off */
+PETSC_EXTERN PetscErrorCode MechSystemComputeResidualScale(MechSystem, PetscReal t, Vec q, Vec v, PetscReal tau, PetscReal *scale);
+/* Newton's absolute tolerance of the tsmech types is at least this factor times eps times that scale */
+#define TSMECH_ROUNDOFF_FACTOR 4
 /* J = cK K + cD D + cM M */
 PETSC_EXTERN PetscErrorCode MechSystemComputeOperator(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J);
 /* P = cK K~ + cD D~ + cM M with the semidefinite approximation of MechSystemSetTangentDefinite()

@@ -99,6 +99,8 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->q0));
   PetscCall(VecDestroy(&s->v0));
   PetscCall(VecDestroy(&s->work));
+  PetscCall(VecDestroy(&s->scalework[0]));
+  PetscCall(VecDestroy(&s->scalework[1]));
   if (s->appdestroy) PetscCall((*s->appdestroy)(s->appctx));
   PetscCall(PetscHeaderDestroy(sys));
   PetscFunctionReturn(0);
@@ -1301,6 +1303,74 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
   if (!sys->work) PetscCall(MatCreateVecs(sys->M, &sys->work, NULL));
   if (sys->massksp) PetscCall(KSPSetOperators(sys->massksp, sys->Mfix, sys->Mfix));
   sys->setupcalled = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemComputeResidualScale - The magnitude of the terms of one step's residual at a state, the
+  scale below which the residual is round-off (docs/solvers.md §3).
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position
+. v   - the velocity
+- tau - the step
+
+  Output Parameter:
+. scale - ||M v|| + tau (||f(t, q, v)|| + ||K d|| / h) (2-norms), with d_i = h |q_i| (-1)^i (i the
+          global index) and K d by the difference f(t, q + d, v) - f(t, q, v), h = sqrt(eps)
+
+  Level: advanced
+
+  Notes:
+  A step's residual M (v+ - v) + tau f(...) is evaluated from terms of this size: a residual
+  eps times it is what a converged state leaves, and no Newton iteration reduces it further. The
+  last term is the one a body at rest has: there f and M v vanish, but the forces are sums of
+  terms as large as the stiffness times the coordinates (a spring's x_j - x_i rounds with the
+  magnitude of x), and they cancel only to eps K |q|. The difference quotient along a relative
+  perturbation h |q_i| of every coordinate, alternating in sign so that neighbours are pulled
+  apart (a uniform scaling of q would leave a stretched-free translation out of it), measures
+  that size for any model through its force alone. Two force evaluations; the result depends on
+  the state, not on the number of processes.
+
+.seealso: `MechSystemComputeForce()`
+@*/
+PetscErrorCode MechSystemComputeResidualScale(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal tau, PetscReal *scale)
+{
+  const PetscReal    h = PetscSqrtReal(PETSC_MACHINE_EPSILON);
+  const PetscScalar *qa;
+  PetscScalar       *d;
+  PetscInt           n, rstart;
+  PetscReal          nMv, nf, nKd;
+  Vec                f0 = NULL, f1 = NULL;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidRealPointer(scale, 6);
+  PetscCall(MechSystemSetUp(sys));
+  if (!sys->scalework[0]) PetscCall(VecDuplicate(q, &sys->scalework[0]));
+  if (!sys->scalework[1]) PetscCall(VecDuplicate(q, &sys->scalework[1]));
+  f0 = sys->scalework[0];
+  f1 = sys->scalework[1];
+  PetscCall(MatMult(sys->Mfix, v, f1));
+  PetscCall(VecNorm(f1, NORM_2, &nMv));
+  PetscCall(MechSystemComputeForce(sys, t, q, v, f0));
+  PetscCall(VecNorm(f0, NORM_2, &nf));
+  /* q + d in f1 */
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
+  PetscCall(VecGetArrayRead(q, &qa));
+  PetscCall(VecGetArray(f1, &d));
+  for (PetscInt i = 0; i < n; i++) d[i] = qa[i] + ((rstart + i) % 2 ? -h : h) * PetscAbsScalar(qa[i]);
+  PetscCall(VecRestoreArray(f1, &d));
+  PetscCall(VecRestoreArrayRead(q, &qa));
+  PetscCall(MechSystemComputeForce(sys, t, f1, v, f1));
+  PetscCall(VecAXPY(f1, -1.0, f0));
+  PetscCall(VecNorm(f1, NORM_2, &nKd));
+  *scale = nMv + tau * (nf + nKd / h);
   PetscFunctionReturn(0);
 }
 

@@ -461,30 +461,46 @@ static PetscErrorCode Theta2Extrapolated(TS ts, Vec x)
 }
 
 /*
-  Newton's tolerance for an extrapolated guess (docs/solvers.md §3). SNES tests the residual
-  against rtol times the residual of its own initial guess; the extrapolated guess starts far
-  closer than v (residual 1e-2 to 1e-3 of it on the cloth), so the relative test would ask the
-  better guess for a far smaller residual, down to round-off, and spend an extra iteration. The
-  step's scale is the residual at v, the guess without extrapolation: the absolute tolerance of
-  this step becomes rtol ||R(v)|| (never below the user's -snes_atol), the accuracy asked of
-  every step without extrapolation, which a good guess now reaches in one Newton iteration.
+  Newton's absolute tolerance of a step (docs/solvers.md §3), the larger of the user's
+  -snes_atol and two scales of the problem's own:
+
+  - round-off: a residual of eps times the size of its terms (MechSystemComputeResidualScale():
+    ||M v|| + tau (||f|| + ||K d||/h) at the start of the step) is what a converged state leaves,
+    and no Newton iteration reduces it. A body at rest has a residual of that size (7e-16 per dof
+    on the solid), and the relative test, which asks to reduce it by rtol, iterated up to
+    -snes_max_it and failed the step. TSMECH_ROUNDOFF_FACTOR eps times the scale: such a step
+    converges before its first iteration, while any residual Newton can still reduce stays above it.
+  - with an extrapolated guess, rtol ||R(v)||: SNES tests the residual against rtol times that of
+    its own initial guess; the extrapolated guess starts far closer than v (residual 1e-2 to 1e-3
+    of it on the cloth), so the relative test would ask the better guess for a far smaller
+    residual, down to round-off, and spend an extra iteration. The step's scale is the residual
+    at v, the guess without extrapolation: the accuracy asked of every step without
+    extrapolation, which a good guess now reaches in one Newton iteration.
+
+  Norms only (global reductions): every rank sets the same tolerance.
 */
 static PetscErrorCode Theta2ScaleNewtonTolerance(TS ts)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
-  PetscReal  atol, rtol, fnorm;
+  PetscReal  atol, rtol, fnorm, scale = 0;
 
   PetscFunctionBegin;
   PetscCall(SNESGetTolerances(ts->snes, &atol, &rtol, NULL, NULL, NULL));
   /* a tolerance other than the one set here last is the user's */
   if (atol != th->atol_applied) th->atol_user = atol;
+  th->atol_applied = th->atol_user;
+  if (th->st.sys) {
+    PetscCall(MechSystemComputeResidualScale(th->st.sys, ts->ptime, th->st.q0, th->st.v0, ts->time_step, &scale));
+    th->atol_applied = PetscMax(th->atol_applied, TSMECH_ROUNDOFF_FACTOR * PETSC_MACHINE_EPSILON * scale);
+  }
   if (th->extrapolate) {
     PetscCall(VecCopy(th->st.v0, th->V));
     PetscCall(SNESComputeFunction(ts->snes, th->V, th->R));
     PetscCall(VecNorm(th->R, NORM_2, &fnorm));
-    th->atol_applied = PetscMax(th->atol_user, rtol * fnorm);
-  } else th->atol_applied = th->atol_user;
+    th->atol_applied = PetscMax(th->atol_applied, rtol * fnorm);
+  }
   if (th->atol_applied != atol) PetscCall(SNESSetTolerances(ts->snes, th->atol_applied, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(PetscInfo(ts, "Newton's absolute tolerance %g (residual scale %g)\n", (double)th->atol_applied, th->st.sys ? (double)scale : 0.0));
   PetscFunctionReturn(0);
 }
 

@@ -50,9 +50,10 @@ static PetscErrorCode MechI2Jacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Pe
   Notes:
   Call it before `TSSetFromOptions()`. It installs, with `TSSetI2Function()` and
   `TSSetI2Jacobian()`, F(t, q, v, a) = M a + f(t, q, v) and its Jacobian
-  K + shiftV D + shiftA M (with a matrix from `MechSystemCreateOperator()`), which `TSALPHA2` and
-  the tsmech types integrate. The `TS` keeps a reference to the system, and the system takes the
-  options prefix of the `TS`. The system's `DM` is not given to the `TS`.
+  K + shiftV D + shiftA M, which `TSALPHA2` and the tsmech types integrate. The Jacobian's matrix
+  (from `MechSystemCreateOperator()`) is given by `TSMechSetSolution()`, once the type and with it
+  the form (N or 2N unknowns) is known. The `TS` keeps a reference to the system, and the system
+  takes the options prefix of the `TS`. The system's `DM` is not given to the `TS`.
 
   Once the type is known (after `TSSetFromOptions()`), give the initial state with
   `TSMechSetSolution()`, which also sets up PETSc's first-order types.
@@ -62,7 +63,6 @@ static PetscErrorCode MechI2Jacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Pe
 PetscErrorCode TSMechSetSystem(TS ts, MechSystem sys)
 {
   Vec         r;
-  Mat         J;
   const char *prefix;
 
   PetscFunctionBegin;
@@ -73,11 +73,16 @@ PetscErrorCode TSMechSetSystem(TS ts, MechSystem sys)
   PetscCall(MechSystemSetOptionsPrefix(sys, prefix));
   PetscCall(PetscObjectCompose((PetscObject)ts, "TSMech_System", (PetscObject)sys));
   PetscCall(MatCreateVecs(sys->M, &r, NULL));
-  PetscCall(MechSystemCreateOperator(sys, &J));
   PetscCall(TSSetI2Function(ts, r, MechI2Function, sys));
-  PetscCall(TSSetI2Jacobian(ts, J, J, MechI2Jacobian, sys));
+  /* No matrix yet: SNESSetFromOptions() (inside TSSetFromOptions()) hands the SNES's matrix to
+     the KSP, and a factorization PC gets its factor from it at once (MatGetFactor() in
+     PCSetFromOptions_Factor()). An N x N matrix given here, under a type that turns out to be a
+     first-order one (2N unknowns), left the LU/Cholesky/MUMPS factor N x N ("global dimensions
+     are different"), and a SuperLU_dist factor that is never factored cannot even be destroyed
+     in PETSc 3.18 (MatDestroy_SuperLU_DIST() looks for a communicator attribute only its
+     symbolic factorization sets). TSMechSetSolution() gives the matrix of the form in use. */
+  PetscCall(TSSetI2Jacobian(ts, NULL, NULL, MechI2Jacobian, sys));
   PetscCall(VecDestroy(&r));
-  PetscCall(MatDestroy(&J));
   /* the system's DM is not given to the TS: the first-order form has 2N unknowns, not N */
   PetscFunctionReturn(0);
 }
@@ -168,6 +173,29 @@ static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBo
   gets its geometric hierarchy (MechSystemSetUpPCMG()). The first-order form has 2N unknowns and
   gets no DM.
 */
+/*
+  The N x N Jacobian matrix of the second-order form, for the implicit second-order types: given
+  only now that the type is known (TSMechSetSystem() explains why), unless the SNES has one.
+*/
+static PetscErrorCode TSMechSetUpSecondOrderJacobian(TS ts, MechSystem sys)
+{
+  PetscBool isexplicit;
+  SNES      snes;
+  Mat       J;
+
+  PetscFunctionBegin;
+  if (!sys) PetscFunctionReturn(0);
+  PetscCall(TSMechIsExplicit(ts, &isexplicit));
+  if (isexplicit) PetscFunctionReturn(0);
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
+  if (J) PetscFunctionReturn(0);
+  PetscCall(MechSystemCreateOperator(sys, &J));
+  PetscCall(TSSetI2Jacobian(ts, J, J, MechI2Jacobian, sys));
+  PetscCall(MatDestroy(&J));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
 {
   PetscBool   isda, isexplicit, ismg, iscg, ew, normset, isalpha2;
@@ -278,6 +306,7 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
   }
   if (second) {
     PetscCall(TS2SetSolution(ts, q, v));
+    PetscCall(TSMechSetUpSecondOrderJacobian(ts, sys));
     PetscCall(TSMechSetUpSecondOrderSolver(ts, sys));
   } else {
     const char *type;
