@@ -101,6 +101,7 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->work));
   PetscCall(VecDestroy(&s->scalework[0]));
   PetscCall(VecDestroy(&s->scalework[1]));
+  PetscCall(VecDestroy(&s->scalework[2]));
   if (s->appdestroy) PetscCall((*s->appdestroy)(s->appctx));
   PetscCall(PetscHeaderDestroy(sys));
   PetscFunctionReturn(0);
@@ -1326,15 +1327,16 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
   Level: advanced
 
   Notes:
-  A step's residual M (v+ - v) + tau f(...) is evaluated from terms of this size: a residual
+  A step's residual M (v+ - v) + tau f(...) is evaluated from terms of this size: a residual of
   eps times it is what a converged state leaves, and no Newton iteration reduces it further. The
   last term is the one a body at rest has: there f and M v vanish, but the forces are sums of
-  terms as large as the stiffness times the coordinates (a spring's x_j - x_i rounds with the
-  magnitude of x), and they cancel only to eps K |q|. The difference quotient along a relative
-  perturbation h |q_i| of every coordinate, alternating in sign so that neighbours are pulled
-  apart (a uniform scaling of q would leave a stretched-free translation out of it), measures
-  that size for any model through its force alone. Two force evaluations; the result depends on
-  the state, not on the number of processes.
+  spring or element forces that cancel, each as large as a stiffness times coordinate differences
+  that round with the magnitude of the coordinates (Higham 2002, §3.5: eps |K||q|). The difference
+  quotient along a perturbation of every coordinate by its own relative rounding, alternately up and
+  down so that neighbours are pulled apart (a uniform scaling mostly moves the body, which costs no
+  force), measures that size through the model's force alone (docs/solvers.md §3). Two force
+  evaluations and three norms; the perturbation follows the global index, so the result does not
+  depend on the partition beyond the order of the sums.
 
 .seealso: `MechSystemComputeForce()`
 @*/
@@ -1345,29 +1347,29 @@ PetscErrorCode MechSystemComputeResidualScale(MechSystem sys, PetscReal t, Vec q
   PetscScalar       *d;
   PetscInt           n, rstart;
   PetscReal          nMv, nf, nKd;
-  Vec                f0 = NULL, f1 = NULL;
+  Vec                f0, f1, qd;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscValidRealPointer(scale, 6);
   PetscCall(MechSystemSetUp(sys));
-  if (!sys->scalework[0]) PetscCall(VecDuplicate(q, &sys->scalework[0]));
-  if (!sys->scalework[1]) PetscCall(VecDuplicate(q, &sys->scalework[1]));
+  for (PetscInt k = 0; k < 3; k++)
+    if (!sys->scalework[k]) PetscCall(VecDuplicate(q, &sys->scalework[k]));
   f0 = sys->scalework[0];
   f1 = sys->scalework[1];
+  qd = sys->scalework[2];
   PetscCall(MatMult(sys->Mfix, v, f1));
   PetscCall(VecNorm(f1, NORM_2, &nMv));
   PetscCall(MechSystemComputeForce(sys, t, q, v, f0));
   PetscCall(VecNorm(f0, NORM_2, &nf));
-  /* q + d in f1 */
   PetscCall(VecGetLocalSize(q, &n));
   PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
   PetscCall(VecGetArrayRead(q, &qa));
-  PetscCall(VecGetArray(f1, &d));
+  PetscCall(VecGetArray(qd, &d));
   for (PetscInt i = 0; i < n; i++) d[i] = qa[i] + ((rstart + i) % 2 ? -h : h) * PetscAbsScalar(qa[i]);
-  PetscCall(VecRestoreArray(f1, &d));
+  PetscCall(VecRestoreArray(qd, &d));
   PetscCall(VecRestoreArrayRead(q, &qa));
-  PetscCall(MechSystemComputeForce(sys, t, f1, v, f1));
+  PetscCall(MechSystemComputeForce(sys, t, qd, v, f1));
   PetscCall(VecAXPY(f1, -1.0, f0));
   PetscCall(VecNorm(f1, NORM_2, &nKd));
   *scale = nMv + tau * (nf + nKd / h);

@@ -264,15 +264,17 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
   Notes:
   The fixed dofs of the attached system are first set to their prescribed values in q and to
   rest in v (`MechSystemApplyFixed()`, in place). Second-order types (`TSMechIsSecondOrder()`)
-  then get q and v themselves through `TS2SetSolution()`; the KSP of an implicit one also gets the
+  then get q and v themselves through `TS2SetSolution()` and, if implicit, the N x N Jacobian
+  matrix (`MechSystemCreateOperator()`, unless the SNES has one); the KSP of an implicit one also gets the
   system's `DMDA` (inactive), and with -pc_type mg its grid hierarchy (`MechSystemSetUpPCMG()`);
   with Eisenstat-Walker linear tolerances (-snes_ksp_ew) a CG tests the unpreconditioned residual
   unless -ksp_norm_type is given (docs/solvers.md §3); under `TSALPHA2` a system with fixed dofs
   gets a line-search pre-check (unless one is set) that solves their decoupled rows of every
   Newton step exactly (docs/schemes.md §2). So call this after `TSSetFromOptions()`. PETSc's first-order types get the
   automatic form X = [q; v] (2N unknowns): an RHSFunction for the explicit types (`TSEULER`,
-  `TSRK`, `TSSSP`, `TSMPRK`, `TSGLEE`), an IFunction and IJacobian for the others; they need an
-  attached system (`TSMechSetSystem()`).
+  `TSRK`, `TSSSP`, `TSMPRK`, `TSGLEE`), an IFunction and the 2N x 2N IJacobian for the others
+  (`-pc_type cholesky` is refused: that Jacobian is not symmetric); they need an attached system
+  (`TSMechSetSystem()`).
 
   For a linear system (`MechSystemSetLinear()`) the problem is declared `TS_LINEAR` (one linear
   solve per step) for every type but `TSALPHA2`, which updates its stage in the residual and
