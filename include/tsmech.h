@@ -250,6 +250,12 @@ PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, con
 
 /* Evaluations (fixed dofs applied: zero force, decoupled rows/columns). */
 PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q, Vec v, Vec f);
+/* ||M v|| + tau (||f|| + ||K d||/h): the size of a step's residual terms, eps times it is round-off */
+PETSC_EXTERN PetscErrorCode MechSystemComputeResidualScale(MechSystem, PetscReal t, Vec q, Vec v, PetscReal tau, PetscReal *scale);
+/* Newton of the tsmech types converges at a residual of at most this factor times eps times that
+   scale; the scale is evaluated where the residual is within TSMECH_ROUNDOFF_GATE of that floor */
+#define TSMECH_ROUNDOFF_FACTOR 4
+#define TSMECH_ROUNDOFF_GATE   2
 /* J = cK K + cD D + cM M */
 PETSC_EXTERN PetscErrorCode MechSystemComputeOperator(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J);
 /* P = cK K~ + cD D~ + cM M with the semidefinite approximation of MechSystemSetTangentDefinite()

@@ -73,6 +73,7 @@ struct _p_MechSystem {
   PetscInt  *iocells;   /* 5 per tetrahedron: its number, its vertices' numbers (I/O order) */
   Vec        q0, v0;
   Vec        work;
+  Vec        scalework[3]; /* MechSystemComputeResidualScale() */
 
   void *appctx;
   PetscErrorCode (*appdestroy)(void *);

@@ -185,6 +185,9 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->q0));
   PetscCall(VecDestroy(&s->v0));
   PetscCall(VecDestroy(&s->work));
+  PetscCall(VecDestroy(&s->scalework[0]));
+  PetscCall(VecDestroy(&s->scalework[1]));
+  PetscCall(VecDestroy(&s->scalework[2]));
   if (s->appdestroy) PetscCall((*s->appdestroy)(s->appctx));
   if (s->agreecomm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&s->agreecomm));
   PetscCall(PetscHeaderDestroy(sys));
@@ -1615,6 +1618,75 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
   }
   if (sys->massksp) PetscCall(KSPSetOperators(sys->massksp, sys->Mfix, sys->Mfix));
   sys->setupcalled = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemComputeResidualScale - The magnitude of the terms of one step's residual at a state, the
+  scale below which the residual is round-off (docs/solvers.md §3).
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position
+. v   - the velocity
+- tau - the step
+
+  Output Parameter:
+. scale - ||M v|| + tau (||f(t, q, v)|| + ||K d|| / h) (2-norms), with d_i = h |q_i| (-1)^i (i the
+          global index) and K d by the difference f(t, q + d, v) - f(t, q, v), h = sqrt(eps)
+
+  Level: advanced
+
+  Notes:
+  A step's residual M (v+ - v) + tau f(...) is evaluated from terms of this size: a residual of
+  eps times it is what a converged state leaves, and no Newton iteration reduces it further. The
+  last term is the one a body at rest has: there f and M v vanish, but the forces are sums of
+  spring or element forces that cancel, each as large as a stiffness times coordinate differences
+  that round with the magnitude of the coordinates (Higham 2002, §3.5: eps |K||q|). The difference
+  quotient along a perturbation of every coordinate by its own relative rounding, alternately up and
+  down so that neighbours are pulled apart (a uniform scaling mostly moves the body, which costs no
+  force), measures that size through the model's force alone (docs/solvers.md §3). Two force
+  evaluations and three norms; the perturbation follows the global index, so the result does not
+  depend on the partition beyond the order of the sums.
+
+.seealso: `MechSystemComputeForce()`
+@*/
+PetscErrorCode MechSystemComputeResidualScale(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal tau, PetscReal *scale)
+{
+  const PetscReal    h = PetscSqrtReal(PETSC_MACHINE_EPSILON);
+  const PetscScalar *qa;
+  PetscScalar       *d;
+  PetscInt           n, rstart;
+  PetscReal          nMv, nf, nKd;
+  Vec                f0, f1, qd;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidRealPointer(scale, 6);
+  PetscCall(MechSystemSetUp(sys));
+  for (PetscInt k = 0; k < 3; k++)
+    if (!sys->scalework[k]) PetscCall(VecDuplicate(q, &sys->scalework[k]));
+  f0 = sys->scalework[0];
+  f1 = sys->scalework[1];
+  qd = sys->scalework[2];
+  PetscCall(MatMult(sys->Mfix, v, f1));
+  PetscCall(VecNorm(f1, NORM_2, &nMv));
+  PetscCall(MechSystemComputeForce(sys, t, q, v, f0));
+  PetscCall(VecNorm(f0, NORM_2, &nf));
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
+  PetscCall(VecGetArrayRead(q, &qa));
+  PetscCall(VecGetArray(qd, &d));
+  for (PetscInt i = 0; i < n; i++) d[i] = qa[i] + ((rstart + i) % 2 ? -h : h) * PetscAbsScalar(qa[i]);
+  PetscCall(VecRestoreArray(qd, &d));
+  PetscCall(VecRestoreArrayRead(q, &qa));
+  PetscCall(MechSystemComputeForce(sys, t, qd, v, f1));
+  PetscCall(VecAXPY(f1, -1.0, f0));
+  PetscCall(VecNorm(f1, NORM_2, &nKd));
+  *scale = nMv + tau * (nf + nKd / h);
   PetscFunctionReturn(0);
 }
 

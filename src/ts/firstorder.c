@@ -116,6 +116,60 @@ static PetscErrorCode MechFirstOrderRHSFunction(TS ts, PetscReal t, Vec X, Vec G
   PetscFunctionReturn(0);
 }
 
+/*
+  A KSP that already holds operators of another size (a program that gave the SNES the N x N
+  matrix of the second-order form and set it up from the options) has built from them what the
+  2N operators do not replace, such as a factorization PC's factor matrix (MatGetFactor() in
+  PCSetFromOptions_Factor()): the first factorization would fail ("global dimensions are
+  different"). It is reset (KSPReset(): types, tolerances and options are kept). TSMechSetSystem()
+  gives no matrix, so that this does not happen in the ordinary order of calls, where it could not
+  help a SuperLU_dist factor: PETSc 3.18 cannot destroy one that was never factored.
+*/
+static PetscErrorCode MechFirstOrderResetKSP(TS ts, PetscInt N2)
+{
+  SNES      snes;
+  KSP       ksp;
+  PetscBool mat, pmat;
+  Mat       A, P;
+  PetscInt  m = N2, n = N2;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetOperatorsSet(ksp, &mat, &pmat));
+  if (!mat && !pmat) PetscFunctionReturn(0);
+  PetscCall(KSPGetOperators(ksp, &A, &P));
+  PetscCall(MatGetSize(pmat ? P : A, &m, &n));
+  if (m != N2 || n != N2) PetscCall(KSPReset(ksp));
+  PetscFunctionReturn(0);
+}
+
+/*
+  A Cholesky factorization reads one triangle of the matrix as the whole; the first-order
+  Jacobian [[shift I, -I], [K, shift M + D]] is not symmetric (its off-diagonal blocks are -I
+  and K), so PETSc's Cholesky would factor another matrix (MUMPS silently, PETSc's own would
+  break down or not), and a run with it is refused before any work. Checked when the form is
+  installed and again at every Jacobian, for a PC type set after TSMechSetSolution().
+*/
+static PetscErrorCode MechFirstOrderCheckPC(TS ts)
+{
+  SNES        snes;
+  KSP         ksp;
+  PC          pc;
+  PetscBool   chol;
+  const char *prefix, *type;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  if (!chol) PetscFunctionReturn(0);
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  PetscCall(TSGetType(ts, &type));
+  SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-%spc_type cholesky: PETSc's %s integrates the first-order form [q; v], whose Jacobian [[shift I, -I], [K, shift M + D]] is not symmetric, and a Cholesky factorization needs a symmetric matrix; use -%spc_type lu, or a second-order type (midpoint2, cn2, beuler2, theta2, alpha2: symmetric Jacobian M + theta tau D + theta^2 tau^2 K)", prefix ? prefix : "", type, prefix ? prefix : "");
+}
+
 /* Position in X of q_j (half = 0) or v_j (half = 1). */
 static inline PetscInt MapColumn(const MechFirstOrder *fo, PetscInt j, PetscInt half)
 {
@@ -165,8 +219,8 @@ static PetscErrorCode MechFirstOrderIJacobian(TS ts, PetscReal t, Vec X, Vec Xdo
   const PetscScalar *x;
 
   PetscFunctionBegin;
-  (void)ts;
   (void)Xdot;
+  PetscCall(MechFirstOrderCheckPC(ts));
   PetscCall(PlaceHalves(fo, X, fo->q, fo->v, &x));
   PetscCall(MechSystemComputeOperator(sys, t, fo->q, fo->v, 1.0, 0.0, 0.0, fo->K));
   if (sys->hasdamping) PetscCall(MechSystemComputeOperator(sys, t, fo->q, fo->v, 0.0, 1.0, 0.0, fo->D));
@@ -299,6 +353,8 @@ PetscErrorCode MechSystemSetUpFirstOrder(MechSystem sys, TS ts, Vec q, Vec v)
     PetscCall(TSSetIFunction(ts, R, MechFirstOrderIFunction, fo));
     PetscCall(TSSetIJacobian(ts, P, P, MechFirstOrderIJacobian, fo));
     PetscCall(MatDestroy(&P));
+    PetscCall(MechFirstOrderCheckPC(ts));
+    PetscCall(MechFirstOrderResetKSP(ts, 2 * N));
   }
   PetscCall(TSSetSolution(ts, X));
   PetscCall(VecDestroy(&X));

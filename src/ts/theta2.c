@@ -23,6 +23,7 @@
     R_q0 = q0 - q - tau ((1-theta) v + theta v0),  v+ = v0 + dv.
 */
 #include "tsimpl2.h"
+#include <petsc/private/snesimpl.h>
 #include "scheme.h"
 #include <stdio.h>
 
@@ -77,6 +78,10 @@ typedef struct {
 
   /* Newton's absolute tolerance while extrapolating: the one last given to the SNES (< 0: none), and the user's */
   PetscReal atol_applied, atol_user;
+
+  /* Newton's round-off floor (Theta2SNESConverged()): the residual scale of this step and of the
+     last step that evaluated one (< 0: not evaluated), the previous iterate's residual norm */
+  PetscReal rscale, rscaleprev, fnormprev;
 
   /* -snes_ksp_ew: a linear solve stops at ewguard times Newton's tolerance (Theta2GuardOversolve()) */
   PetscReal ewguard;
@@ -535,6 +540,7 @@ static PetscErrorCode Theta2Extrapolated(TS ts, Vec x)
   step's scale is the residual at v, the guess without extrapolation: the absolute tolerance of
   this step becomes rtol ||R(v)|| (never below the user's -snes_atol), the accuracy asked of
   every step without extrapolation, which a good guess now reaches in one Newton iteration.
+  Also starts the step's round-off floor afresh (Theta2SNESConverged()).
 */
 static PetscErrorCode Theta2ScaleNewtonTolerance(TS ts)
 {
@@ -542,6 +548,8 @@ static PetscErrorCode Theta2ScaleNewtonTolerance(TS ts)
   PetscReal  atol, rtol, fnorm;
 
   PetscFunctionBegin;
+  th->rscale    = -1;
+  th->fnormprev = -1;
   PetscCall(SNESGetTolerances(ts->snes, &atol, &rtol, NULL, NULL, NULL));
   /* a tolerance other than the one set here last is the user's */
   if (atol != th->atol_applied) th->atol_user = atol;
@@ -552,6 +560,44 @@ static PetscErrorCode Theta2ScaleNewtonTolerance(TS ts)
     th->atol_applied = PetscMax(th->atol_user, rtol * fnorm);
   } else th->atol_applied = th->atol_user;
   if (th->atol_applied != atol) PetscCall(SNESSetTolerances(ts->snes, th->atol_applied, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Newton's convergence test (docs/solvers.md §3): SNES's default, and besides it a residual at
+  the round-off of its terms, at most TSMECH_ROUNDOFF_FACTOR eps times the step's residual scale
+  S (MechSystemComputeResidualScale(): ||M v|| + tau (||f|| + ||K d||/h) at the start of the
+  step). No iteration reduces such a residual: a body at rest has one (7e-16 per dof on the
+  solid), and the relative test, which asks to reduce it by rtol, iterated to -snes_max_it and
+  failed the step. S costs two force evaluations, so it is evaluated at most once a step and only
+  where it can decide: at the first step, when the residual is within TSMECH_ROUNDOFF_GATE of the
+  floor of the last step that evaluated it (S moves little from step to step), or when Newton
+  stagnates (the residual not halved), which also covers a scale that jumped (contact). Ordinary
+  steps converge by the default test before any of this. fnorm and S are global: every rank
+  decides alike.
+*/
+static PetscErrorCode Theta2SNESConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
+{
+  TS         ts  = (TS)ctx;
+  TS_Theta2 *th  = (TS_Theta2 *)ts->data;
+  PetscReal  eps = PETSC_MACHINE_EPSILON;
+
+  PetscFunctionBegin;
+  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
+  if (*reason == SNES_CONVERGED_ITERATING && th->st.sys && !PetscIsInfOrNanReal(fnorm)) {
+    PetscBool near  = (th->rscaleprev < 0 || fnorm <= TSMECH_ROUNDOFF_GATE * TSMECH_ROUNDOFF_FACTOR * eps * th->rscaleprev) ? PETSC_TRUE : PETSC_FALSE;
+    PetscBool stuck = (it > 0 && th->fnormprev >= 0 && fnorm > 0.5 * th->fnormprev) ? PETSC_TRUE : PETSC_FALSE;
+
+    if (th->rscale < 0 && (near || stuck)) {
+      PetscCall(MechSystemComputeResidualScale(th->st.sys, ts->ptime, th->st.q0, th->st.v0, ts->time_step, &th->rscale));
+      th->rscaleprev = th->rscale;
+    }
+    if (th->rscale >= 0 && fnorm <= TSMECH_ROUNDOFF_FACTOR * eps * th->rscale) {
+      PetscCall(PetscInfo(snes, "Converged: residual norm %g at the round-off of its terms (%g eps times the residual scale %g)\n", (double)fnorm, (double)TSMECH_ROUNDOFF_FACTOR, (double)th->rscale));
+      *reason = SNES_CONVERGED_FNORM_ABS;
+    }
+  }
+  th->fnormprev = fnorm;
   PetscFunctionReturn(0);
 }
 
@@ -866,6 +912,9 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &th->ft));
   PetscCall(VecDuplicate(ts->vec_sol, &th->R));
   PetscCall(TSMechSetUpSNES(ts, th->R));
+  /* the round-off floor joins SNES's default test, not a test of the user's (-snes_convergence_test) */
+  if (ts->snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(ts->snes, Theta2SNESConverged, ts, NULL));
+  th->rscaleprev = -1;
   if (th->matrixfree && th->Theta > 0) {
     PetscBool   has   = PETSC_FALSE;
     const char *model = NULL;

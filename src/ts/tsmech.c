@@ -52,9 +52,10 @@ static PetscErrorCode MechI2Jacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Pe
   Notes:
   Call it before `TSSetFromOptions()`. It installs, with `TSSetI2Function()` and
   `TSSetI2Jacobian()`, F(t, q, v, a) = M a + f(t, q, v) and its Jacobian
-  K + shiftV D + shiftA M (with a matrix from `MechSystemCreateOperator()`), which `TSALPHA2` and
-  the tsmech types integrate. The `TS` keeps a reference to the system, and the system takes the
-  options prefix of the `TS`. The system's `DM` is not given to the `TS`.
+  K + shiftV D + shiftA M, which `TSALPHA2` and the tsmech types integrate. The Jacobian's matrix
+  (from `MechSystemCreateOperator()`) is given by `TSMechSetSolution()`, once the type and with it
+  the form (N or 2N unknowns) is known. The `TS` keeps a reference to the system, and the system
+  takes the options prefix of the `TS`. The system's `DM` is not given to the `TS`.
 
   Once the type is known (after `TSSetFromOptions()`), give the initial state with
   `TSMechSetSolution()`, which also sets up PETSc's first-order types.
@@ -64,7 +65,6 @@ static PetscErrorCode MechI2Jacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Pe
 PetscErrorCode TSMechSetSystem(TS ts, MechSystem sys)
 {
   Vec         r;
-  Mat         J;
   const char *prefix;
 
   PetscFunctionBegin;
@@ -75,11 +75,16 @@ PetscErrorCode TSMechSetSystem(TS ts, MechSystem sys)
   PetscCall(MechSystemSetOptionsPrefix(sys, prefix));
   PetscCall(PetscObjectCompose((PetscObject)ts, "TSMech_System", (PetscObject)sys));
   PetscCall(MatCreateVecs(sys->M, &r, NULL));
-  PetscCall(MechSystemCreateOperator(sys, &J));
   PetscCall(TSSetI2Function(ts, r, MechI2Function, sys));
-  PetscCall(TSSetI2Jacobian(ts, J, J, MechI2Jacobian, sys));
+  /* No matrix yet: SNESSetFromOptions() (inside TSSetFromOptions()) hands the SNES's matrix to
+     the KSP, and a factorization PC gets its factor from it at once (MatGetFactor() in
+     PCSetFromOptions_Factor()). An N x N matrix given here, under a type that turns out to be a
+     first-order one (2N unknowns), left the LU/Cholesky/MUMPS factor N x N ("global dimensions
+     are different"), and a SuperLU_dist factor that is never factored cannot even be destroyed
+     in PETSc 3.18 (MatDestroy_SuperLU_DIST() looks for a communicator attribute only its
+     symbolic factorization sets). TSMechSetSolution() gives the matrix of the form in use. */
+  PetscCall(TSSetI2Jacobian(ts, NULL, NULL, MechI2Jacobian, sys));
   PetscCall(VecDestroy(&r));
-  PetscCall(MatDestroy(&J));
   /* the system's DM is not given to the TS: the first-order form has 2N unknowns, not N */
   PetscFunctionReturn(0);
 }
@@ -170,6 +175,29 @@ static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBo
   gets its geometric hierarchy (MechSystemSetUpPCMG()). The first-order form has 2N unknowns and
   gets no DM.
 */
+/*
+  The N x N Jacobian matrix of the second-order form, for the implicit second-order types: given
+  only now that the type is known (TSMechSetSystem() explains why), unless the SNES has one.
+*/
+static PetscErrorCode TSMechSetUpSecondOrderJacobian(TS ts, MechSystem sys)
+{
+  PetscBool isexplicit;
+  SNES      snes;
+  Mat       J;
+
+  PetscFunctionBegin;
+  if (!sys) PetscFunctionReturn(0);
+  PetscCall(TSMechIsExplicit(ts, &isexplicit));
+  if (isexplicit) PetscFunctionReturn(0);
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
+  if (J) PetscFunctionReturn(0);
+  PetscCall(MechSystemCreateOperator(sys, &J));
+  PetscCall(TSSetI2Jacobian(ts, J, J, MechI2Jacobian, sys));
+  PetscCall(MatDestroy(&J));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
 {
   PetscBool   isda, isexplicit, ismg, iscg, ew, normset, isalpha2;
@@ -238,15 +266,17 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
   Notes:
   The fixed dofs of the attached system are first set to their prescribed values in q and to
   rest in v (`MechSystemApplyFixed()`, in place). Second-order types (`TSMechIsSecondOrder()`)
-  then get q and v themselves through `TS2SetSolution()`; the KSP of an implicit one also gets the
+  then get q and v themselves through `TS2SetSolution()` and, if implicit, the N x N Jacobian
+  matrix (`MechSystemCreateOperator()`, unless the SNES has one); the KSP of an implicit one also gets the
   system's `DMDA` (inactive), and with -pc_type mg its grid hierarchy (`MechSystemSetUpPCMG()`);
   with Eisenstat-Walker linear tolerances (-snes_ksp_ew) a CG tests the unpreconditioned residual
   unless -ksp_norm_type is given (docs/solvers.md §3); under `TSALPHA2` a system with fixed dofs
   gets a line-search pre-check (unless one is set) that solves their decoupled rows of every
   Newton step exactly (docs/schemes.md §2). So call this after `TSSetFromOptions()`. PETSc's first-order types get the
   automatic form X = [q; v] (2N unknowns): an RHSFunction for the explicit types (`TSEULER`,
-  `TSRK`, `TSSSP`, `TSMPRK`, `TSGLEE`), an IFunction and IJacobian for the others; they need an
-  attached system (`TSMechSetSystem()`).
+  `TSRK`, `TSSSP`, `TSMPRK`, `TSGLEE`), an IFunction and the 2N x 2N IJacobian for the others
+  (`-pc_type cholesky` is refused: that Jacobian is not symmetric); they need an attached system
+  (`TSMechSetSystem()`).
 
   For a linear system (`MechSystemSetLinear()`) the problem is declared `TS_LINEAR` (one linear
   solve per step) for every type but `TSALPHA2`, which updates its stage in the residual and
@@ -295,6 +325,7 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
   }
   if (second) {
     PetscCall(TS2SetSolution(ts, q, v));
+    PetscCall(TSMechSetUpSecondOrderJacobian(ts, sys));
     PetscCall(TSMechSetUpSecondOrderSolver(ts, sys));
   } else {
     const char *type;
