@@ -38,7 +38,7 @@ def check(cond, msg):
 COOK = ("-model solid -solid_material neohookean_split -solid_E 1.0985 -solid_nu 0.3 -solid_density 1e-9 -solid_g 0,0,0 "
         "-solid_bc clamp,plane -solid_bc_clamp_group clamp -solid_bc_plane_where all -solid_bc_plane_components z "
         "-solid_load tip -solid_load_tip_group load -solid_load_tip_traction 0,0.0625,0 -solid_load_tip_time ramp:5 "
-        "-ts_type beuler2 -ts_dt 0.5 -ts_max_time 6 -ksp_type preonly -pc_type lu -report_equilibrium -quiet -output_every 1000")
+        "-ts_type beuler2 -ts_dt 0.5 -ts_max_time 8 -ksp_type preonly -pc_type lu -report_equilibrium -quiet -output_every 1000")
 tips = []
 for n in (4, 8, 16):
     subprocess.run(["/usr/bin/python3", MESHER, str(n), f"cook{n}.msh"], check=True)
