@@ -7,6 +7,7 @@
     gmsh.c        tsmech's own Gmsh reader and the physical-group table (gmsh.h)
     materials.c   the materials, one record each (SolidMaterialOps), chosen by name
     elements.c    forces, tangents (assembled and matrix-free), energy, momenta, inverted elements
+    stress.c      the per-cell output fields: Cauchy stress, von Mises stress, J
 */
 #ifndef TSMECH_SOLIDIMPL_H
 #define TSMECH_SOLIDIMPL_H
@@ -162,6 +163,9 @@ PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, Petsc
 PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);
 PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, Mat *);
 PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
+
+/* stress.c */
+PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
 
 /* mesh.c */
 PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DM *, PetscInt **, PetscInt **);
