@@ -5,6 +5,8 @@ static const char help[] = "Writes the HDF5 output of a short run, for tests/io/
                            "  -every K             snapshot interval\n"
                            "  -abort_after_step S  MPI_Abort() once step S is recorded (a run killed mid-way)\n"
                            "  -no_monitor          record by hand: the initial state before TSSolve(), the final one at close\n"
+                           "  -deform F11,...,F33  start from the positions F q0 (models whose q holds positions, the solid:\n"
+                           "                       a uniform deformation gradient F, row-major)\n"
                            "  -check_errors        check that unwritable paths fail cleanly, then exit\n";
 
 /*
@@ -251,6 +253,28 @@ int main(int argc, char **argv)
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(MechSystemCreateState(sys, &q, &v));
+  {
+    PetscReal F[9];
+    PetscInt  nF = 9;
+    PetscBool deform;
+
+    /* x = F X for every vertex: the patch test of the per-cell stresses */
+    PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-deform", F, &nF, &deform));
+    if (deform) {
+      PetscScalar *x;
+      PetscInt     n;
+
+      PetscCheck(nF == 9, comm, PETSC_ERR_ARG_WRONG, "-deform: give the 9 entries of F, row-major");
+      PetscCall(VecGetLocalSize(q, &n));
+      PetscCall(VecGetArray(q, &x));
+      for (PetscInt i = 0; i + 2 < n; i += 3) {
+        const PetscReal X[3] = {x[i], x[i + 1], x[i + 2]};
+
+        for (PetscInt r = 0; r < 3; r++) x[i + r] = F[3 * r] * X[0] + F[3 * r + 1] * X[1] + F[3 * r + 2] * X[2];
+      }
+      PetscCall(VecRestoreArray(q, &x));
+    }
+  }
   PetscCall(TSMechSetSolution(ts, q, v));
 
   if (checkerrors) {
