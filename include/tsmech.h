@@ -378,10 +378,10 @@ PETSC_EXTERN PetscErrorCode MechSolidGetInverted(MechSystem, Vec q, PetscInt *co
 /* Time functions phi(t) of loads and prescribed motions: constant, ramp:T, hat:T1,T2, sin:OMEGA,
    table:FILE (src/mech/timefunction.c) */
 typedef struct _n_MechTimeFunction *MechTimeFunction;
-PETSC_EXTERN PetscErrorCode MechTimeFunctionCreate(MPI_Comm, const char spec[], const char option[], MechTimeFunction *);
-PETSC_EXTERN PetscErrorCode MechTimeFunctionEvaluate(MechTimeFunction, PetscReal t, PetscReal *phi, PetscReal *dphi, PetscReal *ddphi);
-PETSC_EXTERN PetscErrorCode MechTimeFunctionGetDescription(MechTimeFunction, const char **spec);
-PETSC_EXTERN PetscErrorCode MechTimeFunctionDestroy(MechTimeFunction *);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionCreate(MPI_Comm, const char spec[], const char option[], MechTimeFunction *);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionEvaluate(MechTimeFunction, PetscReal t, PetscReal *phi, PetscReal *dphi, PetscReal *ddphi);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetDescription(MechTimeFunction, const char **spec);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionDestroy(MechTimeFunction *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* HDF5 output (layout documented in the README)                                              */

@@ -286,7 +286,7 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
   f->pvalues = (PetscReal *)pvalues;
   {
     const char *const *tnames, *const *texts;
-    PetscInt           nt;
+    PetscInt nt;
 
     PetscCall(MechSystemGetTextParameters(ck->sys, &nt, &tnames, &texts));
     PetscCall(PetscCalloc1(nt + 1, &f->tvalues));

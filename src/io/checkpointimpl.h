@@ -70,9 +70,9 @@ typedef struct {
   PetscReal *pvalues;                  /* their values, in plist's order */
   char       tlist[MECH_CKPT_LISTLEN]; /* the text parameters' names (format version 3 on) */
   PetscInt   nt;                       /* their number */
-  char     (*tvalues)[MECH_CKPT_STRLEN]; /* their values, in tlist's order */
-  char       sum[MECH_CKPT_NVEC][MECH_CKPT_STRLEN];
-  Header     h;
+  char (*tvalues)[MECH_CKPT_STRLEN];   /* their values, in tlist's order */
+  char   sum[MECH_CKPT_NVEC][MECH_CKPT_STRLEN];
+  Header h;
 } HeaderFile;
 
 /*

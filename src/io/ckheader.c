@@ -401,10 +401,10 @@ static PetscErrorCode CheckRun(MechCheckpoint ck, HeaderFile *f, char problem[],
 {
   const char        *model;
   const char *const *pnames, *const *tnames, *const *texts;
-  const PetscReal   *pvalues;
-  PetscInt           np, nt, i, k, N;
-  size_t             pos;
-  char               name[MECH_CKPT_STRLEN];
+  const PetscReal *pvalues;
+  PetscInt         np, nt, i, k, N;
+  size_t           pos;
+  char             name[MECH_CKPT_STRLEN];
 
   PetscFunctionBegin;
   PetscCall(MechSystemGetModelName(ck->sys, &model));

@@ -258,7 +258,7 @@ PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[],
 PETSC_INTERN PetscErrorCode MechOutputCheckTextParameters(MechSystem sys, hid_t root, char problem[], size_t len)
 {
   const char *const *tnames, *const *texts;
-  PetscInt           nt;
+  PetscInt nt;
 
   PetscFunctionBegin;
   problem[0] = 0;
@@ -419,8 +419,8 @@ static PetscErrorCode WriteHeader(MechOutput out, TS ts)
   PetscCall(PetscFree(plist));
   {
     const char *const *tnames, *const *texts;
-    PetscInt           nt;
-    char              *tlist;
+    PetscInt nt;
+    char    *tlist;
 
     /* text parameters: string attributes under their own names (param_ as above), listed in
        model_text_parameters */

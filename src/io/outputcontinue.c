@@ -264,8 +264,11 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
     for (j = 0; j < 4 + out->ncf && !problem[0]; j++) {
       const char *name;
       char        full[PETSC_MAX_PATH_LEN];
-      Vec         x = j == 2 ? out->q : j == 3 ? out->v : (j > 3 ? out->cf[j - 4] : NULL);
+      Vec         x = NULL;
 
+      if (j == 2) x = out->q;
+      else if (j == 3) x = out->v;
+      else if (j > 3) x = out->cf[j - 4];
       if (x) PetscCall(PetscObjectGetName((PetscObject)x, &name));
       else name = j ? "step" : "time";
       ndims = 1;

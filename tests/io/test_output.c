@@ -184,6 +184,19 @@ static PetscErrorCode ClashInvariant(MechSystem sys, PetscReal t, Vec q, Vec v, 
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode CellFieldsNone(MechSystem sys, PetscReal t, Vec q, Vec v, PetscInt ncells, PetscReal *values[], void *ctx)
+{
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)q;
+  (void)v;
+  (void)ncells;
+  (void)values;
+  (void)ctx;
+  PetscFunctionReturn(0);
+}
+
 /* MechOutputCreate() on path must fail, with an error naming the path if namespath, and (if
    mustnotexist) leave no file */
 static PetscErrorCode CheckRefused(MechSystem sys, TS ts, const char path[], PetscBool namespath, PetscBool mustnotexist)
@@ -282,6 +295,38 @@ int main(int argc, char **argv)
     PetscCall(CheckRefused(sys, ts, "no-such-dir/sub/run.h5", PETSC_TRUE, PETSC_TRUE));
     /* an existing directory: the directory test passes, HDF5 itself refuses */
     PetscCall(CheckRefused(sys, ts, ".", PETSC_TRUE, PETSC_FALSE));
+    {
+      const char *const names[] = {"stress"}, *const clash[] = {"q"};
+      const PetscInt six[] = {6}, two[] = {2};
+      PetscErrorCode ierr;
+
+      /* per-cell fields: a name of /fields and an unsupported component count are refused at
+         once; fields of a system without a mesh are refused before the file is created */
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = MechSystemSetCellFields(sys, 1, clash, six, CellFieldsNone, NULL);
+      PetscCheck(ierr, comm, PETSC_ERR_PLIB, "A cell field named q was accepted");
+      ierr = MechSystemSetCellFields(sys, 1, names, two, CellFieldsNone, NULL);
+      PetscCheck(ierr, comm, PETSC_ERR_PLIB, "A cell field of 2 components was accepted");
+      ierr = MechSystemAddTextParameter(sys, "material", "");
+      PetscCheck(ierr, comm, PETSC_ERR_PLIB, "An empty text parameter was accepted");
+      ierr = MechSystemAddTextParameter(sys, "a,b", "steel");
+      PetscCheck(ierr, comm, PETSC_ERR_PLIB, "A text parameter name with a comma was accepted");
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(MechSystemSetCellFields(sys, 1, names, six, CellFieldsNone, NULL));
+      PetscCall(CheckRefused(sys, ts, "io-cellfields-refused.h5", PETSC_FALSE, PETSC_TRUE));
+      {
+        MechOutput  out = NULL;
+        const char *text;
+        char       *specific = NULL;
+
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = MechOutputCreate(sys, ts, "io-cellfields-refused.h5", 1, &out);
+        PetscCall(PetscPopErrorHandler());
+        PetscCall(PetscErrorMessage(ierr, &text, &specific));
+        PetscCheck(ierr && specific && strstr(specific, "no mesh"), comm, PETSC_ERR_PLIB, "Cell fields without a mesh: not refused for that reason (%s)", specific ? specific : "no error");
+      }
+      PetscCall(MechSystemSetCellFields(sys, 0, NULL, NULL, NULL, NULL));
+    }
     /* an invariant named like a /monitor dataset: refused before the file is created */
     PetscCall(MechSystemAddInvariant(sys, "energy", ClashInvariant, NULL));
     PetscCall(CheckRefused(sys, ts, "io-clash-refused.h5", PETSC_FALSE, PETSC_TRUE));

@@ -4,8 +4,8 @@
 
       sigma = P F^T / J,  J = det F                   (P the material's first Piola-Kirchhoff stress)
 
-  (Bonet and Wood, Nonlinear Continuum Mechanics for Finite Element Analysis, 2nd ed., §5.2 and
-  §5.3; docs/solid.md §10), its von Mises equivalent
+  (Bonet and Wood, Nonlinear Continuum Mechanics for Finite Element Analysis, 2nd ed., the
+  chapter on stress; docs/solid.md §11), its von Mises equivalent (von Mises 1913)
 
       s_vm = sqrt(((s11 - s22)^2 + (s22 - s33)^2 + (s33 - s11)^2 + 6 (s12^2 + s23^2 + s13^2)) / 2)
 
