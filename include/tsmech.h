@@ -235,6 +235,20 @@ PETSC_EXTERN PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse, PetscReal f
 PETSC_EXTERN PetscErrorCode MechSystemSetIOOrdering(MechSystem, IS);
 PETSC_EXTERN PetscErrorCode MechSystemSetIOMesh(MechSystem, Vec, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetIOMesh(MechSystem, VecScatter *, Vec *, PetscInt *, const PetscInt *[]);
+/* ---- per-cell output fields (src/mech/mechsystem.c) ---- */
+/* Fills, for the ncells local cells of MechSystemSetIOMesh() in its order, the values of every
+   field at the state (t, q, v): values[f][ncomp[f] c + j] is component j of field f on local cell
+   c. Collective (it may read ghost values); an error on any rank ends every rank. */
+typedef PetscErrorCode (*MechCellFieldsFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscInt ncells, PetscReal *values[], void *ctx);
+/* Per-cell fields the HDF5 output writes at every snapshot as /fields/<name> [nsnap, nc] (ncomp 1)
+   or [nsnap, nc, ncomp] in the rank-independent cell order of MechSystemSetIOMesh(), and its XDMF
+   shows as cell attributes: ncomp 1 a scalar, 3 a vector, 6 a symmetric tensor in the order xx,
+   yy, zz, yz, xz, xy (six scalars name_xx, ...). At most 8 fields; names are copied. */
+PETSC_EXTERN PetscErrorCode MechSystemSetCellFields(MechSystem, PetscInt nfields, const char *const names[], const PetscInt ncomp[], MechCellFieldsFn, void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemGetCellFields(MechSystem, PetscInt *nfields, const char *const **names, const PetscInt **ncomp);
+/* Evaluates the fields at (t, q, v) into values[f] (ncomp[f] reals per local cell). Collective. */
+PETSC_EXTERN PetscErrorCode MechSystemComputeCellFields(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *values[]);
+/* ---- end of the per-cell output fields ---- */
 /* Initial state (copied). */
 PETSC_EXTERN PetscErrorCode MechSystemSetInitialState(MechSystem, Vec q, Vec v);
 /* New vectors holding the initial state (or zero if none was given). */
@@ -247,6 +261,13 @@ PETSC_EXTERN PetscErrorCode MechSystemSetModelName(MechSystem, const char[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetModelName(MechSystem, const char **);
 PETSC_EXTERN PetscErrorCode MechSystemAddParameter(MechSystem, const char name[], PetscReal value);
 PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, const char *const **names, const PetscReal **values);
+/* ---- text parameters (src/mech/mechsystem.c) ---- */
+/* A model parameter whose value is a name (a material, a mesh, ...): recorded as a string attribute
+   of the output (listed in model_text_parameters) and in checkpoints; a restart with another value
+   is refused. name: no comma; text: 1 to 255 printable ASCII characters. At most 16. */
+PETSC_EXTERN PetscErrorCode MechSystemAddTextParameter(MechSystem, const char name[], const char text[]);
+PETSC_EXTERN PetscErrorCode MechSystemGetTextParameters(MechSystem, PetscInt *n, const char *const **names, const char *const **texts);
+/* ---- end of the text parameters ---- */
 
 /* Evaluations (fixed dofs applied: zero force, decoupled rows/columns). */
 PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q, Vec v, Vec f);
@@ -430,8 +451,8 @@ PETSC_EXTERN PetscErrorCode MechOutputDestroy(MechOutput *);
 */
 typedef struct _n_MechCheckpoint *MechCheckpoint;
 
-/* The format version this tsmech writes and the only one it reads */
-#define MECH_CHECKPOINT_FORMAT_VERSION 2
+/* The format version this tsmech writes; it also reads version 2 (without text parameters) */
+#define MECH_CHECKPOINT_FORMAT_VERSION 3
 
 /* Creates the checkpointer of a run (collective on ts). sys NULL: the system attached to ts. It
    installs a TSMonitor keeping the position and time at the start of the last step (the theta2

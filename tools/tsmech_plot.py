@@ -11,7 +11,10 @@
       the positions /fields/q of one snapshot (by index, or the one nearest to time T): a surface for a 2-D grid model (cloth), a 3-D
       scatter for a 3-D grid model (lattice), the particles (and their path over the snapshots
       up to this one) for the other models; obstacles recorded in the file's attributes (the
-      cloth's sphere: sphere = 1, sphere_x, sphere_y, sphere_z, sphere_radius) are drawn
+      cloth's sphere: sphere = 1, sphere_x, sphere_y, sphere_z, sphere_radius) are drawn; a model
+      on a tetrahedral mesh (the solid) as its deformed surface, coloured (--color) by the
+      displacement |q - q0| or speed |v| of its vertices, or by a per-cell field of its
+      tetrahedra: von_mises (the von Mises stress) or J (det F)
   tsmech_plot.py animate RUN.h5 -o run.gif [--fps 10]
       every snapshot of /fields as one frame of an animated GIF (Pillow), with fixed axes and
       colours, the obstacles and the time of each frame
@@ -148,6 +151,12 @@ class Run:
             # a model on a tetrahedral mesh (the solid): its tetrahedra and velocities
             self.tets = f["mesh/tetrahedra"][()] if "mesh/tetrahedra" in f else None
             self.v = f["fields/v"][:nsnap] if self.tets is not None else None
+            # per-cell scalar fields of a mesh (/fields/von_mises, /fields/J: [nsnap, nc])
+            self.cells = {}
+            if self.tets is not None:
+                for name in ("von_mises", "J"):
+                    if f"fields/{name}" in f and f[f"fields/{name}"].ndim == 2:
+                        self.cells[name] = f[f"fields/{name}"][:nsnap]
         self.colour = "displacement"
         self.path = path
         self.nsnap = nsnap
@@ -177,10 +186,12 @@ class Run:
         return lo, hi
 
 
-def surface_triangles(tets, X):
+def surface_triangles(tets, X, cells=False):
     """The boundary of a tetrahedral mesh: the faces that belong to one tetrahedron only,
-    oriented outwards in the reference configuration X, shape (m, 3) of vertex numbers"""
+    oriented outwards in the reference configuration X, shape (m, 3) of vertex numbers (and, with
+    cells, the number of each face's tetrahedron)"""
     faces = np.concatenate([tets[:, [1, 2, 3]], tets[:, [0, 3, 2]], tets[:, [0, 1, 3]], tets[:, [0, 2, 1]]])
+    owner = np.tile(np.arange(len(tets)), 4)
     opposite = np.concatenate([tets[:, 0], tets[:, 1], tets[:, 2], tets[:, 3]])
     key = np.sort(faces, axis=1)
     _, first, count = np.unique(key, axis=0, return_index=True, return_counts=True)
@@ -189,7 +200,7 @@ def surface_triangles(tets, X):
     n = np.cross(X[tri[:, 1]] - X[tri[:, 0]], X[tri[:, 2]] - X[tri[:, 0]])
     inward = np.einsum("ij,ij->i", n, X[opp] - X[tri[:, 0]]) > 0
     tri[inward] = tri[inward][:, [0, 2, 1]]
-    return tri
+    return (tri, owner[keep]) if cells else tri
 
 
 LIGHT = np.array([-0.4, -0.5, 0.77])
@@ -237,21 +248,38 @@ def draw_grid_surface(ax, q, obst, norm, cmap):
     ax.add_collection3d(coll)
 
 
+CELL_COLOURS = {"von_mises": "von Mises stress", "J": "J = det F"}
+
+
 def mesh_colour(run, k):
-    """per vertex: the speed |v| or the displacement |q - q[0]| of snapshot k (mesh models)"""
+    """per vertex: the speed |v| or the displacement |q - q[0]| of snapshot k; per tetrahedron: a
+    cell field (von_mises, J) (mesh models)"""
+    if run.colour in CELL_COLOURS:
+        if run.colour not in run.cells:
+            raise PlotError(f"{run.path}: --color {run.colour}: the file has no /fields/{run.colour} (an output of the solid holds it)")
+        return run.cells[run.colour][k]
     if run.colour == "speed":
         return np.linalg.norm(run.v[k], axis=1)
     return np.linalg.norm(run.q[k] - run.q[0], axis=1)
 
 
+def face_colour(run, k):
+    """per boundary triangle (surface_triangles()): the mean of its vertices' values, or its
+    tetrahedron's value of a cell field"""
+    tri, owner = surface_triangles(run.tets, run.q[0], cells=True)
+    c = mesh_colour(run, k)
+    return tri, (c[owner] if run.colour in CELL_COLOURS else c[tri].mean(axis=1))
+
+
 def draw_mesh_surface(ax, run, k, norm, cmap):
     """The deformed surface of a tetrahedral mesh: its boundary triangles at the positions of
-    snapshot k, each coloured by the mean of its vertices' speed or displacement and shaded"""
+    snapshot k, each coloured by the mean of its vertices' speed or displacement, or by its
+    tetrahedron's von Mises stress or J, and shaded"""
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
-    tri = surface_triangles(run.tets, run.q[0])
+    tri, value = face_colour(run, k)
     polys = run.q[k][tri]
-    colours = np.array(cmap(norm(mesh_colour(run, k)[tri].mean(axis=1))), dtype=float)
+    colours = np.array(cmap(norm(value)), dtype=float)
     n = np.cross(polys[:, 1] - polys[:, 0], polys[:, 2] - polys[:, 0])
     n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
     colours[:, :3] *= (0.45 + 0.55 * np.abs(n @ LIGHT))[:, None]
@@ -268,7 +296,7 @@ def draw(fig, run, k, lim, norm, title):
         ax = fig.add_subplot(projection="3d")
         draw_mesh_surface(ax, run, k, norm, cmap)
         set_equal(ax, *lim)
-        unit = "speed |v|" if run.colour == "speed" else "displacement |q - q0|"
+        unit = CELL_COLOURS.get(run.colour, "speed |v|" if run.colour == "speed" else "displacement |q - q0|")
         fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6, pad=0.1, label=unit)
     elif q.ndim == 3:  # 2-D grid [ny, nx, 3]: a surface
         ax = fig.add_subplot(projection="3d")
@@ -402,7 +430,7 @@ def main(argv=None):
     p.add_argument("run", metavar="RUN.h5")
     p.add_argument("--index", type=int, default=-1, help="snapshot index, negative from the end (default -1: the last)")
     p.add_argument("--time", type=float, default=None, help="the snapshot nearest to this time (instead of --index)")
-    p.add_argument("--color", choices=["displacement", "speed"], default="displacement", help="colour of a mesh's surface (the solid): |q - q0| or |v|")
+    p.add_argument("--color", choices=["displacement", "speed", "von_mises", "J"], default="displacement", help="colour of a mesh's surface (the solid): |q - q0| or |v| of the vertices, or the von Mises stress or J of the tetrahedra")
     p.add_argument("-o", "--output", default="snapshot.png")
     p.add_argument("--dpi", type=int, default=120)
     p.set_defaults(fn=plot_snapshot)

@@ -3,7 +3,7 @@
   step of a run depends on, in an HDF5 file written in parallel through PetscViewerHDF5,
   atomically (a new file, then MechIOCommitFile()), and read back on any number of ranks. Its
   header is written, read and validated in ckheader.c, the theta2 family's start of the last step
-  is tracked in history.c. The layout (format version 1) is documented in the README
+  is tracked in history.c. The layout (format version 3) is documented in the README
   ("Checkpoint and restart"):
 
     /checkpoint                 group; attributes: format = "tsmech-checkpoint", format_version,
@@ -17,6 +17,9 @@
                                 adapt_decrease_count, failed_step (1: written after a failed
                                 step, with the last good state), checksum_<vector> (hex)
     /checkpoint/model_parameters  group; one double attribute per model parameter
+    /checkpoint/model_text_parameters  group (format version 3 on); one string attribute per text
+                                parameter (MechSystemAddTextParameter()), named in the attribute
+                                model_text_parameters of /checkpoint
     /checkpoint/q, v            the state (grid models: natural ordering, the grid's shape)
     /checkpoint/v_previous      the velocity at the start of the last step (theta2 family)
     /checkpoint/q_previous      the position there (theta2 family, for the error estimate)
@@ -281,6 +284,19 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
   }
   f->np      = np;
   f->pvalues = (PetscReal *)pvalues;
+  {
+    const char *const *tnames, *const *texts;
+    PetscInt nt;
+
+    PetscCall(MechSystemGetTextParameters(ck->sys, &nt, &tnames, &texts));
+    PetscCall(PetscCalloc1(nt + 1, &f->tvalues));
+    for (i = 0; i < nt; i++) {
+      if (i) PetscCall(PetscStrlcat(f->tlist, ",", sizeof(f->tlist)));
+      PetscCall(PetscStrlcat(f->tlist, tnames[i], sizeof(f->tlist)));
+      PetscCall(PetscStrncpy(f->tvalues[i], texts[i], sizeof(f->tvalues[i])));
+    }
+    f->nt = nt;
+  }
   PetscCall(VecGetSize(ck->vec[0], &N));
   f->global_size = N;
   for (i = 0; i < MECH_CKPT_NVEC; i++) PetscCall(PetscSNPrintf(f->sum[i], sizeof(f->sum[i]), "%016llx", (unsigned long long)h->sum[i]));
@@ -304,6 +320,7 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
   if (h->hasqprev) PetscCall(VecView(ck->vec[3], viewer));
   PetscCall(PetscViewerHDF5PopGroup(viewer));
   PetscCallHDF5Return(io.params, H5Gcreate2, (io.group, "model_parameters", H5P_DEFAULT, gcpl, H5P_DEFAULT));
+  PetscCallHDF5Return(io.texts, H5Gcreate2, (io.group, "model_text_parameters", H5P_DEFAULT, gcpl, H5P_DEFAULT));
   PetscCallHDF5(H5Pclose, (gcpl));
   PetscCall(MechCkptHeaderFields(&io, f));
   {
@@ -316,7 +333,9 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
     PetscCall(MechCkptIOInt(&io, "complete", &one));
   }
   PetscCallHDF5(H5Gclose, (io.params));
+  PetscCallHDF5(H5Gclose, (io.texts));
   PetscCallHDF5(H5Gclose, (io.group));
+  PetscCall(PetscFree(f->tvalues));
   PetscCall(PetscFree(f));
   /* everything written here, where a failure is caught: the close then has nothing to write */
   PetscCall(PetscViewerHDF5GetFileId(viewer, &fileid));
@@ -684,6 +703,7 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
   if (!ok || problem[0]) PetscCall(MechIOQuietExit());
   h = f->h;
   PetscCall(PetscFree(f->pvalues));
+  PetscCall(PetscFree(f->tvalues));
   PetscCall(PetscFree(f));
   /* a read that failed midway leaves objects open, which would keep the file open */
   PetscCall(SilenceBegin(&s));

@@ -68,8 +68,11 @@ typedef struct {
   char       plist[MECH_CKPT_LISTLEN]; /* the model's parameter names, comma separated */
   PetscInt   np;                       /* their number */
   PetscReal *pvalues;                  /* their values, in plist's order */
-  char       sum[MECH_CKPT_NVEC][MECH_CKPT_STRLEN];
-  Header     h;
+  char       tlist[MECH_CKPT_LISTLEN]; /* the text parameters' names (format version 3 on) */
+  PetscInt   nt;                       /* their number */
+  char (*tvalues)[MECH_CKPT_STRLEN];   /* their values, in tlist's order */
+  char   sum[MECH_CKPT_NVEC][MECH_CKPT_STRLEN];
+  Header h;
 } HeaderFile;
 
 /*
@@ -81,13 +84,15 @@ typedef struct {
 */
 typedef struct {
   PetscBool write;
-  hid_t     group, params; /* /checkpoint and /checkpoint/model_parameters */
+  hid_t     group, params, texts; /* /checkpoint, /checkpoint/model_parameters and /checkpoint/model_text_parameters */
   uint64_t  digest, count;
   char     *problem; /* reading: the first problem found ("" none) */
   size_t    plen;
 } HeaderIO;
 
 #define MECH_CKPT_DIGEST_SEED 0x243f6a8885a308d3ULL
+/* the oldest format version read: 2 (version 3 added the text parameters) */
+#define MECH_CKPT_OLDEST_VERSION 2
 
 /* The start of the last step (history.c): the TSMonitor that records it, its context */
 PETSC_INTERN PetscErrorCode MechCkptIsTheta2Family(TS, PetscBool *);

@@ -139,9 +139,9 @@ static PetscErrorCode IOReal(HeaderIO *io, const char name[], PetscReal *value)
   PetscFunctionReturn(0);
 }
 
-/* A string attribute of /checkpoint, of at most len bytes with its NUL (an empty one is stored
-   as a string of one byte, the NUL) */
-PETSC_INTERN PetscErrorCode MechCkptIOString(HeaderIO *io, const char name[], char value[], size_t len)
+/* A string attribute of group (/checkpoint, or prefix "model_text_parameters/"), of at most len
+   bytes with its NUL (an empty one is stored as a string of one byte, the NUL) */
+static PetscErrorCode IOStringIn(HeaderIO *io, hid_t group, const char prefix[], const char name[], char value[], size_t len)
 {
   PetscFunctionBegin;
   if (io->write) {
@@ -153,15 +153,26 @@ PETSC_INTERN PetscErrorCode MechCkptIOString(HeaderIO *io, const char name[], ch
     PetscCallHDF5(H5Tset_size, (type, n + 1));
     PetscCallHDF5(H5Tset_strpad, (type, H5T_STR_NULLTERM));
     PetscCallHDF5(H5Tset_cset, (type, H5T_CSET_ASCII));
-    PetscCall(WriteAttr(io->group, name, type, type, value));
+    PetscCall(WriteAttr(group, name, type, type, value));
     PetscCallHDF5(H5Tclose, (type));
   } else {
+    char where[MECH_CKPT_STRLEN];
+
     if (io->problem[0]) PetscFunctionReturn(0);
-    PetscCall(MechIOReadAttribute(io->group, "/checkpoint", name, MECH_IO_ATTR_STRING, value, len, NULL, io->problem, io->plen));
+    PetscCall(PetscSNPrintf(where, sizeof(where), "/checkpoint/%s", prefix));
+    PetscCall(MechIOReadAttribute(group, where, name, MECH_IO_ATTR_STRING, value, len, NULL, io->problem, io->plen));
     if (io->problem[0]) PetscFunctionReturn(0);
   }
-  DigestName(io, "", name, DIGEST_STRING);
+  DigestName(io, prefix, name, DIGEST_STRING);
   DigestBytes(io, value, strlen(value));
+  PetscFunctionReturn(0);
+}
+
+/* A string attribute of /checkpoint, of at most len bytes with its NUL */
+PETSC_INTERN PetscErrorCode MechCkptIOString(HeaderIO *io, const char name[], char value[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(IOStringIn(io, io->group, "", name, value, len));
   PetscFunctionReturn(0);
 }
 
@@ -190,6 +201,58 @@ static PetscBool NextName(const char list[], size_t *pos, char name[], size_t le
   name[n] = 0;
   *pos    = list[i] ? i + 1 : i;
   return PETSC_TRUE;
+}
+
+/* The number of names of a comma-separated list of parameter names; -1 if one is empty or too long */
+static PetscInt CountNames(const char list[])
+{
+  char     name[MECH_CKPT_STRLEN];
+  size_t   pos = 0, l;
+  PetscInt n   = 0;
+
+  while (NextName(list, &pos, name, sizeof(name))) {
+    l = strlen(name);
+    if (!l || l + 1 >= sizeof(name)) return -1;
+    n++;
+  }
+  return n;
+}
+
+/*
+  The text parameters (format version 3 on): the list model_text_parameters of /checkpoint, then
+  one string attribute per name in the group /checkpoint/model_text_parameters
+*/
+static PetscErrorCode IOTextParameters(HeaderIO *io, HeaderFile *f)
+{
+  PetscInt i;
+  size_t   pos;
+  char     name[MECH_CKPT_STRLEN];
+
+  PetscFunctionBegin;
+  PetscCall(MechCkptIOString(io, "model_text_parameters", f->tlist, sizeof(f->tlist)));
+  if (io->problem[0]) PetscFunctionReturn(0);
+  if (!io->write) {
+    f->nt = CountNames(f->tlist);
+    if (f->nt < 0) {
+      f->nt = 0;
+      PetscCall(PetscSNPrintf(io->problem, io->plen, "its attribute /checkpoint/model_text_parameters is not a list of parameter names (the file is damaged)"));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscFree(f->tvalues));
+    PetscCall(PetscCalloc1(f->nt + 1, &f->tvalues));
+    if (f->nt) {
+      htri_t e;
+
+      PetscCallHDF5Return(e, H5Lexists, (io->group, "model_text_parameters", H5P_DEFAULT));
+      if (!e) {
+        PetscCall(PetscSNPrintf(io->problem, io->plen, "it lacks the group /checkpoint/model_text_parameters"));
+        PetscFunctionReturn(0);
+      }
+      PetscCallHDF5Return(io->texts, H5Gopen2, (io->group, "model_text_parameters", H5P_DEFAULT));
+    }
+  }
+  for (i = 0, pos = 0; NextName(f->tlist, &pos, name, sizeof(name)); i++) PetscCall(IOStringIn(io, io->texts, "model_text_parameters/", name, f->tvalues[i], sizeof(f->tvalues[i])));
+  PetscFunctionReturn(0);
 }
 
 /*
@@ -237,6 +300,12 @@ PETSC_INTERN PetscErrorCode MechCkptHeaderFields(HeaderIO *io, HeaderFile *f)
     }
   }
   for (i = 0, pos = 0; NextName(f->plist, &pos, name, sizeof(name)); i++) PetscCall(IORealIn(io, io->params, "model_parameters/", name, &f->pvalues[i]));
+  if (f->version >= 3) PetscCall(IOTextParameters(io, f));
+  else {
+    /* format version 2 had no text parameters */
+    f->tlist[0] = 0;
+    f->nt       = 0;
+  }
   PetscCall(MechCkptIOInt(io, "global_size", &f->global_size));
   PetscCall(MechCkptIOInt(io, "step", &h->step));
   PetscCall(IOReal(io, "time", &h->time));
@@ -331,11 +400,11 @@ static PetscErrorCode CheckRanges(HeaderFile *f, char problem[], size_t len)
 static PetscErrorCode CheckRun(MechCheckpoint ck, HeaderFile *f, char problem[], size_t len)
 {
   const char        *model;
-  const char *const *pnames;
-  const PetscReal   *pvalues;
-  PetscInt           np, i, k, N;
-  size_t             pos;
-  char               name[MECH_CKPT_STRLEN];
+  const char *const *pnames, *const *tnames, *const *texts;
+  const PetscReal *pvalues;
+  PetscInt         np, nt, i, k, N;
+  size_t           pos;
+  char             name[MECH_CKPT_STRLEN];
 
   PetscFunctionBegin;
   PetscCall(MechSystemGetModelName(ck->sys, &model));
@@ -345,6 +414,16 @@ static PetscErrorCode CheckRun(MechCheckpoint ck, HeaderFile *f, char problem[],
     PetscFunctionReturn(0);
   }
   PetscCall(MechSystemGetParameters(ck->sys, &np, &pnames, &pvalues));
+  PetscCall(MechSystemGetTextParameters(ck->sys, &nt, &tnames, &texts));
+  /* a parameter this run records by name that an older checkpoint holds as a number (a code) */
+  for (k = 0, pos = 0; NextName(f->plist, &pos, name, sizeof(name)); k++) {
+    for (i = 0; i < nt; i++)
+      if (!strcmp(name, tnames[i])) break;
+    if (i < nt) {
+      PetscCall(PetscSNPrintf(problem, len, "it records the model parameter %s as the number %g (an older format), this run records it by name, %s = %s; finish that run with the tsmech that wrote it, or start it anew", name, (double)f->pvalues[k], name, texts[i]));
+      PetscFunctionReturn(0);
+    }
+  }
   for (pos = 0; NextName(f->plist, &pos, name, sizeof(name));) {
     for (i = 0; i < np; i++)
       if (!strcmp(name, pnames[i])) break;
@@ -368,6 +447,27 @@ static PetscErrorCode CheckRun(MechCheckpoint ck, HeaderFile *f, char problem[],
   if (f->np != np) {
     PetscCall(PetscSNPrintf(problem, len, "it has %" PetscInt_FMT " model parameters, this run %" PetscInt_FMT, f->np, np));
     PetscFunctionReturn(0);
+  }
+  /* the text parameters, each named with both values */
+  for (k = 0, pos = 0; NextName(f->tlist, &pos, name, sizeof(name)); k++) {
+    for (i = 0; i < nt; i++)
+      if (!strcmp(name, tnames[i])) break;
+    if (i == nt) {
+      PetscCall(PetscSNPrintf(problem, len, "it has the model parameter %s = %s, which this run's %s does not have", name, f->tvalues[k], model));
+      PetscFunctionReturn(0);
+    }
+  }
+  for (i = 0; i < nt; i++) {
+    for (k = 0, pos = 0; NextName(f->tlist, &pos, name, sizeof(name)); k++)
+      if (!strcmp(name, tnames[i])) break;
+    if (k == f->nt) {
+      PetscCall(PetscSNPrintf(problem, len, "it lacks the model parameter %s of this run (%s = %s)%s", tnames[i], tnames[i], texts[i], f->version < 3 ? ": it was written by a tsmech that recorded no text parameters" : ""));
+      PetscFunctionReturn(0);
+    }
+    if (strcmp(f->tvalues[k], texts[i])) {
+      PetscCall(PetscSNPrintf(problem, len, "it was written with the model parameter %s = %s, this run has %s = %s", tnames[i], f->tvalues[k], tnames[i], texts[i]));
+      PetscFunctionReturn(0);
+    }
   }
   PetscCall(VecGetSize(ck->vec[0], &N));
   if (f->global_size != N) PetscCall(PetscSNPrintf(problem, len, "its state has %" PetscInt_FMT " values, this run's %" PetscInt_FMT, f->global_size, N));
@@ -394,9 +494,9 @@ static PetscErrorCode ReadHeaderGroup(MechCheckpoint ck, HeaderIO *io, HeaderFil
   /* the version first, of either integer size, for a clear message about another version */
   PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "format_version", MECH_IO_ATTR_INT, &v, 0, NULL, problem, len));
   if (problem[0]) PetscFunctionReturn(0);
-  if (v != MECH_CHECKPOINT_FORMAT_VERSION) {
-    if (v == 1) PetscCall(PetscSNPrintf(problem, len, "its format version is 1, this tsmech (%s) reads version %d: version 1 has no checksum of its header, so it cannot be continued safely; finish the run with the tsmech that wrote it, or start it anew", TSMECH_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
-    else PetscCall(PetscSNPrintf(problem, len, "its format version is %lld, this tsmech (%s) reads version %d", (long long)v, TSMECH_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
+  if (v < MECH_CKPT_OLDEST_VERSION || v > MECH_CHECKPOINT_FORMAT_VERSION) {
+    if (v == 1) PetscCall(PetscSNPrintf(problem, len, "its format version is 1, this tsmech (%s) reads versions %d to %d: version 1 has no checksum of its header, so it cannot be continued safely; finish the run with the tsmech that wrote it, or start it anew", TSMECH_VERSION, MECH_CKPT_OLDEST_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
+    else PetscCall(PetscSNPrintf(problem, len, "its format version is %lld, this tsmech (%s) reads versions %d to %d", (long long)v, TSMECH_VERSION, MECH_CKPT_OLDEST_VERSION, MECH_CHECKPOINT_FORMAT_VERSION));
     PetscFunctionReturn(0);
   }
   PetscCall(MechIOReadAttribute(io->group, "/checkpoint", "complete", MECH_IO_ATTR_INT64, &v, 0, &found, problem, len));
@@ -466,9 +566,11 @@ PETSC_INTERN PetscErrorCode MechCkptReadHeader(MechCheckpoint ck, hid_t fileid, 
   io.problem = problem;
   io.plen    = len;
   io.params  = -1;
+  io.texts   = -1;
   PetscCallHDF5Return(io.group, H5Gopen2, (fileid, "checkpoint", H5P_DEFAULT));
   PetscCall(ReadHeaderGroup(ck, &io, f));
   if (io.params >= 0) PetscCallHDF5(H5Gclose, (io.params));
+  if (io.texts >= 0) PetscCallHDF5(H5Gclose, (io.texts));
   PetscCallHDF5(H5Gclose, (io.group));
   PetscFunctionReturn(0);
 }

@@ -132,6 +132,7 @@ static PetscErrorCode WriteSnapshotData(MechOutput out, PetscInt step, PetscReal
   PetscCall(PetscViewerHDF5SetTimestep(out->viewer, out->nsnap - 1));
   PetscCall(VecView(out->q, out->viewer));
   PetscCall(VecView(out->v, out->viewer));
+  for (PetscInt f = 0; f < out->ncf; f++) PetscCall(VecView(out->cf[f], out->viewer));
   PetscCall(PetscViewerHDF5PopTimestepping(out->viewer));
   PetscCall(PetscViewerHDF5PopGroup(out->viewer));
   /* time and step last: their length is the number of complete snapshots */
@@ -145,18 +146,52 @@ static PetscErrorCode WriteSnapshotData(MechOutput out, PetscInt step, PetscReal
   PetscFunctionReturn(0);
 }
 
+/*
+  The per-cell fields at the state (out->q, out->v) in their vectors: the model's values of this
+  rank's cells sent to the rows of their rank-independent numbers (a PetscSF reduction, each row
+  from exactly one cell). Collective.
+*/
+static PetscErrorCode ComputeCellFields(MechOutput out, PetscReal t, long long *bytes)
+{
+  PetscFunctionBegin;
+  *bytes = 0;
+  if (!out->ncf) PetscFunctionReturn(0);
+  PetscCall(MechSystemComputeCellFields(out->sys, t, out->q, out->v, out->cfval));
+  for (PetscInt f = 0; f < out->ncf; f++) {
+    PetscInt     bs, N;
+    PetscScalar *a;
+    MPI_Datatype unit;
+
+    PetscCall(VecGetBlockSize(out->cf[f], &bs));
+    PetscCall(VecGetSize(out->cf[f], &N));
+    *bytes += (long long)N * (long long)sizeof(PetscScalar);
+    PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)bs, MPIU_REAL, &unit));
+    PetscCallMPI(MPI_Type_commit(&unit));
+    PetscCall(VecGetArray(out->cf[f], &a));
+    PetscCall(PetscSFReduceBegin(out->cfsf, unit, out->cfval[f], a, MPI_REPLACE));
+    PetscCall(PetscSFReduceEnd(out->cfsf, unit, out->cfval[f], a, MPI_REPLACE));
+    PetscCall(VecRestoreArray(out->cf[f], &a));
+    PetscCallMPI(MPI_Type_free(&unit));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* WriteSnapshotData() as one guarded write */
 static PetscErrorCode WriteSnapshot(MechOutput out, PetscInt step, PetscReal t)
 {
   MechOutputQuiet q;
   PetscInt        N;
+  long long       cfbytes;
 
   PetscFunctionBegin;
   PetscCall(VecGetSize(out->q, &N));
+  /* the model's per-cell fields, at the state in its own order, before any write: a model error
+     here is the model's, not the file's */
+  PetscCall(ComputeCellFields(out, t, &cfbytes));
   /* the snapshot in the system's rank-independent order (MechSystemSetIOOrdering()) */
   PetscCall(MechIOPermute(out->sys, out->q, SCATTER_FORWARD));
   PetscCall(MechIOPermute(out->sys, out->v, SCATTER_FORWARD));
-  PetscCall(MechOutputBeginWrite(out, 2LL * N * (long long)sizeof(PetscScalar) + MonitorBytes(out), &q));
+  PetscCall(MechOutputBeginWrite(out, 2LL * N * (long long)sizeof(PetscScalar) + cfbytes + MonitorBytes(out), &q));
   PetscCall(MechOutputEndWrite(out, &q, WriteSnapshotData(out, step, t)));
   PetscCall(MechIOPermute(out->sys, out->q, SCATTER_REVERSE));
   PetscCall(MechIOPermute(out->sys, out->v, SCATTER_REVERSE));
@@ -188,7 +223,7 @@ static PetscErrorCode FlushFile(MechOutput out)
 
 /* Attributes of / that are not model parameters (besides the integrator's parameters,
    TSMechSchemeIsParameterName()): a parameter of one of these names is written as param_<name> */
-static const char *const MechOutputReserved[] = {"model", "model_parameters", "ts_type", "dt", "nranks", "every", "tsmech_version", "petsc_version", "restarts"};
+static const char *const MechOutputReserved[] = {"model", "model_parameters", "model_text_parameters", "ts_type", "dt", "nranks", "every", "tsmech_version", "petsc_version", "restarts"};
 
 /* An integrator parameter (TSMechSchemeForEachParameter()) as an attribute of / */
 static PetscErrorCode WriteSchemeParameter(void *ctx, const char name[], TSMechParamKind kind, void *value)
@@ -211,6 +246,40 @@ PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[],
   PetscFunctionBegin;
   for (j = 0; j < sizeof(MechOutputReserved) / sizeof(MechOutputReserved[0]) && !flg; j++) PetscCall(PetscStrcmp(pname, MechOutputReserved[j], &flg));
   PetscCall(PetscSNPrintf(name, len, "%s%s", flg ? "param_" : "", pname));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Whether the attributes of / of an output (root, open for reading) hold this run's text
+  parameters (MechSystemAddTextParameter()), read strictly (h5read.c): problem gets the first
+  difference, "" if none. A parameter an older file holds as a number (a code from before it was
+  recorded by name) is told as such. Not collective.
+*/
+PETSC_INTERN PetscErrorCode MechOutputCheckTextParameters(MechSystem sys, hid_t root, char problem[], size_t len)
+{
+  const char *const *tnames, *const *texts;
+  PetscInt nt;
+
+  PetscFunctionBegin;
+  problem[0] = 0;
+  PetscCall(MechSystemGetTextParameters(sys, &nt, &tnames, &texts));
+  for (PetscInt i = 0; i < nt && !problem[0]; i++) {
+    char      name[256], value[256] = "", scratch[1024] = "";
+    double    number = 0;
+    PetscBool has;
+
+    PetscCall(MechOutputParameterAttributeName(tnames[i], name, sizeof(name)));
+    /* an older output records the parameter as a number: say so rather than "not a string" */
+    PetscCall(MechIOReadAttribute(root, "/", name, MECH_IO_ATTR_REAL, &number, 0, &has, scratch, sizeof(scratch)));
+    if (has && !scratch[0]) {
+      PetscCall(PetscSNPrintf(problem, len, "it records the model parameter %s as the number %g (an older format), this run records it by name, %s = %s", tnames[i], number, tnames[i], texts[i]));
+      break;
+    }
+    PetscCall(MechIOReadAttribute(root, "/", name, MECH_IO_ATTR_STRING, value, sizeof(value), &has, problem, len));
+    if (problem[0]) break;
+    if (!has) PetscCall(PetscSNPrintf(problem, len, "it lacks the model parameter %s", tnames[i]));
+    else if (strcmp(value, texts[i])) PetscCall(PetscSNPrintf(problem, len, "it holds a run with %s = %s, this run has %s = %s", tnames[i], value, tnames[i], texts[i]));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -348,6 +417,32 @@ static PetscErrorCode WriteHeader(MechOutput out, TS ts)
   /* HDF5 refuses a zero-size string type: an empty list is stored as a single space */
   PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "model_parameters", PETSC_STRING, np ? plist : " "));
   PetscCall(PetscFree(plist));
+  {
+    const char *const *tnames, *const *texts;
+    PetscInt nt;
+    char    *tlist;
+
+    /* text parameters: string attributes under their own names (param_ as above), listed in
+       model_text_parameters */
+    PetscCall(MechSystemGetTextParameters(out->sys, &nt, &tnames, &texts));
+    len = 1;
+    for (i = 0; i < nt; i++) {
+      size_t l;
+      PetscCall(PetscStrlen(tnames[i], &l));
+      len += l + 8;
+    }
+    PetscCall(PetscCalloc1(len, &tlist));
+    for (i = 0; i < nt; i++) {
+      char name[256];
+
+      PetscCall(MechOutputParameterAttributeName(tnames[i], name, sizeof(name)));
+      PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", name, PETSC_STRING, texts[i]));
+      if (i) PetscCall(PetscStrlcat(tlist, ",", len));
+      PetscCall(PetscStrlcat(tlist, name, len));
+    }
+    PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "model_text_parameters", PETSC_STRING, nt ? tlist : " "));
+    PetscCall(PetscFree(tlist));
+  }
 
   PetscCall(TSGetType(ts, &type));
   PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "ts_type", PETSC_STRING, type));
@@ -387,6 +482,13 @@ PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput out)
   PetscCall(PetscFree(out->snapstep));
   PetscCall(VecDestroy(&out->q));
   PetscCall(VecDestroy(&out->v));
+  for (j = 0; j < out->ncf; j++) {
+    if (out->cf) PetscCall(VecDestroy(&out->cf[j]));
+    if (out->cfval) PetscCall(PetscFree(out->cfval[j]));
+  }
+  PetscCall(PetscFree(out->cf));
+  PetscCall(PetscFree(out->cfval));
+  PetscCall(PetscSFDestroy(&out->cfsf));
   PetscCall(MechSystemDestroy(&out->sys));
   PetscCall(PetscFree(out->h5path));
   PetscCall(PetscFree(out->tmppath));
@@ -487,6 +589,48 @@ static PetscErrorCode CreateStateVectors(MechOutput out)
   PetscFunctionReturn(0);
 }
 
+/*
+  The vectors of the per-cell fields (MechSystemSetCellFields()): [nc * ncomp], block size ncomp,
+  a contiguous block of cells per rank in the rank-independent order of MechSystemSetIOMesh(), and
+  the PetscSF from this rank's cells (in the system's order) to their rows there
+*/
+static PetscErrorCode CreateCellFields(MechOutput out)
+{
+  const char *const *names;
+  const PetscInt    *ncomp, *cells;
+  PetscInt           nf, nc, NC, rstart, rend, *ids;
+  PetscLayout        layout;
+  Vec                X;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemGetCellFields(out->sys, &nf, &names, &ncomp));
+  if (!nf) PetscFunctionReturn(0);
+  PetscCall(MechSystemGetIOMesh(out->sys, NULL, &X, &nc, &cells));
+  PetscCheck(X, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The system has cell fields but no mesh (MechSystemSetIOMesh()): they cannot be written");
+  PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, out->comm));
+  PetscCall(PetscLayoutCreateFromSizes(out->comm, PETSC_DECIDE, NC, 1, &layout));
+  PetscCall(PetscLayoutGetRange(layout, &rstart, &rend));
+  PetscCall(PetscMalloc1(nc + 1, &ids));
+  for (PetscInt c = 0; c < nc; c++) {
+    ids[c] = cells[5 * c];
+    PetscCheck(ids[c] >= 0 && ids[c] < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Tetrahedron number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", ids[c], NC);
+  }
+  PetscCall(PetscSFCreate(out->comm, &out->cfsf));
+  PetscCall(PetscSFSetGraphLayout(out->cfsf, layout, nc, NULL, PETSC_COPY_VALUES, ids));
+  PetscCall(PetscFree(ids));
+  PetscCall(PetscLayoutDestroy(&layout));
+  PetscCall(PetscCalloc1(nf, &out->cf));
+  PetscCall(PetscCalloc1(nf, &out->cfval));
+  out->ncf = nf;
+  for (PetscInt f = 0; f < nf; f++) {
+    PetscCall(VecCreateMPI(out->comm, (rend - rstart) * ncomp[f], NC * ncomp[f], &out->cf[f]));
+    PetscCall(VecSetBlockSize(out->cf[f], ncomp[f]));
+    PetscCall(PetscObjectSetName((PetscObject)out->cf[f], names[f]));
+    PetscCall(PetscMalloc1(nc * ncomp[f] + 1, &out->cfval[f]));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Path of the XDMF file (FILE.h5 -> FILE.xmf) and name of the .h5 relative to it */
 static PetscErrorCode SetPaths(MechOutput out, const char filename[])
 {
@@ -512,6 +656,7 @@ static PetscErrorCode SetUp(MechOutput out, const char filename[])
   PetscFunctionBegin;
   PetscCall(SetPaths(out, filename));
   PetscCall(CreateStateVectors(out));
+  PetscCall(CreateCellFields(out));
   PetscCall(MechSystemGetNumInvariants(out->sys, &ninv));
   out->nreal = MECH_OUTPUT_NREAL + ninv;
   PetscCall(PetscCalloc1(out->nreal, &out->real));
@@ -878,7 +1023,11 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
 
     if (out->rank == 0) {
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->ncells, out->nsnap, out->snaptime);
+      const char *const *cfnames = NULL;
+      const PetscInt    *cfncomp = NULL;
+
+      PetscCall(MechSystemGetCellFields(out->sys, NULL, &cfnames, &cfncomp));
+      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->ncells, out->nsnap, out->snaptime, out->ncf, cfnames, cfncomp);
       PetscCall(PetscPopErrorHandler());
       if (ierr) {
         const char *text     = NULL;

@@ -89,6 +89,13 @@ PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput out)
     PetscCall(TruncateDataset(fileid, "/fields/v", out->pending_nsnap));
     PetscCall(TruncateDataset(fileid, "/fields/time", out->pending_nsnap));
     PetscCall(TruncateDataset(fileid, "/fields/step", out->pending_nsnap));
+    for (j = 0; j < out->ncf; j++) {
+      const char *name;
+
+      PetscCall(PetscObjectGetName((PetscObject)out->cf[j], &name));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "/fields/%s", name));
+      PetscCall(TruncateDataset(fileid, path, out->pending_nsnap));
+    }
   }
   PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "restarts", PETSC_INT, &out->pending_restarts));
   PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
@@ -186,6 +193,8 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
     if (!has) PetscCall(PetscSNPrintf(problem, plen, "it lacks the model parameter %s", pnames[i]));
     else if (!(value == pvalues[i])) PetscCall(PetscSNPrintf(problem, plen, "it holds a run with %s = %.17g, this run has %s = %.17g", pnames[i], value, pnames[i], (double)pvalues[i]));
   }
+  /* the text parameters (a material's name, ...) */
+  if (!problem[0]) PetscCall(MechOutputCheckTextParameters(out->sys, root, problem, plen));
   /* the snapshot interval of the interrupted run, and the count of continuations */
   if (!problem[0]) PetscCall(MechIOReadAttribute(root, "/", "every", MECH_IO_ATTR_INT, &v, 0, &has, problem, plen));
   if (!problem[0] && has) {
@@ -250,22 +259,32 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
     hsize_t sdims[5];
     int     vdims;
 
-    /* a snapshot of q or v as VecView() appends it: [unlimited, the vector's shape] */
-    PetscCall(MechIOVecDims(out->q, &vdims, sdims + 1));
-    ndims = vdims + 1;
-    for (j = 0; j < 4 && !problem[0]; j++) {
-      const char *name = j == 0 ? "q" : j == 1 ? "v"
-                                    : j == 2   ? "time"
-                                               : "step";
+    /* time, step, then the vectors VecView() appends a snapshot to, [unlimited, the vector's
+       shape]: q, v and the per-cell fields (MechSystemSetCellFields()) */
+    for (j = 0; j < 4 + out->ncf && !problem[0]; j++) {
+      const char *name;
+      char        full[PETSC_MAX_PATH_LEN];
+      Vec         x = NULL;
 
-      PetscCall(MechIOCheckDataset(fields, "/fields", name, j < 3 ? H5T_IEEE_F64LE : H5T_STD_I64LE, j < 2 ? ndims : 1, sdims, PETSC_TRUE, &rows, &has, problem, plen));
-      if (!problem[0] && !has) PetscCall(PetscSNPrintf(problem, plen, "it has no dataset /fields/%s", name));
-      if (!problem[0] && j < 2) {
+      if (j == 2) x = out->q;
+      else if (j == 3) x = out->v;
+      else if (j > 3) x = out->cf[j - 4];
+      if (x) PetscCall(PetscObjectGetName((PetscObject)x, &name));
+      else name = j ? "step" : "time";
+      ndims = 1;
+      if (x) {
+        PetscCall(MechIOVecDims(x, &vdims, sdims + 1));
+        ndims = vdims + 1;
+      }
+      PetscCall(MechIOCheckDataset(fields, "/fields", name, j == 1 ? H5T_STD_I64LE : H5T_IEEE_F64LE, ndims, sdims, PETSC_TRUE, &rows, &has, problem, plen));
+      if (!problem[0] && !has) PetscCall(PetscSNPrintf(problem, plen, "it has no dataset /fields/%s%s", name, j > 3 ? " (the output of a tsmech without per-cell fields, or of another model)" : ""));
+      if (!problem[0] && x) {
         hid_t dset;
 
         /* PETSc's VecView() reads it before it appends */
+        PetscCall(PetscSNPrintf(full, sizeof(full), "/fields/%s", name));
         PetscCallHDF5Return(dset, H5Dopen2, (fields, name, H5P_DEFAULT));
-        PetscCall(MechIOReadAttribute(dset, j ? "/fields/v" : "/fields/q", "timestepping", MECH_IO_ATTR_INT, &v, 0, NULL, problem, plen));
+        PetscCall(MechIOReadAttribute(dset, full, "timestepping", MECH_IO_ATTR_INT, &v, 0, NULL, problem, plen));
         PetscCallHDF5(H5Dclose, (dset));
         if (!problem[0] && v != 1) PetscCall(PetscSNPrintf(problem, plen, "its attribute /fields/%s/timestepping = %lld is not 1 (the file is damaged)", name, (long long)v));
       }

@@ -25,8 +25,11 @@ PETSC_INTERN PetscLogStage MECH_StageIO;
   shape   - shape of one snapshot, slowest first: [N, M, dof] (dim 2), [P, N, M, dof] (dim 3), [nv, 3] (a mesh)
   ncells  - the number of tetrahedra of a mesh, 0 for a DMDA
   nsnap   - number of snapshots; times their times
+  nfields, fields, ncomp - the per-cell fields of a mesh (/fields/<name>, MechSystemSetCellFields()):
+            cell attributes, a scalar (ncomp 1), a vector (3) or six scalars <name>_xx, _yy, _zz,
+            _yz, _xz, _xy (a symmetric tensor, 6)
 */
-PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[]);
+PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[]);
 
 /*
   New state vectors for the I/O of a system's (q, v): global vectors of the system's DMDA if it
@@ -142,6 +145,14 @@ struct _n_MechOutput {
   PetscInt shape[4]; /* one snapshot, slowest first: [(P,) (N,) M, dof] */
   PetscInt ncells;   /* tetrahedra of the system's mesh (MechSystemSetIOMesh()), 0 without one */
 
+  /* per-cell fields (MechSystemSetCellFields()): the callback's values of this rank's cells, and
+     one vector per field in the rank-independent cell order (a block of rows per rank, block size
+     ncomp, named as the field: VecView() appends [nc(, ncomp)] to /fields/<name>) */
+  PetscInt    ncf;
+  Vec        *cf;
+  PetscReal **cfval;
+  PetscSF     cfsf; /* this rank's cells -> their rows of the vectors */
+
   /* /monitor: one record per step; the values are kept on rank 0 only, the counts everywhere.
      Rank 0 holds records [base, nrec) in memory (base > 0 for an output continued after a
      restart: the records before it are in the file only). */
@@ -172,6 +183,8 @@ PETSC_INTERN PetscErrorCode MechOutputCheckArguments(MechSystem *, TS, const cha
 PETSC_INTERN PetscErrorCode MechOutputNew(MPI_Comm, PetscMPIInt, MechSystem, PetscInt every, const char filename[], MechOutput *);
 PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput);
 PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[], char name[], size_t len);
+/* output.c: whether a continued file holds the text parameters of this run (problem "" if so) */
+PETSC_INTERN PetscErrorCode MechOutputCheckTextParameters(MechSystem, hid_t root, char problem[], size_t len);
 /* outputcontinue.c: a continued file opened for writing and cut back at its first write */
 PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput);
 /* outputguard.c: the new file opened under its temporary name path, the guarded writes (HDF5's

@@ -6,7 +6,9 @@
   from the first snapshot as the difference of two hyperslabs of /fields/q (an XDMF Function item).
   A model on a tetrahedral mesh (the solid) is an unstructured grid: Topology "Tetrahedron" from
   /mesh/tetrahedra (0-based vertex numbers, the order of /fields), nodes [nv, 3]
-  (https://www.xdmf.org/index.php/XDMF_Model_and_Format, "Topology").
+  (https://www.xdmf.org/index.php/XDMF_Model_and_Format, "Topology"). Its per-cell fields
+  (MechSystemSetCellFields(), /fields/<name>) are cell-centred attributes of each grid, hyperslabs
+  of their snapshot as well.
 */
 #define _POSIX_C_SOURCE 200809L
 #include "outputimpl.h"
@@ -40,8 +42,58 @@ static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[]
   PetscFunctionReturn(0);
 }
 
+/*
+  A cell attribute of snapshot k: a hyperslab of /fields/<name> ([nsnap, nc] for one component,
+  [nsnap, nc, ncomp] otherwise) selecting snapshot k, all cells and either every component
+  (comp < 0) or component comp alone
+*/
+static PetscErrorCode WriteCellSlab(FILE *fp, const char h5name[], const char name[], PetscInt nc, PetscInt ncomp, PetscInt nsnap, PetscInt k, PetscInt comp, const char indent[])
+{
+  PetscFunctionBegin;
+  if (ncomp == 1) {
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"%" PetscInt_FMT "\" Type=\"HyperSlab\">\n", indent, nc));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s  <DataItem Dimensions=\"3 2\" Format=\"XML\">%" PetscInt_FMT " 0 1 1 1 %" PetscInt_FMT "</DataItem>\n", indent, k, nc));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s  <DataItem Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/fields/%s</DataItem>\n", indent, nsnap, nc, h5name, name));
+  } else {
+    const PetscInt cnt = comp < 0 ? ncomp : 1;
+
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s<DataItem ItemType=\"HyperSlab\" Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT "\" Type=\"HyperSlab\">\n", indent, nc, cnt));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s  <DataItem Dimensions=\"3 3\" Format=\"XML\">%" PetscInt_FMT " 0 %" PetscInt_FMT " 1 1 1 1 %" PetscInt_FMT " %" PetscInt_FMT "</DataItem>\n", indent, k, comp < 0 ? 0 : comp, nc, cnt));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s  <DataItem Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/fields/%s</DataItem>\n", indent, nsnap, nc, ncomp, h5name, name));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "%s</DataItem>\n", indent));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The cell attributes of snapshot k: a scalar, a vector, or a symmetric tensor as six scalars
+  <name>_xx ... (XDMF's Tensor6 leaves the order of its components to the reader; six named
+  scalars leave no doubt)
+*/
+static PetscErrorCode WriteCellAttributes(FILE *fp, const char h5name[], PetscInt nc, PetscInt nsnap, PetscInt k, PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
+{
+  static const char *const voigt[6] = {"xx", "yy", "zz", "yz", "xz", "xy"};
+
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < nfields; f++) {
+    if (ncomp[f] == 1 || ncomp[f] == 3) {
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Cell\">\n", fields[f], ncomp[f] == 1 ? "Scalar" : "Vector"));
+      PetscCall(WriteCellSlab(fp, h5name, fields[f], nc, ncomp[f], nsnap, k, -1, "          "));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
+    } else {
+      PetscCheck(ncomp[f] == 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cell field %s: %" PetscInt_FMT " components cannot be described in XDMF (1, 3 or 6)", fields[f], ncomp[f]);
+      for (PetscInt j = 0; j < 6; j++) {
+        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"%s_%s\" AttributeType=\"Scalar\" Center=\"Cell\">\n", fields[f], voigt[j]));
+        PetscCall(WriteCellSlab(fp, h5name, fields[f], nc, 6, nsnap, k, j, "          "));
+        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The XDMF text, written to fp */
-static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[])
+static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
 {
   PetscInt k, d, rank = dim ? dim + 1 : 2; /* dimensions of one snapshot: the grid's (or the vertices') and the dof's */
 
@@ -79,6 +131,7 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
     PetscCall(WriteSlab(fp, h5name, "q", rank, shape, nsnap, 0, "            "));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "          </DataItem>\n"));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
+    if (!dim) PetscCall(WriteCellAttributes(fp, h5name, ncells, nsnap, k, nfields, fields, ncomp));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "      </Grid>\n"));
   }
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "    </Grid>\n  </Domain>\n</Xdmf>\n"));
@@ -89,7 +142,7 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
   The file is written to xmfpath.tmp-<pid> and renamed over xmfpath, so a failed write (a full
   disk) leaves the previous file as it was and no partial one. Errors name the file.
 */
-PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[])
+PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
 {
   FILE          *fp;
   char           tmp[PETSC_MAX_PATH_LEN + 32];
@@ -103,7 +156,7 @@ PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], co
   fp = fopen(tmp, "w");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write the XDMF file %s: %s", xmfpath, strerror(errno));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = WriteText(fp, h5name, grid, dim, shape, ncells, nsnap, times);
+  ierr = WriteText(fp, h5name, grid, dim, shape, ncells, nsnap, times, nfields, fields, ncomp);
   PetscCall(PetscPopErrorHandler());
   if (fflush(fp) || ferror(fp)) err = errno ? errno : EIO;
   if (fclose(fp) && !err) err = errno;

@@ -7,6 +7,10 @@
 
 #define MECH_MAX_INVARIANTS 8
 #define MECH_MAX_PARAMS     32
+/* per-cell output fields (MechSystemSetCellFields()) and text parameters (MechSystemAddTextParameter()) */
+#define MECH_MAX_CELL_FIELDS 8
+#define MECH_MAX_TEXT_PARAMS 16
+#define MECH_MAX_TEXT_LEN    255 /* characters of a text parameter's value (a checkpoint attribute of at most 256 bytes) */
 
 struct _MechSystemOps {
   PetscErrorCode (*unused)(void);
@@ -64,6 +68,20 @@ struct _p_MechSystem {
   PetscInt  nparams;
   char     *paramname[MECH_MAX_PARAMS];
   PetscReal paramvalue[MECH_MAX_PARAMS];
+
+  /* ---- text parameters (MechSystemAddTextParameter()) ---- */
+  PetscInt ntextparams;
+  char    *textparamname[MECH_MAX_TEXT_PARAMS];
+  char    *textparamvalue[MECH_MAX_TEXT_PARAMS];
+  /* ---- end of the text parameters ---- */
+
+  /* ---- per-cell output fields (MechSystemSetCellFields()) ---- */
+  PetscInt         ncellfields;
+  char            *cellfieldname[MECH_MAX_CELL_FIELDS];
+  PetscInt         cellfieldncomp[MECH_MAX_CELL_FIELDS];
+  MechCellFieldsFn cellfields;
+  void            *cellfieldsctx;
+  /* ---- end of the per-cell output fields ---- */
 
   DM dm;
   /* rank-independent I/O (MechSystemSetIOOrdering(), MechSystemSetIOMesh()) */

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "mechimpl.h"
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 PetscClassId  MECHSYSTEM_CLASSID = 0;
@@ -179,6 +180,9 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->vm));
   for (PetscInt i = 0; i < s->ninvariants; i++) PetscCall(PetscFree(s->invname[i]));
   for (PetscInt i = 0; i < s->nparams; i++) PetscCall(PetscFree(s->paramname[i]));
+  for (PetscInt i = 0; i < s->ntextparams; i++) PetscCall(PetscFree(s->textparamname[i]));
+  for (PetscInt i = 0; i < s->ntextparams; i++) PetscCall(PetscFree(s->textparamvalue[i]));
+  for (PetscInt i = 0; i < s->ncellfields; i++) PetscCall(PetscFree(s->cellfieldname[i]));
   PetscCall(PetscFree(s->modelname));
   PetscCall(PetscFree(s->nonsymwhy));
   PetscCall(DMDestroy(&s->dm));
@@ -241,6 +245,7 @@ PetscErrorCode MechSystemView(MechSystem sys, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "model: %s, %" PetscInt_FMT " dofs, %" PetscInt_FMT " fixed, %s, %s mass, %s\n", sys->modelname ? sys->modelname : "(user)", N, nfix, sys->linear ? "linear" : "nonlinear", sys->massdiag ? "lumped" : "consistent", sys->hasdamping ? "damped" : "undamped"));
   for (PetscInt i = 0; i < sys->nparams; i++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s = %g\n", sys->paramname[i], (double)sys->paramvalue[i]));
+  for (PetscInt i = 0; i < sys->ntextparams; i++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s = %s\n", sys->textparamname[i], sys->textparamvalue[i]));
   /* created by the first MechSystemSolveMass() (explicit types), so shown once it exists */
   if (sys->massksp) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "mass solver (M x = b):\n"));
@@ -2132,5 +2137,204 @@ PetscErrorCode MechSystemApplyFixed(MechSystem sys, Vec q, Vec v)
     }
   }
   if (v) PetscCall(VecISSet(v, sys->fixed, 0.0));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Text parameters                                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/*@C
+  MechSystemAddTextParameter - Records a model parameter whose value is a name (a material, a
+  mesh, a law), for views, output and checkpoint metadata.
+
+  Logically Collective
+
+  Input Parameters:
++ sys  - the mechanical system
+. name - the parameter's name (copied): not empty, no comma, not the name of another parameter
+- text - its value (copied): 1 to 255 printable ASCII characters
+
+  Level: intermediate
+
+  Notes:
+  A system records at most 16 text parameters. `MechSystemView()` prints them, the HDF5 output
+  stores each as a string attribute of / (their names listed in the attribute
+  model_text_parameters), checkpoints store them in /checkpoint/model_text_parameters, and
+  `MechCheckpointLoad()` and `MechOutputContinue()` refuse a file whose text parameters differ.
+  A name stored as text rather than as a numeric code (`MechSystemAddParameter()`) stays
+  meaningful whatever order a table of names has.
+
+.seealso: `MechSystemGetTextParameters()`, `MechSystemAddParameter()`
+@*/
+PetscErrorCode MechSystemAddTextParameter(MechSystem sys, const char name[], const char text[])
+{
+  MPI_Comm comm;
+  size_t   nlen, tlen;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  PetscValidCharPointer(name, 2);
+  PetscValidCharPointer(text, 3);
+  comm = PetscObjectComm((PetscObject)sys);
+  PetscCheck(sys->ntextparams < MECH_MAX_TEXT_PARAMS, comm, PETSC_ERR_SUP, "At most %d text parameters", MECH_MAX_TEXT_PARAMS);
+  PetscCall(PetscStrlen(name, &nlen));
+  PetscCall(PetscStrlen(text, &tlen));
+  /* the names are listed comma-separated in the files, and the values are attributes that the
+     strict reader takes only as printable ASCII (src/io/h5read.c) */
+  PetscCheck(nlen > 0 && !strchr(name, ','), comm, PETSC_ERR_ARG_WRONG, "Text parameter name \"%s\": must be non-empty and without a comma", name);
+  PetscCheck(tlen > 0 && tlen <= MECH_MAX_TEXT_LEN, comm, PETSC_ERR_ARG_SIZ, "Text parameter %s: its value must have 1 to %d characters, not %zu", name, MECH_MAX_TEXT_LEN, tlen);
+  for (size_t i = 0; i < tlen; i++) PetscCheck(text[i] >= 32 && text[i] < 127, comm, PETSC_ERR_ARG_WRONG, "Text parameter %s: its value must be printable ASCII (character %zu is not)", name, i);
+  for (PetscInt i = 0; i < sys->nparams; i++) PetscCheck(strcmp(name, sys->paramname[i]), comm, PETSC_ERR_ARG_WRONG, "Text parameter %s: a numeric parameter has that name", name);
+  for (PetscInt i = 0; i < sys->ntextparams; i++) PetscCheck(strcmp(name, sys->textparamname[i]), comm, PETSC_ERR_ARG_WRONG, "Text parameter %s is already recorded", name);
+  PetscCall(PetscStrallocpy(name, &sys->textparamname[sys->ntextparams]));
+  PetscCall(PetscStrallocpy(text, &sys->textparamvalue[sys->ntextparams]));
+  sys->ntextparams++;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemGetTextParameters - Gets the recorded text parameters.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameters:
++ n     - the number of text parameters (may be NULL)
+. names - their names, owned by the system (may be NULL)
+- texts - their values, owned by the system (may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechSystemAddTextParameter()`, `MechSystemGetParameters()`
+@*/
+PetscErrorCode MechSystemGetTextParameters(MechSystem sys, PetscInt *n, const char *const **names, const char *const **texts)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (n) *n = sys->ntextparams;
+  if (names) *names = (const char *const *)sys->textparamname;
+  if (texts) *texts = (const char *const *)sys->textparamvalue;
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Per-cell output fields                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/*@C
+  MechSystemSetCellFields - Gives the HDF5 output per-cell fields of the model's mesh (stresses,
+  strains, damage, ...), written at every snapshot.
+
+  Logically Collective
+
+  Input Parameters:
++ sys     - the mechanical system, with a mesh (`MechSystemSetIOMesh()`) by the time an output is created
+. nfields - the number of fields (at most 8; 0 removes them)
+. names   - their names (copied): the datasets /fields/<name>; not q, v, time or step, no '/'
+. ncomp   - their numbers of components: 1 (a scalar), 3 (a vector) or 6 (a symmetric tensor,
+            in the order xx, yy, zz, yz, xz, xy)
+. fn      - the callback that evaluates them (`MechCellFieldsFn`)
+- ctx     - its context
+
+  Level: intermediate
+
+  Notes:
+  The callback fills the values of the rank's cells in the order of the cells given to
+  `MechSystemSetIOMesh()`; the output sends each cell's values to its rank-independent number,
+  so /fields/<name> is [nsnap, nc] or [nsnap, nc, ncomp] in the order of /mesh/tetrahedra and the
+  same on any number of ranks. The XDMF companion shows them as cell-centred attributes.
+
+.seealso: `MechSystemComputeCellFields()`, `MechSystemGetCellFields()`, `MechSystemSetIOMesh()`, `MechOutputCreate()`
+@*/
+PetscErrorCode MechSystemSetCellFields(MechSystem sys, PetscInt nfields, const char *const names[], const PetscInt ncomp[], MechCellFieldsFn fn, void *ctx)
+{
+  MPI_Comm                 comm;
+  static const char *const reserved[] = {"q", "v", "time", "step"};
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  comm = PetscObjectComm((PetscObject)sys);
+  PetscCheck(nfields >= 0 && nfields <= MECH_MAX_CELL_FIELDS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " cell fields: give 0 to %d", nfields, MECH_MAX_CELL_FIELDS);
+  PetscCheck(!nfields || fn, comm, PETSC_ERR_ARG_NULL, "Cell fields need a callback");
+  for (PetscInt f = 0; f < nfields; f++) {
+    size_t len;
+
+    PetscCall(PetscStrlen(names[f], &len));
+    /* the name is a dataset of /fields beside the state's */
+    PetscCheck(len > 0 && len < 64 && !strchr(names[f], '/') && !strchr(names[f], ','), comm, PETSC_ERR_ARG_WRONG, "Cell field name \"%s\": 1 to 63 characters, no '/' or ','", names[f]);
+    for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++) PetscCheck(strcmp(names[f], reserved[k]), comm, PETSC_ERR_ARG_WRONG, "Cell field name \"%s\" is the name of a dataset of /fields", names[f]);
+    for (PetscInt g = 0; g < f; g++) PetscCheck(strcmp(names[f], names[g]), comm, PETSC_ERR_ARG_WRONG, "Cell field name \"%s\" given twice", names[f]);
+    PetscCheck(ncomp[f] == 1 || ncomp[f] == 3 || ncomp[f] == 6, comm, PETSC_ERR_SUP, "Cell field %s: %" PetscInt_FMT " components; 1 (scalar), 3 (vector) or 6 (symmetric tensor) are supported", names[f], ncomp[f]);
+  }
+  for (PetscInt f = 0; f < sys->ncellfields; f++) PetscCall(PetscFree(sys->cellfieldname[f]));
+  for (PetscInt f = 0; f < nfields; f++) {
+    PetscCall(PetscStrallocpy(names[f], &sys->cellfieldname[f]));
+    sys->cellfieldncomp[f] = ncomp[f];
+  }
+  sys->ncellfields   = nfields;
+  sys->cellfields    = nfields ? fn : NULL;
+  sys->cellfieldsctx = nfields ? ctx : NULL;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemGetCellFields - Gets the per-cell fields of `MechSystemSetCellFields()`.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameters:
++ nfields - their number, 0 if none (may be NULL)
+. names   - their names, owned by the system (may be NULL)
+- ncomp   - their numbers of components, owned by the system (may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechSystemSetCellFields()`, `MechSystemComputeCellFields()`
+@*/
+PetscErrorCode MechSystemGetCellFields(MechSystem sys, PetscInt *nfields, const char *const **names, const PetscInt **ncomp)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (nfields) *nfields = sys->ncellfields;
+  if (names) *names = (const char *const *)sys->cellfieldname;
+  if (ncomp) *ncomp = sys->cellfieldncomp;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemComputeCellFields - Evaluates the per-cell fields at a state.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position
+- v   - the velocity
+
+  Output Parameter:
+. values - values[f] receives ncomp[f] reals per local cell of `MechSystemSetIOMesh()`, in its order
+
+  Level: intermediate
+
+  Note:
+  An error of the callback on some ranks is raised on every rank, with the failing rank's
+  message (as for the force).
+
+.seealso: `MechSystemSetCellFields()`, `MechSystemGetCellFields()`
+@*/
+PetscErrorCode MechSystemComputeCellFields(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (!sys->ncellfields) PetscFunctionReturn(0);
+  PetscCheck(sys->iomesh, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONGSTATE, "Cell fields need the system's mesh (MechSystemSetIOMesh())");
+  PetscCall(MechSystemAgree(sys, (*sys->cellfields)(sys, t, q, v, sys->ioncells, values, sys->cellfieldsctx), "cell fields"));
   PetscFunctionReturn(0);
 }

@@ -16,7 +16,12 @@ damaged checkpoints the refusal tests need.
                                                        of /checkpoint/q's data), truncate (half
                                                        the file), setattr, delattr, or resum
                                                        (setattr with checksum_header recomputed:
-                                                       a consistent file with another value)
+                                                       a consistent file with another value);
+                                                       settext, forgetext (a text parameter's
+                                                       value, without or with the checksum),
+                                                       nullpadtext (its datatype), v2 (the file
+                                                       as format version 2 wrote it, the text
+                                                       parameter NAME as the number VALUE)
 
 Exits non-zero, with a message, at the first failed check. Needs h5py and numpy (Debian's
 /usr/bin/python3).
@@ -79,9 +84,9 @@ def header_digest(c):
         d.field(prefix + name, 2)
         d.word(int.from_bytes(np.float64(a[name] if value is None else value).tobytes(), "little"))
 
-    def s(name):
-        d.field(name, 3)
-        d.bytes(text(a[name]).encode())
+    def s(name, value=None, prefix=""):
+        d.field(prefix + name, 3)
+        d.bytes(text(a[name] if value is None else value).encode())
 
     s("format")
     i("format_version")
@@ -92,6 +97,11 @@ def header_digest(c):
     s("model_parameters")
     for p in [p for p in text(a["model_parameters"]).split(",") if p]:
         r(p, c["model_parameters"].attrs[p], "model_parameters/")
+    if int(a["format_version"]) >= 3:
+        # the text parameters (format version 3 on)
+        s("model_text_parameters")
+        for p in [p for p in text(a["model_text_parameters"]).split(",") if p]:
+            s(p, c["model_text_parameters"].attrs[p], "model_text_parameters/")
     i("global_size")
     i("step")
     r("time")
@@ -204,7 +214,9 @@ def cmd_output(args):
                 check(a.shape == b.shape, f"/monitor/{k}: shapes differ")
                 continue  # iteration counts may differ by one on other rank counts
             worst = max(worst, compare(f"/monitor/{k}", a, b, args.rtol))
-        for k in ("step", "time", "q", "v"):
+        # the state and every per-cell field (the solid's stress, von_mises, J)
+        check(sorted(fa["fields"].keys()) == sorted(fb["fields"].keys()), f"the /fields datasets differ: {sorted(fa['fields'].keys())} and {sorted(fb['fields'].keys())}")
+        for k in fa["fields"]:
             worst = max(worst, compare(f"/fields/{k}", fa["fields"][k][:], fb["fields"][k][:], args.rtol))
         how = "bit for bit" if args.rtol == 0 else f"to {worst:.3g} relative (<= {args.rtol:g})"
         snaps = list(fb["fields/step"][:])
@@ -230,7 +242,8 @@ def cmd_monitor(args):
         if args.snap:
             s = list(f["fields/step"][:])
             check(s == args.snap, f"/fields/step is {s}, expected {args.snap}")
-            check(f["fields/q"].shape[0] == len(s) and f["fields/time"].shape == (len(s),), "/fields datasets of unequal length")
+            for k in f["fields"]:
+                check(f["fields"][k].shape[0] == len(s), f"/fields/{k} has {f['fields'][k].shape[0]} snapshots, /fields/step {len(s)}")
             check(np.array_equal(f["fields/time"][:], f["monitor/time"][:][s]), "/fields/time differs from /monitor/time")
     print(f"{args.file}: /monitor holds steps 0..{args.last} once each" + (f", snapshots {args.snap}" if args.snap else ""))
 
@@ -265,6 +278,29 @@ def cmd_mutate(args):
                     set_header_checksum(f["checkpoint"])
             elif args.kind == "delattr":
                 del f["checkpoint"].attrs[args.name]
+            elif args.kind in ("settext", "forgetext"):
+                # a text parameter's value: without (settext) or with (forgetext) a matching checksum
+                set_string(f["checkpoint/model_text_parameters"], args.name, args.value)
+                if args.kind == "forgetext":
+                    set_header_checksum(f["checkpoint"])
+            elif args.kind == "nullpadtext":
+                # the same value as a NUL-padded string (not the datatype tsmech writes)
+                t = f["checkpoint/model_text_parameters"]
+                value = text(t.attrs[args.name])
+                del t.attrs[args.name]
+                t.attrs.create(args.name, np.bytes_(value), dtype=h5py.string_dtype("ascii", len(value) + 1))
+            elif args.kind == "v2":
+                # as format version 2 wrote it: no text parameters; a text parameter NAME given is
+                # recorded as the number VALUE instead, as the solid's material code was
+                c = f["checkpoint"]
+                if args.name:
+                    names = [p for p in text(c.attrs["model_parameters"]).split(",") if p] + [args.name]
+                    set_string(c, "model_parameters", ",".join(names))
+                    c["model_parameters"].attrs[args.name] = np.float64(args.value)
+                del c.attrs["model_text_parameters"]
+                del c["model_text_parameters"]
+                c.attrs["format_version"] = np.int64(2)
+                set_header_checksum(c)
             else:
                 raise CheckError(f"unknown mutation {args.kind}")
     print(f"{args.dst}: {args.kind} copy of {args.src}")
@@ -288,7 +324,7 @@ def main():
     p = sub.add_parser("mutate")
     p.add_argument("src")
     p.add_argument("dst")
-    p.add_argument("kind", choices=["corrupt", "truncate", "setattr", "delattr", "resum"])
+    p.add_argument("kind", choices=["corrupt", "truncate", "setattr", "delattr", "resum", "settext", "forgetext", "nullpadtext", "v2"])
     p.add_argument("name", nargs="?")
     p.add_argument("value", nargs="?")
     args = ap.parse_args()

@@ -334,9 +334,9 @@ def targeted_cases(ref):
         "step": 25, "time": float(attrs["time"]) * (1 + 1e-15), "dt": float(attrs["dt"]) * 1.5, "previous_time": float(attrs["previous_time"]) * 0.999,
         "linearized": 1, "extrapolate": 0, "endpoint": 1, "theta": 0.6, "has_previous": 0, "has_previous_position": 0, "failed_step": 1,
         "snes_its": 46, "ksp_its": 44, "rejected": 2, "snes_failures": 1, "adapt_decrease_count": 1, "ts_family": 2, "global_size": 37, "nranks": 3,
-        "format_version": 3, "complete": 0,
+        "format_version": 4, "complete": 0,
     }
-    strings = {"ts_type": "theta2", "adapt_type": "none", "guess": "zero", "model": "chaim", "model_parameters": "n,length,mass,k,c,drag,g,linear",
+    strings = {"ts_type": "theta2", "adapt_type": "none", "guess": "zero", "model": "chaim", "model_parameters": "n,length,mass,k,c,drag,g,linear", "model_text_parameters": "material",
                "tsmech_version": "0.1.1", "petsc_version": "Petsc Release Version 3.18.6", "format": "tsmech-checkpoinT"}
     sums = [k for k in attrs if k.startswith("checksum_")]
 

@@ -182,7 +182,7 @@ refuse)
   tsmech 2 $chain -ts_max_steps 30 -checkpoint ck.h5 -output o.h5
   tsmech 1 -model kepler -ts_max_steps 10 -output kepler.h5
   tsmech 2 $chain -ts_max_steps 10 -output short.h5
-  run $check mutate ck.h5 version3.h5 setattr format_version 3
+  run $check mutate ck.h5 version4.h5 setattr format_version 4
   run $check mutate ck.h5 version1.h5 setattr format_version 1
   run $check mutate ck.h5 partial.h5 delattr complete
   run $check mutate ck.h5 size.h5 resum global_size 37
@@ -190,7 +190,27 @@ refuse)
   run $check mutate ck.h5 truncated.h5 truncate
   run $check mutate ck.h5 corrupted.h5 corrupt
   solid="-model solid -solid_beam_cells 2,1,1 $solve -ts_dt 1e-4"
-  tsmech 2 $solid -ts_max_steps 3 -checkpoint cks.h5
+  tsmech 2 $solid -ts_max_steps 3 -checkpoint cks.h5 -output os.h5
+  # the material is a text parameter (format version 3): its value changed without the checksum,
+  # in another datatype, with a recomputed checksum (another material), and a checkpoint of
+  # format version 2, which recorded the material as a number; a chain checkpoint of version 2
+  # (no text parameters) is read (below, after the refusals)
+  run $check mutate cks.h5 cks_text.h5 settext material svk
+  run $check mutate cks.h5 cks_nullpad.h5 nullpadtext material
+  run $check mutate cks.h5 cks_forged.h5 forgetext material svk
+  run $check mutate cks.h5 cks_v2.h5 v2 material 2
+  run $check mutate ck.h5 ck_v2.h5 v2
+  # an svk run whose checkpoint would continue the neohookean output os.h5, and that output as an
+  # older tsmech wrote it (the material a number)
+  tsmech 2 $solid -solid_material svk -ts_max_steps 3 -checkpoint cks_svk.h5
+  run "$python" -c "
+import shutil, h5py, numpy as np
+shutil.copy('os.h5', 'os_v2.h5')
+with h5py.File('os_v2.h5', 'r+') as f:
+    del f.attrs['material']
+    f.attrs['material'] = np.float64(2)
+    f.attrs['model_parameters'] = np.bytes_(f.attrs['model_parameters'].decode() + ',material')
+    f.attrs['model_text_parameters'] = np.bytes_(' ')"
   # the shipped beam mesh, and a copy with one vertex moved by 1e-7: the same vertex and cell counts
   msh="-model solid -solid_fix_value 1 $solve -ts_dt 1e-4"
   tsmech 2 $msh -solid_fix_label "Face Sets" -solid_mesh "$srcdir/../../examples/meshes/beam.msh" -ts_max_steps 3 -checkpoint ckm.h5
@@ -203,8 +223,8 @@ refuse)
   must_fail "Cannot restart from ck.h5: it was written with the model parameter n = 12, this run has n = 13" 2 $chain -chain_n 13 $more -restart ck.h5
   must_fail "Cannot restart from ck.h5: it was written with the model parameter k = 1000, this run has k = 2000" 2 $chain -chain_k 2000 $more -restart ck.h5
   must_fail "Cannot restart from size.h5: its state has 37 values, this run's 36" 2 $chain $more -restart size.h5
-  must_fail "Cannot restart from version3.h5: its format version is 3, this tsmech \(.*\) reads version 2" 2 $chain $more -restart version3.h5
-  must_fail "Cannot restart from version1.h5: its format version is 1, this tsmech \(.*\) reads version 2: version 1 has no checksum of its header" 2 $chain $more -restart version1.h5
+  must_fail "Cannot restart from version4.h5: its format version is 4, this tsmech \(.*\) reads versions 2 to 3" 2 $chain $more -restart version4.h5
+  must_fail "Cannot restart from version1.h5: its format version is 1, this tsmech \(.*\) reads versions 2 to 3: version 1 has no checksum of its header" 2 $chain $more -restart version1.h5
   must_fail "Cannot restart from edited.h5: its header does not match its checksum /checkpoint/checksum_header \(the file is corrupted\)" 2 $chain $more -restart edited.h5
   must_fail "Cannot restart from partial.h5: it is incomplete" 2 $chain $more -restart partial.h5
   must_fail "Cannot restart from truncated.h5: it cannot be opened as an HDF5 file \(truncated, damaged or not HDF5\)" 2 $chain $more -restart truncated.h5
@@ -216,6 +236,15 @@ refuse)
   must_fail "Cannot restart from cks.h5: it was written with the model parameter vertices = 12, this run has vertices = 16" 2 $solid -solid_beam_cells 3,1,1 -ts_max_steps 6 -checkpoint cks.h5 -restart cks.h5
   must_fail "Cannot restart from cks.h5: it was written with the model parameter beam_lx = 1, this run has beam_lx = 1.5" 2 $solid -solid_beam_size 1.5,0.1,0.1 -ts_max_steps 6 -checkpoint cks.h5 -restart cks.h5
   must_fail "Cannot restart from ckm.h5: it was written with the model parameter mesh_checksum = [0-9]+, this run has mesh_checksum = [0-9]+" 2 $msh -solid_fix_label "Face Sets" -solid_mesh moved.msh -ts_max_steps 6 -checkpoint ckm.h5 -restart ckm.h5
+  # the material, by name: another one, a damaged value, a forged one, the older numeric format
+  one="^tsmech: error: -restart"
+  must_fail "$one cks.h5: Cannot restart from cks.h5: it was written with the model parameter material = neohookean, this run has material = svk\$" 2 $solid -solid_material svk -ts_max_steps 6 -checkpoint cks.h5 -restart cks.h5
+  must_fail "$one cks_text.h5: Cannot restart from cks_text.h5: its header does not match its checksum /checkpoint/checksum_header \(the file is corrupted\)\$" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -restart cks_text.h5
+  must_fail "$one cks_nullpad.h5: Cannot restart from cks_nullpad.h5: its attribute /checkpoint/model_text_parameters/material has the datatype .*, not a fixed-length NUL-terminated ASCII string \(the file is damaged\)\$" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -restart cks_nullpad.h5
+  must_fail "$one cks_forged.h5: Cannot restart from cks_forged.h5: it was written with the model parameter material = svk, this run has material = neohookean\$" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -restart cks_forged.h5
+  must_fail "$one cks_v2.h5: Cannot restart from cks_v2.h5: it records the model parameter material as the number 2 \(an older format\), this run records it by name, material = neohookean; finish that run with the tsmech that wrote it, or start it anew\$" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -restart cks_v2.h5
+  must_fail "Cannot continue the output file os.h5 from step 3: it holds a run with material = neohookean, this run has material = svk" 2 $solid -solid_material svk -ts_max_steps 6 -checkpoint cks_svk.h5 -output os.h5 -restart cks_svk.h5
+  must_fail "Cannot continue the output file os_v2.h5 from step 3: it records the model parameter material as the number 2 \(an older format\), this run records it by name, material = neohookean" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -output os_v2.h5 -restart cks.h5
   # a valid checkpoint, but an output file that cannot be continued from its step
   must_fail "Cannot continue the output file kepler.h5 from step 30: it holds a run of model kepler, this run is model chain" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output kepler.h5 -restart ck.h5
   must_fail "Cannot continue the output file short.h5 from step 30: its /monitor covers steps 0 to 10 .* the steps in between would be missing" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output short.h5 -restart ck.h5
@@ -223,6 +252,11 @@ refuse)
   md5sum -c --quiet before.md5 || fail "a refused restart changed a file"
   [ "$(ls)" = "$files" ] || fail "a refused restart left a file: $(ls)"
   echo "no file changed"
+  # format version 2 is still read: the chain's checkpoint as version 2 wrote it (no text
+  # parameters) continues bit for bit as the version 3 one does
+  tsmech 2 $chain -ts_max_steps 40 -checkpoint from3.h5 -restart ck.h5
+  tsmech 2 $chain -ts_max_steps 40 -checkpoint from2.h5 -restart ck_v2.h5
+  run $check same from3.h5 from2.h5
   ;;
 ranks)
   # written on 3 ranks, continued on 2 and on 1: the uninterrupted 3-rank run to 1e-10

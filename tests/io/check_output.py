@@ -3,9 +3,11 @@
 
   check_output.py layout RUN.h5 --steps N --every K [--model M] [--nranks R] [--ts-type T]
                                 [--invariant NAME ...] [--shape S ...] [--mesh]
-  check_output.py compare A.h5 B.h5 [--tol 1e-12]
+                                [--cell-fields NAME:NCOMP ...] [--text NAME=VALUE ...]
+  check_output.py compare A.h5 B.h5 [--tol 1e-12] [--only DATASET ...]
   check_output.py crash RUN.h5 --every K --last S
   check_output.py xdmf RUN.xmf
+  check_output.py stress RUN.h5 [--F F11,...,F33] [--uniaxial EPS] [--tol 1e-12]
 
 Exits non-zero, with a message, at the first failed check. Needs h5py and numpy (Debian's
 /usr/bin/python3).
@@ -110,6 +112,21 @@ def check_layout(args):
             check(np.all(v[0] == 0), "/fields/v[0] is not zero")
         if args.mesh:
             check_mesh(f, q)
+        for spec in args.cell_fields:
+            name, ncomp = spec.split(":")
+            nc = dataset(f, "mesh/tetrahedra").shape[0]
+            want = (len(snaps), nc) + ((int(ncomp),) if int(ncomp) > 1 else ())
+            d = dataset(f, "fields/" + name)
+            check(d.shape == want and d.dtype == np.float64, f"/fields/{name}: shape {d.shape}, dtype {d.dtype}; expected {want}, float64")
+            check(np.all(np.isfinite(d[:])), f"/fields/{name} is not finite")
+        texts = text(f.attrs.get("model_text_parameters", b" ")).strip()
+        texts = texts.split(",") if texts else []
+        for p in texts:
+            check(p in f.attrs and isinstance(f.attrs[p], (bytes, str)), f"text parameter attribute /{p} missing or not a string")
+        for spec in args.text:
+            name, value = spec.split("=", 1)
+            check(name in texts, f"{name} is not in /model_text_parameters ({texts})")
+            check(text(f.attrs[name]) == value, f"/{name} is {text(f.attrs[name])}, expected {value}")
     print(f"{args.file}: layout OK ({len(snaps)} snapshots at steps {snaps}, /fields/q shape {q.shape})")
 
 
@@ -136,10 +153,15 @@ def check_mesh(f, q):
 
 def check_compare(args):
     with h5py.File(args.a, "r") as fa, h5py.File(args.b, "r") as fb:
-        for name in ("fields/q", "fields/v", "fields/time", "fields/step", "monitor/time", "monitor/energy"):
+        names = ["fields/q", "fields/v", "fields/time", "fields/step", "monitor/time", "monitor/energy"]
+        # the per-cell fields (the solid's stresses), which must be in both files or neither
+        cells = sorted((set(fa["fields"].keys()) | set(fb["fields"].keys())) - {"q", "v", "time", "step"})
+        names += ["fields/" + k for k in cells]
+        for name in args.only or names:
             a, b = dataset(fa, name)[:], dataset(fb, name)[:]
             check(a.shape == b.shape, f"{name}: shapes {a.shape} and {b.shape} differ")
-            diff = np.max(np.abs(a - b)) if a.size else 0.0
+            # relative to the dataset's size where it exceeds 1 (stresses of a stiff body)
+            diff = np.max(np.abs(a - b)) / max(1.0, float(np.max(np.abs(a)))) if a.size else 0.0
             check(diff <= args.tol, f"{name}: {args.a} and {args.b} differ by {diff:.3g} > {args.tol:g}")
             print(f"{name}: max difference {diff:.3g}")
         for name in ("mesh/vertices", "mesh/tetrahedra"):
@@ -170,6 +192,53 @@ def check_crash(args):
         e = f["monitor/energy"][:]
         check(np.allclose(e, f["monitor/kinetic"][:] + f["monitor/potential"][:], rtol=1e-12, atol=1e-12), "energy != kinetic + potential")
     print(f"{args.file}: readable after the abort, snapshots {snaps}, /monitor up to step {args.last}")
+
+
+VOIGT = ["xx", "yy", "zz", "yz", "xz", "xy"]
+
+
+def check_cell_attributes(f, atts, k, nc):
+    """The cell attributes of snapshot k of a mesh: every per-cell field of /fields (those beyond
+    q, v, time, step) and nothing else, a scalar ([nsnap, nc]), a vector ([nsnap, nc, 3]) or six
+    scalars NAME_xx ... ([nsnap, nc, 6], Voigt order); each a hyperslab of its dataset that selects
+    snapshot k (and the component), whose values, selected here as the XDMF says, are that slice"""
+    want = {}
+    for name in f["fields"]:
+        if name in ("q", "v", "time", "step"):
+            continue
+        d = f["fields"][name]
+        check(d.ndim in (2, 3) and d.shape[1] == nc, f"/fields/{name}: shape {d.shape} is not per cell of {nc}")
+        ncomp = d.shape[2] if d.ndim == 3 else 1
+        check(ncomp in (1, 3, 6), f"/fields/{name}: {ncomp} components")
+        if ncomp == 6:
+            for j, c in enumerate(VOIGT):
+                want[f"{name}_{c}"] = (name, "Scalar", j)
+        else:
+            want[name] = (name, "Scalar" if ncomp == 1 else "Vector", None)
+    check(sorted(atts) == sorted(want), f"snapshot {k}: cell attributes {sorted(atts)}, expected {sorted(want)}")
+    for aname, (dname, atype, comp) in want.items():
+        a = atts[aname]
+        check(a.get("AttributeType") == atype, f"{aname}: AttributeType {a.get('AttributeType')}, expected {atype}")
+        item = a.find("DataItem")
+        check(item.get("ItemType") == "HyperSlab", f"{aname}: not a hyperslab")
+        params, heavy = item.findall("DataItem")
+        check(heavy.get("Format") == "HDF" and heavy.get("NumberType") == "Float" and heavy.get("Precision") == "8", f"{aname}: heavy item malformed")
+        path = heavy.text.strip().split(":", 1)[1]
+        check(path == "/fields/" + dname, f"{aname}: names {path}, not /fields/{dname}")
+        d = f["fields"][dname]
+        hdims = tuple(int(x) for x in heavy.get("Dimensions").split())
+        check(hdims == d.shape, f"{aname}: the XDMF states {hdims}, the file has {d.shape}")
+        p = np.array([int(x) for x in params.text.split()]).reshape(3, d.ndim)
+        start, stride, count = p
+        check(np.all(start >= 0) and np.all(start + (count - 1) * stride < np.array(d.shape)), f"{aname}: hyperslab {p.tolist()} outside {d.shape}")
+        want_start = [k, 0] + ([] if d.ndim == 2 else [0 if comp is None else comp])
+        want_count = [1, nc] + ([] if d.ndim == 2 else [d.shape[2] if comp is None else 1])
+        check(list(start) == want_start and list(count) == want_count and np.all(stride == 1), f"{aname}: hyperslab {p.tolist()}, expected start {want_start}, count {want_count}, stride 1")
+        sel = d[tuple(slice(s0, s0 + (c - 1) * st + 1, st) for s0, st, c in zip(start, stride, count))]
+        truth = d[k] if comp is None else d[k][:, comp]
+        sdims = [int(x) for x in item.get("Dimensions").split()]
+        check(int(np.prod(sdims)) == truth.size and sdims[0] == nc, f"{aname}: Dimensions {sdims} for {truth.size} values of {nc} cells")
+        check(np.array_equal(sel.reshape(truth.shape), truth), f"{aname}: the hyperslab of snapshot {k} does not select /fields/{dname}[{k}]" + ("" if comp is None else f"[:, {comp}]"))
 
 
 def check_xdmf(args):
@@ -238,8 +307,12 @@ def check_xdmf(args):
         geo = g.find("Geometry")
         check(geo.get("GeometryType") == "XYZ", "geometry is not XYZ")
         check(slab(geo.find("DataItem"), nodes) == ("fields/q", k), f"snapshot {k}: the geometry is not /fields/q[{k}]")
-        atts = {a.get("Name"): a for a in g.findall("Attribute")}
+        atts = {a.get("Name"): a for a in g.findall("Attribute") if a.get("Center") != "Cell"}
         check(sorted(atts) == ["displacement", "velocity"], f"snapshot {k}: attributes {sorted(atts)}, expected displacement and velocity")
+        cellatts = {a.get("Name"): a for a in g.findall("Attribute") if a.get("Center") == "Cell"}
+        check(not cellatts or topo.get("TopologyType") == "Tetrahedron", f"snapshot {k}: cell attributes on a grid")
+        if topo.get("TopologyType") == "Tetrahedron":
+            check_cell_attributes(h5files[full], cellatts, k, T.shape[0])
         for a in atts.values():
             check(a.get("Center") == "Node" and a.get("AttributeType") == "Vector", f"{a.get('Name')} is not a node vector")
         check(slab(atts["velocity"].find("DataItem"), nodes) == ("fields/v", k), f"snapshot {k}: velocity is not /fields/v[{k}]")
@@ -255,6 +328,77 @@ def check_xdmf(args):
     print(f"{args.file}: XDMF OK ({len(grids)} grids)")
 
 
+def cauchy(material, F, a):
+    """The Cauchy stress of the solid's materials at F, from their energies' closed forms
+    (docs/solid.md), with the moduli of the file's attributes a"""
+    E, nu = float(a["E"]), float(a["nu"])
+    mu, lam = E / (2 * (1 + nu)), E * nu / ((1 + nu) * (1 - 2 * nu))
+    I = np.eye(3)
+    J = np.linalg.det(F)
+    B = F @ F.T
+    if material == "linear":  # the small-strain stress
+        eps = 0.5 * (F + F.T) - I
+        return lam * np.trace(eps) * I + 2 * mu * eps
+    if material == "svk":
+        Eg = 0.5 * (F.T @ F - I)
+        return F @ (lam * np.trace(Eg) * I + 2 * mu * Eg) @ F.T / J
+    if material == "neohookean":
+        return (mu * (B - I) + lam * np.log(J) * I) / J
+    kappa = float(a["kappa"])
+    c1, c2 = (mu / 2, 0.0) if material == "neohookean_split" else (float(a["c1"]), float(a["c2"]))
+    # W = c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J)
+    Bb = J ** (-2.0 / 3) * B
+    I1b = np.trace(Bb)
+    dev = lambda A: A - np.trace(A) / 3 * I
+    return 2 / J * dev((c1 + c2 * I1b) * Bb - c2 * Bb @ Bb) + kappa / 2 * (J - 1 / J) * I
+
+
+def check_stress(args):
+    """/fields/stress, von_mises and J of the solid against the closed forms, cell by cell, at every
+    snapshot: F of each tetrahedron from /mesh and /fields/q (so the cells must be in the order of
+    /mesh/tetrahedra), sigma, sqrt(3/2 s:s) of its deviator, det F. With --F, snapshot 0 must be
+    that uniform deformation and its stresses those of F itself; with --uniaxial EPS (linear
+    material, F = diag(1 + EPS, 1 - nu EPS, 1 - nu EPS)) sigma = diag(E EPS, 0, 0)."""
+    with h5py.File(args.file, "r") as f:
+        a = f.attrs
+        material = text(a["material"])
+        X, T = dataset(f, "mesh/vertices")[:], dataset(f, "mesh/tetrahedra")[:]
+        q = dataset(f, "fields/q")[:]
+        S, VM, JJ = dataset(f, "fields/stress")[:], dataset(f, "fields/von_mises")[:], dataset(f, "fields/J")[:]
+        E = float(a["E"])
+        Dm = np.transpose(X[T[:, 1:]] - X[T[:, :1]], (0, 2, 1))
+        Dminv = np.linalg.inv(Dm)
+        worst = 0.0
+        for k in range(q.shape[0]):
+            Ds = np.transpose(q[k][T[:, 1:]] - q[k][T[:, :1]], (0, 2, 1))
+            Fs = Ds @ Dminv
+            if k == 0 and args.F:
+                F0 = np.array(args.F).reshape(3, 3)
+                check(np.max(np.abs(Fs - F0)) < 1e-13, f"snapshot 0 is not the uniform deformation F (max |F_cell - F| = {np.max(np.abs(Fs - F0)):.3g})")
+                Fs = np.broadcast_to(F0, Fs.shape)
+            sig = np.array([cauchy(material, Fc, a) for Fc in Fs])
+            voigt = np.stack([sig[:, 0, 0], sig[:, 1, 1], sig[:, 2, 2], sig[:, 1, 2], sig[:, 0, 2], sig[:, 0, 1]], axis=1)
+            dev = sig - np.trace(sig, axis1=1, axis2=2)[:, None, None] / 3 * np.eye(3)
+            vm = np.sqrt(1.5 * np.einsum("cij,cij->c", dev, dev))
+            # the exact F: relative to the stress; F of the snapshot's positions (rounding of about
+            # 1e-16 |F|): relative to the modulus E
+            scale = max(float(np.max(np.abs(voigt))), 1e-300) if (k == 0 and args.F) else E
+            err = max(np.max(np.abs(S[k] - voigt)), np.max(np.abs(VM[k] - vm))) / scale
+            errJ = np.max(np.abs(JJ[k] - np.linalg.det(Fs)))
+            check(err <= args.tol, f"snapshot {k}: the stresses differ from the closed form ({material}) by {err:.3g} > {args.tol:g} (relative)")
+            check(errJ <= 1e-13, f"snapshot {k}: J differs from det F by {errJ:.3g}")
+            worst = max(worst, err)
+            if k == 0 and args.uniaxial is not None:
+                e = args.uniaxial
+                check(material == "linear", "--uniaxial is for the linear material")
+                want = np.zeros(6)
+                want[0] = E * e
+                check(np.max(np.abs(S[0] - want)) <= 1e-10 * E * e, f"uniaxial: sigma is {S[0][np.argmax(np.max(np.abs(S[0] - want), axis=1))]}, expected E eps = {E * e:.17g} along x only")
+                check(np.max(np.abs(VM[0] - E * e)) <= 1e-10 * E * e, "uniaxial: the von Mises stress is not E eps")
+                print(f"uniaxial bar: sigma_xx = E eps = {E * e:.6g} in all {S.shape[1]} cells (max error {np.max(np.abs(S[0] - want)) / (E * e):.2g} relative)")
+    print(f"{args.file}: stress, von_mises and J of {S.shape[1]} cells at {S.shape[0]} snapshots equal the closed form ({material}) to {worst:.2g}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -268,12 +412,21 @@ def main():
     p.add_argument("--invariant", action="append", default=[])
     p.add_argument("--shape", type=int, nargs="+")
     p.add_argument("--mesh", action="store_true", help="check /mesh (models on tetrahedral meshes)")
+    p.add_argument("--cell-fields", nargs="+", default=[], help="per-cell fields NAME:NCOMP, [nsnap, nc(, ncomp)]")
+    p.add_argument("--text", nargs="+", default=[], help="text parameters NAME=VALUE")
     p.set_defaults(fn=check_layout)
     p = sub.add_parser("compare")
     p.add_argument("a")
     p.add_argument("b")
     p.add_argument("--tol", type=float, default=1e-12)
+    p.add_argument("--only", nargs="+", help="compare these datasets only")
     p.set_defaults(fn=check_compare)
+    p = sub.add_parser("stress")
+    p.add_argument("file")
+    p.add_argument("--F", type=lambda s: [float(x) for x in s.split(",")], help="the uniform deformation gradient of snapshot 0, row-major")
+    p.add_argument("--uniaxial", type=float, help="snapshot 0 is a uniaxial stretch EPS of the linear material")
+    p.add_argument("--tol", type=float, default=1e-12)
+    p.set_defaults(fn=check_stress)
     p = sub.add_parser("crash")
     p.add_argument("file")
     p.add_argument("--every", type=int, required=True)

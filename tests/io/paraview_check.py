@@ -1,7 +1,8 @@
 """Opens an XDMF output in ParaView's own reader (pvpython) and checks, at every time step, that
 the points, `velocity` and `displacement` it reads are /fields/q[k], /fields/v[k] and
 /fields/q[k] - /fields/q[0] of the .h5 (read with h5py), exactly; for a mesh (/mesh, the solid)
-also that its cells are the tetrahedra of /mesh/tetrahedra.
+also that its cells are the tetrahedra of /mesh/tetrahedra and that its cell arrays are the
+per-cell fields of /fields (the solid's stress_xx ... stress_xy, von_mises and J) of snapshot k.
 
   pvpython paraview_check.py RUN.xmf RUN.h5
 """
@@ -21,12 +22,27 @@ def main():
     with h5py.File(h5, "r") as f:
         q, v, t = f["fields/q"][()], f["fields/v"][()], f["fields/time"][()]
         tets = f["mesh/tetrahedra"][()] if "mesh/tetrahedra" in f else None
+        # the per-cell fields, as the XDMF names them: a 6-component field as six scalars
+        cellfields = {}
+        for name in f["fields"]:
+            if name in ("q", "v", "time", "step"):
+                continue
+            d = f["fields"][name][()]
+            if d.ndim == 3 and d.shape[2] == 6:
+                for j, c in enumerate(("xx", "yy", "zz", "yz", "xz", "xy")):
+                    cellfields[f"{name}_{c}"] = d[:, :, j]
+            else:
+                cellfields[name] = d
     if len(times) != len(t) or not np.allclose(times, t, rtol=1e-15, atol=0):
         print(f"FAILED: ParaView sees the times {times}, the file has {list(t)}", file=sys.stderr)
         return 1
     arrays = sorted(reader.PointData.keys())
     if arrays != ["displacement", "velocity"]:
         print(f"FAILED: ParaView sees the point arrays {arrays}", file=sys.stderr)
+        return 1
+    cellarrays = sorted(reader.CellData.keys())
+    if cellarrays != sorted(cellfields):
+        print(f"FAILED: ParaView sees the cell arrays {cellarrays}, the file has the per-cell fields {sorted(cellfields)}", file=sys.stderr)
         return 1
     worst = 0.0
     for k, tk in enumerate(times):
@@ -46,11 +62,16 @@ def main():
                 print(f"FAILED: time {tk}: {name} has shape {got.shape}, expected {want.shape}", file=sys.stderr)
                 return 1
             worst = max(worst, float(np.abs(got - want).max()))
+        for name, values in cellfields.items():
+            got = np.asarray(w.CellData[name]).reshape(-1)
+            if got.shape != values[k].shape or not np.array_equal(got, values[k]):
+                print(f"FAILED: time {tk}: ParaView's cell array {name} is not /fields of snapshot {k}", file=sys.stderr)
+                return 1
     umax = float(np.abs(q[-1] - q[0]).max())
     if worst != 0.0 or umax == 0.0:
         print(f"FAILED: ParaView's values differ from the file by {worst:g} (largest displacement {umax:g})", file=sys.stderr)
         return 1
-    print(f"{xmf}: ParaView reads {len(times)} time steps, points, velocity and displacement equal to the file (largest displacement {umax:.4g})")
+    print(f"{xmf}: ParaView reads {len(times)} time steps, points, velocity and displacement" + (f", the cell arrays {sorted(cellfields)}" if cellfields else "") + f" equal to the file (largest displacement {umax:.4g})")
     return 0
 
 

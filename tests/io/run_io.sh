@@ -4,7 +4,7 @@
 #
 #   run_io.sh CASE TEST_OUTPUT MPIEXEC PYTHON SRCDIR PLOT WORKDIR
 #
-# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview | solid. Exits 77 (skip)
+# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview | solid | stress. Exits 77 (skip)
 # only for paraview without ParaView's pvpython.
 set -u
 case_=$1 exe=$2 mpiexec=$3 python=$4 srcdir=$5 plot=$6 work=$7
@@ -61,10 +61,13 @@ solid)
   beam="-model solid -solid_beam_cells 4,1,1 -dt 1e-4"
   run "$mpiexec" -n 1 "$exe" -o solid1.h5 $beam -steps 12 -every 5 $solve
   run "$mpiexec" -n 3 "$exe" -o solid3.h5 $beam -steps 12 -every 5 $solve
-  run $check layout solid1.h5 --steps 12 --every 5 --model solid --nranks 1 --shape 20 3 --mesh
-  run $check layout solid3.h5 --steps 12 --every 5 --model solid --nranks 3 --shape 20 3 --mesh
+  cf="--cell-fields stress:6 von_mises:1 J:1 --text material=neohookean"
+  run $check layout solid1.h5 --steps 12 --every 5 --model solid --nranks 1 --shape 20 3 --mesh $cf
+  run $check layout solid3.h5 --steps 12 --every 5 --model solid --nranks 3 --shape 20 3 --mesh $cf
   run $check compare solid1.h5 solid3.h5 --tol 1e-12
   run $check xdmf solid3.xmf
+  # the stresses of every snapshot, cell by cell, against the closed form at F of the positions
+  run $check stress solid3.h5
   grep -q 'TopologyType="Tetrahedron"' solid3.xmf || fail "solid3.xmf: no Tetrahedron topology"
   sed 's|/mesh/tetrahedra|/mesh/vertices|' solid3.xmf >badtopo.xmf
   if $check xdmf badtopo.xmf >/dev/null 2>&1; then fail "xdmf accepted a topology that is not /mesh/tetrahedra"; fi
@@ -122,6 +125,76 @@ assert np.all(np.einsum('ij,ij->i', n, out) > 0), 'a triangle points inwards'
 # negative control: the faces of all tetrahedra are not a surface
 assert len(surface_triangles(np.concatenate([T, T]), X)) == 0
 print('solid.png: the surface of 36 triangles, closed and outward')"
+  ;;
+stress)
+  # the per-cell stresses of the solid (MechSystemSetCellFields()): a uniform deformation gradient
+  # (the patch test: every cell has F, sigma the closed form), the same files on 1 and 3 ranks
+  F="1.02,0.03,-0.01,0.01,0.97,0.02,-0.02,0.015,1.05"
+  patch="-model solid -solid_beam_cells 3,2,2 -solid_fix none -steps 0 -every 1"
+  run "$mpiexec" -n 1 "$exe" -o patch1.h5 $patch -deform $F
+  run "$mpiexec" -n 3 "$exe" -o patch3.h5 $patch -deform $F
+  run $check layout patch3.h5 --steps 0 --every 1 --model solid --nranks 3 --cell-fields stress:6 von_mises:1 J:1 --text material=neohookean
+  run $check stress patch1.h5 --F $F
+  run $check stress patch3.h5 --F $F
+  run $check compare patch1.h5 patch3.h5 --tol 0 --only fields/stress fields/von_mises fields/J fields/q mesh/vertices mesh/tetrahedra
+  # every material's closed form (on 2 ranks)
+  for m in linear svk neohookean_split mooney_rivlin; do
+    run "$mpiexec" -n 2 "$exe" -o patch_$m.h5 $patch -deform $F -solid_material $m
+    run $check stress patch_$m.h5 --F $F
+  done
+  # a uniaxially stretched bar of the linear material: sigma_xx = E eps, the rest 0
+  run "$mpiexec" -n 3 "$exe" -o bar.h5 $patch -solid_material linear -solid_E 2e9 -solid_nu 0.25 -deform 1.001,0,0,0,0.99975,0,0,0,0.99975
+  run $check stress bar.h5 --uniaxial 1e-3 --F 1.001,0,0,0,0.99975,0,0,0,0.99975
+  # a moving, non-uniform state (the beam under gravity): every snapshot cell by cell, 1 and 3
+  # ranks, and negative controls: the cells renumbered, a stress component changed
+  beam="-model solid -solid_beam_cells 4,1,1 -dt 1e-4"
+  run "$mpiexec" -n 1 "$exe" -o dyn1.h5 $beam -steps 12 -every 4 $solve
+  run "$mpiexec" -n 3 "$exe" -o dyn3.h5 $beam -steps 12 -every 4 $solve
+  run $check stress dyn1.h5
+  run $check stress dyn3.h5
+  run $check compare dyn1.h5 dyn3.h5 --tol 1e-12
+  run "$python" -c "
+import h5py, numpy as np, shutil
+for name, edit in (('renumbered', lambda d: d[:, ::-1]), ('perturbed', lambda d: d * (1 + 1e-6))):
+    shutil.copy('dyn3.h5', name + '.h5')
+    with h5py.File(name + '.h5', 'r+') as f:
+        f['fields/stress'][...] = edit(f['fields/stress'][:])"
+  for x in renumbered perturbed; do
+    if $check stress $x.h5 >/dev/null 2>&1; then fail "check_output.py stress accepted $x.h5"; fi
+  done
+  # XDMF: the cell attributes (stress_xx ... stress_xy, von_mises, J) select each snapshot's rows
+  run $check xdmf dyn3.xmf
+  grep -q 'Attribute Name="von_mises" AttributeType="Scalar" Center="Cell"' dyn3.xmf || fail "dyn3.xmf: no von_mises cell attribute"
+  sed 's|0 0 3 1 1 1 1 [0-9]* 1|0 0 4 1 1 1 1 24 1|' dyn3.xmf >badcomp.xmf
+  if cmp -s badcomp.xmf dyn3.xmf; then fail "badcomp.xmf: nothing changed"; fi
+  if $check xdmf badcomp.xmf >/dev/null 2>&1; then fail "xdmf accepted stress_yz selecting another component"; fi
+  # the picture coloured by the von Mises stress: each boundary triangle its tetrahedron's value
+  run "$python" "$plot" snapshot dyn3.h5 --color von_mises -o von_mises.png
+  run "$python" -c "
+import sys, h5py, numpy as np
+sys.path.insert(0, '$(dirname "$plot")')
+import tsmech_plot as tp
+with open('von_mises.png', 'rb') as g:
+    assert g.read(8) == b'\x89PNG\r\n\x1a\n', 'von_mises.png is not a PNG'
+run = tp.Run('dyn3.h5')
+run.colour = 'von_mises'
+tri, value = tp.face_colour(run, run.nsnap - 1)
+f = h5py.File('dyn3.h5', 'r')
+T, vm = f['mesh/tetrahedra'][()], f['fields/von_mises'][-1]
+for t, c in zip(tri, value):
+    owners = [i for i, tet in enumerate(T) if set(t) <= set(tet)]
+    assert len(owners) == 1 and vm[owners[0]] == c, (t, owners, c)
+print('von_mises.png: the', len(tri), 'boundary triangles coloured by their tetrahedra', value.min(), '..', value.max())"
+  # a file without the field: one clear line, no picture
+  echo "+ $plot snapshot nostress.h5 --color von_mises (must fail)"
+  "$python" -c "
+import shutil, h5py
+shutil.copy('dyn3.h5', 'nostress.h5')
+with h5py.File('nostress.h5', 'r+') as f:
+    del f['fields/von_mises']"
+  if "$python" "$plot" snapshot nostress.h5 --color von_mises -o x.png 2>err.txt; then fail "plotted a von Mises stress the file does not hold"; fi
+  grep -q "tsmech_plot.py: error:.*no /fields/von_mises" err.txt || fail "no clear message: $(cat err.txt)"
+  test ! -e x.png || fail "a refused plot left x.png"
   ;;
 grid)
   run "$mpiexec" -n 1 "$exe" -o sheet1.h5 -model grid2d -grid_n 7 -steps 12 -every 5 $solve

@@ -5,6 +5,8 @@ static const char help[] = "Writes the HDF5 output of a short run, for tests/io/
                            "  -every K             snapshot interval\n"
                            "  -abort_after_step S  MPI_Abort() once step S is recorded (a run killed mid-way)\n"
                            "  -no_monitor          record by hand: the initial state before TSSolve(), the final one at close\n"
+                           "  -deform F11,...,F33  start from the positions F q0 (models whose q holds positions, the solid:\n"
+                           "                       a uniform deformation gradient F, row-major)\n"
                            "  -check_errors        check that unwritable paths fail cleanly, then exit\n";
 
 /*
@@ -182,6 +184,19 @@ static PetscErrorCode ClashInvariant(MechSystem sys, PetscReal t, Vec q, Vec v, 
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode CellFieldsNone(MechSystem sys, PetscReal t, Vec q, Vec v, PetscInt ncells, PetscReal *values[], void *ctx)
+{
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)q;
+  (void)v;
+  (void)ncells;
+  (void)values;
+  (void)ctx;
+  PetscFunctionReturn(0);
+}
+
 /* MechOutputCreate() on path must fail, with an error naming the path if namespath, and (if
    mustnotexist) leave no file */
 static PetscErrorCode CheckRefused(MechSystem sys, TS ts, const char path[], PetscBool namespath, PetscBool mustnotexist)
@@ -251,6 +266,28 @@ int main(int argc, char **argv)
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetFromOptions(ts));
   PetscCall(MechSystemCreateState(sys, &q, &v));
+  {
+    PetscReal F[9];
+    PetscInt  nF = 9;
+    PetscBool deform;
+
+    /* x = F X for every vertex: the patch test of the per-cell stresses */
+    PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-deform", F, &nF, &deform));
+    if (deform) {
+      PetscScalar *x;
+      PetscInt     n;
+
+      PetscCheck(nF == 9, comm, PETSC_ERR_ARG_WRONG, "-deform: give the 9 entries of F, row-major");
+      PetscCall(VecGetLocalSize(q, &n));
+      PetscCall(VecGetArray(q, &x));
+      for (PetscInt i = 0; i + 2 < n; i += 3) {
+        const PetscReal X[3] = {x[i], x[i + 1], x[i + 2]};
+
+        for (PetscInt r = 0; r < 3; r++) x[i + r] = F[3 * r] * X[0] + F[3 * r + 1] * X[1] + F[3 * r + 2] * X[2];
+      }
+      PetscCall(VecRestoreArray(q, &x));
+    }
+  }
   PetscCall(TSMechSetSolution(ts, q, v));
 
   if (checkerrors) {
@@ -258,6 +295,38 @@ int main(int argc, char **argv)
     PetscCall(CheckRefused(sys, ts, "no-such-dir/sub/run.h5", PETSC_TRUE, PETSC_TRUE));
     /* an existing directory: the directory test passes, HDF5 itself refuses */
     PetscCall(CheckRefused(sys, ts, ".", PETSC_TRUE, PETSC_FALSE));
+    {
+      const char *const names[] = {"stress"}, *const clash[] = {"q"};
+      const PetscInt six[] = {6}, two[] = {2};
+      PetscErrorCode ierr;
+
+      /* per-cell fields: a name of /fields and an unsupported component count are refused at
+         once; fields of a system without a mesh are refused before the file is created */
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = MechSystemSetCellFields(sys, 1, clash, six, CellFieldsNone, NULL);
+      PetscCheck(ierr, comm, PETSC_ERR_PLIB, "A cell field named q was accepted");
+      ierr = MechSystemSetCellFields(sys, 1, names, two, CellFieldsNone, NULL);
+      PetscCheck(ierr, comm, PETSC_ERR_PLIB, "A cell field of 2 components was accepted");
+      ierr = MechSystemAddTextParameter(sys, "material", "");
+      PetscCheck(ierr, comm, PETSC_ERR_PLIB, "An empty text parameter was accepted");
+      ierr = MechSystemAddTextParameter(sys, "a,b", "steel");
+      PetscCheck(ierr, comm, PETSC_ERR_PLIB, "A text parameter name with a comma was accepted");
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(MechSystemSetCellFields(sys, 1, names, six, CellFieldsNone, NULL));
+      PetscCall(CheckRefused(sys, ts, "io-cellfields-refused.h5", PETSC_FALSE, PETSC_TRUE));
+      {
+        MechOutput  out = NULL;
+        const char *text;
+        char       *specific = NULL;
+
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = MechOutputCreate(sys, ts, "io-cellfields-refused.h5", 1, &out);
+        PetscCall(PetscPopErrorHandler());
+        PetscCall(PetscErrorMessage(ierr, &text, &specific));
+        PetscCheck(ierr && specific && strstr(specific, "no mesh"), comm, PETSC_ERR_PLIB, "Cell fields without a mesh: not refused for that reason (%s)", specific ? specific : "no error");
+      }
+      PetscCall(MechSystemSetCellFields(sys, 0, NULL, NULL, NULL, NULL));
+    }
     /* an invariant named like a /monitor dataset: refused before the file is created */
     PetscCall(MechSystemAddInvariant(sys, "energy", ClashInvariant, NULL));
     PetscCall(CheckRefused(sys, ts, "io-clash-refused.h5", PETSC_FALSE, PETSC_TRUE));

@@ -4,7 +4,7 @@
   run_table.py TSMECH MPIEXEC TABLE WORKDIR [NAME ...]
 
 Makes the fixtures in WORKDIR (a chain run's output and checkpoint, a kepler output, a 4 x 4 cloth
-checkpoint, damaged copies: truncated, without a dataset, with a dataset of the wrong size, with a
+checkpoint, a solid's checkpoint and output, damaged copies: truncated, without a dataset, with a dataset of the wrong size, with a
 wrong size attribute, with a flipped bit; a text file, an empty file, a foreign HDF5 file, a
 directory), then runs every row of TABLE (bad_input.tsv; only the rows NAME if given) there. For
 each row:
@@ -52,6 +52,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from program_output import program_lines  # noqa: E402  (the output without the launcher's noise)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "checkpoint"))
+import check_checkpoint as cc  # noqa: E402  (string attributes as tsmech writes them)
 
 TSMECH, MPIEXEC, TABLE, WORK = sys.argv[1:5]
 ONLY = set(sys.argv[5:])
@@ -161,6 +164,9 @@ def make_fixtures():
     must_run(chain + ["-ts_max_steps", "10", "-output", "out.h5", "-checkpoint", "ck.h5"])
     must_run(["-model", "kepler", "-ts_max_steps", "10", "-output", "kepler_out.h5"])
     must_run(["-model", "cloth", "-cloth_n", "4", "-ts_max_steps", "3", "-checkpoint", "cloth4.h5"])
+    # the solid (its material a text parameter): a checkpoint and output, and the checkpoint with
+    # its material damaged (the value changed, the checksum not)
+    must_run(["-model", "solid", "-solid_beam_cells", "2,1,1", "-ts_dt", "1e-4", "-ts_max_steps", "3", "-checkpoint", "solid_ck.h5", "-output", "solid_out.h5"])
     w = lambda name: os.path.join(WORK, name)
     data = open(w("ck.h5"), "rb").read()
     open(w("truncated.h5"), "wb").write(data[: len(data) // 2])
@@ -183,6 +189,9 @@ def make_fixtures():
         a = q[...]
         a.ravel()[5] = np.nextafter(a.ravel()[5], np.inf)
         q[...] = a
+    shutil.copy(w("solid_ck.h5"), w("solid_text.h5"))
+    with h5py.File(w("solid_text.h5"), "r+") as f:
+        cc.set_string(f["checkpoint/model_text_parameters"], "material", "svk")
     with open(w("notes.txt"), "w") as fh:
         fh.write("# a text file: neither an output nor a checkpoint\n")
     open(w("empty.h5"), "wb").close()

@@ -242,7 +242,8 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
       PetscCall(MechSystemAddParameter(sy, sn[i], size[i]));
     }
   }
-  PetscCall(MechSystemAddParameter(sy, "material", (PetscReal)SolidMaterialCode(mat)));
+  /* by name, which stays meaningful whatever the table's order (a numeric code would not) */
+  PetscCall(MechSystemAddTextParameter(sy, "material", mat->name));
   PetscCall(MechSystemAddParameter(sy, "E", E));
   PetscCall(MechSystemAddParameter(sy, "nu", nu));
   if (!strcmp(mat->name, "neohookean_split") || !strcmp(mat->name, "mooney_rivlin")) PetscCall(MechSystemAddParameter(sy, "kappa", mod.kappa));
@@ -399,6 +400,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     s->inv[c].comp = c;
     PetscCall(MechSystemAddInvariant(sy, names[c], SolidMomentum, &s->inv[c]));
   }
+  PetscCall(SolidSetCellFields(s, sy));
   PetscCall(MechSystemSetInitialState(sy, q, v));
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));

@@ -10,6 +10,7 @@
     constraints.c constraints (Dirichlet conditions) by label, Gmsh group or plane, per component,
                   with prescribed motions u phi(t)
     loads.c       loads on boundary faces: dead tractions and forces, follower pressures, their options
+    stress.c      the per-cell output fields: Cauchy stress, von Mises stress, J
 */
 #ifndef TSMECH_SOLIDIMPL_H
 #define TSMECH_SOLIDIMPL_H
@@ -209,6 +210,8 @@ PETSC_INTERN PetscErrorCode SolidLoadsAddTangent(Solid *, PetscReal, const Petsc
 PETSC_INTERN PetscErrorCode SolidLoadsLinearize(Solid *, PetscReal, const PetscScalar[], PetscReal);
 PETSC_INTERN PetscErrorCode SolidLoadsApply(Solid *, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SolidLoadsPotential(Solid *, PetscReal, const PetscScalar[], PetscReal *);
+/* stress.c */
+PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
 
 /* mesh.c */
 PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DM *, PetscInt **, PetscInt **);
