@@ -14,8 +14,9 @@
   components   plane strain: z held on every vertex (-solid_bc_NAME_where all, _components z), the
                beam bends in y under gravity: every z stays where it was (bitwise), y moves
   ranks        the prescribed run on 1, 2 and 3 ranks: the same outputs to 1e-10
-  restart      20 steps against 10 + a restart of 10 (checkpoint): bitwise equal; a restart with
-               another prescribed u is refused naming the parameter (exit 2)
+  restart      20 steps against 10 + a restart of 10 (checkpoint): bitwise equal on the same rank,
+               to 1e-10 continued on 2 and 3 ranks; a restart with another prescribed u is refused
+               naming the parameter (exit 2)
   refused      bad constraints: one line, exit 2, no file
   static       where the beam comes to rest (docs/solid.md): beuler2 with long steps, the linear beam
                in 10 steps of 1 s (-report_equilibrium: |f(q, 0)| <= 1e-9 of the load), the
@@ -135,6 +136,18 @@ a, b = load("full.h5"), load("half.h5")
 same = all(np.array_equal(a[k], b[k]) for k in ("fields/q", "fields/v", "fields/time"))
 print(f"restart    20 steps against 10 + 10: {'bitwise equal' if same else 'different'}")
 check(same, "a restart with a prescribed motion does not reproduce the run")
+# the same checkpoint continued on 2 and 3 ranks: the run to 1e-10
+for n in (2, 3):
+    clean(f"half{n}.h5", f"half{n}.xmf", f"ck{n}.h5")
+    run(f"{BEAM} {MOVE} {TIGHT} -ts_type cn2 -ts_max_steps 10 -output half{n}.h5 -checkpoint ck{n}.h5")
+    run(f"{BEAM} {MOVE} {TIGHT} -ts_type cn2 -ts_max_steps 20 -output half{n}.h5 -checkpoint ck{n}.h5 -restart ck{n}.h5", ranks=n)
+    if n == 2:
+        clean("fullt.h5", "fullt.xmf")
+        run(f"{BEAM} {MOVE} {TIGHT} -ts_type cn2 -ts_max_steps 20 -output fullt.h5")
+    a, b = load("fullt.h5"), load(f"half{n}.h5")
+    rel = max(np.abs(a[k] - b[k]).max() / np.abs(a[k]).max() for k in ("fields/q", "fields/v"))
+    print(f"restart    10 steps on 1 rank, 10 more on {n}: {rel:.2e} from the uninterrupted run")
+    check(rel <= 1e-10, f"a restart on {n} ranks differs by {rel:.2e}")
 other = MOVE.replace(f"-solid_bc_tip_u 0,0,{U:g}", "-solid_bc_tip_u 0,0,0.02")
 out = run(f"{BEAM} {other} -ts_type cn2 -ts_max_steps 30 -checkpoint ck.h5 -restart ck.h5", expect=2)
 print(f"restart    with another u: {out.strip()}")
