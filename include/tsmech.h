@@ -251,7 +251,8 @@ PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, con
 /* ---- text parameters (src/mech/mechsystem.c) ---- */
 /* A model parameter whose value is a name (a material, a mesh, ...): recorded as a string attribute
    of the output (listed in model_text_parameters) and in checkpoints; a restart with another value
-   is refused. name: no comma; text: 1 to 255 printable ASCII characters. At most 16. */
+   is refused. name: 1 to 63 characters, no comma; text: 1 to 255 printable ASCII characters. At
+   most 16. */
 PETSC_EXTERN PetscErrorCode MechSystemAddTextParameter(MechSystem, const char name[], const char text[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetTextParameters(MechSystem, PetscInt *n, const char *const **names, const char *const **texts);
 /* ---- end of the text parameters ---- */
