@@ -264,7 +264,8 @@ PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, con
 /* ---- text parameters (src/mech/mechsystem.c) ---- */
 /* A model parameter whose value is a name (a material, a mesh, ...): recorded as a string attribute
    of the output (listed in model_text_parameters) and in checkpoints; a restart with another value
-   is refused. name: no comma; text: 1 to 255 printable ASCII characters. At most 16. */
+   is refused. name: 1 to 63 characters, no comma; text: 1 to 255 printable ASCII characters. At
+   most 16. */
 PETSC_EXTERN PetscErrorCode MechSystemAddTextParameter(MechSystem, const char name[], const char text[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetTextParameters(MechSystem, PetscInt *n, const char *const **names, const char *const **texts);
 /* ---- end of the text parameters ---- */
@@ -410,7 +411,7 @@ PETSC_EXTERN PetscErrorCode         MechTimeFunctionDestroy(MechTimeFunction *);
 typedef struct _n_MechOutput *MechOutput;
 
 /* Creates FILE.h5 (collective; refuses a path that cannot be written) and records on / the
-   model name and parameters, the TS type and parameters, dt, the number of ranks and the
+   model name, parameters and text parameters, the TS type and parameters, dt, the number of ranks and the
    tsmech version. Fields are written every `every` steps (the first and last always). The file
    is written as FILE.h5.tmp-<pid> and takes its name when the first completed step is recorded
    (or at the close), so an existing FILE.h5 survives a run that fails before its first step. */
@@ -485,7 +486,8 @@ PETSC_EXTERN PetscErrorCode MechCheckpointGetLast(MechCheckpoint, PetscInt *, Pe
 /* Continues the HDF5 output of an interrupted run after MechCheckpointRestore(): the records of
    the steps after the restart step are removed and the run appends from there, so /monitor has
    every step once (a missing file is created). Refuses, changing nothing, a file of another
-   model, parameters or size, or one whose /monitor does not reach the restart step. */
+   model, parameters, text parameters or size, without the system's per-cell fields, or one whose
+   /monitor does not reach the restart step. */
 PETSC_EXTERN PetscErrorCode MechOutputContinue(MechSystem, TS, const char filename[], PetscInt every, MechOutput *);
 /* Writes the pending /monitor records and flushes the file (done before every checkpoint) */
 PETSC_EXTERN PetscErrorCode MechOutputFlush(MechOutput);

@@ -137,9 +137,10 @@ static PetscErrorCode OpenGroup(hid_t fileid, const char name[], hid_t *group, c
   continues from step `step` at time t: /monitor records up to that step, snapshots before it
   (and at it if it is a regular snapshot step, not only the last snapshot of the interrupted run).
   Everything the continuation reads or appends to is checked first: the attributes model, the
-  model parameters, every and restarts (their datatypes exactly, their values against this run
-  or their ranges), the datasets of /monitor and /fields (datatype, chunked and extendible, the
-  shape of a snapshot, the attribute timestepping of q and v), the steps (consecutive) and times
+  model parameters and text parameters, every and restarts (their datatypes exactly, their values
+  against this run or their ranges), the datasets of /monitor and /fields (datatype, chunked and
+  extendible, the shape of a snapshot, the attribute timestepping of q, v and the per-cell
+  fields), the steps (consecutive) and times
   (finite, the snapshots' those of /monitor). A file that is damaged, cannot be continued
   without a gap, or belongs to another model, size or run, gets a reason in info->problem.
   Not collective: every rank reads the same and decides the same.
@@ -347,10 +348,12 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
   Kept: the /monitor records up to and including the restart step (consecutive steps, reaching
   the restart step: the checkpoint writer flushes the output first, see `MechOutputFlush()`), the
   snapshots before the restart step and the one at it if it is a multiple of the file's `every`
-  (the extra last snapshot an interrupted run writes at its last step is removed). Refused,
-  before anything in the file is changed: a file that is not a tsmech output, of another model,
-  model parameters or state size, whose /monitor does not reach the restart step (the steps in
-  between would be missing) or whose time at the restart step differs from the TS's.
+  (the extra last snapshot an interrupted run writes at its last step is removed; the per-cell
+  fields are cut with q and v). Refused, before anything in the file is changed: a file that is
+  not a tsmech output, of another model, model parameters, text parameters or state size,
+  without the system's per-cell fields or with other shapes of them, whose /monitor does not
+  reach the restart step (the steps in between would be missing) or whose time at the restart
+  step differs from the TS's.
   The attribute /restarts counts the continuations; the other attributes of / are the first
   run's. The file is changed (cut back and its count raised) only when the first new record is
   written, so a run that fails at its first step leaves it as it was.

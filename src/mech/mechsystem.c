@@ -2152,7 +2152,7 @@ PetscErrorCode MechSystemApplyFixed(MechSystem sys, Vec q, Vec v)
 
   Input Parameters:
 + sys  - the mechanical system
-. name - the parameter's name (copied): not empty, no comma, not the name of another parameter
+. name - the parameter's name (copied): 1 to 63 characters, no comma, not the name of another parameter
 - text - its value (copied): 1 to 255 printable ASCII characters
 
   Level: intermediate
@@ -2182,7 +2182,7 @@ PetscErrorCode MechSystemAddTextParameter(MechSystem sys, const char name[], con
   PetscCall(PetscStrlen(text, &tlen));
   /* the names are listed comma-separated in the files, and the values are attributes that the
      strict reader takes only as printable ASCII (src/io/h5read.c) */
-  PetscCheck(nlen > 0 && !strchr(name, ','), comm, PETSC_ERR_ARG_WRONG, "Text parameter name \"%s\": must be non-empty and without a comma", name);
+  PetscCheck(nlen > 0 && nlen < 64 && !strchr(name, ','), comm, PETSC_ERR_ARG_WRONG, "Text parameter name \"%s\": 1 to 63 characters, no comma", name);
   PetscCheck(tlen > 0 && tlen <= MECH_MAX_TEXT_LEN, comm, PETSC_ERR_ARG_SIZ, "Text parameter %s: its value must have 1 to %d characters, not %zu", name, MECH_MAX_TEXT_LEN, tlen);
   for (size_t i = 0; i < tlen; i++) PetscCheck(text[i] >= 32 && text[i] < 127, comm, PETSC_ERR_ARG_WRONG, "Text parameter %s: its value must be printable ASCII (character %zu is not)", name, i);
   for (PetscInt i = 0; i < sys->nparams; i++) PetscCheck(strcmp(name, sys->paramname[i]), comm, PETSC_ERR_ARG_WRONG, "Text parameter %s: a numeric parameter has that name", name);

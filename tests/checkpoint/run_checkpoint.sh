@@ -137,6 +137,17 @@ kill9)
   tsmech 2 $adaptive -checkpoint ck.h5 -checkpoint_every 10 -output o.h5 -restart ck.h5
   run $check same ref.h5 ck.h5
   run $check output refo.h5 o.h5
+  # the solid's per-cell fields (stress, von_mises, J) are cut back with q and v: a restart whose
+  # first write (the output flushed for the checkpoint of step 24) removes the last snapshot of the
+  # interrupted run (step 23), killed before its own next snapshot, leaves every /fields dataset
+  # at the snapshots before the restart
+  solid="-model solid -solid_beam_cells 4,1,1 $solve -ts_dt 1e-4 -output_every 7"
+  tsmech 2 $solid -ts_max_steps 23 -checkpoint cks.h5 -output os.h5
+  run $check monitor os.h5 --last 23 --snap 0 7 14 21 23
+  start_bg 2 $solid -ts_max_steps 60 -checkpoint cks.h5 -checkpoint_every 2 -output os.h5 -restart cks.h5 -checkpoint_test_pause_at_step 25
+  interrupt KILL cks.h5.pause
+  [ $bgstatus -ne 0 ] || fail "mpiexec exited with 0 after kill -9"
+  run $check monitor os.h5 --last 24 --snap 0 7 14 21
   ;;
 kill9_write)
   # kill -9 in the middle of the write of the checkpoint of step 30: the one of step 20 (and,
@@ -210,7 +221,15 @@ with h5py.File('os_v2.h5', 'r+') as f:
     del f.attrs['material']
     f.attrs['material'] = np.float64(2)
     f.attrs['model_parameters'] = np.bytes_(f.attrs['model_parameters'].decode() + ',material')
-    f.attrs['model_text_parameters'] = np.bytes_(' ')"
+    f.attrs['model_text_parameters'] = np.bytes_(' ')
+# the stresses of the output damaged: missing, and of the wrong shape
+for name, edit in (('os_nostress.h5', None), ('os_badstress.h5', lambda d: d[:, :, :5])):
+    shutil.copy('os.h5', name)
+    with h5py.File(name, 'r+') as f:
+        d = f['fields/stress'][()]
+        del f['fields/stress']
+        if edit:
+            f.create_dataset('fields/stress', data=edit(d), maxshape=(None,) + d.shape[1:-1] + (5,), chunks=True)"
   # the shipped beam mesh, and a copy with one vertex moved by 1e-7: the same vertex and cell counts
   msh="-model solid -solid_fix_value 1 $solve -ts_dt 1e-4"
   tsmech 2 $msh -solid_fix_label "Face Sets" -solid_mesh "$srcdir/../../examples/meshes/beam.msh" -ts_max_steps 3 -checkpoint ckm.h5
@@ -245,6 +264,8 @@ with h5py.File('os_v2.h5', 'r+') as f:
   must_fail "$one cks_v2.h5: Cannot restart from cks_v2.h5: it records the model parameter material as the number 2 \(an older format\), this run records it by name, material = neohookean; finish that run with the tsmech that wrote it, or start it anew\$" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -restart cks_v2.h5
   must_fail "Cannot continue the output file os.h5 from step 3: it holds a run with material = neohookean, this run has material = svk" 2 $solid -solid_material svk -ts_max_steps 6 -checkpoint cks_svk.h5 -output os.h5 -restart cks_svk.h5
   must_fail "Cannot continue the output file os_v2.h5 from step 3: it records the model parameter material as the number 2 \(an older format\), this run records it by name, material = neohookean" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -output os_v2.h5 -restart cks.h5
+  must_fail "Cannot continue the output file os_nostress.h5 from step 3: it has no dataset /fields/stress" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -output os_nostress.h5 -restart cks.h5
+  must_fail "Cannot continue the output file os_badstress.h5 from step 3: .*/fields/stress.*\(2, 12, 5\)" 2 $solid -ts_max_steps 6 -checkpoint cks.h5 -output os_badstress.h5 -restart cks.h5
   # a valid checkpoint, but an output file that cannot be continued from its step
   must_fail "Cannot continue the output file kepler.h5 from step 30: it holds a run of model kepler, this run is model chain" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output kepler.h5 -restart ck.h5
   must_fail "Cannot continue the output file short.h5 from step 30: its /monitor covers steps 0 to 10 .* the steps in between would be missing" 2 $chain -ts_max_steps 60 -checkpoint ck.h5 -output short.h5 -restart ck.h5
