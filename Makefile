@@ -26,7 +26,7 @@ bench: build
 	@/usr/bin/python3 bench/run_bench.py $(BENCH_ARGS)
 
 format:
-	@clang-format -i include/*.h src/*/*.[ch] examples/*.c tests/*.c tests/*/*.c
+	@clang-format -i include/*.h src/*/*.[ch] src/*/*/*.[ch] examples/*.c tests/*.c tests/*/*.c
 
 clean:
 	@rm -rf $(BUILD)

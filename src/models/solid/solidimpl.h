@@ -46,7 +46,6 @@ typedef struct {
 */
 typedef struct {
   const char *name;
-  PetscInt    code; /* recorded in outputs and checkpoints: fixed per material, not the table's order */
   const char *help;
   PetscBool   linear, positiveJ, spatial;
   PetscInt    nstate;
@@ -59,7 +58,6 @@ typedef struct {
 
 PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
 PETSC_INTERN void                    SolidMaterialNames(char[], size_t);
-PETSC_INTERN PetscInt                SolidMaterialCode(const SolidMaterialOps *);
 PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const SolidMaterialOps *, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, SolidModuli *, PetscReal *, PetscReal *);
 
 typedef struct _n_Solid             Solid;
