@@ -128,3 +128,24 @@ PetscErrorCode TestClearOptions(const char options[])
   PetscCall(PetscFree(copy));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode TestCreateModel(MPI_Comm comm, const char model[], const char opts[], MechSystem *sys)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(MechCreateModel(comm, model, sys));
+  PetscCall(TestClearOptions(opts));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode TestGatherAll(Vec x, Vec *all)
+{
+  VecScatter sct;
+
+  PetscFunctionBegin;
+  PetscCall(VecScatterCreateToAll(x, &sct, all));
+  PetscCall(VecScatterBegin(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterDestroy(&sct));
+  PetscFunctionReturn(0);
+}

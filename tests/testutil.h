@@ -24,6 +24,10 @@ PetscErrorCode TestRelDiff(Vec qa, Vec va, Vec qb, Vec vb, PetscReal *rel);
 /* Removes from the options database the options named in `options` (a string as given to
    PetscOptionsInsertString(); values, including negative numbers, are skipped) */
 PetscErrorCode TestClearOptions(const char options[]);
+/* A model created with the options opts inserted for its creation only */
+PetscErrorCode TestCreateModel(MPI_Comm comm, const char model[], const char opts[], MechSystem *sys);
+/* All of a distributed vector on every rank (created here) */
+PetscErrorCode TestGatherAll(Vec x, Vec *all);
 /* Fails with a message when cond is false */
 #define TestCheck(comm, cond, ...) PetscCheck(cond, comm, PETSC_ERR_PLIB, __VA_ARGS__)
 #endif

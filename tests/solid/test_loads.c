@@ -46,16 +46,6 @@ static PetscInt failures = 0;
 
 static char dir[PETSC_MAX_PATH_LEN] = ".";
 
-/* A solid with the given options (inserted for its creation only) */
-static PetscErrorCode CreateSolid(MPI_Comm comm, const char opts[], MechSystem *sys)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsInsertString(NULL, opts));
-  PetscCall(MechCreateModel(comm, "solid", sys));
-  PetscCall(TestClearOptions(opts));
-  PetscFunctionReturn(0);
-}
-
 /* The loads' part of the force at q: f(q) of the loaded system minus that of the unloaded twin */
 static PetscErrorCode LoadForce(MechSystem loaded, MechSystem plain, PetscReal t, Vec q, Vec fl)
 {
@@ -222,7 +212,7 @@ static PetscErrorCode TestTangents(void)
       char       opts[1024];
 
       PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material %s %s", base, mats[m], loads[k]));
-      PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
       PetscCall(MechSystemCreateState(sys, &q, &v));
       PetscCall(VecDuplicate(q, &r));
       PetscCall(VecSetRandom(r, rnd));
@@ -274,9 +264,9 @@ static PetscErrorCode TestBar(const char label[], const char geom[], const char 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material linear -solid_E 1 -solid_nu 0.3 -solid_g 0,0,0 -solid_fix none %s", geom, loads));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &loaded));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &loaded));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material linear -solid_E 1 -solid_nu 0.3 -solid_g 0,0,0 -solid_fix none", geom));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &plain));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &plain));
   PetscCall(StaticLinear(loaded, plain, 0.0, &X, &u));
   PetscCall(CellStressError(plain, u, 1.0, 0.3, S, &err));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar %-28s %d rank(s): max over cells |sigma - T e_x e_x| / T = %.2e\n", label, size, (double)err));
@@ -320,10 +310,10 @@ static PetscErrorCode TestRotation(void)
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(geom, sizeof(geom), "-solid_mesh %s/bar.msh -solid_material svk -solid_E 1 -solid_nu 0.3 -solid_g 0,0,0 -solid_fix none", dir));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_load r -solid_load_r_group right -solid_load_r_pressure 2", geom));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &follower));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &follower));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_load r -solid_load_r_group right -solid_load_r_traction -2,0,0", geom));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &dead));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, geom, &plain));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &dead));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", geom, &plain));
   PetscCall(MechSystemCreateState(plain, &X, &v));
   PetscCall(VecDuplicate(X, &RX));
   PetscCall(VecDuplicate(X, &f0));
@@ -378,8 +368,8 @@ static PetscErrorCode TestClosed(void)
   PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 5, &rnd));
   PetscCall(PetscSNPrintf(geom, sizeof(geom), "-solid_mesh %s/sphere_h0.35.msh -solid_material svk -solid_E 100 -solid_nu 0.3 -solid_g 0,0,0", dir));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_load in -solid_load_in_group inner -solid_load_in_pressure %g", geom, (double)p));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &loaded));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, geom, &plain));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &loaded));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", geom, &plain));
   PetscCall(MechSystemCreateState(plain, &q, &v));
   PetscCall(VecDuplicate(q, &r));
   PetscCall(VecDuplicate(q, &f));
@@ -463,8 +453,8 @@ static PetscErrorCode LameError(const char mesh[], PetscReal *err, PetscReal *rm
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(geom, sizeof(geom), "-solid_mesh %s/%s -solid_material linear -solid_E %g -solid_nu %g -solid_g 0,0,0", dir, mesh, (double)E, (double)nu));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_load in -solid_load_in_group inner -solid_load_in_pressure %g", geom, (double)p));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &loaded));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, geom, &plain));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &loaded));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", geom, &plain));
   PetscCall(StaticLinear(loaded, plain, 0, &X, &u));
   PetscCall(VecDuplicate(u, &d));
   {
@@ -539,19 +529,6 @@ static PetscErrorCode TestLame(PetscInt nm, char *meshes[], PetscBool check)
   PetscFunctionReturn(0);
 }
 
-/* All of a distributed vector on every rank */
-static PetscErrorCode GatherAll(Vec x, Vec *all)
-{
-  VecScatter sct;
-
-  PetscFunctionBegin;
-  PetscCall(VecScatterCreateToAll(x, &sct, all));
-  PetscCall(VecScatterBegin(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterDestroy(&sct));
-  PetscFunctionReturn(0);
-}
-
 /* A dynamic run with every kind of load on all ranks and on one: the final states vertex by vertex */
 static PetscErrorCode TestRanks(void)
 {
@@ -571,17 +548,17 @@ static PetscErrorCode TestRanks(void)
                           "-solid_load r,top,side -solid_load_r_group right -solid_load_r_pressure 0.5 -solid_load_r_time hat:0.02,0.05 "
                           "-solid_load_top_where z=0.2 -solid_load_top_traction 0,0.2,-0.1 -solid_load_top_time sin:40 -solid_load_side_where y=0 -solid_load_side_force 0,0.01,0 -solid_load_side_time ramp:0.03",
                           dir));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
-  PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ser));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &par));
+  PetscCall(TestCreateModel(PETSC_COMM_SELF, "solid", opts, &ser));
   PetscCall(MechSystemCreateState(par, &X, &v0));
   PetscCall(VecDestroy(&v0));
   PetscCall(MechSystemCreateState(ser, &Xs, &v0));
   PetscCall(VecDestroy(&v0));
   PetscCall(TestIntegrate(par, TSMIDPOINT2, tight, 2e-3, 0.06, &q, &v, NULL, NULL));
   PetscCall(TestIntegrate(ser, TSMIDPOINT2, tight, 2e-3, 0.06, &qs, &vs, NULL, NULL));
-  PetscCall(GatherAll(X, &Xa));
-  PetscCall(GatherAll(q, &qa));
-  PetscCall(GatherAll(v, &va));
+  PetscCall(TestGatherAll(X, &Xa));
+  PetscCall(TestGatherAll(q, &qa));
+  PetscCall(TestGatherAll(v, &va));
   PetscCall(VecGetSize(Xs, &n));
   PetscCall(VecGetSize(Xa, &N));
   PetscCall(VecGetArrayRead(Xa, &x));

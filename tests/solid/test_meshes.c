@@ -33,28 +33,6 @@ static PetscInt failures = 0;
 static const char run[]   = "-solid_fix x=0 -solid_E 1e5 -solid_material svk -solid_v0 0,0,-0.5";
 static const char tight[] = "-snes_rtol 1e-14 -snes_atol 1e-13 -snes_stol 0 -snes_max_it 30 -ksp_type gmres -ksp_rtol 1e-15 -ksp_atol 1e-16 -ksp_max_it 2000 -pc_type jacobi";
 
-/* A solid with the given options (inserted for its creation only) */
-static PetscErrorCode CreateSolid(MPI_Comm comm, const char opts[], MechSystem *sys)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsInsertString(NULL, opts));
-  PetscCall(MechCreateModel(comm, "solid", sys));
-  PetscCall(TestClearOptions(opts));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode GatherAll(Vec x, Vec *all)
-{
-  VecScatter sct;
-
-  PetscFunctionBegin;
-  PetscCall(VecScatterCreateToAll(x, &sct, all));
-  PetscCall(VecScatterBegin(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterDestroy(&sct));
-  PetscFunctionReturn(0);
-}
-
 /* The final states of the same 20-step midpoint2 run of a and b, compared vertex by vertex, the
    vertices matched by reference position within `match`: the relative difference (largest over
    the ranks) and how many vertices of b have no match in a */
@@ -73,12 +51,12 @@ static PetscErrorCode Compare(MechSystem a, MechSystem b, PetscReal match, Petsc
   PetscCall(VecDestroy(&w));
   PetscCall(TestIntegrate(a, TSMIDPOINT2, tight, 2e-3, 0.04, &qa, &va, NULL, NULL));
   PetscCall(TestIntegrate(b, TSMIDPOINT2, tight, 2e-3, 0.04, &qb, &vb, NULL, NULL));
-  PetscCall(GatherAll(Xa, &XA));
-  PetscCall(GatherAll(qa, &QA));
-  PetscCall(GatherAll(va, &VA));
-  PetscCall(GatherAll(Xb, &XB));
-  PetscCall(GatherAll(qb, &QB));
-  PetscCall(GatherAll(vb, &VB));
+  PetscCall(TestGatherAll(Xa, &XA));
+  PetscCall(TestGatherAll(qa, &QA));
+  PetscCall(TestGatherAll(va, &VA));
+  PetscCall(TestGatherAll(Xb, &XB));
+  PetscCall(TestGatherAll(qb, &QB));
+  PetscCall(TestGatherAll(vb, &VB));
   PetscCall(VecGetSize(XA, &na));
   PetscCall(VecGetSize(XB, &nb));
   PetscCall(VecGetArrayRead(XA, &x));
@@ -205,7 +183,7 @@ static PetscErrorCode TestValid(const char dir[])
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/box_msh22.msh %s", dir, run));
-  PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ref));
+  PetscCall(TestCreateModel(PETSC_COMM_SELF, "solid", opts, &ref));
   for (size_t k = 0; k < sizeof(box) / sizeof(box[0]) + sizeof(other) / sizeof(other[0]); k++) {
     const PetscBool isbox = k < sizeof(box) / sizeof(box[0]) ? PETSC_TRUE : PETSC_FALSE;
     const char     *file  = isbox ? box[k] : other[k - sizeof(box) / sizeof(box[0])];
@@ -213,8 +191,8 @@ static PetscErrorCode TestValid(const char dir[])
     PetscInt        unb   = 0;
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s %s", dir, file, run));
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
-    PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ser));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &par));
+    PetscCall(TestCreateModel(PETSC_COMM_SELF, "solid", opts, &ser));
     PetscCall(Compare(par, ser, 0, &rel, &unmatched));
     if (isbox) PetscCall(Compare(ser, ref, 1e-14, &relb, &unb));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "valid %-26s %d rank%s against 1: %.1e (%" PetscInt_FMT " unmatched)%s", file, size, size > 1 ? "s" : " ", (double)rel, unmatched, isbox ? "" : "\n"));
@@ -234,7 +212,7 @@ static PetscErrorCode TestValid(const char dir[])
     PetscBool   on;
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s %s", dir, file, run));
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &par));
     PetscCall(MechSystemGetDM(par, &dm));
     PetscCall(ExpectGroup(dm, file, "clamped", "Face Sets", 1));
     PetscCall(ExpectGroup(dm, file, "loaded", "Face Sets", 2));
@@ -269,7 +247,7 @@ static PetscErrorCode TestValid(const char dir[])
     PetscBool on;
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/twovol_msh41.msh %s", dir, run));
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &par));
     PetscCall(MechSystemGetDM(par, &dm));
     PetscCall(ExpectGroup(dm, "twovol_msh41.msh", "left", "Cell Sets", 7));
     PetscCall(ExpectGroup(dm, "twovol_msh41.msh", "right", "Cell Sets", 8));

@@ -46,16 +46,6 @@ static PetscInt failures = 0;
     }                                                                   \
   } while (0)
 
-/* A solid with the given options (inserted for its creation only) */
-static PetscErrorCode CreateSolid(MPI_Comm comm, const char opts[], MechSystem *sys)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsInsertString(NULL, opts));
-  PetscCall(MechCreateModel(comm, "solid", sys));
-  PetscCall(TestClearOptions(opts));
-  PetscFunctionReturn(0);
-}
-
 #define NMAT 5
 static const char *const materials[NMAT] = {"linear", "svk", "neohookean", "neohookean_split", "mooney_rivlin"};
 /* the materials' moduli: E = 1, nu = 0.3 for all but Mooney-Rivlin (c1, c2 and kappa of its own) */
@@ -97,7 +87,7 @@ static PetscErrorCode TestTangents(void)
     char       opts[512];
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_material %s -solid_rayleigh 0.3,0.02 -solid_fix x=0 -solid_g 1,2,-3", smallgeom, moduli[m], materials[m]));
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
     PetscCall(RandomState(sys, rnd, 0.03, &q, &v));
     PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
     PetscCall(FDCheckPotential(sys, q, rnd, 1e-4, 4, &errV));
@@ -254,7 +244,7 @@ static PetscErrorCode TestPatch(void)
     char       opts[512];
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_material %s -solid_fix none", smallgeom, moduli[m], materials[m]));
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
     PetscCall(MechSystemCreateState(sys, &X, &v));
     PetscCall(VecDuplicate(X, &q));
     PetscCall(VecDuplicate(X, &f));
@@ -305,7 +295,7 @@ static PetscErrorCode TestPatch(void)
     char       opts[512];
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_mass %s -solid_fix none", small, k ? "lumped" : "consistent"));
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
     PetscCall(MechSystemGetMass(sys, &M));
     PetscCall(MatCreateVecs(M, &one, &Mone));
     PetscCall(VecSet(one, 1.0));
@@ -331,9 +321,9 @@ static PetscErrorCode TestPatch(void)
 
     /* on one rank: two systems distributed separately need not share a vertex layout */
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material linear -solid_fix none", small));
-    PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &lin));
+    PetscCall(TestCreateModel(PETSC_COMM_SELF, "solid", opts, &lin));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material svk -solid_fix none", small));
-    PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &svk));
+    PetscCall(TestCreateModel(PETSC_COMM_SELF, "solid", opts, &svk));
     PetscCall(FDRandomCreate(PETSC_COMM_SELF, 11, &rnd));
     PetscCall(MechSystemCreateState(lin, &X, &v));
     PetscCall(VecDuplicate(X, &q));
@@ -406,7 +396,7 @@ static PetscErrorCode TestConservation(void)
     char       opts[512];
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material %s", spin, cases[m].mat));
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
     PetscCall(MechSystemCreateState(sys, &q0, &v0));
     if (cases[m].randomv) {
       PetscCall(VecSetRandom(v0, rnd));
@@ -440,19 +430,6 @@ static PetscErrorCode TestConservation(void)
   PetscFunctionReturn(0);
 }
 
-/* All of a distributed vector on every rank */
-static PetscErrorCode GatherAll(Vec x, Vec *all)
-{
-  VecScatter sct;
-
-  PetscFunctionBegin;
-  PetscCall(VecScatterCreateToAll(x, &sct, all));
-  PetscCall(VecScatterBegin(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(sct, x, *all, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterDestroy(&sct));
-  PetscFunctionReturn(0);
-}
-
 /*
   The final states of the same midpoint2 run (50 steps of 2e-3, tight tolerances) of par (on all
   ranks) and ser (on each rank alone), compared vertex by vertex, the vertices matched by their
@@ -478,9 +455,9 @@ static PetscErrorCode CompareWithSerial(MechSystem par, MechSystem ser, PetscRea
   PetscCall(TestIntegrate(ser, TSMIDPOINT2, tight, 2e-3, 0.1, &qs, &vs, NULL, NULL));
   PetscCall(VecGetLocalSize(X, &nloc));
   PetscCall(MPIU_Allreduce(&nloc, nmin, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
-  PetscCall(GatherAll(X, &Xa));
-  PetscCall(GatherAll(q, &qa));
-  PetscCall(GatherAll(v, &va));
+  PetscCall(TestGatherAll(X, &Xa));
+  PetscCall(TestGatherAll(q, &qa));
+  PetscCall(TestGatherAll(v, &va));
   PetscCall(VecGetSize(Xs, n));
   PetscCall(VecGetSize(Xa, N));
   PetscCall(VecGetArrayRead(Xa, &x));
@@ -537,8 +514,8 @@ static PetscErrorCode TestRanks(const char label[], const char opts[])
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
-  PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ser));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &par));
+  PetscCall(TestCreateModel(PETSC_COMM_SELF, "solid", opts, &ser));
   PetscCall(CompareWithSerial(par, ser, 0.0, &num, &unmatched, &N, &n, &nmin));
   CHECK(nmin > 0, "%s: a rank owns no vertex: the mesh was not distributed\n", label);
   CHECK(N == n && !unmatched, "%s: %" PetscInt_FMT " vertices of the serial mesh are not in the distributed one\n", label, unmatched);
@@ -567,9 +544,9 @@ static PetscErrorCode TestMeshFormat(const char dir[], const char file[])
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/../../examples/meshes/%s %s", dir, file, run));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &par));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &par));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/../../examples/meshes/beam.msh %s", dir, run));
-  PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &ser));
+  PetscCall(TestCreateModel(PETSC_COMM_SELF, "solid", opts, &ser));
   PetscCall(CompareWithSerial(par, ser, 1e-14, &num, &unmatched, &N, &n, &nmin));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "formats: %-18s on %d rank%s against beam.msh on 1, svk, 50 midpoint2 steps: %" PetscInt_FMT " vertices (beam.msh %" PetscInt_FMT "), %" PetscInt_FMT " unmatched, |(u, v) - (u, v)_beam.msh| / |(u, v)_beam.msh| = %.2e\n", file, size, size > 1 ? "s" : "", N / 3, n / 3, unmatched, (double)num));
   CHECK(N == n && !unmatched, "%s: %" PetscInt_FMT " vertices, %" PetscInt_FMT " not in beam.msh (%" PetscInt_FMT " vertices)\n", file, N / 3, unmatched, n / 3);
@@ -646,7 +623,7 @@ static PetscErrorCode TestAxialBar(void)
     char           opts[512];
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_beam_cells %" PetscInt_FMT ",1,1 -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0 -solid_density 1 -solid_g 0,0,0 -solid_v0 1,0,0", nx));
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
     PetscCall(MechSystemCreateState(sys, &tc.X, NULL));
     PetscCall(VecDuplicate(tc.X, &tc.q));
     PetscCall(VecDuplicate(tc.X, &tc.v));
@@ -688,7 +665,7 @@ static PetscErrorCode BeamStiffness(PetscInt nx, PetscInt nyz, const char prefix
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0 -solid_density 1 -solid_g 0,0,0", nx, nyz, nyz));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, sys));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, sys));
   PetscCall(MechSystemCreateState(*sys, q, v));
   PetscCall(MechSystemCreateOperator(*sys, K));
   PetscCall(MechSystemComputeOperator(*sys, 0, *q, *v, 1, 0, 0, *K));
@@ -936,7 +913,7 @@ static PetscErrorCode TestEquivalence(void)
   MechSystem sys;
 
   PetscFunctionBegin;
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
   for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
     Vec       qa, va, qb, vb;
     PetscReal rel;
@@ -1044,7 +1021,7 @@ static PetscErrorCode TestInversion(void)
     char       opts[512];
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_material %s -solid_fix none", smallgeom, moduli[m], materials[m]));
-    PetscCall(CreateSolid(PETSC_COMM_SELF, opts, &sys));
+    PetscCall(TestCreateModel(PETSC_COMM_SELF, "solid", opts, &sys));
     PetscCall(MechSystemCreateState(sys, &q, &v));
     PetscCall(VecDuplicate(q, &f));
     PetscCall(VecGetSize(q, &n));
@@ -1180,7 +1157,7 @@ static PetscErrorCode TestInvertedElement(const char dir[])
   /* the beam: 3 x 2 x 2 boxes; the far corner (1, 0.5, 0.4) lies in the last box, number 11,
      whose 6 tetrahedra (66 to 71) all hold the box's (1, 1, 1) corner */
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_material neohookean -solid_fix none", small));
-  PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
   PetscCall(MechSystemCreateState(sys, &X, &v));
   PetscCall(VecDuplicate(X, &q));
   PetscCall(VecDuplicate(X, &f));
@@ -1248,7 +1225,7 @@ static PetscErrorCode TestInvertedElement(const char dir[])
       const char *files[] = {"beam.msh", "beam_msh4.msh", "beam_msh4_bin.msh", "beam_msh2_bin.msh"};
 
       PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/../../examples/meshes/%s -solid_material neohookean -solid_E 1e5", dir, files[k]));
-      PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
       PetscCall(MechSystemCreateState(sys, &X, &v));
       PetscCall(VecDuplicate(X, &q));
       PetscCall(VecDuplicate(X, &f));
@@ -1311,7 +1288,7 @@ static PetscErrorCode TestInversionStep(void)
     TSConvergedReason   reason;
     SNESConvergedReason sreason;
 
-    PetscCall(CreateSolid(PETSC_COMM_WORLD, opts, &sys));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
     PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
     PetscCall(TSSetOptionsPrefix(ts, "inv_"));
     PetscCall(TSSetType(ts, TSMIDPOINT2));
