@@ -57,17 +57,18 @@ PetscErrorCode MechSystemCreate(MPI_Comm comm, MechSystem *sys)
   s->testerrrank  = -1;
   s->agreetimeout = 5;
   PetscCallMPI(MPI_Comm_dup(comm, &s->agreecomm));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mech_agree_timeout", &s->agreetimeout, NULL));
-  PetscCheck(s->agreetimeout > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-mech_agree_timeout %g must be positive", (double)s->agreetimeout);
   {
     PetscReal hook[2] = {-1, 0};
-    PetscInt  n       = 2;
     PetscBool set;
 
+    PetscOptionsBegin(comm, NULL, "Mechanical system", "MechSystem");
+    PetscCall(MechOptionsReal("-mech_agree_timeout", "Seconds a rank whose model callback failed waits for the others before it ends the job", "MechSystemCreate", s->agreetimeout, &s->agreetimeout, NULL));
     /* test hook: a model error on one rank only (tests/reliability) */
-    PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-mech_test_force_error", hook, &n, &set));
+    PetscCall(MechOptionsRealList("-mech_test_force_error", "Test hook: the force fails on rank,from time", "MechSystemCreate", hook, 2, &set));
+    PetscOptionsEnd();
+    PetscCheck(s->agreetimeout > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-mech_agree_timeout %g must be positive", (double)s->agreetimeout);
     if (set) {
-      PetscCheck(n == 2 && hook[0] >= 0, comm, PETSC_ERR_ARG_WRONG, "-mech_test_force_error: give rank,time");
+      PetscCheck(hook[0] >= 0, comm, PETSC_ERR_ARG_WRONG, "-mech_test_force_error %g,%g: give a rank and a time", (double)hook[0], (double)hook[1]);
       s->testerrrank = (PetscMPIInt)hook[0];
       s->testerrtime = hook[1];
     }
