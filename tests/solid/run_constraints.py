@@ -105,6 +105,22 @@ for ty in ("midpoint2", "alpha2"):
     print(f"rigid      {ty:10s}: |q - X - u t/T| {err:.2e}, strain energy {strain:.2e} of the kinetic {kin:.3g}")
     check(err <= 1e-12 and strain <= 1e-12 * kin, f"{ty}: a prescribed translation did not move the body rigidly ({err:.2e}, {strain:.2e})")
 
+# the stresses in the output, and -solid_output_stress false without them
+with h5py.File("p.h5", "r") as f:
+    has = all(k in f for k in ("fields/stress", "fields/von_mises", "fields/J"))
+clean("ns.h5", "ns.xmf")
+run(f"{BEAM} {MOVE} -ts_max_steps 2 -output ns.h5 -solid_output_stress false")
+with h5py.File("ns.h5", "r") as f:
+    hasnot = not any(k in f for k in ("fields/stress", "fields/von_mises", "fields/J")) and "fields/q" in f
+print(f"output     stresses written by default: {has}; none with -solid_output_stress false: {hasnot}")
+check(has and hasnot, "-solid_output_stress does not decide whether the stresses are written")
+# an output and a checkpoint are continued only by runs that write what they hold
+clean("so.h5", "so.xmf", "sock.h5")
+run(f"{BEAM} -ts_max_steps 3 -output so.h5 -checkpoint sock.h5")
+out = run(f"{BEAM} -ts_max_steps 6 -output so.h5 -checkpoint sock.h5 -restart sock.h5 -solid_output_stress false", expect=2)
+print(f"output     a restart without the stresses of its output: {out.strip()}")
+check("output_stress" in out, "a restart that stops writing the stresses is not refused by name")
+
 # components: z held everywhere (plane strain), gravity along -y
 clean("c.h5", "c.xmf")
 run(f"-model solid -solid_beam_cells 10,2,2 -ts_dt 1e-3 -quiet -output_every 5 -solid_g 0,-9.81,0 -solid_bc clamp,plane -solid_bc_clamp_where x=0 -solid_bc_plane_where all -solid_bc_plane_components z -ts_max_steps 20 -output c.h5")
