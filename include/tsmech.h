@@ -374,6 +374,8 @@ PETSC_EXTERN PetscFunctionList MechModelList;
 /* Refuses option values no option can take (NaN, Inf, overflow, subnormal, integers PetscInt
    would wrap), naming the option; prefix NULL checks every option (src/mech/optionscheck.c) */
 PETSC_EXTERN PetscErrorCode MechOptionsCheckNumbers(MPI_Comm, const char prefix[]);
+/* Refuses any of the options names[] given without a value (src/mech/optionscheck.c) */
+PETSC_EXTERN PetscErrorCode MechOptionsCheckValuesGiven(MPI_Comm, PetscInt, const char *const[]);
 /* Options that must be given with a value, used inside a PetscOptionsBegin() block like PETSc's:
    an option given without one (PETSc reads "-solid_g" and "-solid_g ''" alike and keeps the
    default) is refused, and a list needs exactly n comma-separated values (PETSc drops extra ones

@@ -149,3 +149,47 @@ PetscErrorCode TestGatherAll(Vec x, Vec *all)
   PetscCall(VecScatterDestroy(&sct));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode TestCompareByPosition(Vec X, Vec q, Vec v, Vec Xref, Vec qref, Vec vref, PetscReal match, PetscReal *rel, PetscInt *unmatched)
+{
+  PetscInt           n, nref;
+  PetscReal          num = 0, den = 0;
+  const PetscScalar *x, *xs, *a, *as, *b, *bs;
+
+  PetscFunctionBegin;
+  *unmatched = 0;
+  PetscCall(VecGetSize(X, &n));
+  PetscCall(VecGetSize(Xref, &nref));
+  if (n != nref) *unmatched = nref / 3;
+  PetscCall(VecGetArrayRead(X, &x));
+  PetscCall(VecGetArrayRead(Xref, &xs));
+  PetscCall(VecGetArrayRead(q, &a));
+  PetscCall(VecGetArrayRead(qref, &as));
+  PetscCall(VecGetArrayRead(v, &b));
+  PetscCall(VecGetArrayRead(vref, &bs));
+  for (PetscInt i = 0; i < nref && n == nref; i += 3) {
+    PetscInt j;
+
+    for (j = 0; j < n; j += 3)
+      if (PetscAbsReal(x[j] - xs[i]) <= match && PetscAbsReal(x[j + 1] - xs[i + 1]) <= match && PetscAbsReal(x[j + 2] - xs[i + 2]) <= match) break;
+    if (j == n) {
+      (*unmatched)++;
+      continue;
+    }
+    /* displacements, so that a reference position matched within match does not count */
+    for (int c = 0; c < 3; c++) {
+      num += PetscSqr(a[j + c] - as[i + c] - (x[j + c] - xs[i + c])) + PetscSqr(b[j + c] - bs[i + c]);
+      den += PetscSqr(as[i + c] - xs[i + c]) + PetscSqr(bs[i + c]);
+    }
+  }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(VecRestoreArrayRead(Xref, &xs));
+  PetscCall(VecRestoreArrayRead(q, &a));
+  PetscCall(VecRestoreArrayRead(qref, &as));
+  PetscCall(VecRestoreArrayRead(v, &b));
+  PetscCall(VecRestoreArrayRead(vref, &bs));
+  *rel = den > 0 ? PetscSqrtReal(num / den) : PETSC_INFINITY;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, rel, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, unmatched, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscFunctionReturn(0);
+}

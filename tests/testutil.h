@@ -28,6 +28,10 @@ PetscErrorCode TestClearOptions(const char options[]);
 PetscErrorCode TestCreateModel(MPI_Comm comm, const char model[], const char opts[], MechSystem *sys);
 /* All of a distributed vector on every rank (created here) */
 PetscErrorCode TestGatherAll(Vec x, Vec *all);
+/* |(u, v) - (u, v)_ref| / |(u, v)_ref| over the vertices (u = q - X), each vertex of the reference
+   matched by its reference position within match (unmatched: how many are not; all of them when
+   the sizes differ); every vector whole on this rank (TestGatherAll()); the largest over the ranks */
+PetscErrorCode TestCompareByPosition(Vec X, Vec q, Vec v, Vec Xref, Vec qref, Vec vref, PetscReal match, PetscReal *rel, PetscInt *unmatched);
 /* Fails with a message when cond is false */
 #define TestCheck(comm, cond, ...) PetscCheck(cond, comm, PETSC_ERR_PLIB, __VA_ARGS__)
 #endif

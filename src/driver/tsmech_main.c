@@ -594,27 +594,9 @@ static PetscErrorCode ReadOptions(App *app)
 static PetscErrorCode CheckValuesGiven(MPI_Comm comm)
 {
   static const char *const valued[] = {"-ts_type", "-ts_dt", "-ts_max_time", "-ts_max_steps", "-ts_max_snes_failures", "-ts_max_reject", "-ts_rtol", "-ts_atol", "-ts_adapt_type", "-ts_adapt_dt_min", "-ts_adapt_dt_max", "-ts_adapt_safety", "-ts_adapt_clip", "-ts_theta_theta", "-ts_theta_linearized_guess", "-ts_theta_pc_rebuild_growth", "-ts_theta_ew_safeguard", "-ts_theta_ne_depth", "-ts_theta_ne_reach", "-ts_theta_ne_max_it", "-ts_theta_ne_rtol", "-ts_alpha_radius", "-snes_type", "-snes_rtol", "-snes_atol", "-snes_stol", "-snes_max_it", "-snes_max_funcs", "-snes_linesearch_type", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-pc_type", "-pc_factor_mat_solver_type", "-mass_ksp_type", "-mass_pc_type", "-dm_mat_type", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-options_file"};
-  char                    *all = NULL, *tok, *next, *save = NULL;
 
   PetscFunctionBegin;
-  /* the database's text (PetscOptionsGetAll() marks no option used, which the report of unused
-     options relies on): an option name followed by another name or nothing has no value */
-  PetscCall(PetscOptionsGetAll(NULL, &all));
-  for (tok = strtok_r(all, " ", &save); tok; tok = next) {
-    next = strtok_r(NULL, " ", &save);
-    if (tok[0] != '-' || (next && (next[0] != '-' || isdigit((unsigned char)next[1]) || next[1] == '.'))) continue;
-    for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
-      if (strcmp(tok, valued[i])) continue;
-      {
-        char name[128];
-
-        PetscCall(PetscStrncpy(name, tok, sizeof(name)));
-        PetscCall(PetscFree(all));
-        SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: needs a value; an empty value would keep the default", name);
-      }
-    }
-  }
-  PetscCall(PetscFree(all));
+  PetscCall(MechOptionsCheckValuesGiven(comm, (PetscInt)(sizeof(valued) / sizeof(valued[0])), valued));
   PetscFunctionReturn(0);
 }
 

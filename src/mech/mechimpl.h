@@ -122,8 +122,9 @@ PETSC_INTERN PetscErrorCode MechSystemSetUpFirstOrder(MechSystem, TS, Vec q, Vec
 PETSC_INTERN PetscErrorCode MechFirstOrderUnpack(TS, Vec X, Vec q, Vec v);
 PETSC_INTERN PetscErrorCode MechFirstOrderPack(TS, Vec q, Vec v, Vec X);
 /* the state at which a system with a prescribed motion is evaluated: the fixed dofs at their
-   prescribed position and velocity at t (work copies), or q and v themselves */
-PETSC_INTERN PetscErrorCode MechSystemMotionState(MechSystem, PetscReal, Vec, Vec, Vec *, Vec *);
+   prescribed position and velocity at t (work copies), or q and v themselves; a (may be NULL)
+   gets the prescribed acceleration in its fixed entries */
+PETSC_INTERN PetscErrorCode MechSystemMotionState(MechSystem, PetscReal, Vec, Vec, Vec *, Vec *, Vec);
 /* the prescribed motion met at the end of a step of a PETSc type (its post-step) */
 PETSC_INTERN PetscErrorCode TSMechApplyFixedMotion(TS);
 

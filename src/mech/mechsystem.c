@@ -887,10 +887,11 @@ PetscErrorCode MechSystemApplyFixedAt(MechSystem sys, PetscReal t, Vec q, Vec v)
 /*
   The state a system with a prescribed motion is evaluated at: q and v with the fixed entries at
   their prescribed values at t, so that the force and the tangent never depend on where an
-  integrator's unknowns put the fixed dofs (their columns of K and D are zero). Without a motion
-  q and v themselves.
+  integrator's unknowns put the fixed dofs (their columns of K and D are zero), and (a, if not
+  NULL) the prescribed acceleration, from one evaluation of the motion. Without a motion q and v
+  themselves, a untouched.
 */
-PetscErrorCode MechSystemMotionState(MechSystem sys, PetscReal t, Vec q, Vec v, Vec *qm, Vec *vm)
+PetscErrorCode MechSystemMotionState(MechSystem sys, PetscReal t, Vec q, Vec v, Vec *qm, Vec *vm, Vec a)
 {
   PetscFunctionBegin;
   *qm = q;
@@ -900,7 +901,7 @@ PetscErrorCode MechSystemMotionState(MechSystem sys, PetscReal t, Vec q, Vec v, 
   if (!sys->vm) PetscCall(VecDuplicate(q, &sys->vm));
   PetscCall(VecCopy(q, sys->qm));
   if (v) PetscCall(VecCopy(v, sys->vm));
-  PetscCall(MechSystemComputeFixedMotion(sys, t, sys->qm, v ? sys->vm : NULL, NULL));
+  PetscCall(MechSystemComputeFixedMotion(sys, t, sys->qm, v ? sys->vm : NULL, a));
   *qm = sys->qm;
   *vm = v ? sys->vm : NULL;
   PetscFunctionReturn(0);
@@ -1724,7 +1725,9 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCall(MechSystemSetUp(sys));
   PetscCall(PetscLogEventBegin(MECH_Force, sys, q, v, f));
-  PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v));
+  /* with a motion: the state where it is prescribed, and its acceleration a_f in apresc */
+  if (sys->apresc) PetscCall(VecZeroEntries(sys->apresc));
+  PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v, sys->apresc));
   {
     PetscErrorCode ierr = (*sys->force)(sys, t, q, v, f, sys->forcectx);
     PetscMPIInt    rank;
@@ -1737,8 +1740,6 @@ PetscErrorCode MechSystemComputeForce(MechSystem sys, PetscReal t, Vec q, Vec v,
   if (sys->motion && sys->fixed) {
     /* the prescribed acceleration a_f: the fixed rows' force -m_ff a_f, and with a consistent
        mass the inertia M_if a_f of the moving dofs on the free rows */
-    PetscCall(VecZeroEntries(sys->apresc));
-    PetscCall(MechSystemAgree(sys, (*sys->motion)(sys, t, NULL, NULL, sys->apresc, sys->motionctx), "prescribed motion"));
     if (sys->Mcouple) {
       PetscCall(MatMultAdd(sys->Mcouple, sys->apresc, f, f));
       PetscCall(VecISSet(f, sys->fixed, 0.0));
@@ -1841,7 +1842,7 @@ static PetscErrorCode MechSystemComputeOperator_Private(MechSystem sys, MechTang
   PetscCall(PetscLogEventBegin(MECH_Operator, sys, J, 0, 0));
   PetscCall(MatZeroEntries(J));
   if (cK != 0 || cD != 0) {
-    PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v));
+    PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v, NULL));
     PetscCall(MechSystemAgree(sys, (*fn)(sys, t, q, v, cK, cD, J, ctx), "tangent"));
     if (sys->fixed) PetscCall(MatZeroRowsColumnsIS(J, sys->fixed, 0.0, NULL, NULL));
   } else {

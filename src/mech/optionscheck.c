@@ -130,6 +130,43 @@ PetscErrorCode MechOptionsCheckNumbers(MPI_Comm comm, const char prefix[])
   PetscFunctionReturn(0);
 }
 
+/*@C
+  MechOptionsCheckValuesGiven - Refuses any of the options `names` given without a value: PETSc reads
+  "-ts_dt", "-ts_dt ''" and no -ts_dt alike and keeps the default. Reads the database's text, which
+  marks no option used (the report of unused options stays right).
+
+  Collective (every rank holds the same options database; each raises the same error)
+
+  Input Parameters:
++ comm  - the communicator of the error
+. n     - the number of names
+- names - the options that take a value, with their "-"
+
+  Level: intermediate
+
+.seealso: `MechOptionsCheckNumbers()`, `MechOptionsReal()`
+@*/
+PetscErrorCode MechOptionsCheckValuesGiven(MPI_Comm comm, PetscInt n, const char *const names[])
+{
+  char *all = NULL, *tok, *next, *save = NULL, name[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (tok = strtok_r(all, " ", &save); tok; tok = next) {
+    next = strtok_r(NULL, " ", &save);
+    /* a name followed by another name (as MechOptionsCheckNumbers() tells them) or by nothing */
+    if (tok[0] != '-' || IsNumber(tok) || (next && !(next[0] == '-' && !IsNumber(next)))) continue;
+    for (PetscInt i = 0; i < n; i++) {
+      if (strcmp(tok, names[i])) continue;
+      PetscCall(PetscStrncpy(name, tok, sizeof(name)));
+      PetscCall(PetscFree(all));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: needs a value; an empty value would keep the default", name);
+    }
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(0);
+}
+
 /*
   An option of the block that must carry a value: refused when given without one, and (n > 0) when
   its value is not a list of exactly n non-empty comma-separated elements

@@ -224,7 +224,7 @@ PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem sys, PetscReal t, Vec
   PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Linearize, sys, q, v, 0));
   if (cK != 0 || cD != 0) {
-    PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v));
+    PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v, NULL));
     PetscCall(MechSystemAgree(sys, (*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx), "tangent linearization"));
   }
   PetscCall(PetscLogEventEnd(MECH_Linearize, sys, q, v, 0));

@@ -160,22 +160,6 @@ static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBo
 }
 
 /*
-  The linear solver of a second-order implicit type.
-
-  With Eisenstat-Walker forcing terms (-snes_ksp_ew) the linear solve only needs to reduce the
-  true residual by the forcing term, ||F + J s|| <= eta ||F||, which makes s a descent direction
-  for the line search (Eisenstat & Walker, SIAM J. Sci. Comput. 17, 1996; docs/solvers.md §3).
-  CG's default test on the preconditioned residual does not bound the true one: with a loose eta
-  and a lagged ICC it accepted, after one iteration, a step that doubled the true residual, and
-  Newton stalled (cloth 512^2, SNES DIVERGED_LOCAL_MIN). So CG tests the unpreconditioned
-  residual under EW, unless -ksp_norm_type is given.
-
-  The KSP works on the N unknowns of the system's grid, so it gets the DMDA, inactive (the
-  operators stay the TS's): PCMG and other DM-aware preconditioners see the grid, and -pc_type mg
-  gets its geometric hierarchy (MechSystemSetUpPCMG()). The first-order form has 2N unknowns and
-  gets no DM.
-*/
-/*
   The N x N Jacobian matrix of the second-order form, for the implicit second-order types: given
   only now that the type is known (TSMechSetSystem() explains why), unless the SNES has one.
 */
@@ -197,6 +181,23 @@ static PetscErrorCode TSMechSetUpSecondOrderJacobian(TS ts, MechSystem sys)
   PetscCall(MatDestroy(&J));
   PetscFunctionReturn(0);
 }
+
+/*
+  The linear solver of a second-order implicit type.
+
+  With Eisenstat-Walker forcing terms (-snes_ksp_ew) the linear solve only needs to reduce the
+  true residual by the forcing term, ||F + J s|| <= eta ||F||, which makes s a descent direction
+  for the line search (Eisenstat & Walker, SIAM J. Sci. Comput. 17, 1996; docs/solvers.md §3).
+  CG's default test on the preconditioned residual does not bound the true one: with a loose eta
+  and a lagged ICC it accepted, after one iteration, a step that doubled the true residual, and
+  Newton stalled (cloth 512^2, SNES DIVERGED_LOCAL_MIN). So CG tests the unpreconditioned
+  residual under EW, unless -ksp_norm_type is given.
+
+  The KSP works on the N unknowns of the system's grid, so it gets the DMDA, inactive (the
+  operators stay the TS's): PCMG and other DM-aware preconditioners see the grid, and -pc_type mg
+  gets its geometric hierarchy (MechSystemSetUpPCMG()). The first-order form has 2N unknowns and
+  gets no DM.
+*/
 
 static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
 {
@@ -264,8 +265,11 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
   Level: beginner
 
   Notes:
-  The fixed dofs of the attached system are first set to their prescribed values in q and to
-  rest in v (`MechSystemApplyFixed()`, in place). Second-order types (`TSMechIsSecondOrder()`)
+  The fixed dofs of the attached system are first set to their prescribed values in q and v at
+  the TS's time (`MechSystemApplyFixedAt()`, in place: at rest, or where a prescribed motion is;
+  a motion also gets a post-step that meets it at every step's end under PETSc's types, unless
+  the TS has a post-step, which then must meet it itself with `MechSystemApplyFixedAt()`; the run
+  guard's does). Second-order types (`TSMechIsSecondOrder()`)
   then get q and v themselves through `TS2SetSolution()` and, if implicit, the N x N Jacobian
   matrix (`MechSystemCreateOperator()`, unless the SNES has one); the KSP of an implicit one also gets the
   system's `DMDA` (inactive), and with -pc_type mg its grid hierarchy (`MechSystemSetUpPCMG()`);

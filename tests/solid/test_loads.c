@@ -532,14 +532,13 @@ static PetscErrorCode TestLame(PetscInt nm, char *meshes[], PetscBool check)
 /* A dynamic run with every kind of load on all ranks and on one: the final states vertex by vertex */
 static PetscErrorCode TestRanks(void)
 {
-  const char         tight[] = "-snes_rtol 1e-14 -snes_atol 1e-13 -snes_stol 0 -snes_max_it 30 -ksp_type gmres -ksp_rtol 1e-15 -ksp_atol 1e-16 -ksp_max_it 2000 -pc_type jacobi";
-  char               opts[2048];
-  MechSystem         par, ser;
-  Vec                X, Xs, v0, q, v, qs, vs, Xa, qa, va;
-  PetscInt           n, N, unmatched = 0;
-  PetscReal          num = 0, den = 0, rel;
-  const PetscScalar *x, *xs, *a, *as, *b, *bs;
-  PetscMPIInt        size;
+  const char  tight[] = "-snes_rtol 1e-14 -snes_atol 1e-13 -snes_stol 0 -snes_max_it 30 -ksp_type gmres -ksp_rtol 1e-15 -ksp_atol 1e-16 -ksp_max_it 2000 -pc_type jacobi";
+  char        opts[2048];
+  MechSystem  par, ser;
+  Vec         X, Xs, v0, q, v, qs, vs, Xa, qa, va;
+  PetscInt    n, N, unmatched = 0;
+  PetscReal   rel;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -561,35 +560,8 @@ static PetscErrorCode TestRanks(void)
   PetscCall(TestGatherAll(v, &va));
   PetscCall(VecGetSize(Xs, &n));
   PetscCall(VecGetSize(Xa, &N));
-  PetscCall(VecGetArrayRead(Xa, &x));
-  PetscCall(VecGetArrayRead(Xs, &xs));
-  PetscCall(VecGetArrayRead(qa, &a));
-  PetscCall(VecGetArrayRead(qs, &as));
-  PetscCall(VecGetArrayRead(va, &b));
-  PetscCall(VecGetArrayRead(vs, &bs));
-  for (PetscInt i = 0; i < n && N == n; i += 3) {
-    PetscInt j;
-
-    for (j = 0; j < n; j += 3)
-      if (x[j] == xs[i] && x[j + 1] == xs[i + 1] && x[j + 2] == xs[i + 2]) break;
-    if (j == n) {
-      unmatched++;
-      continue;
-    }
-    for (int c = 0; c < 3; c++) {
-      num += PetscSqr(a[j + c] - as[i + c]) + PetscSqr(b[j + c] - bs[i + c]);
-      den += PetscSqr(as[i + c] - xs[i + c]) + PetscSqr(bs[i + c]);
-    }
-  }
-  PetscCall(VecRestoreArrayRead(Xa, &x));
-  PetscCall(VecRestoreArrayRead(Xs, &xs));
-  PetscCall(VecRestoreArrayRead(qa, &a));
-  PetscCall(VecRestoreArrayRead(qs, &as));
-  PetscCall(VecRestoreArrayRead(va, &b));
-  PetscCall(VecRestoreArrayRead(vs, &bs));
-  rel = den > 0 ? PetscSqrtReal(num / den) : PETSC_INFINITY;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &rel, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &unmatched, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  /* the same mesh: vertices matched exactly */
+  PetscCall(TestCompareByPosition(Xa, qa, va, Xs, qs, vs, 0, &rel, &unmatched));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ranks: %d ranks against 1, bar with a follower pressure, a traction and a force (hat, sin, ramp), 30 midpoint2 steps: |(u, v) - (u, v)_serial| / |(u, v)_serial| = %.2e\n", size, (double)rel));
   CHECK(N == n && !unmatched, "%" PetscInt_FMT " vertices of the serial mesh are not in the distributed one\n", unmatched);
   CHECK(rel <= 1e-10, "%d ranks differ from 1 by %.2e\n", size, (double)rel);

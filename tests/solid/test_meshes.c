@@ -38,13 +38,9 @@ static const char tight[] = "-snes_rtol 1e-14 -snes_atol 1e-13 -snes_stol 0 -sne
    the ranks) and how many vertices of b have no match in a */
 static PetscErrorCode Compare(MechSystem a, MechSystem b, PetscReal match, PetscReal *rel, PetscInt *unmatched)
 {
-  Vec                Xa, Xb, w, qa, va, qb, vb, XA, QA, VA, XB, QB, VB;
-  PetscInt           na, nb;
-  PetscReal          num = 0, den = 0;
-  const PetscScalar *x, *xs, *q, *qs, *v, *vs;
+  Vec Xa, Xb, w, qa, va, qb, vb, XA, QA, VA, XB, QB, VB;
 
   PetscFunctionBegin;
-  *unmatched = 0;
   PetscCall(MechSystemCreateState(a, &Xa, &w));
   PetscCall(VecDestroy(&w));
   PetscCall(MechSystemCreateState(b, &Xb, &w));
@@ -57,38 +53,7 @@ static PetscErrorCode Compare(MechSystem a, MechSystem b, PetscReal match, Petsc
   PetscCall(TestGatherAll(Xb, &XB));
   PetscCall(TestGatherAll(qb, &QB));
   PetscCall(TestGatherAll(vb, &VB));
-  PetscCall(VecGetSize(XA, &na));
-  PetscCall(VecGetSize(XB, &nb));
-  PetscCall(VecGetArrayRead(XA, &x));
-  PetscCall(VecGetArrayRead(XB, &xs));
-  PetscCall(VecGetArrayRead(QA, &q));
-  PetscCall(VecGetArrayRead(QB, &qs));
-  PetscCall(VecGetArrayRead(VA, &v));
-  PetscCall(VecGetArrayRead(VB, &vs));
-  if (na != nb) *unmatched = nb / 3;
-  for (PetscInt i = 0; i < nb && na == nb; i += 3) {
-    PetscInt j;
-
-    for (j = 0; j < na; j += 3)
-      if (PetscAbsReal(x[j] - xs[i]) <= match && PetscAbsReal(x[j + 1] - xs[i + 1]) <= match && PetscAbsReal(x[j + 2] - xs[i + 2]) <= match) break;
-    if (j == na) {
-      (*unmatched)++;
-      continue;
-    }
-    for (int c = 0; c < 3; c++) {
-      num += PetscSqr(q[j + c] - qs[i + c] - (x[j + c] - xs[i + c])) + PetscSqr(v[j + c] - vs[i + c]);
-      den += PetscSqr(qs[i + c] - xs[i + c]) + PetscSqr(vs[i + c]);
-    }
-  }
-  PetscCall(VecRestoreArrayRead(XA, &x));
-  PetscCall(VecRestoreArrayRead(XB, &xs));
-  PetscCall(VecRestoreArrayRead(QA, &q));
-  PetscCall(VecRestoreArrayRead(QB, &qs));
-  PetscCall(VecRestoreArrayRead(VA, &v));
-  PetscCall(VecRestoreArrayRead(VB, &vs));
-  *rel = den > 0 ? PetscSqrtReal(num / den) : PETSC_INFINITY;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, rel, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, unmatched, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(TestCompareByPosition(XA, QA, VA, XB, QB, VB, match, rel, unmatched));
   {
     Vec *all[] = {&Xa, &Xb, &qa, &va, &qb, &vb, &XA, &QA, &VA, &XB, &QB, &VB};
 

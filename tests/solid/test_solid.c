@@ -440,13 +440,10 @@ static PetscErrorCode TestConservation(void)
 */
 static PetscErrorCode CompareWithSerial(MechSystem par, MechSystem ser, PetscReal match, PetscReal *rel, PetscInt *unmatched, PetscInt *N, PetscInt *n, PetscInt *nmin)
 {
-  Vec                X, Xs, v0, q, v, qs, vs, Xa, qa, va;
-  PetscInt           nloc;
-  PetscReal          num = 0, den = 0;
-  const PetscScalar *x, *xs, *a, *as, *b, *bs;
+  Vec      X, Xs, v0, q, v, qs, vs, Xa, qa, va;
+  PetscInt nloc;
 
   PetscFunctionBegin;
-  *unmatched = 0;
   PetscCall(MechSystemCreateState(par, &X, &v0));
   PetscCall(VecDestroy(&v0));
   PetscCall(MechSystemCreateState(ser, &Xs, &v0));
@@ -460,35 +457,7 @@ static PetscErrorCode CompareWithSerial(MechSystem par, MechSystem ser, PetscRea
   PetscCall(TestGatherAll(v, &va));
   PetscCall(VecGetSize(Xs, n));
   PetscCall(VecGetSize(Xa, N));
-  PetscCall(VecGetArrayRead(Xa, &x));
-  PetscCall(VecGetArrayRead(Xs, &xs));
-  PetscCall(VecGetArrayRead(qa, &a));
-  PetscCall(VecGetArrayRead(qs, &as));
-  PetscCall(VecGetArrayRead(va, &b));
-  PetscCall(VecGetArrayRead(vs, &bs));
-  for (PetscInt i = 0; i < *n && *N == *n; i += 3) {
-    PetscInt j;
-
-    for (j = 0; j < *n; j += 3)
-      if (PetscAbsReal(x[j] - xs[i]) <= match && PetscAbsReal(x[j + 1] - xs[i + 1]) <= match && PetscAbsReal(x[j + 2] - xs[i + 2]) <= match) break;
-    if (j == *n) {
-      (*unmatched)++;
-      continue;
-    }
-    for (int c = 0; c < 3; c++) {
-      num += PetscSqr(a[j + c] - as[i + c] - (x[j + c] - xs[i + c])) + PetscSqr(b[j + c] - bs[i + c]);
-      den += PetscSqr(as[i + c] - xs[i + c]) + PetscSqr(bs[i + c]);
-    }
-  }
-  PetscCall(VecRestoreArrayRead(Xa, &x));
-  PetscCall(VecRestoreArrayRead(Xs, &xs));
-  PetscCall(VecRestoreArrayRead(qa, &a));
-  PetscCall(VecRestoreArrayRead(qs, &as));
-  PetscCall(VecRestoreArrayRead(va, &b));
-  PetscCall(VecRestoreArrayRead(vs, &bs));
-  *rel = den > 0 ? PetscSqrtReal(num / den) : PETSC_INFINITY;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, rel, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, unmatched, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(TestCompareByPosition(Xa, qa, va, Xs, qs, vs, match, rel, unmatched));
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&Xs));
   PetscCall(VecDestroy(&Xa));

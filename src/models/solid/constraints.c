@@ -352,12 +352,6 @@ static PetscErrorCode SolidMotion(MechSystem sys, PetscReal t, Vec q, Vec v, Vec
   PetscFunctionReturn(0);
 }
 
-/* Whether some constraint prescribes a motion (u phi(t) not constant) */
-PetscBool SolidConstraintsMoving(SolidConstraints c)
-{
-  return c && c->moving ? PETSC_TRUE : PETSC_FALSE;
-}
-
 PetscErrorCode SolidConstraintsDestroy(SolidConstraints *c)
 {
   PetscFunctionBegin;

@@ -198,7 +198,6 @@ PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
 /* constraints.c */
 PETSC_INTERN PetscErrorCode SolidSetUpConstraints(Solid *, MechSystem, PetscBool, PetscReal, const char[], Vec, Vec);
 PETSC_INTERN PetscErrorCode SolidConstraintsEvaluate(SolidConstraints, PetscReal, Vec, Vec, Vec);
-PETSC_INTERN PetscBool      SolidConstraintsMoving(SolidConstraints);
 PETSC_INTERN PetscErrorCode SolidConstraintsDestroy(SolidConstraints *);
 /* loads.c */
 PETSC_INTERN PetscErrorCode SolidSetUpLoads(Solid *, MechSystem, const char[], PetscReal);
