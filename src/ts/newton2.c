@@ -1,6 +1,6 @@
 /*
   newton2: the Newton and preconditioner policy shared by the implicit tsmech types
-  (docs/solvers.md, "The Newton object").
+  (docs/solvers.md §7).
 
   A type solves, at each stage, R(x) = 0 with the TS's SNES, whose Jacobian is
 
@@ -17,6 +17,7 @@
     TSCreate_X:           TSMechNewtonCreate(ts, "ts_theta_", &nw);
                           TSMechNewtonSetStageFunction(nw, XStage, ts);  the stage at an iterate x
     TSSetFromOptions_X:   inside the type's options block, TSMechNewtonSetFromOptions(nw, PetscOptionsObject)
+                          (the settings also through TSMechNewtonSet/Get...(), as TSTheta2Set... do)
     TSSetUp_X:            after TSMechSetUpSNES(ts, R):
                           TSMechNewtonSetUp(nw, sys, TSMECH_NEWTON_FULL, NULL)  (checks the options
                           against the system, sets up the matrix-free operator, the separate
@@ -30,12 +31,14 @@
                           TSMechNewtonPostSolve(nw, nits, lits, converged)  (preconditioner lagging)
                           A single linear solve with J instead (a linearized scheme):
                           TSMechNewtonComputeOperators(nw, &stage, J, P); KSPSolve; PostSolve(nw, 1, its, ok)
-    TSView_X:             TSMechNewtonView(nw, viewer)
+    TSView_X:             TSMechNewtonView(nw, mode, viewer)
+    the family's properties (scheme.h): TSMechNewtonRestartNote(nw, p->restartnote, len) on a
+                          nonlinear problem (a restart rebuilds the lagged preconditioner)
     TSReset_X/Destroy_X:  TSMechNewtonReset(nw) / TSMechNewtonDestroy(&nw)
 
   Reuse: J and P are reused only while the stage coefficients (cK, cD, cM) are unchanged, so a
-  lagged matrix is always the operator of the same equation at a nearby state (the brief's
-  pitfall of TSALPHA2's frozen shifts).
+  lagged matrix is always the operator of the same equation at a nearby state (a Jacobian lagged
+  across TSALPHA2's start-up half steps kept the wrong shift: 186 Newton iterations instead of 24).
 */
 #include "tsimpl2.h"
 #include <petsc/private/snesimpl.h>
