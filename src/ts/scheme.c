@@ -14,9 +14,9 @@
 static const char *const ThetaTypes[]  = {TSTHETA, TSBEULER, TSCN, NULL};
 static const char *const Alpha2Types[] = {TSALPHA2, NULL};
 /* second order besides the theta2 family */
-static const char *const SecondOrder[] = {TSALPHA2, TSSYMEULER2, NULL};
+static const char *const SecondOrder[] = {TSALPHA2, TSSYMEULER2, TSGAUSS2, NULL};
 /* one-step types that keep no history between steps of a fixed size */
-static const char *const NoHistoryTypes[] = {TSSYMEULER2, TSEULER, TSBEULER, TSCN, TSTHETA, NULL};
+static const char *const NoHistoryTypes[] = {TSSYMEULER2, TSGAUSS2, TSEULER, TSBEULER, TSCN, TSTHETA, NULL};
 /* explicit in any case (no Newton solve: their stability limits the step); theta2 at theta = 0 too */
 static const char *const ExplicitTypes[] = {TSEULER2, TSSYMEULER2, TSEULER, TSRK, TSSSP, TSMPRK, TSGLEE, NULL};
 
@@ -159,6 +159,8 @@ static const TSMechFamilyOps *FamilyOps(PetscInt family)
     return &FamilyTheta;
   case TSMECH_FAMILY_ALPHA2:
     return &FamilyAlpha2;
+  case TSMECH_FAMILY_GAUSS2:
+    return &TSMechFamilyGauss2;
   default:
     return NULL;
   }
@@ -172,7 +174,7 @@ PetscErrorCode TSMechSchemeFamilyOfType(const char type[], PetscInt *family)
 
   PetscFunctionBegin;
   *family = TSMECH_FAMILY_OTHER;
-  for (f = TSMECH_FAMILY_THETA2; f <= TSMECH_FAMILY_ALPHA2; f++) {
+  for (f = TSMECH_FAMILY_THETA2; f <= TSMECH_FAMILY_LAST; f++) {
     PetscCall(InList(type, FamilyOps(f)->types, &flg));
     if (flg) *family = f;
   }
@@ -280,7 +282,7 @@ PetscBool TSMechSchemeIsParameterName(const char name[])
   TSMechScheme s;
   PetscInt     f, i;
 
-  for (f = TSMECH_FAMILY_THETA2; f <= TSMECH_FAMILY_ALPHA2; f++) {
+  for (f = TSMECH_FAMILY_THETA2; f <= TSMECH_FAMILY_LAST; f++) {
     s.n = 0;
     if ((*FamilyOps(f)->declare)(&s)) return PETSC_TRUE; /* cannot happen; refuse the name */
     for (i = 0; i < s.n; i++)

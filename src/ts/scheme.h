@@ -15,7 +15,8 @@ typedef enum {
   TSMECH_FAMILY_OTHER  = 0, /* no recorded parameters */
   TSMECH_FAMILY_THETA2 = 1, /* theta2, beuler2, cn2, midpoint2, euler2 */
   TSMECH_FAMILY_THETA  = 2, /* PETSc's theta, beuler, cn (first-order form) */
-  TSMECH_FAMILY_ALPHA2 = 3  /* PETSc's alpha2 */
+  TSMECH_FAMILY_ALPHA2 = 3, /* PETSc's alpha2 */
+  TSMECH_FAMILY_GAUSS2 = 4  /* gauss2 */
 } TSMechFamily;
 
 #define TSMECH_SCHEME_NAMELEN  64
@@ -59,6 +60,10 @@ typedef struct {
 
 /* The theta2 family's (theta2.c) */
 PETSC_INTERN const TSMechFamilyOps TSMechFamilyTheta2;
+/* The gauss2 family's (gauss2.c) */
+PETSC_INTERN const TSMechFamilyOps TSMechFamilyGauss2;
+/* The last family (the loops over families end here) */
+#define TSMECH_FAMILY_LAST TSMECH_FAMILY_GAUSS2
 
 /* Called once per parameter of a scheme's family, in a fixed order, with the address of its value */
 typedef PetscErrorCode (*TSMechSchemeParamFn)(void *ctx, const char name[], TSMechParamKind, void *value);
