@@ -19,13 +19,16 @@
 
       P = cM M + tau D + cK tau^2 K,   cM = Re(1/lambda),  cK = Re(lambda)
 
-  (exact for a real eigenvalue, the block's diagonal for a complex pair), with a KSP of prefix
-  <ksp prefix>gauss2_. s = 1 is the implicit midpoint rule (midpoint2).
+  (exact for a real eigenvalue, the block's diagonal for a complex pair), each with a KSP of the
+  options the user gives for the linear solver (-ksp_type, -pc_type: the one-stage operator's, as
+  under midpoint2); the stage system's own KSP has the prefix gauss2_ (FGMRES). s = 1 is the
+  implicit midpoint rule (midpoint2).
 */
 #include "tsimpl2.h"
 #include "scheme.h"
 #include "../mech/mechimpl.h"
 #include <petsc/private/snesimpl.h>
+#include <petscdmda.h>
 #include <stdio.h>
 
 #define GAUSS2_MAXS 3
@@ -49,6 +52,8 @@ typedef struct {
   KSP             ksp[GAUSS2_MAXS];                                              /* their solvers */
   PetscReal       rscale, fnormprev;                                             /* Newton's round-off floor */
   PetscInt        blockits;                                                      /* linear iterations in the blocks, for -ts_view */
+  PetscBool       prefixed;                                                      /* the stage KSP has its prefix gauss2_ */
+  char            uprefix[256];                                                  /* the blocks' prefix: the stage KSP's before */
 } TS_Gauss2;
 
 /* The Gauss-Legendre tableau of s stages (Hairer, Norsett & Wanner 1993, Table II.7.3-4) */
@@ -305,39 +310,44 @@ static PetscErrorCode Gauss2RestoreStages(TS_Gauss2 *gs, Vec X, Vec views[], Pet
   PetscFunctionReturn(0);
 }
 
-/* Q_i = q + tau sum_j a_ij V_j and V_i from the stage velocities X */
+/*
+  The unknowns are the stage velocity increments Z_i = V_i - v (Hairer & Wanner 1996, §IV.8: small
+  unknowns keep the round-off of the solve small against the state): V_i = v + Z_i and
+  Q_i = q + tau (c_i v + sum_j a_ij Z_j), the increment formed before it is added to q.
+*/
 static PetscErrorCode Gauss2StageStates(TS ts, Vec X)
 {
   TS_Gauss2   *gs = (TS_Gauss2 *)ts->data;
   PetscScalar *x;
   PetscInt     i, j, s = gs->s;
+  PetscReal    tau = ts->time_step;
 
   PetscFunctionBegin;
   PetscCall(Gauss2GetStages(gs, X, gs->xs, &x));
   for (i = 0; i < s; i++) {
-    PetscCall(VecCopy(gs->xs[i], gs->V[i]));
-    PetscCall(VecCopy(gs->st.q0, gs->Q[i]));
-    for (j = 0; j < s; j++) PetscCall(VecAXPY(gs->Q[i], ts->time_step * gs->A[i * s + j], gs->xs[j]));
+    PetscCall(VecWAXPY(gs->V[i], 1.0, gs->st.v0, gs->xs[i]));
+    PetscCall(VecAXPBY(gs->w, tau * gs->c[i], 0.0, gs->st.v0));
+    for (j = 0; j < s; j++) PetscCall(VecAXPY(gs->w, tau * gs->A[i * s + j], gs->xs[j]));
+    PetscCall(VecWAXPY(gs->Q[i], 1.0, gs->st.q0, gs->w));
   }
   PetscCall(Gauss2RestoreStages(gs, X, gs->xs, &x));
   PetscFunctionReturn(0);
 }
 
-/* R_i = sum_j w_ij M (V_j - v) + tau f(t + c_i tau, Q_i, V_i), M with the fixed dofs decoupled */
+/* R_i = sum_j w_ij M Z_j + tau f(t + c_i tau, Q_i, V_i), M with the fixed dofs decoupled */
 static PetscErrorCode SNESTSFormFunction_Gauss2(SNES snes, Vec X, Vec R, TS ts)
 {
   TS_Gauss2   *gs  = (TS_Gauss2 *)ts->data;
   MechSystem   sys = gs->st.sys;
-  PetscScalar *r;
+  PetscScalar *r, *x;
   PetscInt     i, j, s = gs->s;
 
   PetscFunctionBegin;
   (void)snes;
   PetscCall(Gauss2StageStates(ts, X));
-  for (j = 0; j < s; j++) {
-    PetscCall(VecWAXPY(gs->w, -1.0, gs->st.v0, gs->V[j]));
-    PetscCall(MatMult(sys->Mfix, gs->w, gs->MU[j]));
-  }
+  PetscCall(Gauss2GetStages(gs, X, gs->xs, &x));
+  for (j = 0; j < s; j++) PetscCall(MatMult(sys->Mfix, gs->xs[j], gs->MU[j]));
+  PetscCall(Gauss2RestoreStages(gs, X, gs->xs, &x));
   PetscCall(Gauss2GetStages(gs, R, gs->ys, &r));
   for (i = 0; i < s; i++) {
     PetscCall(MechSystemComputeForce(sys, ts->ptime + gs->c[i] * ts->time_step, gs->Q[i], gs->V[i], gs->F));
@@ -497,10 +507,8 @@ static PetscErrorCode TSStep_Gauss2(TS ts)
     PetscCall(Gauss2BuildBlocks(ts));
     gs->rscale    = -1;
     gs->fnormprev = -1;
-    /* initial guess: every stage velocity v */
-    PetscCall(Gauss2GetStages(gs, gs->X, gs->xs, &x));
-    for (i = 0; i < s; i++) PetscCall(VecCopy(gs->st.v0, gs->xs[i]));
-    PetscCall(Gauss2RestoreStages(gs, gs->X, gs->xs, &x));
+    /* initial guess: every stage velocity v (Z = 0) */
+    PetscCall(VecSet(gs->X, 0));
     PetscCall(SNESSolve(ts->snes, NULL, gs->X));
     PetscCall(SNESGetIterationNumber(ts->snes, &nits));
     PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
@@ -510,14 +518,18 @@ static PetscErrorCode TSStep_Gauss2(TS ts)
     stageok = snesreason > 0 ? PETSC_TRUE : PETSC_FALSE;
     if (!stageok) PetscCall(TSMechStageFailed(ts));
     /* the new state from the stage velocities, whatever the solver evaluated last */
-    PetscCall(VecCopy(gs->st.q0, gs->q1));
-    PetscCall(VecCopy(gs->st.v0, gs->v1));
+    /* q+ = q + tau (v + sum_i b_i Z_i), v+ = v + sum_j d_j Z_j (sum_i b_i = 1): the increments summed
+       first and added once */
+    PetscCall(VecAXPBY(gs->q1, ts->time_step, 0.0, gs->st.v0));
+    PetscCall(VecSet(gs->v1, 0));
     PetscCall(Gauss2GetStages(gs, gs->X, gs->xs, &x));
     for (i = 0; i < s; i++) {
       PetscCall(VecAXPY(gs->q1, ts->time_step * gs->b[i], gs->xs[i]));
-      PetscCall(VecAXPBYPCZ(gs->v1, gs->d[i], -gs->d[i], 1.0, gs->xs[i], gs->st.v0));
+      PetscCall(VecAXPY(gs->v1, gs->d[i], gs->xs[i]));
     }
     PetscCall(Gauss2RestoreStages(gs, gs->X, gs->xs, &x));
+    PetscCall(VecAXPY(gs->q1, 1.0, gs->st.q0));
+    PetscCall(VecAXPY(gs->v1, 1.0, gs->st.v0));
     PetscCall(TSPostStage(ts, t1, 0, &gs->q1));
     if (stageok) PetscCall(TSAdaptCheckStage(ts->adapt, ts, t1, gs->q1, &stageok));
     PetscCall(TSMechStepFinish(ts, &gs->st, stageok, gs->q1, gs->v1));
@@ -593,7 +605,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   TS_Gauss2  *gs   = (TS_Gauss2 *)ts->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)ts);
   PetscInt    i, n, N, s;
-  PetscBool   none, motion, set;
+  PetscBool   none, motion;
   KSP         ksp;
   PC          pc;
   const char *prefix;
@@ -643,35 +655,55 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   PetscCall(SNESSetJacobian(ts->snes, gs->J, gs->J, SNESTSFormJacobian, ts));
   if (ts->snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(ts->snes, Gauss2SNESConverged, ts, NULL));
 
-  /* the outer linear solver: FGMRES (the block solves may be iterative) with the block preconditioner */
+  /*
+    The linear solver options the user gives (-ksp_type, -pc_type, ...) are those of the one-stage
+    operator, as under midpoint2: they go to the block solvers. The solver of the stage system
+    itself gets the prefix gauss2_ (FGMRES by default: the block solves may be iterative) and the
+    block preconditioner (-gauss2_pc_type none turns it off).
+  */
   PetscCall(SNESGetKSP(ts->snes, &ksp));
-  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  PetscCall(PetscOptionsHasName(((PetscObject)ksp)->options, prefix, "-ksp_type", &set));
-  if (!set) PetscCall(KSPSetType(ksp, KSPFGMRES));
-  PetscCall(KSPGetPC(ksp, &pc));
-  {
-    char      pctype[64] = "";
-    PetscBool isnone, isshell;
-
-    PetscCall(PetscOptionsGetString(((PetscObject)ksp)->options, prefix, "-pc_type", pctype, sizeof(pctype), &set));
-    PetscCall(PetscStrcmp(pctype, PCNONE, &isnone));
-    PetscCall(PetscStrcmp(pctype, PCSHELL, &isshell));
-    PetscCheck(!set || isnone || isshell, comm, PETSC_ERR_ARG_INCOMP, "-%spc_type %s with -ts_type gauss2: its stage system is preconditioned per block of the tableau's eigenbasis; choose the block solvers with -%sgauss2_ksp_type and -%sgauss2_pc_type (or -%spc_type none)", prefix ? prefix : "", pctype, prefix ? prefix : "", prefix ? prefix : "", prefix ? prefix : "");
-    if (set && isnone) PetscCall(PCSetType(pc, PCNONE));
-    else {
-      PetscCall(PCSetType(pc, PCSHELL));
-      PetscCall(PCShellSetContext(pc, ts));
-      PetscCall(PCShellSetApply(pc, PCApply_Gauss2));
-      PetscCall(PCShellSetName(pc, "gauss2 block preconditioner (real eigenbasis of the tableau)"));
-    }
+  if (!gs->prefixed) {
+    PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+    PetscCall(PetscStrncpy(gs->uprefix, prefix ? prefix : "", sizeof(gs->uprefix)));
+    PetscCall(KSPAppendOptionsPrefix(ksp, "gauss2_"));
+    gs->prefixed = PETSC_TRUE;
   }
-  PetscCall(PetscSNPrintf(bprefix, sizeof(bprefix), "%sgauss2_", prefix ? prefix : ""));
+  PetscCall(PetscSNPrintf(bprefix, sizeof(bprefix), "%sgauss2_", gs->uprefix));
+  PetscCall(KSPSetType(ksp, KSPFGMRES));
+  PetscCall(KSPSetTolerances(ksp, 1e-5, 1e-50, 1e4, 10000));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetContext(pc, ts));
+  PetscCall(PCShellSetApply(pc, PCApply_Gauss2));
+  PetscCall(PCShellSetName(pc, "gauss2 block preconditioner (real eigenbasis of the tableau)"));
+  PetscCall(KSPSetFromOptions(ksp));
+  {
+    PetscBool isshell, isnone;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &isshell));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &isnone));
+    PetscCheck(isshell || isnone, comm, PETSC_ERR_ARG_INCOMP, "-%spc_type %s with -ts_type gauss2: the stage system has no assembled matrix; its preconditioner is the block preconditioner (or none), and -%spc_type sets the blocks' solvers", bprefix, ((PetscObject)pc)->type_name, gs->uprefix);
+  }
   for (i = 0; i < gs->nblk; i++) {
+    PC        bpc;
+    PetscBool ismg, isda;
+
     PetscCall(MechSystemCreateOperator(gs->st.sys, &gs->P[i]));
     PetscCall(KSPCreate(comm, &gs->ksp[i]));
     PetscCall(PetscObjectIncrementTabLevel((PetscObject)gs->ksp[i], (PetscObject)ksp, 1));
-    PetscCall(KSPSetOptionsPrefix(gs->ksp[i], bprefix));
+    PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix));
     PetscCall(KSPSetFromOptions(gs->ksp[i]));
+    /* the system's grid for the blocks' preconditioner, as for midpoint2's Newton solver (TSMechSetSolution()) */
+    if (gs->st.sys->dm) {
+      PetscCall(KSPGetPC(gs->ksp[i], &bpc));
+      PetscCall(PetscObjectTypeCompare((PetscObject)gs->st.sys->dm, DMDA, &isda));
+      PetscCall(PetscObjectTypeCompare((PetscObject)bpc, PCMG, &ismg));
+      if (isda) {
+        PetscCall(KSPSetDM(gs->ksp[i], gs->st.sys->dm));
+        PetscCall(KSPSetDMActive(gs->ksp[i], PETSC_FALSE));
+      }
+      if (ismg) PetscCall(MechSystemSetUpPCMG(gs->st.sys, bpc));
+    }
   }
   gs->blockits = 0;
   PetscFunctionReturn(0);
@@ -850,13 +882,14 @@ const TSMechFamilyOps TSMechFamilyGauss2 = {Gauss2FamilyTypes, Gauss2SchemeDecla
 . -ts_gauss2_stages <2> - 1 (implicit midpoint rule, order 2), 2 (order 4), 3 (order 6)
 . -ts_gauss2_matrix_free - the stage Jacobian by finite differences of the stage residual
 . -ts_gauss2_pc_definite - the preconditioner's block operators from the semidefinite tangent
-- -gauss2_ksp_type, -gauss2_pc_type - the solver of each block operator cM M + tau D + cK tau^2 K
+. -ksp_type, -pc_type - the solver of each block operator cM M + tau D + cK tau^2 K (as for midpoint2)
+- -gauss2_ksp_type <fgmres>, -gauss2_ksp_rtol <1e-5> - the solver of the stage system (-gauss2_pc_type none: no preconditioner)
 
   Level: intermediate
 
   Notes:
-  Newton runs on the s stage velocities (s N unknowns); the linear solver (-ksp_type, FGMRES by
-  default) is preconditioned block by block in the real eigenbasis of the tableau's matrix A
+  Newton runs on the s stage velocities (s N unknowns); its linear solver (-gauss2_ksp_type, FGMRES
+  by default) is preconditioned block by block in the real eigenbasis of the tableau's matrix A
   (Butcher 1976, Bickart 1977), each block a one-stage operator of the system at the start of the
   step. The update needs no mass solve. Symplectic, A-stable, order 2s; quadratic invariants
   (angular momentum) are kept to the Newton tolerance. Fixed steps only: an adaptive controller
