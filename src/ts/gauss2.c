@@ -1,21 +1,21 @@
 /*
   gauss2: Gauss-Legendre collocation with s = 1, 2, 3 stages for M q'' + f(t, q, q') = 0 in
-  velocity form (docs/schemes.md §9; Hairer, Lubich & Wanner 2006, §II.1.3 and §VI.4; Hairer &
-  Wanner 1996, §IV.5 and §IV.8). The unknowns are the s stage velocities V_i (s N, not the 2 s N of
-  the first-order form):
+  velocity form (docs/schemes.md §10; Hairer, Lubich & Wanner 2006, §II.1.3 and §VI.4; Hairer &
+  Wanner 1996, §IV.8). With stage velocities V_i = v + Z_i,
 
       Q_i = q + tau sum_j a_ij V_j,    M A_i = -f(t + c_i tau, Q_i, V_i),    V_i = v + tau sum_j a_ij A_j
 
-  multiplied by W = A^{-1} (x) M / tau, the stage equations need no mass solve:
+  multiplied by W = A^{-1} (x) M / tau, the stage equations need no mass solve and have the s N
+  increments Z_i as unknowns (not the 2 s N of the first-order form):
 
-      R_i(V) = sum_j w_ij M (V_j - v) + tau f(t + c_i tau, Q_i, V_i) = 0
-      q+ = q + tau sum_i b_i V_i,    v+ = v + sum_j d_j (V_j - v),  d = W^T b
+      R_i(Z) = sum_j w_ij M Z_j + tau f(t + c_i tau, Q_i, v + Z_i) = 0
+      q+ = q + tau (v + sum_i b_i Z_i),    v+ = v + sum_j d_j Z_j,  d = W^T b
 
-  Newton (SNES) runs on R with the stage Jacobian, assembled from the stage tangents or applied by
-  finite differences (-ts_gauss2_matrix_free). The linear systems are preconditioned in the real
+  Newton (SNES) runs on R with the stage Jacobian, applied from the assembled stage tangents or by
+  finite differences (-ts_gauss2_matrix_free). Its linear systems are preconditioned in the real
   eigenbasis of A (Butcher 1976, Bickart 1977): A = T L T^{-1} with L block diagonal (a real
-  eigenvalue, or a 2 x 2 block [[alpha, beta], [-beta, alpha]] per complex pair), and with K, D frozen
-  at the start of the step the preconditioner solves, per block, the one-stage operator
+  eigenvalue, or a 2 x 2 block [[alpha, beta], [-beta, alpha]] per complex pair), and with K, D
+  frozen at the start of the step the preconditioner solves, per block, the one-stage operator
 
       P = cM M + tau D + cK tau^2 K,   cM = Re(1/lambda),  cK = Re(lambda)
 
@@ -150,7 +150,7 @@ static void Gauss2Cross(const PetscReal a[], const PetscReal b[], PetscReal c[])
 
 /*
   The real eigenbasis of the tableau's A (s <= 3): at most one real eigenvalue r and one complex
-  pair alpha +- i beta (Gauss methods have no other, Hairer & Wanner 1996, §IV.5). The pair's
+  pair alpha +- i beta (Gauss methods have no other, Hairer & Wanner 1996, §IV.8). The pair's
   invariant plane is the null space of B = (A - alpha I)^2 + beta^2 I; x_r in it and
   x_i = (alpha x_r - A x_r) / beta give A [x_r x_i] = [x_r x_i] [[alpha, beta], [-beta, alpha]].
   The real eigenvalue of s = 3 is the real root of the characteristic cubic (bisection to round-off).
@@ -875,7 +875,7 @@ const TSMechFamilyOps TSMechFamilyGauss2 = {Gauss2FamilyTypes, Gauss2SchemeDecla
 
 /*MC
   TSGAUSS2 - "gauss2": Gauss-Legendre collocation for M q'' + f(t, q, q') = 0 in velocity form
-  (docs/schemes.md §9; Hairer, Lubich & Wanner 2006, §II.1.3, §VI.4).
+  (docs/schemes.md §10; Hairer, Lubich & Wanner 2006, §II.1.3, §VI.4).
 
   Options Database Keys:
 + -ts_type gauss2 - selects this type

@@ -1,4 +1,4 @@
-static const char help[] = "gauss2 (Gauss-Legendre collocation in velocity form, docs/schemes.md §9):\n"
+static const char help[] = "gauss2 (Gauss-Legendre collocation in velocity form, docs/schemes.md §10):\n"
                            "  1. s = 1 equals midpoint2 to round-off on a nonlinear damped 3-D chain;\n"
                            "  2. s = 1, 2, 3 equal PETSc's TSIRK (-ts_irk_type gauss -ts_irk_nstages s) on the first-order\n"
                            "     form of the same chain, to solver tolerance;\n"
