@@ -310,6 +310,18 @@ static PetscErrorCode Gauss2RestoreStages(TS_Gauss2 *gs, Vec X, Vec views[], Pet
   PetscFunctionReturn(0);
 }
 
+/* y += scale sum_k coef[k * stride] x[k], in one pass over y (VecMAXPY) */
+static PetscErrorCode Gauss2Combine(Vec y, PetscInt s, PetscReal scale, const PetscReal coef[], PetscInt stride, Vec x[])
+{
+  PetscScalar a[GAUSS2_MAXS];
+  PetscInt    k;
+
+  PetscFunctionBegin;
+  for (k = 0; k < s; k++) a[k] = scale * coef[k * stride];
+  PetscCall(VecMAXPY(y, s, a, x));
+  PetscFunctionReturn(0);
+}
+
 /*
   The unknowns are the stage velocity increments Z_i = V_i - v (Hairer & Wanner 1996, §IV.8: small
   unknowns keep the round-off of the solve small against the state): V_i = v + Z_i and
@@ -319,7 +331,7 @@ static PetscErrorCode Gauss2StageStates(TS ts, Vec X)
 {
   TS_Gauss2   *gs = (TS_Gauss2 *)ts->data;
   PetscScalar *x;
-  PetscInt     i, j, s = gs->s;
+  PetscInt     i, s = gs->s;
   PetscReal    tau = ts->time_step;
 
   PetscFunctionBegin;
@@ -327,7 +339,7 @@ static PetscErrorCode Gauss2StageStates(TS ts, Vec X)
   for (i = 0; i < s; i++) {
     PetscCall(VecWAXPY(gs->V[i], 1.0, gs->st.v0, gs->xs[i]));
     PetscCall(VecAXPBY(gs->w, tau * gs->c[i], 0.0, gs->st.v0));
-    for (j = 0; j < s; j++) PetscCall(VecAXPY(gs->w, tau * gs->A[i * s + j], gs->xs[j]));
+    PetscCall(Gauss2Combine(gs->w, s, tau, &gs->A[i * s], 1, gs->xs));
     PetscCall(VecWAXPY(gs->Q[i], 1.0, gs->st.q0, gs->w));
   }
   PetscCall(Gauss2RestoreStages(gs, X, gs->xs, &x));
@@ -352,7 +364,7 @@ static PetscErrorCode SNESTSFormFunction_Gauss2(SNES snes, Vec X, Vec R, TS ts)
   for (i = 0; i < s; i++) {
     PetscCall(MechSystemComputeForce(sys, ts->ptime + gs->c[i] * ts->time_step, gs->Q[i], gs->V[i], gs->F));
     PetscCall(VecAXPBY(gs->ys[i], ts->time_step, 0.0, gs->F));
-    for (j = 0; j < s; j++) PetscCall(VecAXPY(gs->ys[i], gs->W[i * s + j], gs->MU[j]));
+    PetscCall(Gauss2Combine(gs->ys[i], s, 1.0, &gs->W[i * s], 1, gs->MU));
   }
   PetscCall(Gauss2RestoreStages(gs, R, gs->ys, &r));
   PetscFunctionReturn(0);
@@ -379,10 +391,10 @@ static PetscErrorCode MatMult_Gauss2(Mat J, Vec X, Vec Y)
   for (k = 0; k < s; k++) PetscCall(MatMult(sys->Mfix, gs->xs[k], gs->MU[k]));
   for (i = 0; i < s; i++) {
     PetscCall(VecSet(gs->w, 0));
-    for (k = 0; k < s; k++) PetscCall(VecAXPY(gs->w, tau * tau * gs->A[i * s + k], gs->xs[k]));
+    PetscCall(Gauss2Combine(gs->w, s, tau * tau, &gs->A[i * s], 1, gs->xs));
     PetscCall(MatMult(gs->K[i], gs->w, gs->ys[i]));
     if (gs->D[i]) PetscCall(MatMultAdd(gs->D[i], gs->xs[i], gs->ys[i], gs->ys[i]));
-    for (k = 0; k < s; k++) PetscCall(VecAXPY(gs->ys[i], gs->W[i * s + k], gs->MU[k]));
+    PetscCall(Gauss2Combine(gs->ys[i], s, 1.0, &gs->W[i * s], 1, gs->MU));
   }
   PetscCall(Gauss2RestoreStages(gs, Y, gs->ys, &y));
   PetscCall(Gauss2RestoreStages(gs, X, gs->xs, &x));
@@ -434,7 +446,7 @@ static PetscErrorCode PCApply_Gauss2(PC pc, Vec r, Vec z)
     KSPConvergedReason reason;
 
     PetscCall(VecSet(gs->w, 0));
-    for (i = 0; i < s; i++) PetscCall(VecAXPY(gs->w, gs->Ti[k * s + i], gs->xs[i]));
+    PetscCall(Gauss2Combine(gs->w, s, 1.0, &gs->Ti[k * s], 1, gs->xs));
     PetscCall(KSPSolve(gs->ksp[gs->blk[k]], gs->w, gs->MU[k]));
     PetscCall(KSPGetConvergedReason(gs->ksp[gs->blk[k]], &reason));
     PetscCall(KSPGetIterationNumber(gs->ksp[gs->blk[k]], &its));
@@ -444,7 +456,7 @@ static PetscErrorCode PCApply_Gauss2(PC pc, Vec r, Vec z)
   }
   for (i = 0; i < s; i++) {
     PetscCall(VecSet(gs->ys[i], 0));
-    for (k = 0; k < s; k++) PetscCall(VecAXPY(gs->ys[i], gs->T[i * s + k], gs->MU[k]));
+    PetscCall(Gauss2Combine(gs->ys[i], s, 1.0, &gs->T[i * s], 1, gs->MU));
   }
   PetscCall(Gauss2RestoreStages(gs, z, gs->ys, &za));
   PetscCall(Gauss2RestoreStages(gs, r, gs->xs, &ra));
@@ -498,7 +510,7 @@ static PetscErrorCode TSStep_Gauss2(TS ts)
   PetscCall(TSMechStepBegin(ts, &gs->st));
   while (!ts->reason && gs->st.status != TS_STEP_COMPLETE) {
     PetscBool           stageok;
-    PetscInt            nits, lits, i, s = gs->s;
+    PetscInt            nits, lits, s = gs->s;
     SNESConvergedReason snesreason;
     PetscScalar        *x;
     PetscReal           t1 = ts->ptime + ts->time_step;
@@ -523,10 +535,8 @@ static PetscErrorCode TSStep_Gauss2(TS ts)
     PetscCall(VecAXPBY(gs->q1, ts->time_step, 0.0, gs->st.v0));
     PetscCall(VecSet(gs->v1, 0));
     PetscCall(Gauss2GetStages(gs, gs->X, gs->xs, &x));
-    for (i = 0; i < s; i++) {
-      PetscCall(VecAXPY(gs->q1, ts->time_step * gs->b[i], gs->xs[i]));
-      PetscCall(VecAXPY(gs->v1, gs->d[i], gs->xs[i]));
-    }
+    PetscCall(Gauss2Combine(gs->q1, s, ts->time_step, gs->b, 1, gs->xs));
+    PetscCall(Gauss2Combine(gs->v1, s, 1.0, gs->d, 1, gs->xs));
     PetscCall(Gauss2RestoreStages(gs, gs->X, gs->xs, &x));
     PetscCall(VecAXPY(gs->q1, 1.0, gs->st.q0));
     PetscCall(VecAXPY(gs->v1, 1.0, gs->st.v0));
