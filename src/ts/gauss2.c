@@ -726,8 +726,8 @@ static PetscErrorCode TSSetFromOptions_Gauss2(TS ts, PetscOptionItems *PetscOpti
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Gauss2 (Gauss-Legendre collocation in velocity form for M q'' + f = 0) options");
   PetscCall(PetscOptionsInt("-ts_gauss2_stages", "Number of stages s: 1 (midpoint rule, order 2), 2 (order 4), 3 (order 6)", "TSGauss2SetStages", gs->s, &gs->s, NULL));
-  PetscCall(PetscOptionsBool("-ts_gauss2_matrix_free", "Stage Jacobian applied by finite differences of the stage residual (MFFD) instead of the assembled stage tangents", "", gs->matrixfree, &gs->matrixfree, NULL));
-  PetscCall(PetscOptionsBool("-ts_gauss2_pc_definite", "Block operators of the preconditioner from the system's semidefinite tangent (clamped compressed springs)", "", gs->pcdefinite, &gs->pcdefinite, NULL));
+  PetscCall(PetscOptionsBool("-ts_gauss2_matrix_free", "Stage Jacobian applied by finite differences of the stage residual (MFFD) instead of the assembled stage tangents", "TSGAUSS2", gs->matrixfree, &gs->matrixfree, NULL));
+  PetscCall(PetscOptionsBool("-ts_gauss2_pc_definite", "Block operators of the preconditioner from the system's semidefinite tangent (clamped compressed springs)", "TSGAUSS2", gs->pcdefinite, &gs->pcdefinite, NULL));
   PetscOptionsHeadEnd();
   /* the number of stages is checked in TSSetUp_Gauss2(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
