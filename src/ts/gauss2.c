@@ -701,7 +701,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     PetscCall(MechSystemCreateOperator(gs->st.sys, &gs->P[i]));
     PetscCall(KSPCreate(comm, &gs->ksp[i]));
     PetscCall(PetscObjectIncrementTabLevel((PetscObject)gs->ksp[i], (PetscObject)ksp, 1));
-    PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix));
+    PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix[0] ? gs->uprefix : NULL));
     PetscCall(KSPSetFromOptions(gs->ksp[i]));
     /* the system's grid for the blocks' preconditioner, as for midpoint2's Newton solver (TSMechSetSolution()) */
     if (gs->st.sys->dm) {
