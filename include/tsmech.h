@@ -329,6 +329,30 @@ PETSC_EXTERN PetscErrorCode TSMechIsSecondOrder(TS, PetscBool *);
 /* Whether the TS steps explicitly (no Newton solve: its stability limits the step) */
 PETSC_EXTERN PetscErrorCode TSMechIsExplicit(TS, PetscBool *);
 
+/* How a restart from a checkpoint continues a run of a TS type */
+typedef enum {
+  TSMECH_RESTART_FIRST_STEP, /* it keeps history a checkpoint does not hold: restarts as at a first step */
+  TSMECH_RESTART_FIXED_STEP, /* it keeps nothing between steps: exact, but only at fixed steps */
+  TSMECH_RESTART_EXACT       /* its history is saved in the checkpoint and given back */
+} TSMechRestart;
+
+/* What a TS type reports of itself for its current settings (TSMechGetProperties()) */
+typedef struct {
+  PetscBool     explicit_;       /* no Newton solve: its stability limits the step */
+  PetscInt      order;           /* of the scheme on smooth problems (0: not known) */
+  PetscBool     secondorder;     /* integrates M q'' + f = 0 directly (TS2SetSolution()), not [q; v] */
+  TSMechRestart restart;         /* how a restart from a checkpoint continues it */
+  PetscBool     ownfixed;        /* puts the fixed dofs on their prescribed motion itself */
+  PetscBool     owncoarse;       /* forms a PCMG's coarse operators itself (tsmech's Newton object) */
+  char          restartnote[96]; /* why a restart continues only to the solver tolerance ("" if not) */
+} TSMechProperties;
+
+/* The properties of the TS's type (tsmech's types report their own; PETSc's known ones too) */
+PETSC_EXTERN PetscErrorCode TSMechGetProperties(TS, TSMechProperties *);
+/* Registers a TS type of one's own (TSRegister()) with the properties it reports, so that tsmech
+   (TSMechSetSolution(), the run guard, checkpoints, the driver) treats it as it says */
+PETSC_EXTERN PetscErrorCode TSMechRegister(const char[], PetscErrorCode (*)(TS), PetscErrorCode (*)(TS, TSMechProperties *));
+
 /* The run guard (src/ts/guard.c): after every step the state is checked (finite; for explicit
    types no energy blow-up: a gain of more than TSMECH_GUARD_BLOWUP_FACTOR times what the state
    holds otherwise) and kept; a non-finite state under an adaptive controller is retried with a

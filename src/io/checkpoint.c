@@ -24,13 +24,14 @@
     /checkpoint/v_previous      the velocity at the start of the last step (theta2 family)
     /checkpoint/q_previous      the position there (theta2 family, for the error estimate)
 
-  What the theta2 family keeps between steps is the start of the last step: its velocity (the
-  extrapolating guesses), its position (the adaptive error estimate) and its time (the ratio
-  tau / tau_prev of the extrapolation). TSTheta2Get/SetPreviousVelocity() carry the velocity;
-  the position and time are tracked by a TSMonitor (history.c) (the monitor of step k sees the state at
-  which step k + 1 starts) and restored through TSTheta2SetPreviousVelocity(), which takes the
-  position from the TS's solution and the time as ptime - time_step: both are set for the call
-  (see RestorePrevious()).
+  What a type that keeps history (the theta2 family; its family's table, scheme.h) keeps between
+  steps is the start of the last step: its velocity (the extrapolating guesses), its position
+  (the adaptive error estimate) and its time (the ratio tau / tau_prev of the extrapolation). The
+  type's own savehistory/loadhistory operations (TSMechSaveHistory(), TSMechLoadHistory()) carry
+  the velocity; the position and time are tracked by a TSMonitor (history.c) (the monitor of step
+  k sees the state at which step k + 1 starts) and restored through TSMechLoadHistory(), which
+  takes the position from the TS's solution and the time as ptime - time_step: both are set for
+  the call (see RestorePrevious()).
 
   What TSAdapt (basic, 3.18) keeps between steps: only the step size (the TS's dt) and the
   counter of -ts_adapt_time_step_increase_delay (timestepjustdecreased), both stored. (Its
@@ -409,7 +410,7 @@ static PetscErrorCode WriteFile(MechCheckpoint ck, const char tmp[], const char 
 static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[])
 {
   Header    h;
-  PetscBool theta2;
+  PetscBool history;
   char      tmp[PETSC_MAX_PATH_LEN], what[2 * PETSC_MAX_PATH_LEN + 64] = "";
   int       pid, err;
   PetscInt  k;
@@ -425,7 +426,7 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   PetscCall(TSGetTimeStep(ts, &h.dt));
   PetscCall(TSMechSchemeGet(ts, &h.tsp));
   PetscCall(TSMechGetSolution(ts, ck->vec[0], ck->vec[1]));
-  PetscCall(MechCkptIsTheta2Family(ts, &theta2));
+  PetscCall(MechCkptKeepsHistory(ts, &history));
   {
     TSConvergedReason reason;
 
@@ -436,11 +437,11 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
     PetscCall(TSGetConvergedReason(ts, &reason));
     if (reason < 0) {
       h.failed = 1;
-      theta2   = PETSC_FALSE;
+      history  = PETSC_FALSE;
     }
   }
-  if (theta2) {
-    PetscCall(TSTheta2GetPreviousVelocity(ts, ck->vec[2], &h.hasvprev));
+  if (history) {
+    PetscCall(TSMechSaveHistory(ts, ck->vec[2], &h.hasvprev));
     if (h.hasvprev) {
       k = MechCkptTrackerFind(ck->tr, h.step - 1);
       if (k >= 0) {
@@ -743,7 +744,7 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
 }
 
 /*
-  The theta2 family's start of the last step: TSTheta2SetPreviousVelocity() records the velocity
+  The start of the last step of a type that keeps it: TSMechLoadHistory() records the velocity
   given, the TS's current position and the time ptime - time_step. For the exact position and
   time (the error estimate uses the position, the extrapolation tau / (t - t_prev)) the TS is
   given the previous position, ptime = t_prev and time_step = 0 for the call, then its state back.
@@ -761,7 +762,7 @@ static PetscErrorCode RestorePrevious(TS ts, PetscReal t, PetscReal dt, PetscRea
   }
   ts->ptime     = tprev;
   ts->time_step = 0;
-  PetscCall(TSTheta2SetPreviousVelocity(ts, vprev));
+  PetscCall(TSMechLoadHistory(ts, vprev));
   ts->ptime     = t;
   ts->time_step = dt;
   if (save) {
@@ -800,7 +801,7 @@ static PetscErrorCode RestorePrevious(TS ts, PetscReal t, PetscReal dt, PetscRea
 PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
 {
   TSMechScheme now;
-  PetscBool    theta2;
+  PetscBool    history;
   char         diff[2048];
 
   PetscFunctionBegin;
@@ -814,18 +815,14 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
   {
     /* exact: the theta2 family, whose history the checkpoint holds, and one-step types without
        history at fixed steps; the others restart as at a first step (TSRestartStep() below) */
-    PetscBool exact, none, family;
+    PetscBool        exact, none;
+    TSMechProperties p;
 
-    PetscCall(MechCkptIsTheta2Family(ts, &family));
     PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
     PetscCall(TSMechSchemeRestartsExactly(ts, none, &exact));
+    PetscCall(TSMechGetProperties(ts, &p));
     if (!exact) PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s with the %s step-size controller keeps history that a checkpoint does not hold: it restarts from %s as at a first step, so the run continues correctly but not bit for bit as the uninterrupted run\n", now.type, now.adapt, ck->path));
-    else if (family) {
-      PetscBool mf;
-
-      PetscCall(TSTheta2GetMatrixFree(ts, &mf, NULL, NULL));
-      if (mf && ts->problem_type != TS_LINEAR) PetscCall(PetscPrintf(ck->comm, "tsmech: note: with -ts_theta_matrix_free the lagged preconditioning matrix is assembled anew at the state of %s, so the run continues to the solver tolerances, not bit for bit as the uninterrupted run\n", ck->path));
-    }
+    else if (p.restartnote[0]) PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s at the state of %s, so the run continues to the solver tolerances, not bit for bit as the uninterrupted run\n", p.restartnote, ck->path));
   }
 
   for (PetscInt i = 0; i < MECH_CKPT_NVEC; i++) PetscCall(MechIOPermute(ck->sys, ck->vec[i], SCATTER_REVERSE));
@@ -847,11 +844,11 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
     if (set && dt > 0) PetscCall(TSSetTimeStep(ts, dt));
     PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s holds the last good state (step %" PetscInt_FMT ") of a run that failed with dt = %g; the run continues with dt = %g%s\n", ck->path, ck->step, (double)ck->dt, (double)(set && dt > 0 ? dt : ck->dt), set && dt > 0 ? " (-ts_dt)" : ": give a smaller -ts_dt or other solver options, or it fails again"));
   }
-  PetscCall(MechCkptIsTheta2Family(ts, &theta2));
-  if (theta2 && ck->hasvprev && ck->tsp.family == TSMECH_FAMILY_THETA2) {
+  PetscCall(MechCkptKeepsHistory(ts, &history));
+  if (history && ck->hasvprev && ck->tsp.family == now.family) {
     PetscCall(RestorePrevious(ts, ck->time, ck->dt, ck->tprev, ck->hasqprev ? ck->vec[3] : NULL, ck->vec[2]));
     if (ck->hasqprev) PetscCall(MechCkptTrackerRecord(ck->tr, ck->step - 1, ck->tprev, ck->vec[3]));
-  } else if (!theta2) {
+  } else if (!history) {
     PetscCall(TSRestartStep(ts));
   }
   if (ck->hasvprev) ts->ptime_prev = ck->tprev;

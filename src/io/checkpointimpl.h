@@ -1,5 +1,5 @@
 /* Private interface of the checkpoints (checkpoint.c): their header (ckheader.c) and the
-   theta2 family's start of the last step (history.c). */
+   start of the last step of the types that keep it (history.c). */
 #ifndef TSMECH_CHECKPOINTIMPL_H
 #define TSMECH_CHECKPOINTIMPL_H
 
@@ -95,7 +95,7 @@ typedef struct {
 #define MECH_CKPT_OLDEST_VERSION 2
 
 /* The start of the last step (history.c): the TSMonitor that records it, its context */
-PETSC_INTERN PetscErrorCode MechCkptIsTheta2Family(TS, PetscBool *);
+PETSC_INTERN PetscErrorCode MechCkptKeepsHistory(TS, PetscBool *);
 PETSC_INTERN PetscErrorCode MechCkptTrackerRelease(Tracker **);
 PETSC_INTERN PetscErrorCode MechCkptTrackerMonitorDestroy(void **);
 PETSC_INTERN PetscErrorCode MechCkptTrackerRecord(Tracker *, PetscInt step, PetscReal t, Vec q);

@@ -380,7 +380,12 @@ static PetscErrorCode CheckRanges(HeaderFile *f, char problem[], size_t len)
   MECH_CKPT_FLAG("has_previous_position", h->hasqprev);
   MECH_CKPT_FLAG("failed_step", h->failed);
   if (h->hasqprev && !h->hasvprev) MECH_CKPT_BAD("it has a previous position but no previous velocity");
-  if (h->hasvprev && (h->tsp.family != TSMECH_FAMILY_THETA2 || h->failed)) MECH_CKPT_BAD("it has a previous velocity, which only a checkpoint of the theta2 family after a successful step has");
+  {
+    PetscBool history;
+
+    PetscCall(TSMechSchemeFamilyKeepsHistory(h->tsp.family, &history));
+    if (h->hasvprev && (!history || h->failed)) MECH_CKPT_BAD("it has a previous velocity, which only a checkpoint of a type that keeps history (the theta2 family) after a successful step has");
+  }
   if (h->hasvprev && !(h->tprev <= h->time)) MECH_CKPT_BAD("its previous_time %g is after its time %g", (double)h->tprev, (double)h->time);
   MECH_CKPT_COUNT("snes_its", h->snes_its);
   MECH_CKPT_COUNT("ksp_its", h->ksp_its);

@@ -1,6 +1,6 @@
 /*
-  The start of the last step of the theta2 family, which a checkpoint holds: its position and
-  time, recorded by a TSMonitor (the monitor of step k sees the state at which step k + 1
+  The start of the last step of the types that keep it (the theta2 family; scheme.h, the
+  family's history), which a checkpoint holds: its position and time, recorded by a TSMonitor (the monitor of step k sees the state at which step k + 1
   starts) in a Tracker shared by the checkpointer and the TS (see checkpoint.c).
 */
 #include <petsc/private/viewerhdf5impl.h> /* first, as it must precede <hdf5.h> */
@@ -8,7 +8,8 @@
 
 #if defined(PETSC_HAVE_HDF5)
 
-PETSC_INTERN PetscErrorCode MechCkptIsTheta2Family(TS ts, PetscBool *flg)
+/* Whether the TS's type keeps the start of the last step, which a checkpoint holds (its family says) */
+PETSC_INTERN PetscErrorCode MechCkptKeepsHistory(TS ts, PetscBool *flg)
 {
   TSType   type;
   PetscInt family;
@@ -16,7 +17,7 @@ PETSC_INTERN PetscErrorCode MechCkptIsTheta2Family(TS ts, PetscBool *flg)
   PetscFunctionBegin;
   PetscCall(TSGetType(ts, &type));
   PetscCall(TSMechSchemeFamilyOfType(type, &family));
-  *flg = family == TSMECH_FAMILY_THETA2 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(TSMechSchemeFamilyKeepsHistory(family, flg));
   PetscFunctionReturn(0);
 }
 
@@ -69,7 +70,7 @@ PETSC_INTERN PetscInt MechCkptTrackerFind(Tracker *tr, PetscInt step)
 PETSC_INTERN PetscErrorCode MechCkptTrackerMonitor(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
 {
   Tracker  *tr = (Tracker *)ctx;
-  PetscBool theta2;
+  PetscBool history;
   Vec       q;
 
   PetscFunctionBegin;
@@ -82,8 +83,8 @@ PETSC_INTERN PetscErrorCode MechCkptTrackerMonitor(TS ts, PetscInt step, PetscRe
     PetscCall(TSGetConvergedReason(ts, &reason));
     if (reason < 0) PetscFunctionReturn(0);
   }
-  PetscCall(MechCkptIsTheta2Family(ts, &theta2));
-  if (!theta2) PetscFunctionReturn(0);
+  PetscCall(MechCkptKeepsHistory(ts, &history));
+  if (!history) PetscFunctionReturn(0);
   PetscCall(TS2GetSolution(ts, &q, NULL));
   PetscCall(MechCkptTrackerRecord(tr, step, t, q));
   PetscFunctionReturn(0);

@@ -32,6 +32,8 @@
 #include <stdio.h>
 
 #define GAUSS2_MAXS 3
+/* the family number files record (scheme.h reserves 4 for gauss2) */
+#define TSMECH_FAMILY_GAUSS2 4
 
 typedef struct {
   TSMechStepState st;
@@ -881,7 +883,27 @@ static PetscErrorCode Gauss2SchemeCheck(const TSMechScheme *s, char problem[], s
   PetscFunctionReturn(0);
 }
 
-const TSMechFamilyOps TSMechFamilyGauss2 = {Gauss2FamilyTypes, Gauss2SchemeDeclare, Gauss2SchemeGet, Gauss2SchemeSet, Gauss2SchemeCheck};
+/*
+  What gauss2 reports of itself (scheme.h): implicit, order 2s, second-order form; it keeps nothing
+  between steps and runs at fixed steps only, so a restart continues it exactly. Its blocks'
+  multigrid takes PCMG's own Galerkin products (no point-block version: refused with BAIJ, tsmech.c).
+*/
+static PetscErrorCode Gauss2Properties(TS ts, TSMechProperties *p)
+{
+  PetscInt s;
+
+  PetscFunctionBegin;
+  PetscCall(TSGauss2GetStages(ts, &s));
+  p->explicit_   = PETSC_FALSE;
+  p->order       = 2 * s;
+  p->secondorder = PETSC_TRUE;
+  p->restart     = TSMECH_RESTART_FIXED_STEP;
+  p->ownfixed    = PETSC_TRUE; /* a prescribed motion is refused at set-up */
+  p->owncoarse   = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyTypes, PETSC_FALSE, Gauss2SchemeDeclare, Gauss2SchemeGet, Gauss2SchemeSet, Gauss2SchemeCheck, Gauss2Properties, NULL, NULL};
 
 /*MC
   TSGAUSS2 - "gauss2": Gauss-Legendre collocation for M q'' + f(t, q, q') = 0 in velocity form
@@ -908,7 +930,7 @@ const TSMechFamilyOps TSMechFamilyGauss2 = {Gauss2FamilyTypes, Gauss2SchemeDecla
 
 .seealso: `TSMIDPOINT2`, `TSGauss2SetStages()`, `TSMechSetSystem()`
 M*/
-PetscErrorCode TSCreate_Gauss2(TS ts)
+static PetscErrorCode TSCreate_Gauss2(TS ts)
 {
   TS_Gauss2 *gs;
 
@@ -929,5 +951,14 @@ PetscErrorCode TSCreate_Gauss2(TS ts)
   gs->s    = 2;
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2SetStages_C", TSGauss2SetStages_Gauss2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2GetStages_C", TSGauss2GetStages_Gauss2));
+  PetscFunctionReturn(0);
+}
+
+/* The family's table (scheme.h) and its type (tsimpl2.h, "Adding a TS type") */
+PetscErrorCode TSMechRegisterGauss2(void)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechSchemeRegister(&Gauss2Family));
+  PetscCall(TSRegister(TSGAUSS2, TSCreate_Gauss2));
   PetscFunctionReturn(0);
 }

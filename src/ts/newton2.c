@@ -693,6 +693,20 @@ PetscErrorCode TSMechNewtonView(TSMechNewton nw, TSMechNewtonMode mode, PetscVie
   PetscFunctionReturn(0);
 }
 
+/*
+  TSMechNewtonRestartNote - Why a restart from a checkpoint continues only to the solver tolerance
+  ("" if it continues bit for bit): the matrix-free mode's lagged preconditioning matrix, which a
+  checkpoint does not hold, is assembled anew at the restart's state (nonlinear problems; the
+  caller tells)
+*/
+PetscErrorCode TSMechNewtonRestartNote(TSMechNewton nw, char note[], size_t len)
+{
+  PetscFunctionBegin;
+  note[0] = 0;
+  if (nw->matrixfree) (void)snprintf(note, len, "with -%smatrix_free the lagged preconditioning matrix is assembled anew", nw->prefix);
+  PetscFunctionReturn(0);
+}
+
 /* TSMechNewtonReset - Drops what belongs to the TS's vectors and state (TSReset()) */
 PetscErrorCode TSMechNewtonReset(TSMechNewton nw)
 {

@@ -1,6 +1,7 @@
 /* Package registration: the TS types (after the mech package they use), and the -dll_append entry point. */
 #include "tsimpl2.h"
 #include "../mech/mechimpl.h"
+#include "scheme.h"
 
 static PetscBool TSMechPackageInitialized = PETSC_FALSE;
 
@@ -21,6 +22,7 @@ PetscErrorCode TSMechFinalizePackage(void)
 {
   PetscFunctionBegin;
   TSMechPackageInitialized = PETSC_FALSE;
+  PetscCall(TSMechSchemeRegistryReset());
   PetscFunctionReturn(0);
 }
 
@@ -47,13 +49,10 @@ PetscErrorCode TSMechInitializePackage(void)
   TSMechPackageInitialized = PETSC_TRUE;
   PetscCall(TSInitializePackage());
   PetscCall(MechInitializePackage());
-  PetscCall(TSRegister(TSTHETA2, TSCreate_Theta2));
-  PetscCall(TSRegister(TSBEULER2, TSCreate_BEuler2));
-  PetscCall(TSRegister(TSCN2, TSCreate_CN2));
-  PetscCall(TSRegister(TSMIDPOINT2, TSCreate_Midpoint2));
-  PetscCall(TSRegister(TSEULER2, TSCreate_Euler2));
-  PetscCall(TSRegister(TSSYMEULER2, TSCreate_SymEuler2));
-  PetscCall(TSRegister(TSGAUSS2, TSCreate_Gauss2));
+  /* each family registers its table (scheme.h: recorded parameters, properties, history) and its types */
+  PetscCall(TSMechRegisterTheta2());
+  PetscCall(TSMechRegisterSymEuler2());
+  PetscCall(TSMechRegisterGauss2());
   PetscCall(PetscRegisterFinalize(TSMechFinalizePackage));
   PetscFunctionReturn(0);
 }

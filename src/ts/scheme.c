@@ -1,24 +1,21 @@
 /*
-  The scheme of a TS: type, step-size controller and family parameters (scheme.h). Each family
-  has one entry below that gets, sets and lists its parameters, the way a PETSc type implements
-  view and load; the HDF5 output, the checkpoint and the stability analysis go through these
-  functions and never test type names themselves.
+  The scheme of a TS: type, step-size controller and family parameters (scheme.h), and the
+  properties and history of its type. Each family has one table (TSMechFamilyOps) that gets, sets
+  and lists its parameters and reports its properties and history, the way a PETSc type
+  implements view and load: PETSc's families below, tsmech's next to their types, registered by
+  TSMechInitializePackage(). The HDF5 output, the checkpoint, the driver and the stability
+  analysis go through these functions and never test type names themselves.
 */
 #include "scheme.h"
 #include <petsc/private/tsimpl.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The types of PETSc's families with recorded parameters (the theta2 family's are in theta2.c),
-   the second-order types, and the explicit ones */
-static const char *const ThetaTypes[]  = {TSTHETA, TSBEULER, TSCN, NULL};
-static const char *const Alpha2Types[] = {TSALPHA2, NULL};
-/* second order besides the theta2 family */
-static const char *const SecondOrder[] = {TSALPHA2, TSSYMEULER2, TSGAUSS2, NULL};
-/* one-step types that keep no history between steps of a fixed size */
-static const char *const NoHistoryTypes[] = {TSSYMEULER2, TSGAUSS2, TSEULER, TSBEULER, TSCN, TSTHETA, NULL};
-/* explicit in any case (no Newton solve: their stability limits the step); theta2 at theta = 0 too */
-static const char *const ExplicitTypes[] = {TSEULER2, TSSYMEULER2, TSEULER, TSRK, TSSSP, TSMPRK, TSGLEE, NULL};
+/* The PETSc types tsmech knows something of: the families with recorded parameters and the
+   explicit types (tsmech's own types describe themselves in their files) */
+static const char *const ThetaTypes[]    = {TSTHETA, TSBEULER, TSCN, NULL};
+static const char *const Alpha2Types[]   = {TSALPHA2, NULL};
+static const char *const ExplicitTypes[] = {TSEULER, TSRK, TSSSP, TSMPRK, TSGLEE, NULL};
 
 static PetscErrorCode InList(const char type[], const char *const list[], PetscBool *flg)
 {
@@ -27,16 +24,6 @@ static PetscErrorCode InList(const char type[], const char *const list[], PetscB
   PetscFunctionBegin;
   *flg = PETSC_FALSE;
   for (i = 0; list[i] && !*flg; i++) PetscCall(PetscStrcmp(type, list[i], flg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TypeInList(TS ts, const char *const list[], PetscBool *flg)
-{
-  TSType type;
-
-  PetscFunctionBegin;
-  PetscCall(TSGetType(ts, &type));
-  PetscCall(InList(type ? type : "", list, flg));
   PetscFunctionReturn(0);
 }
 
@@ -109,6 +96,18 @@ static PetscErrorCode ThetaCheck(const TSMechScheme *s, char problem[], size_t l
   PetscFunctionReturn(0);
 }
 
+/* PETSc's theta types on [q; v]: one-step, nothing kept between steps of a fixed size */
+static PetscErrorCode ThetaProperties(TS ts, TSMechProperties *p)
+{
+  PetscReal theta;
+
+  PetscFunctionBegin;
+  PetscCall(TSThetaGetTheta(ts, &theta));
+  p->order   = theta == 0.5 ? 2 : 1;
+  p->restart = TSMECH_RESTART_FIXED_STEP;
+  PetscFunctionReturn(0);
+}
+
 /* PETSc's generalized-alpha for second-order systems: its four parameters */
 static const char *const Alpha2Names[] = {"alpha_m", "alpha_f", "gamma", "beta"};
 
@@ -146,38 +145,276 @@ static PetscErrorCode Alpha2Check(const TSMechScheme *s, char problem[], size_t 
   PetscFunctionReturn(0);
 }
 
-static const TSMechFamilyOps FamilyTheta  = {ThetaTypes, ThetaDeclare, ThetaGet, ThetaSet, ThetaCheck};
-static const TSMechFamilyOps FamilyAlpha2 = {Alpha2Types, Alpha2Declare, Alpha2Get, Alpha2Set, Alpha2Check};
+/* TSALPHA2: second order; its acceleration is history a checkpoint does not hold */
+static PetscErrorCode Alpha2Properties(TS ts, TSMechProperties *p)
+{
+  PetscFunctionBegin;
+  (void)ts;
+  p->order       = 2;
+  p->secondorder = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
 
-/* The operations of a family, NULL for TSMECH_FAMILY_OTHER and unknown values */
+/* PETSc's explicit types on [q; v]; explicit Euler keeps nothing between steps, RK's FSAL does */
+static PetscErrorCode ExplicitProperties(TS ts, TSMechProperties *p)
+{
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  p->explicit_ = PETSC_TRUE;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSEULER, &flg));
+  if (flg) {
+    p->order   = 1;
+    p->restart = TSMECH_RESTART_FIXED_STEP;
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSRK, &flg));
+  if (flg) PetscCall(TSRKGetOrder(ts, &p->order));
+  PetscFunctionReturn(0);
+}
+
+static const TSMechFamilyOps FamilyTheta    = {TSMECH_FAMILY_THETA, ThetaTypes, PETSC_FALSE, ThetaDeclare, ThetaGet, ThetaSet, ThetaCheck, ThetaProperties, NULL, NULL};
+static const TSMechFamilyOps FamilyAlpha2   = {TSMECH_FAMILY_ALPHA2, Alpha2Types, PETSC_FALSE, Alpha2Declare, Alpha2Get, Alpha2Set, Alpha2Check, Alpha2Properties, NULL, NULL};
+static const TSMechFamilyOps FamilyExplicit = {TSMECH_FAMILY_OTHER, ExplicitTypes, PETSC_FALSE, NULL, NULL, NULL, NULL, ExplicitProperties, NULL, NULL};
+
+/*
+  The registry of families: PETSc's, then those TSMechInitializePackage() registers (each tsmech
+  family's table lives in its type's file). Emptied by TSMechFinalizePackage(), as PETSc's own
+  registrations are, so that a new PetscInitialize() registers them again.
+*/
+#define TSMECH_MAX_FAMILIES   16
+#define TSMECH_PETSC_FAMILIES 3
+static const TSMechFamilyOps *Families[TSMECH_MAX_FAMILIES] = {&FamilyTheta, &FamilyAlpha2, &FamilyExplicit};
+static PetscInt               NumFamilies                   = TSMECH_PETSC_FAMILIES;
+
+/*
+  TSMechSchemeRegister - Adds a family of TS types (its table, TSMechFamilyOps): its recorded
+  parameters, its properties and its history. A table registered already is skipped; a family
+  number or a type name that another table has is refused.
+*/
+PetscErrorCode TSMechSchemeRegister(const TSMechFamilyOps *ops)
+{
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < NumFamilies; f++)
+    if (Families[f] == ops) PetscFunctionReturn(0);
+  PetscCheck(NumFamilies < TSMECH_MAX_FAMILIES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d families of TS types registered", TSMECH_MAX_FAMILIES);
+  PetscCheck(ops->family == TSMECH_FAMILY_OTHER || (ops->declare && ops->get && ops->set && ops->check), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The family %" PetscInt_FMT " of %s records parameters but lacks the operations for them", ops->family, ops->types[0]);
+  PetscCheck(!ops->history || (ops->savehistory && ops->loadhistory && ops->family != TSMECH_FAMILY_OTHER), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The family of %s keeps history but lacks savehistory, loadhistory or a family number (checkpoints record the family)", ops->types[0]);
+  for (PetscInt f = 0; f < NumFamilies; f++) {
+    PetscCheck(ops->family == TSMECH_FAMILY_OTHER || Families[f]->family != ops->family, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The family number %" PetscInt_FMT " of %s is that of %s already: take a free one", ops->family, ops->types[0], Families[f]->types[0]);
+    for (PetscInt i = 0; ops->types[i]; i++) {
+      PetscBool taken;
+
+      PetscCall(InList(ops->types[i], Families[f]->types, &taken));
+      PetscCheck(!taken, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The TS type %s is in two families", ops->types[i]);
+    }
+  }
+  Families[NumFamilies++] = ops;
+  PetscFunctionReturn(0);
+}
+
+/* A family of one type of a user's (TSMechRegister()): its table, its name list, its properties */
+typedef struct {
+  TSMechFamilyOps ops;
+  const char     *types[2];
+  char            name[TSMECH_SCHEME_NAMELEN];
+  PetscErrorCode (*properties)(TS, TSMechProperties *);
+} UserFamily;
+
+static UserFamily *UserFamilies[TSMECH_MAX_FAMILIES];
+static PetscInt    NumUserFamilies = 0;
+
+/* The user's properties of the TS's type (its family is the one that lists the type) */
+static PetscErrorCode UserProperties(TS ts, TSMechProperties *p)
+{
+  TSType type;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetType(ts, &type));
+  for (PetscInt f = 0; f < NumUserFamilies; f++) {
+    PetscBool flg;
+
+    PetscCall(PetscStrcmp(type, UserFamilies[f]->name, &flg));
+    if (flg) PetscCall((*UserFamilies[f]->properties)(ts, p));
+  }
+  /* a checkpoint holds no history of its: exact only where there is none */
+  if (p->restart == TSMECH_RESTART_EXACT) p->restart = TSMECH_RESTART_FIXED_STEP;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSMechRegister - Registers a TS type of one's own (`TSRegister()`) together with the properties
+  it reports (`TSMechGetProperties()`), so that tsmech treats it as it says: the state given in the
+  second-order form or as [q; v] (`TSMechSetSolution()`), the run guard's energy check of explicit
+  types, the step of a restart from a checkpoint, the driver.
+
+  Not Collective
+
+  Input Parameters:
++ name       - the type's name
+. create     - its create function, as for `TSRegister()`
+- properties - fills in its properties for a TS of the type (called with those of an implicit
+               first-order-form type that restarts as at a first step); NULL keeps them
+
+  Level: advanced
+
+  Notes:
+  The type records no parameters in outputs and checkpoints and keeps no history in them (a
+  restart with `TSMECH_RESTART_EXACT` is treated as `TSMECH_RESTART_FIXED_STEP`); tsmech's own
+  types do both through their family's table (src/ts/scheme.h, src/ts/tsimpl2.h, "Adding a TS
+  type"). A name tsmech or an earlier call registered is refused.
+
+.seealso: `TSMechGetProperties()`, `TSRegister()`, `TSMechIsSecondOrder()`, `TSMechIsExplicit()`
+@*/
+PetscErrorCode TSMechRegister(const char name[], PetscErrorCode (*create)(TS), PetscErrorCode (*properties)(TS, TSMechProperties *))
+{
+  UserFamily *u;
+
+  PetscFunctionBegin;
+  PetscValidCharPointer(name, 1);
+  PetscCall(TSMechInitializePackage());
+  PetscCheck(NumUserFamilies < TSMECH_MAX_FAMILIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "TSMechRegister(): at most %d types of one's own", TSMECH_MAX_FAMILIES);
+  PetscCall(PetscNew(&u));
+  PetscCall(PetscStrncpy(u->name, name, sizeof(u->name)));
+  u->types[0]       = u->name;
+  u->types[1]       = NULL;
+  u->properties     = properties;
+  u->ops.family     = TSMECH_FAMILY_OTHER;
+  u->ops.types      = u->types;
+  u->ops.properties = properties ? UserProperties : NULL;
+  {
+    PetscErrorCode ierr;
+
+    /* a name taken is refused before the type is registered */
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = TSMechSchemeRegister(&u->ops);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) PetscCall(PetscFree(u));
+    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "TSMechRegister(): the TS type %s is registered already", name);
+  }
+  UserFamilies[NumUserFamilies++] = u;
+  PetscCall(TSRegister(name, create));
+  PetscFunctionReturn(0);
+}
+
+/* TSMechSchemeRegistryReset - Forgets the registered families but PETSc's (TSMechFinalizePackage()) */
+PetscErrorCode TSMechSchemeRegistryReset(void)
+{
+  PetscFunctionBegin;
+  for (PetscInt f = TSMECH_PETSC_FAMILIES; f < NumFamilies; f++) Families[f] = NULL;
+  NumFamilies = TSMECH_PETSC_FAMILIES;
+  for (PetscInt f = 0; f < NumUserFamilies; f++) PetscCall(PetscFree(UserFamilies[f]));
+  NumUserFamilies = 0;
+  PetscFunctionReturn(0);
+}
+
+/* The operations of a family number, NULL for TSMECH_FAMILY_OTHER and unknown values */
 static const TSMechFamilyOps *FamilyOps(PetscInt family)
 {
-  switch (family) {
-  case TSMECH_FAMILY_THETA2:
-    return &TSMechFamilyTheta2;
-  case TSMECH_FAMILY_THETA:
-    return &FamilyTheta;
-  case TSMECH_FAMILY_ALPHA2:
-    return &FamilyAlpha2;
-  case TSMECH_FAMILY_GAUSS2:
-    return &TSMechFamilyGauss2;
-  default:
-    return NULL;
+  if (family == TSMECH_FAMILY_OTHER) return NULL;
+  for (PetscInt f = 0; f < NumFamilies; f++)
+    if (Families[f]->family == family) return Families[f];
+  return NULL;
+}
+
+/* The table that lists a type name, NULL if none */
+static PetscErrorCode TypeOps(const char type[], const TSMechFamilyOps **ops)
+{
+  PetscBool flg = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  *ops = NULL;
+  for (PetscInt f = 0; f < NumFamilies && !*ops; f++) {
+    PetscCall(InList(type ? type : "", Families[f]->types, &flg));
+    if (flg) *ops = Families[f];
   }
+  PetscFunctionReturn(0);
 }
 
 /* The family (TSMechFamily) of a TS type name */
 PetscErrorCode TSMechSchemeFamilyOfType(const char type[], PetscInt *family)
 {
-  PetscInt  f;
-  PetscBool flg;
+  const TSMechFamilyOps *ops;
 
   PetscFunctionBegin;
-  *family = TSMECH_FAMILY_OTHER;
-  for (f = TSMECH_FAMILY_THETA2; f <= TSMECH_FAMILY_LAST; f++) {
-    PetscCall(InList(type, FamilyOps(f)->types, &flg));
-    if (flg) *family = f;
-  }
+  PetscCall(TypeOps(type, &ops));
+  *family = ops ? ops->family : TSMECH_FAMILY_OTHER;
+  PetscFunctionReturn(0);
+}
+
+/* Whether the types of a family (a number read from a file) keep the start of the last step */
+PetscErrorCode TSMechSchemeFamilyKeepsHistory(PetscInt family, PetscBool *flg)
+{
+  const TSMechFamilyOps *ops = FamilyOps(family);
+
+  PetscFunctionBegin;
+  *flg = ops && ops->history ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSMechGetProperties - What the TS's type reports of itself for its current settings: explicit or
+  implicit, order, second-order form, how a restart from a checkpoint continues it.
+
+  Not Collective
+
+  Input Parameter:
+. ts - the TS, with its type set
+
+  Output Parameter:
+. p - the properties
+
+  Level: intermediate
+
+  Notes:
+  Each tsmech type reports its own (its family's table, src/ts/scheme.h), as do the types given
+  with `TSMechRegister()`; PETSc's theta, beuler, cn, alpha2, euler, rk, ssp, mprk and glee are
+  known. Any other type is taken as an implicit type of the first-order form that restarts as at a
+  first step (order 0: not known).
+
+.seealso: `TSMechIsExplicit()`, `TSMechIsSecondOrder()`, `TSMechRegister()`
+@*/
+PetscErrorCode TSMechGetProperties(TS ts, TSMechProperties *p)
+{
+  const TSMechFamilyOps *ops;
+  TSType                 type;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  p->restart = TSMECH_RESTART_FIRST_STEP;
+  PetscCall(TSGetType(ts, &type));
+  PetscCall(TypeOps(type, &ops));
+  if (ops && ops->properties) PetscCall((*ops->properties)(ts, p));
+  PetscFunctionReturn(0);
+}
+
+/* TSMechSaveHistory - The velocity at the start of the last step of a type that keeps history, and whether there is one */
+PetscErrorCode TSMechSaveHistory(TS ts, Vec vprev, PetscBool *has)
+{
+  const TSMechFamilyOps *ops;
+  TSType                 type;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetType(ts, &type));
+  PetscCall(TypeOps(type, &ops));
+  PetscCheck(ops && ops->history, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TS type %s keeps no history between steps", type ? type : "(none)");
+  PetscCall((*ops->savehistory)(ts, vprev, has));
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechLoadHistory - Gives a type that keeps history the velocity at the start of the last step;
+  the position is the TS's solution and the time ptime - time_step at the call.
+*/
+PetscErrorCode TSMechLoadHistory(TS ts, Vec vprev)
+{
+  const TSMechFamilyOps *ops;
+  TSType                 type;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetType(ts, &type));
+  PetscCall(TypeOps(type, &ops));
+  PetscCheck(ops && ops->history, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TS type %s keeps no history between steps", type ? type : "(none)");
+  PetscCall((*ops->loadhistory)(ts, vprev));
   PetscFunctionReturn(0);
 }
 
@@ -282,9 +519,10 @@ PetscBool TSMechSchemeIsParameterName(const char name[])
   TSMechScheme s;
   PetscInt     f, i;
 
-  for (f = TSMECH_FAMILY_THETA2; f <= TSMECH_FAMILY_LAST; f++) {
+  for (f = 0; f < NumFamilies; f++) {
+    if (!Families[f]->declare) continue;
     s.n = 0;
-    if ((*FamilyOps(f)->declare)(&s)) return PETSC_TRUE; /* cannot happen; refuse the name */
+    if ((*Families[f]->declare)(&s)) return PETSC_TRUE; /* cannot happen; refuse the name */
     for (i = 0; i < s.n; i++)
       if (!strcmp(name, s.p[i].name)) return PETSC_TRUE;
   }
@@ -303,7 +541,8 @@ PetscErrorCode TSMechSchemeCheck(const TSMechScheme *s, char problem[], size_t l
 
   PetscFunctionBegin;
   problem[0] = 0;
-  PetscCall(TSInitializePackage());
+  /* the types and families of tsmech are registered (a program that only reads a file) */
+  PetscCall(TSMechInitializePackage());
   PetscCall(PetscFunctionListFind(TSList, s->type, &fn));
   if (!fn) {
     (void)snprintf(problem, len, "its ts_type \"%s\" is not a TS type of this tsmech", s->type);
@@ -394,37 +633,34 @@ PetscErrorCode TSMechSchemeDiff(const TSMechScheme *a, const TSMechScheme *b, ch
 
   Level: intermediate
 
+  Note:
+  The type reports it (the properties of its family, `TSMechSchemeRegister()`).
+
 .seealso: `TSMechIsSecondOrder()`, `MechSystemEstimateStableStep()`
 @*/
 PetscErrorCode TSMechIsExplicit(TS ts, PetscBool *flg)
 {
+  TSMechProperties p;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscCall(TypeInList(ts, ExplicitTypes, flg));
-  if (!*flg) {
-    PetscBool theta2;
-
-    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSTHETA2, &theta2));
-    if (theta2) {
-      PetscReal theta;
-
-      PetscCall(TSTheta2GetTheta(ts, &theta));
-      *flg = theta == 0 ? PETSC_TRUE : PETSC_FALSE;
-    }
-  }
+  PetscCall(TSMechGetProperties(ts, &p));
+  *flg = p.explicit_;
   PetscFunctionReturn(0);
 }
 
 /*
-  Whether a restart from a checkpoint continues ts bit for bit: the theta2 family, whose history
-  a checkpoint holds, and, at fixed steps (fixedstep: no controller), the one-step types without
+  Whether a restart from a checkpoint continues ts bit for bit: the types whose history a
+  checkpoint holds, and, at fixed steps (fixedstep: no controller), the one-step types without
   history. The others restart as at a first step.
 */
 PetscErrorCode TSMechSchemeRestartsExactly(TS ts, PetscBool fixedstep, PetscBool *flg)
 {
+  TSMechProperties p;
+
   PetscFunctionBegin;
-  PetscCall(TypeInList(ts, TSMechFamilyTheta2.types, flg));
-  if (!*flg && fixedstep) PetscCall(TypeInList(ts, NoHistoryTypes, flg));
+  PetscCall(TSMechGetProperties(ts, &p));
+  *flg = (p.restart == TSMECH_RESTART_EXACT || (fixedstep && p.restart == TSMECH_RESTART_FIXED_STEP)) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -446,9 +682,11 @@ PetscErrorCode TSMechSchemeRestartsExactly(TS ts, PetscBool fixedstep, PetscBool
 @*/
 PetscErrorCode TSMechIsSecondOrder(TS ts, PetscBool *flg)
 {
+  TSMechProperties p;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscCall(TypeInList(ts, TSMechFamilyTheta2.types, flg));
-  if (!*flg) PetscCall(TypeInList(ts, SecondOrder, flg));
+  PetscCall(TSMechGetProperties(ts, &p));
+  *flg = p.secondorder;
   PetscFunctionReturn(0);
 }

@@ -1,22 +1,23 @@
 /*
   The scheme a TS integrates with: its type, its step-size controller and the parameters of its
   family, captured from a TS, given to another, listed by name for the files that record them
-  (output attributes, checkpoint headers) and compared. This is the one place that knows which
-  TS types form a family and which parameters each family has; adding a parameter to a family
-  touches its entry here and nothing in src/io.
+  (output attributes, checkpoint headers) and compared, and the properties and history of a TS
+  type. Each family of types describes itself in a TSMechFamilyOps table next to its code and
+  registers it; src/io and the rest of src/ts ask through the functions below.
 */
 #ifndef TSMECH_SCHEME_H
 #define TSMECH_SCHEME_H
 
 #include <tsmech.h>
 
-/* The families whose parameters are recorded (the values are stored in checkpoints: keep them) */
+/* The numbers of the families whose parameters are recorded (stored in checkpoints and outputs:
+   keep them; a new family takes the next free number, in its own file) */
 typedef enum {
   TSMECH_FAMILY_OTHER  = 0, /* no recorded parameters */
-  TSMECH_FAMILY_THETA2 = 1, /* theta2, beuler2, cn2, midpoint2, euler2 */
+  TSMECH_FAMILY_THETA2 = 1, /* theta2, beuler2, cn2, midpoint2, euler2 (theta2.c) */
   TSMECH_FAMILY_THETA  = 2, /* PETSc's theta, beuler, cn (first-order form) */
-  TSMECH_FAMILY_ALPHA2 = 3, /* PETSc's alpha2 */
-  TSMECH_FAMILY_GAUSS2 = 4  /* gauss2 */
+  TSMECH_FAMILY_ALPHA2 = 3  /* PETSc's alpha2 */
+  /* 4 and 5 are reserved for gauss2 and discgrad2 (issue 31), defined in their own files */
 } TSMechFamily;
 
 #define TSMECH_SCHEME_NAMELEN  64
@@ -45,25 +46,41 @@ typedef struct {
 } TSMechScheme;
 
 /*
-  What a family implements, once, next to its type: declare its parameters (names and kinds, in
-  file order) with TSMechSchemeAddParameter(), read them from a TS, give them to a TS, and check
-  values read from a file (problem "" if they hold). Adding a parameter to a family touches these
-  functions only.
+  What a family of TS types implements, once, next to its types (theta2.c, symeuler2.c), and
+  registers with TSMechSchemeRegister() from its TSMechRegister<X>() (tsimpl2.h, called by
+  TSMechInitializePackage()): nothing else of tsmech knows the types.
+
+  - family: the number files record (ts_family; 0: the family records no parameters). A new
+    family takes the next free number; TSMechSchemeRegister() refuses a number or type taken.
+  - history: its types keep the start of the last step (position, velocity, time), which a
+    checkpoint holds (v_previous, q_previous, previous_time) and gives back.
+  - declare, get, set, check: its recorded parameters (names and kinds, in file order, with
+    TSMechSchemeAddParameter()), read from a TS, given to a TS, checked when read from a file
+    (problem "" if they hold); NULL when family is 0. Adding a parameter touches these only.
+  - properties: what TSMechGetProperties() reports of a TS of the family (called with the
+    defaults of an implicit first-order-form type that restarts as at a first step).
+  - savehistory, loadhistory (with history): the velocity at the start of the last step, and
+    whether there is one; the position is the TS's solution and the time ptime - time_step when
+    loadhistory is called (the checkpoint sets them for the call).
 */
 typedef struct {
+  PetscInt           family;
   const char *const *types; /* NULL-terminated */
+  PetscBool          history;
   PetscErrorCode (*declare)(TSMechScheme *);
   PetscErrorCode (*get)(TS, TSMechScheme *);
   PetscErrorCode (*set)(TS, const TSMechScheme *);
   PetscErrorCode (*check)(const TSMechScheme *, char problem[], size_t len);
+  PetscErrorCode (*properties)(TS, TSMechProperties *);
+  PetscErrorCode (*savehistory)(TS, Vec vprev, PetscBool *has);
+  PetscErrorCode (*loadhistory)(TS, Vec vprev);
 } TSMechFamilyOps;
 
-/* The theta2 family's (theta2.c) */
-PETSC_INTERN const TSMechFamilyOps TSMechFamilyTheta2;
-/* The gauss2 family's (gauss2.c) */
-PETSC_INTERN const TSMechFamilyOps TSMechFamilyGauss2;
-/* The last family (the loops over families end here) */
-#define TSMECH_FAMILY_LAST TSMECH_FAMILY_GAUSS2
+PETSC_INTERN PetscErrorCode TSMechSchemeRegister(const TSMechFamilyOps *);
+PETSC_INTERN PetscErrorCode TSMechSchemeRegistryReset(void);
+PETSC_INTERN PetscErrorCode TSMechSaveHistory(TS, Vec vprev, PetscBool *has);
+PETSC_INTERN PetscErrorCode TSMechLoadHistory(TS, Vec vprev);
+PETSC_INTERN PetscErrorCode TSMechSchemeFamilyKeepsHistory(PetscInt family, PetscBool *);
 
 /* Called once per parameter of a scheme's family, in a fixed order, with the address of its value */
 typedef PetscErrorCode (*TSMechSchemeParamFn)(void *ctx, const char name[], TSMechParamKind, void *value);

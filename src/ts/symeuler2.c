@@ -8,6 +8,7 @@
   prefix mass_ for a consistent one.
 */
 #include "tsimpl2.h"
+#include "scheme.h"
 
 typedef struct {
   TSMechStepState st;
@@ -101,6 +102,26 @@ static PetscErrorCode TSView_SymEuler2(TS ts, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
+/*
+  What symeuler2 reports of itself (scheme.h): explicit, first order, second-order form; it keeps
+  nothing a fixed-step restart needs (its error estimate's previous step is not saved).
+*/
+static PetscErrorCode SymEuler2Properties(TS ts, TSMechProperties *p)
+{
+  PetscFunctionBegin;
+  (void)ts;
+  p->explicit_   = PETSC_TRUE;
+  p->order       = 1;
+  p->secondorder = PETSC_TRUE;
+  p->restart     = TSMECH_RESTART_FIXED_STEP;
+  p->ownfixed    = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static const char *const SymEuler2Types[] = {TSSYMEULER2, NULL};
+
+static const TSMechFamilyOps SymEuler2Family = {TSMECH_FAMILY_OTHER, SymEuler2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, SymEuler2Properties, NULL, NULL};
+
 /*MC
   TSSYMEULER2 - "symeuler2": symplectic Euler for M q'' + f(t, q, q') = 0 (docs/schemes.md §5;
   Hairer, Lubich & Wanner 2006, §VI.3).
@@ -134,7 +155,7 @@ static PetscErrorCode TSView_SymEuler2(TS ts, PetscViewer viewer)
 .seealso: `TSEULER2`, `TSMIDPOINT2`, `TSTHETA2`, `TSMechSetSystem()`, `TSMechSetSolution()`, `MechSystemSolveMass()`,
           `MechSystemEstimateStableStep()`
 M*/
-PetscErrorCode TSCreate_SymEuler2(TS ts)
+static PetscErrorCode TSCreate_SymEuler2(TS ts)
 {
   TS_SymEuler2 *se;
 
@@ -149,5 +170,14 @@ PetscErrorCode TSCreate_SymEuler2(TS ts)
   ts->default_adapt_type = TSADAPTNONE;
   PetscCall(PetscNew(&se));
   ts->data = (void *)se;
+  PetscFunctionReturn(0);
+}
+
+/* The family's table (scheme.h) and its type (tsimpl2.h, "Adding a TS type") */
+PetscErrorCode TSMechRegisterSymEuler2(void)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechSchemeRegister(&SymEuler2Family));
+  PetscCall(TSRegister(TSSYMEULER2, TSCreate_SymEuler2));
   PetscFunctionReturn(0);
 }

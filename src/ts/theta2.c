@@ -892,7 +892,28 @@ static PetscErrorCode Theta2SchemeCheck(const TSMechScheme *s, char problem[], s
   PetscFunctionReturn(0);
 }
 
-const TSMechFamilyOps TSMechFamilyTheta2 = {Theta2FamilyTypes, Theta2SchemeDeclare, Theta2SchemeGet, Theta2SchemeSet, Theta2SchemeCheck};
+/*
+  What the family reports of itself (scheme.h): explicit at theta 0; order 2 at theta 1/2 (the
+  linearized mode only with the velocity guess, docs/schemes.md §4), else 1; second-order form; its
+  history (the start of the last step) is saved, so a restart is exact, to the solver tolerance
+  where the Newton object's lagged preconditioner is assembled anew.
+*/
+static PetscErrorCode Theta2Properties(TS ts, TSMechProperties *p)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  PetscFunctionBegin;
+  p->explicit_   = th->Theta == 0 ? PETSC_TRUE : PETSC_FALSE;
+  p->order       = th->Theta == 0.5 && (!th->linearized || th->guess == TSTHETA2_GUESS_VELOCITY) ? 2 : 1;
+  p->secondorder = PETSC_TRUE;
+  p->restart     = TSMECH_RESTART_EXACT;
+  p->ownfixed    = PETSC_TRUE;
+  p->owncoarse   = PETSC_TRUE;
+  if (ts->problem_type != TS_LINEAR) PetscCall(TSMechNewtonRestartNote(th->newton, p->restartnote, sizeof(p->restartnote)));
+  PetscFunctionReturn(0);
+}
+
+static const TSMechFamilyOps Theta2Family = {TSMECH_FAMILY_THETA2, Theta2FamilyTypes, PETSC_TRUE, Theta2SchemeDeclare, Theta2SchemeGet, Theta2SchemeSet, Theta2SchemeCheck, Theta2Properties, TSTheta2GetPreviousVelocity_Theta2, TSTheta2SetPreviousVelocity_Theta2};
 
 /*MC
   TSTHETA2 - "theta2": the theta method for M q'' + f(t, q, q') = 0 in velocity form.
@@ -902,7 +923,7 @@ const TSMechFamilyOps TSMechFamilyTheta2 = {Theta2FamilyTypes, Theta2SchemeDecla
   predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.1>,
   -ts_theta_pc_definite, -ts_theta_pc_reduced.
 M*/
-PetscErrorCode TSCreate_Theta2(TS ts)
+static PetscErrorCode TSCreate_Theta2(TS ts)
 {
   TS_Theta2 *th;
 
@@ -973,7 +994,7 @@ static PetscErrorCode TSCreate_Theta2Fixed(TS ts, PetscReal theta, PetscBool end
 /*MC
   TSBEULER2 - "beuler2": implicit Euler in velocity form (theta2 with theta = 1), docs/schemes.md §3.
 M*/
-PetscErrorCode TSCreate_BEuler2(TS ts)
+static PetscErrorCode TSCreate_BEuler2(TS ts)
 {
   PetscFunctionBegin;
   PetscCall(TSCreate_Theta2Fixed(ts, 1.0, PETSC_TRUE));
@@ -983,7 +1004,7 @@ PetscErrorCode TSCreate_BEuler2(TS ts)
 /*MC
   TSCN2 - "cn2": trapezoidal rule in f (theta2, theta = 1/2, endpoint form), docs/schemes.md §3.
 M*/
-PetscErrorCode TSCreate_CN2(TS ts)
+static PetscErrorCode TSCreate_CN2(TS ts)
 {
   PetscFunctionBegin;
   PetscCall(TSCreate_Theta2Fixed(ts, 0.5, PETSC_TRUE));
@@ -994,7 +1015,7 @@ PetscErrorCode TSCreate_CN2(TS ts)
   TSMIDPOINT2 - "midpoint2": the symplectic implicit midpoint rule (theta2, theta = 1/2, one-leg
   form), docs/schemes.md §3.
 M*/
-PetscErrorCode TSCreate_Midpoint2(TS ts)
+static PetscErrorCode TSCreate_Midpoint2(TS ts)
 {
   PetscFunctionBegin;
   PetscCall(TSCreate_Theta2Fixed(ts, 0.5, PETSC_FALSE));
@@ -1004,10 +1025,23 @@ PetscErrorCode TSCreate_Midpoint2(TS ts)
 /*MC
   TSEULER2 - "euler2": explicit Euler (theta2 with theta = 0): one mass solve per step.
 M*/
-PetscErrorCode TSCreate_Euler2(TS ts)
+static PetscErrorCode TSCreate_Euler2(TS ts)
 {
   PetscFunctionBegin;
   PetscCall(TSCreate_Theta2Fixed(ts, 0.0, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* The family's table (scheme.h) and its five types (tsimpl2.h, "Adding a TS type") */
+PetscErrorCode TSMechRegisterTheta2(void)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechSchemeRegister(&Theta2Family));
+  PetscCall(TSRegister(TSTHETA2, TSCreate_Theta2));
+  PetscCall(TSRegister(TSBEULER2, TSCreate_BEuler2));
+  PetscCall(TSRegister(TSCN2, TSCreate_CN2));
+  PetscCall(TSRegister(TSMIDPOINT2, TSCreate_Midpoint2));
+  PetscCall(TSRegister(TSEULER2, TSCreate_Euler2));
   PetscFunctionReturn(0);
 }
 

@@ -90,6 +90,7 @@ PETSC_INTERN PetscErrorCode TSMechNewtonPreSolve(TSMechNewton, Vec q0, Vec v0, V
 PETSC_INTERN PetscErrorCode TSMechNewtonEliminate(TSMechNewton, PetscReal s, const TSMechEliminationStage *, Vec q0, Vec v0, Vec fstart, Vec qs, Vec vs, Vec x);
 PETSC_INTERN PetscErrorCode TSMechNewtonPostSolve(TSMechNewton, PetscInt nits, PetscInt lits, PetscBool ok);
 PETSC_INTERN PetscErrorCode TSMechNewtonInvalidate(TSMechNewton);
+PETSC_INTERN PetscErrorCode TSMechNewtonRestartNote(TSMechNewton, char note[], size_t len);
 PETSC_INTERN PetscErrorCode TSMechNewtonView(TSMechNewton, TSMechNewtonMode, PetscViewer);
 PETSC_INTERN PetscErrorCode TSMechNewtonReset(TSMechNewton);
 PETSC_INTERN PetscErrorCode TSMechNewtonDestroy(TSMechNewton *);
@@ -107,12 +108,27 @@ PETSC_INTERN PetscErrorCode TSMechNewtonGetEWSafeguard(TSMechNewton, PetscReal *
 PETSC_INTERN PetscErrorCode TSMechNewtonSetNonlinearElimination(TSMechNewton, PetscBool, PetscInt depth, PetscReal reach);
 PETSC_INTERN PetscErrorCode TSMechNewtonGetNonlinearElimination(TSMechNewton, PetscBool *, PetscInt *depth, PetscInt *its);
 
-PETSC_INTERN PetscErrorCode TSCreate_Theta2(TS);
-PETSC_INTERN PetscErrorCode TSCreate_BEuler2(TS);
-PETSC_INTERN PetscErrorCode TSCreate_CN2(TS);
-PETSC_INTERN PetscErrorCode TSCreate_Midpoint2(TS);
-PETSC_INTERN PetscErrorCode TSCreate_Euler2(TS);
-PETSC_INTERN PetscErrorCode TSCreate_SymEuler2(TS);
-PETSC_INTERN PetscErrorCode TSCreate_Gauss2(TS);
+/*
+  Adding a TS type (docs/solvers.md §7): one file, src/ts/<type>.c, holds
+
+  - the type: TSCreate_X() with its ops (step, setup, setfromoptions, view, reset, destroy,
+    rollback, evaluatewlte), TSMechStepState for the start of the step (stepstate.c), and for an
+    implicit scheme the Newton object (TSMechNewton above, newton2.c: the header there is the
+    recipe);
+  - its family's table, a TSMechFamilyOps (scheme.h): the family number files record (a free one,
+    or TSMECH_FAMILY_OTHER without recorded parameters), the parameters a checkpoint and the output
+    record (declare/get/set/check), the properties (explicit, order, second-order form, how a
+    restart continues it, whether it puts prescribed motions and multigrid coarse operators itself)
+    and, if it keeps history, its savehistory/loadhistory (the velocity at the start of the last
+    step; checkpoints hold it without a change of format);
+  - TSMechRegister<X>(): TSMechSchemeRegister(&table), then TSRegister() of each of its types.
+
+  and the registration is one line here (the declaration below), one call in
+  TSMechInitializePackage() (register.c), the file in src/meson.build and its type name in
+  include/tsmech.h. Nothing in src/io, scheme.c or tsmech.c names a type.
+*/
+PETSC_INTERN PetscErrorCode TSMechRegisterTheta2(void);    /* theta2, beuler2, cn2, midpoint2, euler2 */
+PETSC_INTERN PetscErrorCode TSMechRegisterSymEuler2(void); /* symeuler2 */
+PETSC_INTERN PetscErrorCode TSMechRegisterGauss2(void);    /* gauss2 */
 
 #endif

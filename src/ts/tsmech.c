@@ -237,13 +237,15 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
   /* on a mesh without levels this refuses -pc_type mg with its reason */
   if (ismg) PetscCall(MechSystemSetUpPCMG(sys, pc));
   if (ismg && isda) {
-    PetscBool   ours, baij;
-    MatType     mtype;
-    const char *type;
+    PetscBool        ours, baij;
+    MatType          mtype;
+    const char      *type;
+    TSMechProperties p;
 
-    /* the theta2 types form the coarse operators themselves (MechGridGalerkin()); PCMG's own
-       Galerkin products, which other types get, have no MATBAIJ version in PETSc */
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &ours, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, ""));
+    /* the types of the Newton object form the coarse operators themselves (MechGridGalerkin());
+       PCMG's own Galerkin products, which other types get, have no MATBAIJ version in PETSc */
+    PetscCall(TSMechGetProperties(ts, &p));
+    ours = p.owncoarse;
     PetscCall(DMGetMatType(sys->dm, &mtype));
     PetscCall(PetscStrendswith(mtype, "baij", &baij));
     PetscCall(TSGetType(ts, &type));
@@ -348,17 +350,17 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
 */
 PetscErrorCode TSMechApplyFixedMotion(TS ts)
 {
-  MechSystem sys;
-  PetscBool  motion = PETSC_FALSE, ours, second;
+  MechSystem       sys;
+  PetscBool        motion = PETSC_FALSE;
+  TSMechProperties p;
 
   PetscFunctionBegin;
   PetscCall(TSMechGetSystem(ts, &sys));
   if (sys) PetscCall(MechSystemHasFixedMotion(sys, &motion));
   if (!motion) PetscFunctionReturn(0);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &ours, TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, TSSYMEULER2, ""));
-  if (ours) PetscFunctionReturn(0);
-  PetscCall(TSMechIsSecondOrder(ts, &second));
-  if (second) {
+  PetscCall(TSMechGetProperties(ts, &p));
+  if (p.ownfixed) PetscFunctionReturn(0);
+  if (p.secondorder) {
     Vec q, v;
 
     PetscCall(TS2GetSolution(ts, &q, &v));

@@ -1,0 +1,297 @@
+static const char help[] = "The properties a TS type reports of itself (TSMechGetProperties()), and a type of one's own\n"
+                           "registered with TSMechRegister() that tsmech then treats as it says.\n";
+
+/*
+  1. The properties of every tsmech type and of the PETSc types tsmech knows, for several settings,
+     against a table: explicit, order, second-order form, how a restart continues it, whether it
+     puts prescribed motions and multigrid coarse operators itself, and the restart note of the
+     matrix-free Newton object on a nonlinear problem (none on a linear one).
+  2. leapfrog2, Stormer-Verlet in velocity form written here with the public API only,
+       v1/2 = v - tau/2 M^{-1} f(t, q, v),  q+ = q + tau v1/2,  v+ = v1/2 - tau/2 M^{-1} f(t + tau, q+, v1/2),
+     registered with TSMechRegister() as explicit, second order, second-order form. tsmech must then
+     give it the state as (q, v) (TSMechSetSolution()): on the oscillator q'' + 4 q = 0 its error
+     against the exact solution falls 4-fold when the step is halved, and on the distributed chain
+     it agrees with midpoint2 to O(tau^2). Registered with TSRegister() alone (what a new type had
+     before its properties were its own), TSMechSetSolution() takes it for a first-order type and
+     hands it [q; v]: the run fails (checked with -plain_register, which must fail).
+  3. A second TSMechRegister() of a name taken is refused.
+*/
+#include <tsmech.h>
+#include <petsc/private/tsimpl.h>
+#include "testutil.h"
+#include <string.h>
+
+#define Check(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
+
+/* ---- leapfrog2 ---- */
+typedef struct {
+  Vec f, a;
+} TS_Leapfrog2;
+
+/* a = -M^{-1} f(t, q, v) */
+static PetscErrorCode Leapfrog2Accel(TS ts, PetscReal t, Vec q, Vec v, Vec a)
+{
+  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
+  MechSystem    sys;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechGetSystem(ts, &sys));
+  PetscCall(MechSystemComputeForce(sys, t, q, v, lf->f));
+  PetscCall(MechSystemSolveMass(sys, lf->f, a));
+  PetscCall(VecScale(a, -1.0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSStep_Leapfrog2(TS ts)
+{
+  TS_Leapfrog2 *lf  = (TS_Leapfrog2 *)ts->data;
+  PetscReal     tau = ts->time_step, t = ts->ptime;
+  Vec           q, v;
+
+  PetscFunctionBegin;
+  PetscCall(TS2GetSolution(ts, &q, &v));
+  PetscCheck(v, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "leapfrog2 needs the state as (q, v) (TS2SetSolution()): it was given a first-order form");
+  PetscCall(Leapfrog2Accel(ts, t, q, v, lf->a));
+  PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
+  PetscCall(VecAXPY(q, tau, v));
+  PetscCall(Leapfrog2Accel(ts, t + tau, q, v, lf->a));
+  PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
+  ts->ptime += tau;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSetUp_Leapfrog2(TS ts)
+{
+  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(ts->vec_sol, &lf->f));
+  PetscCall(VecDuplicate(ts->vec_sol, &lf->a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSReset_Leapfrog2(TS ts)
+{
+  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&lf->f));
+  PetscCall(VecDestroy(&lf->a));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSDestroy_Leapfrog2(TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSReset_Leapfrog2(ts));
+  PetscCall(PetscFree(ts->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSCreate_Leapfrog2(TS ts)
+{
+  TS_Leapfrog2 *lf;
+
+  PetscFunctionBegin;
+  ts->ops->setup         = TSSetUp_Leapfrog2;
+  ts->ops->step          = TSStep_Leapfrog2;
+  ts->ops->reset         = TSReset_Leapfrog2;
+  ts->ops->destroy       = TSDestroy_Leapfrog2;
+  ts->default_adapt_type = TSADAPTNONE;
+  PetscCall(PetscNew(&lf));
+  ts->data = (void *)lf;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Leapfrog2Properties(TS ts, TSMechProperties *p)
+{
+  PetscFunctionBegin;
+  (void)ts;
+  p->explicit_   = PETSC_TRUE;
+  p->order       = 2;
+  p->secondorder = PETSC_TRUE;
+  p->restart     = TSMECH_RESTART_FIXED_STEP;
+  PetscFunctionReturn(0);
+}
+
+/* ---- the properties table ---- */
+typedef struct {
+  const char   *model, *type, *opts;
+  PetscBool     explicit_;
+  PetscInt      order;
+  PetscBool     secondorder;
+  TSMechRestart restart;
+  PetscBool     ownfixed, owncoarse;
+  const char   *note; /* a substring of the restart note, "" none */
+} Expected;
+
+static const Expected Table[] = {
+    {"chain",      "midpoint2", "",                                                          PETSC_FALSE, 2, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "midpoint2", "-ts_theta_matrix_free",                                     PETSC_FALSE, 2, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  "-ts_theta_matrix_free"},
+    {"oscillator", "midpoint2", "-ts_theta_matrix_free",                                     PETSC_FALSE, 2, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "cn2",       "",                                                          PETSC_FALSE, 2, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "beuler2",   "",                                                          PETSC_FALSE, 1, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "theta2",    "-ts_theta_theta 0.7",                                       PETSC_FALSE, 1, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "theta2",    "-ts_theta_theta 0",                                         PETSC_TRUE,  1, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "theta2",    "-ts_theta_linearized",                                      PETSC_FALSE, 2, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "theta2",    "-ts_theta_linearized -ts_theta_linearized_guess predictor", PETSC_FALSE, 1, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "euler2",    "",                                                          PETSC_TRUE,  1, PETSC_TRUE,  TSMECH_RESTART_EXACT,      PETSC_TRUE,  PETSC_TRUE,  ""                     },
+    {"chain",      "symeuler2", "",                                                          PETSC_TRUE,  1, PETSC_TRUE,  TSMECH_RESTART_FIXED_STEP, PETSC_TRUE,  PETSC_FALSE, ""                     },
+    {"chain",      "alpha2",    "",                                                          PETSC_FALSE, 2, PETSC_TRUE,  TSMECH_RESTART_FIRST_STEP, PETSC_FALSE, PETSC_FALSE, ""                     },
+    {"chain",      "cn",        "",                                                          PETSC_FALSE, 2, PETSC_FALSE, TSMECH_RESTART_FIXED_STEP, PETSC_FALSE, PETSC_FALSE, ""                     },
+    {"chain",      "beuler",    "",                                                          PETSC_FALSE, 1, PETSC_FALSE, TSMECH_RESTART_FIXED_STEP, PETSC_FALSE, PETSC_FALSE, ""                     },
+    {"chain",      "euler",     "",                                                          PETSC_TRUE,  1, PETSC_FALSE, TSMECH_RESTART_FIXED_STEP, PETSC_FALSE, PETSC_FALSE, ""                     },
+    {"chain",      "rk",        "-ts_rk_type 4",                                             PETSC_TRUE,  4, PETSC_FALSE, TSMECH_RESTART_FIRST_STEP, PETSC_FALSE, PETSC_FALSE, ""                     },
+    {"chain",      "bdf",       "",                                                          PETSC_FALSE, 0, PETSC_FALSE, TSMECH_RESTART_FIRST_STEP, PETSC_FALSE, PETSC_FALSE, ""                     },
+    {"chain",      "leapfrog2", "",                                                          PETSC_TRUE,  2, PETSC_TRUE,  TSMECH_RESTART_FIXED_STEP, PETSC_FALSE, PETSC_FALSE, ""                     },
+};
+
+/* A TS of the type on the model, set up from the options given (cleared afterwards) */
+static PetscErrorCode CreateTS(const char model[], const char modelopts[], const char type[], const char opts[], MechSystem *sys, TS *ts)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsClear(NULL));
+  PetscCall(PetscOptionsInsertString(NULL, modelopts));
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(MechCreateModel(PETSC_COMM_WORLD, model, sys));
+  PetscCall(TSCreate(PETSC_COMM_WORLD, ts));
+  PetscCall(TSMechSetSystem(*ts, *sys));
+  PetscCall(TSSetType(*ts, type));
+  PetscCall(TSSetExactFinalTime(*ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSSetFromOptions(*ts));
+  PetscCall(PetscOptionsClear(NULL));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckTable(void)
+{
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(Table) / sizeof(Table[0]); i++) {
+    const Expected  *e = &Table[i];
+    MechSystem       sys;
+    TS               ts;
+    TSMechProperties p;
+    PetscBool        flg;
+
+    Vec q, v;
+
+    PetscCall(CreateTS(e->model, "-chain_n 12", e->type, e->opts, &sys, &ts));
+    /* the state given (a linear system's problem becomes TS_LINEAR there) */
+    PetscCall(MechSystemCreateState(sys, &q, &v));
+    PetscCall(TSMechSetSolution(ts, q, v));
+    PetscCall(TSMechGetProperties(ts, &p));
+    Check(p.explicit_ == e->explicit_, "%s %s: explicit %d, expected %d", e->type, e->opts, (int)p.explicit_, (int)e->explicit_);
+    Check(p.order == e->order, "%s %s: order %" PetscInt_FMT ", expected %" PetscInt_FMT, e->type, e->opts, p.order, e->order);
+    Check(p.secondorder == e->secondorder, "%s %s: second-order form %d, expected %d", e->type, e->opts, (int)p.secondorder, (int)e->secondorder);
+    Check(p.restart == e->restart, "%s %s: restart %d, expected %d", e->type, e->opts, (int)p.restart, (int)e->restart);
+    Check(p.ownfixed == e->ownfixed && p.owncoarse == e->owncoarse, "%s %s: own fixed motion %d, own coarse operators %d", e->type, e->opts, (int)p.ownfixed, (int)p.owncoarse);
+    Check(e->note[0] ? strstr(p.restartnote, e->note) != NULL : !p.restartnote[0], "%s %s: restart note \"%s\"", e->type, e->opts, p.restartnote);
+    /* the public questions answer alike */
+    PetscCall(TSMechIsExplicit(ts, &flg));
+    Check(flg == e->explicit_, "%s: TSMechIsExplicit() disagrees", e->type);
+    PetscCall(TSMechIsSecondOrder(ts, &flg));
+    Check(flg == e->secondorder, "%s: TSMechIsSecondOrder() disagrees", e->type);
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(TSDestroy(&ts));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "properties of %d settings of %d types as expected\n", (int)(sizeof(Table) / sizeof(Table[0])), 15));
+  PetscFunctionReturn(0);
+}
+
+/* The state of a run of the type to time T with step dt */
+static PetscErrorCode Run(const char model[], const char modelopts[], const char type[], PetscReal dt, PetscReal T, Vec *q, Vec *v)
+{
+  MechSystem sys;
+  TS         ts;
+  char       opts[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_dt %.17g -ts_max_time %.17g", (double)dt, (double)T));
+  PetscCall(CreateTS(model, modelopts, type, opts, &sys, &ts));
+  PetscCall(MechSystemCreateState(sys, q, v));
+  PetscCall(TSMechSetSolution(ts, *q, *v));
+  PetscCall(TSSolve(ts, NULL));
+  PetscCall(TSMechGetSolution(ts, *q, *v));
+  PetscCall(TSDestroy(&ts));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+/* leapfrog2 on the oscillator q'' + 4 q = 0 from q = 1, v = 0: the error at T = 1 against cos(2 t) */
+static PetscErrorCode OscillatorError(PetscReal dt, PetscReal *err)
+{
+  Vec                q, v;
+  const PetscScalar *qa, *va;
+  PetscInt           n;
+  PetscReal          mine = 0;
+
+  PetscFunctionBegin;
+  PetscCall(Run("oscillator", "-oscillator_m 1 -oscillator_k 4 -oscillator_c 0 -oscillator_g 0 -oscillator_q0 1 -oscillator_v0 0", "leapfrog2", dt, 1.0, &q, &v));
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetArrayRead(q, &qa));
+  PetscCall(VecGetArrayRead(v, &va));
+  if (n) mine = PetscMax(PetscAbsReal(PetscRealPart(qa[0]) - PetscCosReal(2.0)), PetscAbsReal(PetscRealPart(va[0]) + 2.0 * PetscSinReal(2.0)));
+  PetscCall(VecRestoreArrayRead(q, &qa));
+  PetscCall(VecRestoreArrayRead(v, &va));
+  PetscCall(MPIU_Allreduce(&mine, err, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckLeapfrog(void)
+{
+  PetscReal e1, e2, rel;
+  Vec       q, v, qm, vm;
+
+  PetscFunctionBegin;
+  PetscCall(OscillatorError(0.05, &e1));
+  PetscCall(OscillatorError(0.025, &e2));
+  Check(e1 < 1e-2 && e1 / e2 > 3.6 && e1 / e2 < 4.4, "leapfrog2 on the oscillator: errors %g and %g at dt 0.05 and 0.025 (ratio %g, expected 4)", (double)e1, (double)e2, (double)(e1 / e2));
+  /* the distributed chain, undamped, at half its stable step: leapfrog2 and midpoint2 agree to O(tau^2) */
+  PetscCall(Run("chain", "-chain_n 24 -chain_c 0 -chain_drag 0", "leapfrog2", 1e-4, 0.05, &q, &v));
+  PetscCall(Run("chain", "-chain_n 24 -chain_c 0 -chain_drag 0", "midpoint2", 1e-4, 0.05, &qm, &vm));
+  PetscCall(TestRelDiff(q, v, qm, vm, &rel));
+  Check(rel < 1e-5, "leapfrog2 and midpoint2 on the chain differ by %g", (double)rel);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "leapfrog2: oscillator errors %.3e, %.3e (ratio %.3f); chain against midpoint2 %.2e\n", (double)e1, (double)e2, (double)(e1 / e2), (double)rel));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&qm));
+  PetscCall(VecDestroy(&vm));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscBool plain = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-plain_register", &plain, NULL));
+  PetscCall(TSMechInitializePackage());
+  if (plain) {
+    /* the negative control: a type registered without its properties is given [q; v] */
+    PetscCall(TSRegister("leapfrog2", TSCreate_Leapfrog2));
+    PetscCall(CheckLeapfrog());
+  } else {
+    PetscErrorCode ierr;
+
+    PetscCall(TSMechRegister("leapfrog2", TSCreate_Leapfrog2, Leapfrog2Properties));
+    PetscCall(CheckTable());
+    PetscCall(CheckLeapfrog());
+    /* a name taken is refused, tsmech's own too */
+    PetscErrorCode ierr2;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr  = TSMechRegister("leapfrog2", TSCreate_Leapfrog2, Leapfrog2Properties);
+    ierr2 = TSMechRegister(TSMIDPOINT2, TSCreate_Leapfrog2, Leapfrog2Properties);
+    PetscCall(PetscPopErrorHandler());
+    Check(ierr, "a second TSMechRegister() of leapfrog2 was accepted");
+    Check(ierr2, "TSMechRegister() of midpoint2 was accepted");
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "names taken refused\n"));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
