@@ -39,6 +39,7 @@ PETSC_EXTERN PetscErrorCode TSMechFinalizePackage(void);
 #define TSMIDPOINT2 "midpoint2" /* theta2 with theta = 1/2, one-leg form: symplectic midpoint */
 #define TSEULER2    "euler2"    /* explicit Euler (theta2 with theta = 0) */
 #define TSSYMEULER2 "symeuler2" /* symplectic Euler */
+#define TSGAUSS2    "gauss2"    /* Gauss-Legendre collocation in velocity form, s = 1, 2, 3 stages */
 
 /* Initial guesses of the linearized (single linear solve) mode (docs/schemes.md §4). */
 typedef enum {
@@ -50,6 +51,10 @@ typedef enum {
   TSTHETA2_GUESS_EXTRAPOLATE            /* q0 = q + tau v0,   v0 = 2v - v_prev          */
 } TSTheta2Guess;
 PETSC_EXTERN const char *const TSTheta2Guesses[];
+
+/* gauss2: the number of stages, 1 (midpoint rule), 2 or 3 (orders 2, 4, 6) */
+PETSC_EXTERN PetscErrorCode TSGauss2SetStages(TS, PetscInt);
+PETSC_EXTERN PetscErrorCode TSGauss2GetStages(TS, PetscInt *);
 
 /* theta in [0, 1] */
 PETSC_EXTERN PetscErrorCode TSTheta2SetTheta(TS, PetscReal);

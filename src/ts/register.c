@@ -28,7 +28,7 @@ PetscErrorCode TSMechFinalizePackage(void)
 
 /*@C
   TSMechInitializePackage - Registers the TS types of tsmech: `TSTHETA2`, `TSBEULER2`, `TSCN2`,
-  `TSMIDPOINT2`, `TSEULER2` and `TSSYMEULER2`.
+  `TSMIDPOINT2`, `TSEULER2`, `TSSYMEULER2` and `TSGAUSS2`.
 
   Not Collective
 
@@ -52,6 +52,7 @@ PetscErrorCode TSMechInitializePackage(void)
   /* each family registers its table (scheme.h: recorded parameters, properties, history) and its types */
   PetscCall(TSMechRegisterTheta2());
   PetscCall(TSMechRegisterSymEuler2());
+  PetscCall(TSMechRegisterGauss2());
   PetscCall(PetscRegisterFinalize(TSMechFinalizePackage));
   PetscFunctionReturn(0);
 }

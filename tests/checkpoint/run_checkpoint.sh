@@ -106,8 +106,13 @@ cloth -model cloth -cloth_n 6 $solve -ts_dt 5e-3
 kepler -model kepler $solve -ts_dt 0.05 -ts_adapt_type basic
 beuler $chain -ts_type beuler
 symeuler2 -model chain -chain_n 12 -ts_type symeuler2 -ts_dt 1e-4
+gauss2 -model chain -chain_n 12 -ts_type gauss2 -ts_gauss2_stages 3 -ts_dt 1e-3
 solid -model solid -solid_beam_cells 4,1,1 $solve -ts_dt 1e-4
 EOF
+  echo "=== gauss2: the number of stages (3, not the default 2) comes from the checkpoint"
+  tsmech 2 -model chain -chain_n 12 -ts_type gauss2 -ts_gauss2_stages 3 -ts_dt 1e-3 -ts_max_steps 23 -checkpoint ckg.h5
+  tsmech 2 -model chain -chain_n 12 -ts_max_steps 60 -checkpoint ckg.h5 -restart ckg.h5
+  run $check same ref_gauss2.h5 ckg.h5
   echo "=== the TS settings come from the checkpoint; every, keep, interval; two restarts"
   lin="-ts_type beuler2 -ts_theta_linearized -ts_theta_linearized_guess extrapolate -ts_adapt_type basic"
   tsmech 2 $chain $lin -ts_max_steps 23 -checkpoint ck.h5 -checkpoint_every 10 -checkpoint_keep 3 -output o.h5 -output_every 7

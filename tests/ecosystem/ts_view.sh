@@ -1,6 +1,7 @@
 #!/bin/sh
 # -ts_view of the tsmech types shows the attached MechSystem: model, global size, fixed dofs, the
-# linear flag, lumped or consistent mass; symeuler2's also shows the mass solver's KSP. PETSc's
+# linear flag, lumped or consistent mass; symeuler2's also shows the mass solver's KSP, gauss2's its
+# stages, its stage solver (prefix gauss2_) and its blocks' solver (the user's -ksp/-pc). PETSc's
 # own alpha2 does not know the system: its view must not show it (the control that the greps can
 # fail).
 #
@@ -43,6 +44,15 @@ has "model: chain, 60 dofs, 3 fixed, nonlinear, lumped mass, damped"
 has "mass solver (M x = b):"
 has "KSP Object: (mass_) 2 MPI processes"
 has "PC Object: (mass_) 2 MPI processes"
+
+view "$mpiexec" -n 2 "$tsmech" -model chain -ts_type gauss2 -ts_gauss2_stages 3 -ksp_type cg -pc_type jacobi
+has "type: gauss2"
+has "Gauss-Legendre collocation, 3 stages (order 6), velocity form"
+has "preconditioner: 2 block operators cM M + tau D + cK tau^2 K"
+has "KSP Object: (gauss2_) 2 MPI processes"
+has "PC Object: 2 MPI processes"
+has "type: jacobi"
+has "model: chain, 60 dofs, 3 fixed, nonlinear, lumped mass, damped"
 
 view "$mpiexec" -n 1 "$tsmech" -model chain -ts_type alpha2
 has "type: alpha2"

@@ -48,6 +48,7 @@ expect_success "$prog" -ts_type theta2 -ts_theta_linearized -ts_theta_linearized
 expect_success "$prog" -ts_type midpoint2 -plain
 expect_success "$prog" -ts_type symeuler2
 expect_success "$client" -dll_append "$lib" -ts_type midpoint2
+expect_success "$prog" -ts_type gauss2 -ts_gauss2_stages 3
 
 expect_error "-ts_theta_theta" "$prog" -ts_type theta2 -ts_theta_theta 1.5
 expect_error "-ts_theta_theta" "$prog" -ts_type theta2 -ts_theta_theta -0.25
@@ -61,6 +62,9 @@ expect_error "mass matrix" "$prog" -ts_type theta2 -ts_theta_theta 0 -plain
 expect_error "mass matrix" "$client" -dll_append "$lib" -ts_type symeuler2
 expect_error "mass matrix" "$client" -dll_append "$lib" -ts_type euler2
 expect_error "mass matrix" "$client" -dll_append "$lib" -ts_type theta2 -ts_theta_theta 0
+expect_error "-ts_gauss2_stages" "$prog" -ts_type gauss2 -ts_gauss2_stages 4
+expect_error "MechSystem" "$prog" -ts_type gauss2 -plain
+expect_error "MechSystem" "$client" -dll_append "$lib" -ts_type gauss2
 
 if [ $failures -ne 0 ]; then
   echo "$failures of $n checks failed"

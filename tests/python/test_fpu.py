@@ -33,7 +33,7 @@ def test_matrix_free_action(work):
     assert "MatMult" in log
 
 
-@pytest.mark.parametrize("tstype", ["midpoint2", "cn2", "beuler2", "theta2", "symeuler2", "euler2", "alpha2", "theta", "rk"])
+@pytest.mark.parametrize("tstype", ["midpoint2", "cn2", "beuler2", "theta2", "symeuler2", "euler2", "gauss2", "alpha2", "theta", "rk"])
 def test_every_type(work, tstype):
     """The Python model runs under every tsmech type, TSALPHA2 and PETSc's first-order types
     (implicit ones through the I-form, rk through the RHS form), and C and Python agree (2 ranks)."""
