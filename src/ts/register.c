@@ -26,7 +26,7 @@ PetscErrorCode TSMechFinalizePackage(void)
 
 /*@C
   TSMechInitializePackage - Registers the TS types of tsmech: `TSTHETA2`, `TSBEULER2`, `TSCN2`,
-  `TSMIDPOINT2`, `TSEULER2` and `TSSYMEULER2`.
+  `TSMIDPOINT2`, `TSEULER2`, `TSSYMEULER2` and `TSDISCGRAD2`.
 
   Not Collective
 
@@ -53,6 +53,7 @@ PetscErrorCode TSMechInitializePackage(void)
   PetscCall(TSRegister(TSMIDPOINT2, TSCreate_Midpoint2));
   PetscCall(TSRegister(TSEULER2, TSCreate_Euler2));
   PetscCall(TSRegister(TSSYMEULER2, TSCreate_SymEuler2));
+  PetscCall(TSRegister(TSDISCGRAD2, TSCreate_DiscGrad2));
   PetscCall(PetscRegisterFinalize(TSMechFinalizePackage));
   PetscFunctionReturn(0);
 }

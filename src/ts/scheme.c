@@ -14,9 +14,9 @@
 static const char *const ThetaTypes[]  = {TSTHETA, TSBEULER, TSCN, NULL};
 static const char *const Alpha2Types[] = {TSALPHA2, NULL};
 /* second order besides the theta2 family */
-static const char *const SecondOrder[] = {TSALPHA2, TSSYMEULER2, NULL};
+static const char *const SecondOrder[] = {TSALPHA2, TSSYMEULER2, TSDISCGRAD2, NULL};
 /* one-step types that keep no history between steps of a fixed size */
-static const char *const NoHistoryTypes[] = {TSSYMEULER2, TSEULER, TSBEULER, TSCN, TSTHETA, NULL};
+static const char *const NoHistoryTypes[] = {TSSYMEULER2, TSDISCGRAD2, TSEULER, TSBEULER, TSCN, TSTHETA, NULL};
 /* explicit in any case (no Newton solve: their stability limits the step); theta2 at theta = 0 too */
 static const char *const ExplicitTypes[] = {TSEULER2, TSSYMEULER2, TSEULER, TSRK, TSSSP, TSMPRK, TSGLEE, NULL};
 

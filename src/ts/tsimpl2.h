@@ -53,5 +53,6 @@ PETSC_INTERN PetscErrorCode TSCreate_CN2(TS);
 PETSC_INTERN PetscErrorCode TSCreate_Midpoint2(TS);
 PETSC_INTERN PetscErrorCode TSCreate_Euler2(TS);
 PETSC_INTERN PetscErrorCode TSCreate_SymEuler2(TS);
+PETSC_INTERN PetscErrorCode TSCreate_DiscGrad2(TS);
 
 #endif
