@@ -106,6 +106,7 @@ cloth -model cloth -cloth_n 6 $solve -ts_dt 5e-3
 kepler -model kepler $solve -ts_dt 0.05 -ts_adapt_type basic
 beuler $chain -ts_type beuler
 symeuler2 -model chain -chain_n 12 -ts_type symeuler2 -ts_dt 1e-4
+discgrad2 $chain -ts_type discgrad2 -ts_dt 1e-3
 solid -model solid -solid_beam_cells 4,1,1 $solve -ts_dt 1e-4
 EOF
   echo "=== the TS settings come from the checkpoint; every, keep, interval; two restarts"
