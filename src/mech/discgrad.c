@@ -146,7 +146,8 @@ PetscErrorCode MechSystemComputeDiscreteGradient(MechSystem sys, PetscReal t, Ve
     PetscCall(DiscGradWork(sys, "DiscGrad_g", q0, &g));
     PetscCall(DiscGradWork(sys, "DiscGrad_zero", q0, &zero));
     PetscCall(VecZeroEntries(zero));
-    PetscCall(VecAXPBYPCZ(qm, 0.5, 0.5, 0.0, q0, q1));
+    PetscCall(VecCopy(q0, qm)); /* q0 and q1 may be the same vector */
+    PetscCall(VecAXPBY(qm, 0.5, 0.5, q1));
     PetscCall(VecWAXPY(d, -1.0, q0, q1));
     PetscCall(MechSystemComputeForce(sys, t, qm, v, fbar));
     PetscCall(MechSystemComputeForce(sys, t, qm, zero, g));
@@ -198,7 +199,8 @@ PetscErrorCode MechSystemComputeDiscreteGradientOperator(MechSystem sys, PetscRe
     Vec qm;
 
     PetscCall(DiscGradWork(sys, "DiscGrad_qmJ", q0, &qm));
-    PetscCall(VecAXPBYPCZ(qm, 0.5, 0.5, 0.0, q0, q1));
+    PetscCall(VecCopy(q0, qm)); /* q0 and q1 may be the same vector */
+    PetscCall(VecAXPBY(qm, 0.5, 0.5, q1));
     PetscCall(MechSystemComputeOperator(sys, t, qm, v, 0.5 * cK, cD, cM, J));
     PetscFunctionReturn(0);
   }
