@@ -405,7 +405,7 @@ int main(int argc, char **argv)
       if (i > 0) {
         const PetscReal L0 = PetscSqrtReal(w.P0[3] * w.P0[3] + w.P0[4] * w.P0[4] + w.P0[5] * w.P0[5]);
 
-        TestCheck(comm, w.maxA <= 1e-12 * L0 && w.maxP <= 1e-11, "discgrad2 on the spinning %s solid: angular momentum drift %g of %g, linear %g", mats[i], (double)w.maxA, (double)L0, (double)w.maxP);
+        TestCheck(comm, w.maxA <= 1e-12 * L0 && w.maxP <= 1e-11 * L0, "discgrad2 on the spinning %s solid: angular momentum drift %g of %g, linear %g", mats[i], (double)w.maxA, (double)L0, (double)w.maxP);
       }
     }
   }
