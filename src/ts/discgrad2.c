@@ -29,8 +29,9 @@ typedef struct {
   Vec               fbar, R; /* R: the SNES's residual vector, never a work vector (a matrix-free J keeps its base there) */
   Vec               dv;
   DiscGrad2Jacobian jactype;
-  PetscBool         mf;     /* the Jacobian in use is matrix-free */
-  PetscReal         rscale; /* the step's residual scale for the round-off floor (< 0: not evaluated) */
+  PetscBool         mf;         /* the Jacobian in use is matrix-free */
+  PetscReal         rscale;     /* the step's residual scale for the round-off floor (< 0: not evaluated) */
+  PetscReal         rscaleprev; /* that of the last step that evaluated one (< 0: none yet) */
   PetscReal         fnormprev;
 } TS_DiscGrad2;
 
@@ -81,8 +82,9 @@ static PetscErrorCode SNESTSFormJacobian_DiscGrad2(SNES snes, Vec x, Mat J, Mat 
 
 /*
   SNES's default test, and a residual at the round-off of its terms (TSMECH_ROUNDOFF_FACTOR eps
-  times MechSystemComputeResidualScale(), as theta2, docs/solvers.md §3): evaluated once a step,
-  only when Newton stagnates, so that a body at rest does not iterate to -snes_max_it.
+  times MechSystemComputeResidualScale(), as theta2, docs/solvers.md §3), so that a body at rest
+  does not iterate to -snes_max_it. The scale costs two force evaluations: at most once a step, at
+  the first step, near the last step's floor, or when Newton stagnates.
 */
 static PetscErrorCode DiscGrad2SNESConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
 {
@@ -93,9 +95,13 @@ static PetscErrorCode DiscGrad2SNESConverged(SNES snes, PetscInt it, PetscReal x
   PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
   if (*reason == SNES_CONVERGED_ITERATING && !PetscIsInfOrNanReal(fnorm)) {
     /* fnorm is global: every rank decides alike */
-    PetscBool stuck = (it == 0 || (dg->fnormprev >= 0 && fnorm > 0.5 * dg->fnormprev)) ? PETSC_TRUE : PETSC_FALSE;
+    PetscBool near  = (dg->rscaleprev < 0 || fnorm <= TSMECH_ROUNDOFF_GATE * TSMECH_ROUNDOFF_FACTOR * PETSC_MACHINE_EPSILON * dg->rscaleprev) ? PETSC_TRUE : PETSC_FALSE;
+    PetscBool stuck = (it > 0 && dg->fnormprev >= 0 && fnorm > 0.5 * dg->fnormprev) ? PETSC_TRUE : PETSC_FALSE;
 
-    if (dg->rscale < 0 && stuck) PetscCall(MechSystemComputeResidualScale(dg->st.sys, ts->ptime, dg->st.q0, dg->st.v0, ts->time_step, &dg->rscale));
+    if (dg->rscale < 0 && (near || stuck)) {
+      PetscCall(MechSystemComputeResidualScale(dg->st.sys, ts->ptime, dg->st.q0, dg->st.v0, ts->time_step, &dg->rscale));
+      dg->rscaleprev = dg->rscale;
+    }
     if (dg->rscale >= 0 && fnorm <= TSMECH_ROUNDOFF_FACTOR * PETSC_MACHINE_EPSILON * dg->rscale) {
       PetscCall(PetscInfo(snes, "Converged: residual norm %g at the round-off of its terms (residual scale %g)\n", (double)fnorm, (double)dg->rscale));
       *reason = SNES_CONVERGED_FNORM_ABS;
@@ -198,7 +204,8 @@ static PetscErrorCode TSSetUp_DiscGrad2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &dg->dv));
   PetscCall(TSMechSetUpSNES(ts, dg->R));
   if (ts->snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(ts->snes, DiscGrad2SNESConverged, ts, NULL));
-  dg->mf = (dg->jactype == DISCGRAD2_JACOBIAN_MF || (dg->jactype == DISCGRAD2_JACOBIAN_AUTO && !exact)) ? PETSC_TRUE : PETSC_FALSE;
+  dg->rscaleprev = -1;
+  dg->mf         = (dg->jactype == DISCGRAD2_JACOBIAN_MF || (dg->jactype == DISCGRAD2_JACOBIAN_AUTO && !exact)) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
   if (dg->mf) {
     PetscBool ismffd;
@@ -297,7 +304,8 @@ PetscErrorCode TSCreate_DiscGrad2(TS ts)
   ts->usessnes            = PETSC_TRUE;
   ts->default_adapt_type  = TSADAPTNONE;
   PetscCall(PetscNew(&dg));
-  ts->data    = (void *)dg;
-  dg->jactype = DISCGRAD2_JACOBIAN_AUTO;
+  ts->data       = (void *)dg;
+  dg->jactype    = DISCGRAD2_JACOBIAN_AUTO;
+  dg->rscaleprev = -1;
   PetscFunctionReturn(0);
 }
