@@ -271,7 +271,7 @@ PETSC_EXTERN PetscErrorCode MechSystemAddTextParameter(MechSystem, const char na
 PETSC_EXTERN PetscErrorCode MechSystemGetTextParameters(MechSystem, PetscInt *n, const char *const **names, const char *const **texts);
 /* ---- end of the text parameters ---- */
 
-/* ---- discrete gradients (src/mech/discgrad.c, docs/schemes.md "discgrad2") ---- */
+/* ---- discrete gradients (src/mech/discgrad.c, docs/schemes.md §10) ---- */
 /* fbar = a discrete gradient of the potential between q0 and q1 (V(q1) - V(q0) = fbar . (q1 - q0)
    exactly, fbar(q, q) = grad V(q)) plus the non-conservative forces at ((q0 + q1)/2, v), at time t */
 typedef PetscErrorCode (*MechDiscreteGradientFn)(MechSystem, PetscReal t, Vec q0, Vec q1, Vec v, Vec fbar, void *ctx);

@@ -1,6 +1,6 @@
 /*
   discgrad2: an energy-momentum method for M q'' + f(t, q, q') = 0 in velocity form
-  (docs/schemes.md, "discgrad2"; Gonzalez, J. Nonlinear Sci. 6, 1996; Simo & Tarnow, ZAMP 43, 1992)
+  (docs/schemes.md §10; Gonzalez, J. Nonlinear Sci. 6, 1996; Simo & Tarnow, ZAMP 43, 1992)
 
       q+ = q + tau (v + v+)/2,    M (v+ - v) = -tau fbar(t + tau/2, q, q+, (v + v+)/2)
 

@@ -1,5 +1,5 @@
 /*
-  The solid's discrete gradient (MechSystemSetDiscreteGradient(), docs/schemes.md "discgrad2"):
+  The solid's discrete gradient (MechSystemSetDiscreteGradient(), docs/schemes.md §10):
   the elastic forces from the material's discrete stress Pbar(F0, F1) (materials.c: Simo & Tarnow
   1992 for St. Venant-Kirchhoff, Gonzalez 2000 for the other energies of C, the mean F for the
   linear material), the dead loads and gravity as they are (linear potentials: exact), the Rayleigh

@@ -319,7 +319,7 @@ static void InvariantUnpack(const SolidModuli *m, const PetscReal st[], SolidPoi
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Discrete stresses (docs/schemes.md "discgrad2")                                            */
+/* Discrete stresses (docs/schemes.md §10)                                            */
 /* ------------------------------------------------------------------------------------------ */
 
 /* The linear material's energy is quadratic in F: the stress at the mean F is exact */

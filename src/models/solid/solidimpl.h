@@ -54,7 +54,7 @@ typedef struct {
   void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
   void (*pack)(const SolidModuli *, const SolidPoint *, PetscReal g[4][3], PetscReal st[]);
   void (*unpack)(const SolidModuli *, const PetscReal st[], SolidPoint *);
-  /* the discrete stress (discgrad.c, docs/schemes.md "discgrad2"): Pbar with
+  /* the discrete stress (discgrad.c, docs/schemes.md §10): Pbar with
      W(F1) - W(F0) = Pbar : (F1 - F0); PETSC_FALSE where W is undefined (J <= 0) */
   PetscBool (*discstress)(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
 } SolidMaterialOps;
