@@ -262,7 +262,8 @@ PetscErrorCode TSMechEliminationDepth(MechSystem sys, PetscReal ratio, PetscReal
   Collective
 
   Input Parameters:
-+ ts     - the TS (options prefix of the patch solver: -<prefix>ts_theta_ne_)
++ ts     - the TS
+. prefix - appended to the TS's options prefix for the patch solver's (ts_theta_ne_ for theta2)
 . sys    - the system, with a patch evaluation (MechSystemSetPatch()), a DM and a diagonal mass
 . P      - an assembled operator of the system's pattern
 . depth  - the graph distance
@@ -272,7 +273,7 @@ PetscErrorCode TSMechEliminationDepth(MechSystem sys, PetscReal ratio, PetscReal
   Output Parameter:
 . ne - the elimination
 @*/
-PetscErrorCode TSMechEliminationCreate(TS ts, MechSystem sys, Mat P, PetscInt depth, PetscInt maxit, PetscReal rtol, TSMechElimination *ne)
+PetscErrorCode TSMechEliminationCreate(TS ts, const char neprefix[], MechSystem sys, Mat P, PetscInt depth, PetscInt maxit, PetscReal rtol, TSMechElimination *ne)
 {
   MPI_Comm           comm = PetscObjectComm((PetscObject)ts);
   TSMechElimination  e;
@@ -315,7 +316,7 @@ PetscErrorCode TSMechEliminationCreate(TS ts, MechSystem sys, Mat P, PetscInt de
   PetscCall(KSPCreate(PETSC_COMM_SELF, &e->ksp));
   PetscCall(TSGetOptionsPrefix(ts, &prefix));
   PetscCall(KSPSetOptionsPrefix(e->ksp, prefix));
-  PetscCall(KSPAppendOptionsPrefix(e->ksp, "ts_theta_ne_"));
+  PetscCall(KSPAppendOptionsPrefix(e->ksp, neprefix));
   PetscCall(KSPSetType(e->ksp, KSPGMRES));
   {
     PC pc;

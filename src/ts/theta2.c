@@ -38,7 +38,8 @@ typedef struct {
   PetscBool     lock_theta, lock_endpoint; /* set by the wrappers beuler2, cn2, midpoint2, euler2 */
   char          badguess[64];              /* an unknown -ts_theta_linearized_guess, refused at set-up */
 
-  TSMechStepState st; /* start-of-step state, previous step, error estimate */
+  TSMechStepState st;     /* start-of-step state, previous step, error estimate */
+  TSMechNewton    newton; /* Newton and preconditioner policy (newton2.c) */
 
   Vec       V;                 /* Newton unknown v+ */
   Vec       qs, vs, as;        /* arguments of F at the stage */
@@ -48,59 +49,9 @@ typedef struct {
   Vec       R;                 /* work */
   Vec       rhs, w;            /* work of the linearized mode, created at its first step */
   Mat       K;                 /* K alone, for the linearized mode with a position residual */
+  PetscBool Kvalid;            /* K holds K (linear problems) */
   PetscReal stage_time;
-
-  PetscReal Jscale; /* theta tau of the assembled Jacobian, for reuse on linear problems */
-  PetscBool Jvalid; /* J holds M + theta tau D + theta^2 tau^2 K for Jscale */
-  PetscBool Kvalid; /* K holds K (linear problems) */
-
-  /* matrix-free Jacobian: the model's tangent action, with the assembled operator as the
-     preconditioning matrix, rebuilt only when theta tau changes or the linear iterations grow */
-  PetscBool matrixfree;
-  PetscReal pcgrowth; /* rebuild when KSP iterations per Newton iteration exceed pcgrowth * its0; 0: always */
-  PetscBool Pvalid, pcstale;
-  PetscReal Pscale;
-  PetscReal its0;     /* KSP iterations per Newton iteration of the first step after a rebuild (< 0: to be measured) */
-  PetscInt  rebuilds; /* preconditioning matrices assembled */
-  /* -pc_type mg: a rebuild for growing iterations keeps the coarse levels (Theta2RebuildCoarse()) */
-  PetscBool        lagcoarse, coarsestale, lastfull;
-  PetscReal        its0full;       /* its0 after the last rebuild of every level */
-  PetscInt         coarserebuilds; /* rebuilds of every level */
-  PCMGGalerkinType galerkin;       /* PCMG's own Galerkin type (-pc_mg_galerkin); PC_MG_GALERKIN_EXTERNAL: not PCMG */
-
-  /* preconditioning matrix from the system's semidefinite tangent (MechSystemSetTangentDefinite()) */
-  PetscBool pcdefinite;
-  PetscBool Psep; /* the assembled mode's separate preconditioning matrix is ours */
-
-  /* matrix-free: the preconditioning matrix of the system's reduced pattern (MechSystemCreateOperatorReduced()) */
-  PetscBool pcreduced;
-  PetscBool Pred; /* the preconditioning matrix is the reduced one */
-
-  /* Newton's absolute tolerance while extrapolating: the one last given to the SNES (< 0: none), and the user's */
-  PetscReal atol_applied, atol_user;
-
-  /* Newton's round-off floor (Theta2SNESConverged()): the residual scale of this step and of the
-     last step that evaluated one (< 0: not evaluated), the previous iterate's residual norm */
-  PetscReal rscale, rscaleprev, fnormprev;
-
-  /* -snes_ksp_ew: a linear solve stops at ewguard times Newton's tolerance (Theta2GuardOversolve()) */
-  PetscReal ewguard;
-  PetscReal newtontol;                 /* Newton's tolerance of this solve, max(atol, rtol ||F_0||) */
-  PetscReal katol_applied, katol_user; /* the KSP's absolute tolerance set here last, and the user's */
-
-  /* nonlinear elimination near the fixed dofs (elimination.c): on, graph distance (PETSC_DECIDE: from
-     nereach decay lengths of the step, with the estimate neratio of k/m, < 0 unknown), local Newton iterations, tolerance */
-  PetscBool         neon;
-  PetscInt          nedepth, nemaxit;
-  PetscReal         nereach, neratio, nertol;
-  TSMechElimination ne; /* created at the first step that uses it */
 } TS_Theta2;
-
-/* Whether the preconditioning matrix is the semidefinite one */
-static inline PetscBool Theta2PCDefinite(const TS_Theta2 *th)
-{
-  return th->pcdefinite;
-}
 
 /*
   A prescribed motion g(t) of the fixed dofs (MechSystemSetFixedMotion()): the unknown x_f that puts
@@ -266,247 +217,30 @@ static PetscErrorCode SNESTSFormFunction_Theta2(SNES snes, Vec x, Vec R, TS ts)
 
 /* P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a), assembled; with definite, from the
    system's semidefinite approximation of K and D (MechSystemComputeOperatorDefinite()) */
-static PetscErrorCode Theta2AssembleJacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat P, PetscBool definite)
+/* The stage operator at the iterate x for the Newton object: M + theta tau D + theta^2 tau^2 K at
+   the stage's arguments (the same J in both forms) */
+static PetscErrorCode Theta2Stage(void *ctx, Vec x, TSMechNewtonStage *s)
 {
+  TS         ts = (TS)ctx;
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
-  PetscReal  s  = th->Theta * ts->time_step;
+  PetscReal  h  = th->Theta * ts->time_step;
 
   PetscFunctionBegin;
-  if (th->st.sys && definite) {
-    PetscCall(MechSystemComputeOperatorDefinite(th->st.sys, t, q, v, s * s, s, 1.0, P));
-  } else if (th->st.sys) {
-    PetscCall(MechSystemComputeOperator(th->st.sys, t, q, v, s * s, s, 1.0, P));
-  } else {
-    PetscCall(TSComputeI2Jacobian(ts, t, q, v, a, 1.0 / s, 1.0 / (s * s), P, P));
-    PetscCall(MatScale(P, s * s));
-  }
-  PetscFunctionReturn(0);
-}
-
-/*
-  The coarse operators of a PCMG from the finest P, each the Galerkin product of the next finer
-  (MechGridGalerkin(): on several processes cheaper than PCMG's own MatPtAP()), given to the
-  levels' smoothers; later calls recompute them in place.
-*/
-static PetscErrorCode Theta2GalerkinLevels(PC pc, Mat P)
-{
-  PetscInt n, l;
-  Mat      Af = P;
-
-  PetscFunctionBegin;
-  PetscCall(PCMGGetLevels(pc, &n));
-  for (l = n - 1; l > 0; l--) {
-    Mat       Interp, Ac = NULL;
-    KSP       smoother;
-    PetscBool set;
-
-    PetscCall(PCMGGetInterpolation(pc, l, &Interp));
-    PetscCall(PCMGGetSmoother(pc, l - 1, &smoother));
-    PetscCall(KSPGetOperatorsSet(smoother, NULL, &set));
-    if (set) {
-      PetscCall(KSPGetOperators(smoother, NULL, &Ac));
-      PetscCall(MechGridGalerkin(Af, Interp, MAT_REUSE_MATRIX, PETSC_DEFAULT, &Ac));
-    } else {
-      PetscCall(MechGridGalerkin(Af, Interp, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &Ac));
-      PetscCall(KSPSetOperators(smoother, Ac, Ac));
-      PetscCall(MatDestroy(&Ac));
-      PetscCall(KSPGetOperators(smoother, NULL, &Ac));
-    }
-    Af = Ac;
-  }
-  PetscFunctionReturn(0);
-}
-
-/*
-  Whether a new preconditioning matrix P also rebuilds the coarse levels of a PCMG (Galerkin
-  products of P, Theta2GalerkinLevels(); PCMG's own products are switched off) or keeps those of
-  an earlier P (docs/solvers.md §4, "Lagged coarse levels"). A
-  rebuild for growing iterations keeps them: the finest level's smoother (its diagonal blocks and
-  Chebyshev bounds) follows the new P, and the Galerkin products, 1.7 s of a 4.9 s rebuild at 1024²,
-  are skipped. Every level is rebuilt for the first P, a new theta tau (the coarse operators are
-  M + theta tau D + theta^2 tau^2 K of another tau), after a failed solve, and when the first step
-  after a finest-level rebuild still needs more than twice the iterations of the last full one
-  (Theta2WatchPreconditioner()). Nothing changes when the PC is not PCMG or has no Galerkin
-  products of its own.
-*/
-static PetscErrorCode Theta2RebuildCoarse(TS ts, Mat P, PetscBool full)
-{
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-  SNES       snes;
-  KSP        ksp;
-  PC         pc;
-  PetscBool  ismg;
-
-  PetscFunctionBegin;
-  th->lastfull = PETSC_TRUE;
-  PetscCall(TSGetSNES(ts, &snes));
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
-  if (ismg && th->coarserebuilds == 0) PetscCall(PCMGGetGalerkin(pc, &th->galerkin));
-  if (ismg && th->galerkin < PC_MG_GALERKIN_NONE) {
-    PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_NONE));
-    if (full) PetscCall(Theta2GalerkinLevels(pc, P));
-    th->lastfull = full;
-  }
-  if (th->lastfull) {
-    th->coarserebuilds++;
-    th->coarsestale = PETSC_FALSE;
-  } else PetscCall(PetscInfo(ts, "Finest multigrid level only: the coarse levels keep the Galerkin products of an earlier preconditioning matrix\n"));
-  PetscFunctionReturn(0);
-}
-
-/*
-  Matrix-free: J, the system's operator shell, is linearized at every call (once on linear
-  problems); the preconditioning matrix P only when there is none for this theta tau or the
-  previous steps marked it stale (Theta2WatchPreconditioner()). Since theta tau is fixed within
-  a step, a lagged P is the exact Jacobian of a nearby state, never of another equation.
-*/
-static PetscErrorCode Theta2ComputeJacobianMF(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat J, Mat P)
-{
-  TS_Theta2 *th    = (TS_Theta2 *)ts->data;
-  PetscReal  s     = th->Theta * ts->time_step;
-  PetscBool  fixed = ts->problem_type == TS_LINEAR ? PETSC_TRUE : PETSC_FALSE;
-
-  PetscFunctionBegin;
-  if (!(fixed && th->Jvalid && th->Jscale == s)) {
-    PetscCall(MechSystemLinearizeOperatorShell(th->st.sys, t, q, v, s * s, s, 1.0, J));
-    th->Jscale = s;
-    th->Jvalid = PETSC_TRUE;
-  }
-  if (th->Pvalid && th->Pscale == s && (fixed || !th->pcstale)) PetscFunctionReturn(0);
-  PetscCall(PetscInfo(ts, "Assembling the preconditioning matrix (%s)\n", !th->Pvalid ? "first" : (th->Pscale != s ? "new theta tau" : "linear iterations grew")));
-  PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P, Theta2PCDefinite(th)));
-  PetscCall(Theta2RebuildCoarse(ts, P, !th->Pvalid || th->Pscale != s || th->coarsestale || !th->lagcoarse));
-  th->Pvalid  = PETSC_TRUE;
-  th->Pscale  = s;
-  th->pcstale = th->pcgrowth == 0 ? PETSC_TRUE : PETSC_FALSE;
-  th->its0    = -1;
-  th->rebuilds++;
-  PetscFunctionReturn(0);
-}
-
-/*
-  After a solve of nits Newton iterations with lits linear iterations: the first step after a
-  rebuild sets the reference its0, a later one with more than pcgrowth its0 per Newton iteration
-  (or a failed solve) marks P stale for the next Jacobian evaluation.
-*/
-static PetscErrorCode Theta2WatchPreconditioner(TS ts, PetscInt nits, PetscInt lits, PetscBool ok)
-{
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-  PetscReal  per;
-
-  PetscFunctionBegin;
-  if (!th->matrixfree) PetscFunctionReturn(0);
-  if (!ok) {
-    th->pcstale     = PETSC_TRUE;
-    th->coarsestale = PETSC_TRUE;
-    PetscFunctionReturn(0);
-  }
-  if (nits <= 0) PetscFunctionReturn(0);
-  per = (PetscReal)lits / (PetscReal)nits;
-  if (th->its0 < 0) {
-    th->its0 = PetscMax(per, 1.0);
-    if (th->lastfull) th->its0full = th->its0;
-    else if (th->pcgrowth > 0 && th->its0 > 2.0 * th->its0full) {
-      /* a new finest level did not bring the iterations back: the coarse levels are stale. Twice,
-         not pcgrowth: the iterations after a full rebuild also grow with the state (2.7 to 4.7 in
-         10 steps of the 1024² cloth with fixed linear tolerances) */
-      PetscCall(PetscInfo(ts, "%g linear iterations per Newton iteration after a finest-level rebuild against %g after the last full one: coarse levels stale\n", (double)th->its0, (double)th->its0full));
-      th->pcstale     = PETSC_TRUE;
-      th->coarsestale = PETSC_TRUE;
-    }
-  } else if (th->pcgrowth > 0 && per > th->pcgrowth * th->its0) {
-    PetscCall(PetscInfo(ts, "%g linear iterations per Newton iteration against %g after the last rebuild: preconditioner stale\n", (double)per, (double)th->its0));
-    th->pcstale = PETSC_TRUE;
-  }
-  PetscFunctionReturn(0);
-}
-
-/*
-  P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a); reused on linear problems. With the
-  semidefinite preconditioning matrix and the assembled Jacobian, J (exact) and P (semidefinite)
-  are two matrices (TSSetUp_Theta2()); a J of the user's (-snes_mf_operator) is only assembled.
-*/
-static PetscErrorCode Theta2ComputeJacobian(TS ts, PetscReal t, Vec q, Vec v, Vec a, Mat J, Mat P)
-{
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-  PetscReal  s  = th->Theta * ts->time_step;
-
-  PetscFunctionBegin;
-  if (th->matrixfree) {
-    PetscCall(Theta2ComputeJacobianMF(ts, t, q, v, a, J, P));
-    PetscFunctionReturn(0);
-  }
-  if (ts->problem_type == TS_LINEAR && th->Jvalid && th->Jscale == s) PetscFunctionReturn(0);
-  if (th->Psep) {
-    PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, J, PETSC_FALSE));
-    PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P, PETSC_TRUE));
-  } else {
-    PetscCall(Theta2AssembleJacobian(ts, t, q, v, a, P, J != P && Theta2PCDefinite(th) ? PETSC_TRUE : PETSC_FALSE));
-  }
-  if (J != P && !th->Psep) {
-    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-  }
-  /* a PCMG's coarse operators are tsmech's Galerkin products of every new P, as PCMG's own would be */
-  PetscCall(Theta2RebuildCoarse(ts, P, PETSC_TRUE));
-  th->Jscale = s;
-  th->Jvalid = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
-
-/*
-  Eisenstat-Walker forcing terms know nothing of Newton's own tolerance: the last Newton iteration
-  of a step asks for a forcing term that takes the nonlinear residual far below it (1e-12 against
-  a tolerance of 1e-10 on the 1024^2 cloth), and that solve is the most expensive of the step.
-  Kelley's safeguard (docs/solvers.md §3) stops the linear solve once its residual
-  ||F + J s||, which the next nonlinear residual follows up to second-order terms, is below
-  ewguard times Newton's tolerance max(atol, rtol ||F_0||): the KSP's absolute tolerance. CG tests
-  the unpreconditioned residual under EW (TSMechSetUpSecondOrderSolver()), so that is ||F + J s||;
-  a KSP that tests another norm (a user's -ksp_norm_type preconditioned) is left alone.
-*/
-static PetscErrorCode Theta2GuardOversolve(TS ts, SNES snes)
-{
-  TS_Theta2  *th = (TS_Theta2 *)ts->data;
-  PetscBool   ew;
-  PetscInt    it;
-  PetscReal   atol, rtol, fnorm, katol;
-  KSP         ksp;
-  KSPNormType norm;
-
-  PetscFunctionBegin;
-  PetscCall(SNESKSPGetUseEW(snes, &ew));
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPGetNormType(ksp, &norm));
-  PetscCall(KSPGetTolerances(ksp, NULL, &katol, NULL, NULL));
-  /* a tolerance other than the one set here last is the user's */
-  if (katol != th->katol_applied) th->katol_user = katol;
-  if (th->ewguard <= 0 || !ew || norm != KSP_NORM_UNPRECONDITIONED) {
-    /* off (or turned off since): the user's tolerance back */
-    if (th->katol_applied >= 0 && katol == th->katol_applied) PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, th->katol_user, PETSC_DEFAULT, PETSC_DEFAULT));
-    th->katol_applied = -1;
-    PetscFunctionReturn(0);
-  }
-  PetscCall(SNESGetIterationNumber(snes, &it));
-  if (it == 0) {
-    PetscCall(SNESGetTolerances(snes, &atol, &rtol, NULL, NULL, NULL));
-    PetscCall(SNESGetFunctionNorm(snes, &fnorm));
-    th->newtontol = PetscMax(atol, rtol * fnorm);
-  }
-  th->katol_applied = PetscMax(th->katol_user, th->ewguard * th->newtontol);
-  if (th->katol_applied != katol) PetscCall(KSPSetTolerances(ksp, PETSC_DEFAULT, th->katol_applied, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(Theta2StageVecs(ts, x));
+  s->t  = th->stage_time;
+  s->q  = th->qs;
+  s->v  = th->vs;
+  s->a  = th->as;
+  s->cK = h * h;
+  s->cD = h;
+  s->cM = 1.0;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode SNESTSFormJacobian_Theta2(SNES snes, Vec x, Mat J, Mat P, TS ts)
 {
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-
   PetscFunctionBegin;
-  PetscCall(Theta2GuardOversolve(ts, snes));
-  PetscCall(Theta2StageVecs(ts, x));
-  PetscCall(Theta2ComputeJacobian(ts, th->stage_time, th->qs, th->vs, th->as, J, P));
+  PetscCall(TSMechNewtonSNESJacobian(snes, x, J, P, ((TS_Theta2 *)ts->data)->newton));
   PetscFunctionReturn(0);
 }
 
@@ -529,75 +263,6 @@ static PetscErrorCode Theta2Extrapolated(TS ts, Vec x)
   PetscFunctionBegin;
   PetscCall(VecCopy(th->st.v0, x));
   if (th->st.hasprev && th->st.dtprev > 0) PetscCall(VecAXPBYPCZ(x, ts->time_step / th->st.dtprev, -ts->time_step / th->st.dtprev, 1.0, th->st.v0, th->st.vprev));
-  PetscFunctionReturn(0);
-}
-
-/*
-  Newton's tolerance for an extrapolated guess (docs/solvers.md §3). SNES tests the residual
-  against rtol times the residual of its own initial guess; the extrapolated guess starts far
-  closer than v (residual 1e-2 to 1e-3 of it on the cloth), so the relative test would ask the
-  better guess for a far smaller residual, down to round-off, and spend an extra iteration. The
-  step's scale is the residual at v, the guess without extrapolation: the absolute tolerance of
-  this step becomes rtol ||R(v)|| (never below the user's -snes_atol), the accuracy asked of
-  every step without extrapolation, which a good guess now reaches in one Newton iteration.
-  Also starts the step's round-off floor afresh (Theta2SNESConverged()).
-*/
-static PetscErrorCode Theta2ScaleNewtonTolerance(TS ts)
-{
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-  PetscReal  atol, rtol, fnorm;
-
-  PetscFunctionBegin;
-  th->rscale    = -1;
-  th->fnormprev = -1;
-  PetscCall(SNESGetTolerances(ts->snes, &atol, &rtol, NULL, NULL, NULL));
-  /* a tolerance other than the one set here last is the user's */
-  if (atol != th->atol_applied) th->atol_user = atol;
-  if (th->extrapolate) {
-    PetscCall(VecCopy(th->st.v0, th->V));
-    PetscCall(SNESComputeFunction(ts->snes, th->V, th->R));
-    PetscCall(VecNorm(th->R, NORM_2, &fnorm));
-    th->atol_applied = PetscMax(th->atol_user, rtol * fnorm);
-  } else th->atol_applied = th->atol_user;
-  if (th->atol_applied != atol) PetscCall(SNESSetTolerances(ts->snes, th->atol_applied, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-  PetscFunctionReturn(0);
-}
-
-/*
-  Newton's convergence test (docs/solvers.md §3): SNES's default, and besides it a residual at
-  the round-off of its terms, at most TSMECH_ROUNDOFF_FACTOR eps times the step's residual scale
-  S (MechSystemComputeResidualScale(): ||M v|| + tau (||f|| + ||K d||/h) at the start of the
-  step). No iteration reduces such a residual: a body at rest has one (7e-16 per dof on the
-  solid), and the relative test, which asks to reduce it by rtol, iterated to -snes_max_it and
-  failed the step. S costs two force evaluations, so it is evaluated at most once a step and only
-  where it can decide: at the first step, when the residual is within TSMECH_ROUNDOFF_GATE of the
-  floor of the last step that evaluated it (S moves little from step to step), or when Newton
-  stagnates (the residual not halved), which also covers a scale that jumped (contact). Ordinary
-  steps converge by the default test before any of this. fnorm and S are global: every rank
-  decides alike.
-*/
-static PetscErrorCode Theta2SNESConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
-{
-  TS         ts  = (TS)ctx;
-  TS_Theta2 *th  = (TS_Theta2 *)ts->data;
-  PetscReal  eps = PETSC_MACHINE_EPSILON;
-
-  PetscFunctionBegin;
-  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
-  if (*reason == SNES_CONVERGED_ITERATING && th->st.sys && !PetscIsInfOrNanReal(fnorm)) {
-    PetscBool near  = (th->rscaleprev < 0 || fnorm <= TSMECH_ROUNDOFF_GATE * TSMECH_ROUNDOFF_FACTOR * eps * th->rscaleprev) ? PETSC_TRUE : PETSC_FALSE;
-    PetscBool stuck = (it > 0 && th->fnormprev >= 0 && fnorm > 0.5 * th->fnormprev) ? PETSC_TRUE : PETSC_FALSE;
-
-    if (th->rscale < 0 && (near || stuck)) {
-      PetscCall(MechSystemComputeResidualScale(th->st.sys, ts->ptime, th->st.q0, th->st.v0, ts->time_step, &th->rscale));
-      th->rscaleprev = th->rscale;
-    }
-    if (th->rscale >= 0 && fnorm <= TSMECH_ROUNDOFF_FACTOR * eps * th->rscale) {
-      PetscCall(PetscInfo(snes, "Converged: residual norm %g at the round-off of its terms (%g eps times the residual scale %g)\n", (double)fnorm, (double)TSMECH_ROUNDOFF_FACTOR, (double)th->rscale));
-      *reason = SNES_CONVERGED_FNORM_ABS;
-    }
-  }
-  th->fnormprev = fnorm;
   PetscFunctionReturn(0);
 }
 
@@ -681,7 +346,12 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   PetscCall(SNESGetKSP(ts->snes, &ksp));
   PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
   PetscCall(VecZeroEntries(th->as));
-  PetscCall(Theta2ComputeJacobian(ts, t, q0, v0, th->as, J, P));
+  {
+    PetscReal         h  = theta * tau;
+    TSMechNewtonStage st = {t, q0, v0, th->as, h * h, h, 1.0};
+
+    PetscCall(TSMechNewtonComputeOperators(th->newton, &st, J, P));
+  }
   PetscCall(KSPSetOperators(ksp, J, P));
   PetscCall(VecZeroEntries(th->R));
   PetscCall(KSPSolve(ksp, th->rhs, th->R));
@@ -691,38 +361,25 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   ts->snes_its += 1;
   ts->ksp_its += its;
   *ok = reason >= 0 ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(Theta2WatchPreconditioner(ts, 1, its, *ok));
+  PetscCall(TSMechNewtonPostSolve(th->newton, 1, its, *ok));
   if (!*ok) PetscCall(PetscInfo(ts, "Linearized step: linear solve failed (%s)\n", KSPConvergedReasons[reason]));
   PetscFunctionReturn(0);
 }
 
 /*
-  Nonlinear elimination (elimination.c, docs/solvers.md §3): Newton on the patch near the fixed
-  dofs from the guess x, the rest held, before the global Newton iterations. The stage of x as in
-  Theta2StageVecs(): one-leg v_s = (1-theta) v + theta x, q_s = q + theta tau v_s, a_s = (x - v) / tau,
-  R = tau F; endpoint v_s = x, q_s = q + tau ((1-theta) v + theta x), a_s = (x - v) / (theta tau),
-  R = theta tau F + (1-theta) tau f_start. The patch stops at half Newton's tolerance of the step.
-  Its depth is given, or covers nereach decay lengths theta tau sqrt(k/m) of the step's operator
-  (TSMechEliminationDepth(), with k/m estimated once next to the fixed dofs).
+  Nonlinear elimination (TSMechNewtonEliminate(), docs/solvers.md §3) from the guess x. The stage
+  of x as in Theta2StageVecs(): one-leg v_s = (1-theta) v + theta x, q_s = q + theta tau v_s,
+  a_s = (x - v) / tau, R = tau F; endpoint v_s = x, q_s = q + tau ((1-theta) v + theta x),
+  a_s = (x - v) / (theta tau), R = theta tau F + (1-theta) tau f_start. The patch's reach follows
+  theta tau.
 */
 static PetscErrorCode Theta2Eliminate(TS ts, Vec x)
 {
   TS_Theta2             *th  = (TS_Theta2 *)ts->data;
-  PetscReal              tau = ts->time_step, theta = th->Theta, atol;
-  PetscInt               depth = th->nedepth, current;
+  PetscReal              tau = ts->time_step, theta = th->Theta;
   TSMechEliminationStage st;
-  Mat                    P;
 
   PetscFunctionBegin;
-  PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
-  /* the automatic patch follows theta tau: built again when the step has moved its reach by a quarter */
-  if (depth == PETSC_DECIDE) {
-    if (th->neratio < 0) PetscCall(TSMechEliminationEstimateStiffness(ts, th->st.sys, P, th->st.q0, th->st.v0, &th->neratio));
-    PetscCall(TSMechEliminationDepth(th->st.sys, th->neratio, theta * tau, th->nereach, &depth));
-  }
-  PetscCall(TSMechEliminationGetDepth(th->ne, &current));
-  if (th->ne && (4.0 * depth > 5.0 * current || 4.0 * depth < 3.0 * current)) PetscCall(TSMechEliminationDestroy(&th->ne));
-  if (!th->ne) PetscCall(TSMechEliminationCreate(ts, th->st.sys, P, depth, th->nemaxit, th->nertol, &th->ne));
   PetscCall(Theta2StageVecs(ts, x));
   if (th->endpoint) {
     st.t   = ts->ptime + tau;
@@ -743,8 +400,7 @@ static PetscErrorCode Theta2Eliminate(TS ts, Vec x)
     st.cr  = tau;
     st.crt = 0;
   }
-  PetscCall(SNESGetTolerances(ts->snes, &atol, NULL, NULL, NULL, NULL));
-  PetscCall(TSMechEliminationSolve(th->ne, &st, th->st.q0, th->st.v0, th->endpoint ? th->ft : NULL, th->qs, th->vs, 0.5 * atol, x));
+  PetscCall(TSMechNewtonEliminate(th->newton, theta * tau, &st, th->st.q0, th->st.v0, th->endpoint ? th->ft : NULL, th->qs, th->vs, x));
   PetscFunctionReturn(0);
 }
 
@@ -766,18 +422,21 @@ static PetscErrorCode TSStep_Theta2(TS ts)
       if (!stageok) PetscCall(TSMechStageFailed(ts));
     } else {
       PetscInt            nits, lits;
+      PetscBool           ne;
       SNESConvergedReason snesreason;
 
       if (th->endpoint) PetscCall(Theta2ComputeStartForce(ts));
-      PetscCall(Theta2ScaleNewtonTolerance(ts));
+      /* an extrapolated guess: Newton's tolerance from the residual at v (TSMechNewtonPreSolve()) */
+      PetscCall(TSMechNewtonPreSolve(th->newton, th->st.q0, th->st.v0, th->extrapolate ? th->st.v0 : NULL, th->V));
       if (th->extrapolate) PetscCall(Theta2Extrapolated(ts, th->V));
       else PetscCall(VecCopy(th->st.v0, th->V));
-      if (th->neon) PetscCall(Theta2Eliminate(ts, th->V));
+      PetscCall(TSMechNewtonGetNonlinearElimination(th->newton, &ne, NULL, NULL));
+      if (ne) PetscCall(Theta2Eliminate(ts, th->V));
       PetscCall(SNESSolve(ts->snes, NULL, th->V));
       PetscCall(SNESGetIterationNumber(ts->snes, &nits));
       PetscCall(SNESGetLinearSolveIterations(ts->snes, &lits));
       PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
-      PetscCall(Theta2WatchPreconditioner(ts, nits, lits, snesreason > 0 ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(TSMechNewtonPostSolve(th->newton, nits, lits, snesreason > 0 ? PETSC_TRUE : PETSC_FALSE));
       ts->snes_its += nits;
       ts->ksp_its += lits;
     }
@@ -833,10 +492,8 @@ static PetscErrorCode TSReset_Theta2(TS ts)
   PetscCall(VecDestroy(&th->rhs));
   PetscCall(VecDestroy(&th->w));
   PetscCall(MatDestroy(&th->K));
-  PetscCall(TSMechEliminationDestroy(&th->ne));
-  th->neratio = -1;
-  th->Jvalid  = PETSC_FALSE;
-  th->Kvalid  = PETSC_FALSE;
+  PetscCall(TSMechNewtonReset(th->newton));
+  th->Kvalid = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -844,6 +501,7 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
 {
   PetscFunctionBegin;
   PetscCall(TSReset_Theta2(ts));
+  PetscCall(TSMechNewtonDestroy(&((TS_Theta2 *)ts->data)->newton));
   PetscCall(PetscFree(ts->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetTheta_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetTheta_C", NULL));
@@ -870,6 +528,13 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* What the step does with the Newton object: nothing (theta 0), one linear solve, or Newton */
+static TSMechNewtonMode Theta2NewtonMode(const TS_Theta2 *th)
+{
+  if (th->Theta == 0) return TSMECH_NEWTON_NONE;
+  return th->linearized ? TSMECH_NEWTON_LINEAR : TSMECH_NEWTON_FULL;
+}
+
 static PetscErrorCode TSSetUp_Theta2(TS ts)
 {
   TS_Theta2  *th = (TS_Theta2 *)ts->data;
@@ -888,23 +553,7 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
     }
     SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_theta_linearized_guess %s: unknown linearized guess; allowed: %s", th->badguess, allowed);
   }
-  PetscCheck(th->ewguard >= 0 && th->ewguard < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_ew_safeguard %g must be in [0, 1): the fraction of Newton's tolerance at which a linear solve stops", (double)th->ewguard);
-  PetscCheck(th->pcgrowth >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_pc_rebuild_growth %g must be non-negative", (double)th->pcgrowth);
-  PetscCheck(th->nedepth >= 1 || th->nedepth == PETSC_DECIDE, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_ne_depth %" PetscInt_FMT " must be at least 1 (or -1: from -ts_theta_ne_reach)", th->nedepth);
-  PetscCheck(th->nereach > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_ne_reach %g must be positive", (double)th->nereach);
-  PetscCheck(th->nemaxit >= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_ne_max_it %" PetscInt_FMT " must be at least 1", th->nemaxit);
-  PetscCheck(th->nertol > 0 && th->nertol < 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_theta_ne_rtol %g must be in (0, 1)", (double)th->nertol);
-  PetscCall(TSMechEliminationDestroy(&th->ne));
   PetscCall(TSMechStepStateSetUp(ts, &th->st, th->Theta == 0 ? PETSC_TRUE : PETSC_FALSE));
-  if (th->neon) {
-    PetscBool   has   = PETSC_FALSE;
-    const char *model = NULL;
-
-    PetscCheck(th->Theta > 0 && !th->linearized, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-ts_theta_ne: nonlinear elimination works before Newton's iterations; %s has none", th->Theta == 0 ? "an explicit step (theta 0)" : "the linearized mode (-ts_theta_linearized)");
-    if (th->st.sys) PetscCall(MechSystemHasPatch(th->st.sys, &has));
-    if (th->st.sys) PetscCall(MechSystemGetModelName(th->st.sys, &model));
-    PetscCheck(has, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-ts_theta_ne needs a model that evaluates its force and tangent on a patch (MechSystemSetPatch(): chain, cloth, lattice); %s%s", th->st.sys ? "model " : "this TS has no MechSystem (TSMechSetSystem())", th->st.sys ? (model ? model : "(unnamed)") : "");
-  }
   PetscCall(VecDuplicate(ts->vec_sol, &th->V));
   PetscCall(VecDuplicate(ts->vec_sol, &th->qs));
   PetscCall(VecDuplicate(ts->vec_sol, &th->vs));
@@ -912,75 +561,17 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &th->ft));
   PetscCall(VecDuplicate(ts->vec_sol, &th->R));
   PetscCall(TSMechSetUpSNES(ts, th->R));
-  /* the round-off floor joins SNES's default test, not a test of the user's (-snes_convergence_test) */
-  if (ts->snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(ts->snes, Theta2SNESConverged, ts, NULL));
-  th->rscaleprev = -1;
-  if (th->matrixfree && th->Theta > 0) {
-    PetscBool   has   = PETSC_FALSE;
-    const char *model = NULL;
-    Mat         J, P;
-    KSP         ksp;
-
-    if (th->st.sys) PetscCall(MechSystemHasTangentAction(th->st.sys, &has));
-    if (th->st.sys) PetscCall(MechSystemGetModelName(th->st.sys, &model));
-    PetscCheck(has, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-ts_theta_matrix_free needs a model that applies its tangent itself (MechSystemSetTangentAction(): chain, cloth, lattice); %s%s%s. PETSc's -snes_mf_operator is the finite-difference alternative", th->st.sys ? "model " : "this TS has no MechSystem (TSMechSetSystem())", th->st.sys ? (model ? model : "(unnamed)") : "", th->st.sys ? " only assembles it" : "");
-    PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
-    if (J == P) {
-      PetscCall(MechSystemCreateOperatorShell(th->st.sys, &J));
-      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
-      PetscCall(MatDestroy(&J));
-    }
-    /* the reduced preconditioning matrix replaces the full one, whose pattern the system may then free */
-    if (th->pcreduced && !th->Pred) {
-      PetscCall(MechSystemHasTangentPattern(th->st.sys, &has));
-      PetscCheck(has, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-ts_theta_pc_reduced needs a model with a reduced tangent pattern (MechSystemSetTangentPattern(): cloth, lattice); model %s has none", model ? model : "(unnamed)");
-      /* the SNES, and its KSP since SNESSetFromOptions(), hold the full matrix: they let go of it
-         first, so that the system frees it before the reduced one is built and the two never coexist */
-      PetscCall(SNESGetJacobian(ts->snes, &J, NULL, NULL, NULL));
-      PetscCall(SNESGetKSP(ts->snes, &ksp));
-      PetscCall(SNESSetJacobian(ts->snes, J, J, NULL, NULL));
-      PetscCall(KSPSetOperators(ksp, J, J));
-      PetscCall(MechSystemReleasePattern(th->st.sys));
-      PetscCall(MechSystemCreateOperatorReduced(th->st.sys, &P));
-      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
-      PetscCall(KSPSetOperators(ksp, J, P));
-      PetscCall(MatDestroy(&P));
-      th->Pred = PETSC_TRUE;
-    } else if (!th->pcreduced && th->Pred) {
-      PetscCall(SNESGetJacobian(ts->snes, &J, NULL, NULL, NULL));
-      PetscCall(MechSystemCreateOperator(th->st.sys, &P));
-      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
-      PetscCall(MatDestroy(&P));
-      th->Pred = PETSC_FALSE;
-    }
-  }
-  /* assembled Jacobian with the semidefinite preconditioning matrix: P becomes a second matrix */
-  if (!th->matrixfree && th->Theta > 0 && th->st.sys) {
-    PetscBool has = PETSC_FALSE;
-    Mat       J, P;
-
-    PetscCall(MechSystemHasTangentDefinite(th->st.sys, &has));
-    PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
-    if (Theta2PCDefinite(th) && has && J == P) {
-      PetscCall(MechSystemCreateOperator(th->st.sys, &P));
-      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
-      PetscCall(MatDestroy(&P));
-      th->Psep = PETSC_TRUE;
-    } else if (!(Theta2PCDefinite(th) && has) && th->Psep) {
-      PetscCall(SNESSetJacobian(ts->snes, J, J, NULL, NULL));
-      th->Psep = PETSC_FALSE;
-    }
-  }
-  th->Pvalid  = PETSC_FALSE;
-  th->pcstale = PETSC_FALSE;
+  PetscCall(TSMechNewtonSetUp(th->newton, th->st.sys, Theta2NewtonMode(th), th->Theta == 0 ? "an explicit step (theta 0)" : "the linearized mode (-ts_theta_linearized)"));
   if (th->linearized && th->Theta > 0) {
-    Mat P;
+    Mat       P;
+    PetscBool reduced;
+
     PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
+    PetscCall(TSMechNewtonGetPCReduced(th->newton, NULL, &reduced));
     /* K holds every coupling: not of the reduced preconditioning matrix's pattern */
-    if (th->Pred) PetscCall(MechSystemCreateOperator(th->st.sys, &th->K));
+    if (reduced) PetscCall(MechSystemCreateOperator(th->st.sys, &th->K));
     else PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &th->K));
   }
-  th->Jvalid = PETSC_FALSE;
   th->Kvalid = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -1010,28 +601,7 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
       PetscCall(PetscStrncpy(th->badguess, match ? "" : name, sizeof(th->badguess)));
     }
   }
-  PetscCall(PetscOptionsBool("-ts_theta_matrix_free", "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", th->matrixfree, &th->matrixfree, NULL));
-  {
-    PetscBool flg, set;
-
-    PetscCall(PetscOptionsBool("-ts_theta_pc_definite", "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", "TSTheta2SetPCDefinite", Theta2PCDefinite(th), &flg, &set));
-    if (set) PetscCall(TSTheta2SetPCDefinite(ts, flg));
-    PetscCall(PetscOptionsBool("-ts_theta_pc_reduced", "With -ts_theta_matrix_free: preconditioning matrix of the model's reduced pattern (nearest-neighbour couplings), less memory, more linear iterations", "TSTheta2SetPCReduced", th->pcreduced, &flg, &set));
-    if (set) PetscCall(TSTheta2SetPCReduced(ts, flg));
-  }
-  PetscCall(PetscOptionsReal("-ts_theta_pc_rebuild_growth", "With -ts_theta_matrix_free: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", "TSTheta2SetMatrixFree", th->pcgrowth, &th->pcgrowth, NULL));
-  PetscCall(PetscOptionsReal("-ts_theta_ew_safeguard", "With -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance, Kelley's safeguard against oversolving (0: off)", "TSTheta2SetEWSafeguard", th->ewguard, &th->ewguard, NULL));
-  {
-    PetscBool set;
-
-    PetscCall(PetscOptionsBool("-ts_theta_ne", "Nonlinear elimination: Newton on the points near the fixed dofs alone before each step's Newton solve", "TSTheta2SetNonlinearElimination", th->neon, &th->neon, NULL));
-    PetscCall(PetscOptionsInt("-ts_theta_ne_depth", "Nonlinear elimination: graph distance of the patch from the fixed dofs; given, turns it on (-1: from -ts_theta_ne_reach)", "TSTheta2SetNonlinearElimination", th->nedepth, &th->nedepth, &set));
-    if (set) th->neon = PETSC_TRUE;
-    PetscCall(PetscOptionsReal("-ts_theta_ne_reach", "Nonlinear elimination: radius of the automatic patch in decay lengths theta tau sqrt(k/m) of one step", "TSTheta2SetNonlinearElimination", th->nereach, &th->nereach, NULL));
-  }
-  PetscCall(PetscOptionsInt("-ts_theta_ne_max_it", "Nonlinear elimination: local Newton iterations at most", "TSTheta2SetNonlinearElimination", th->nemaxit, &th->nemaxit, NULL));
-  PetscCall(PetscOptionsReal("-ts_theta_ne_rtol", "Nonlinear elimination: reduction of the patch residual at which the local Newton stops", "TSTheta2SetNonlinearElimination", th->nertol, &th->nertol, NULL));
-  PetscCall(PetscOptionsBool("-ts_theta_pc_lag_coarse", "With -ts_theta_matrix_free and -pc_type mg: a rebuild for growing iterations renews the finest level only, the coarse levels keep their Galerkin products until theta tau changes, a solve fails or the finest level alone no longer helps", "TSTheta2SetPCLagCoarse", th->lagcoarse, &th->lagcoarse, NULL));
+  PetscCall(TSMechNewtonSetFromOptions(th->newton, PetscOptionsObject));
   PetscOptionsHeadEnd();
   /* theta and the guess are checked in TSSetUp_Theta2(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
@@ -1048,20 +618,8 @@ static PetscErrorCode TSView_Theta2(TS ts, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Theta=%g, %s form (velocity unknown, position projected)\n", (double)th->Theta, th->endpoint ? "endpoint (trapezoidal)" : "one-leg"));
     if (th->Theta == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Explicit: one mass solve per step\n"));
     else if (th->linearized) PetscCall(PetscViewerASCIIPrintf(viewer, "  Linearized: one linear solve per step, initial guess %s\n", TSTheta2Guesses[th->guess]));
-    else {
-      PetscBool ew = PETSC_FALSE;
-
-      if (ts->snes) PetscCall(SNESKSPGetUseEW(ts->snes, &ew));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
-      if (ew && th->ewguard > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat-Walker safeguard: a linear solve stops at %g times Newton's tolerance\n", (double)th->ewguard));
-    }
-    if (th->matrixfree && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", th->rebuilds, (double)th->pcgrowth));
-    if (th->matrixfree && th->Theta > 0 && th->galerkin < PC_MG_GALERKIN_NONE && th->coarserebuilds) PetscCall(PetscViewerASCIIPrintf(viewer, "  Multigrid coarse levels rebuilt %" PetscInt_FMT " of those times%s\n", th->coarserebuilds, th->lagcoarse ? " (-ts_theta_pc_lag_coarse)" : ""));
-    if (th->matrixfree && th->pcreduced && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix of the model's reduced pattern\n"));
-    if (th->neon && !th->ne && th->nedepth == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  Nonlinear elimination within %g decay lengths of one step from the fixed dofs (patch built at the first step)\n", (double)th->nereach));
-    if (th->neon && !th->ne && th->nedepth != PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  Nonlinear elimination within distance %" PetscInt_FMT " of the fixed dofs (patch built at the first step)\n", th->nedepth));
-    if (th->neon && th->ne) PetscCall(TSMechEliminationView(th->ne, viewer));
-    if (Theta2PCDefinite(th) && th->Theta > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix from the semidefinite tangent approximation%s\n", th->matrixfree ? "" : (th->Psep ? " (a second matrix beside the exact Jacobian)" : " (where the model has one and the preconditioning matrix is not the Jacobian itself)")));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton on v+ (SNES)%s\n", th->extrapolate ? ", initial guess extrapolated" : ""));
+    PetscCall(TSMechNewtonView(th->newton, Theta2NewtonMode(th), viewer));
   }
   {
     MechSystem sys;
@@ -1083,8 +641,8 @@ static PetscErrorCode TSTheta2SetTheta_Theta2(TS ts, PetscReal theta)
   PetscFunctionBegin;
   PetscCheck(theta >= 0 && theta <= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Theta %g is outside [0, 1] (-ts_theta_theta)", (double)theta);
   PetscCheck(!th->lock_theta || theta == th->Theta, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "The theta of this TS type is fixed at %g; use -ts_type theta2", (double)th->Theta);
-  th->Theta  = theta;
-  th->Jvalid = PETSC_FALSE;
+  th->Theta = theta;
+  PetscCall(TSMechNewtonInvalidate(th->newton));
   PetscFunctionReturn(0);
 }
 
@@ -1161,119 +719,88 @@ static PetscErrorCode TSTheta2SetPreviousVelocity_Theta2(TS ts, Vec v)
   PetscFunctionReturn(0);
 }
 
+/* The solver settings belong to the Newton object (newton2.c): forwarded */
 static PetscErrorCode TSTheta2SetMatrixFree_Theta2(TS ts, PetscBool flg, PetscReal growth)
 {
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-
   PetscFunctionBegin;
-  PetscCheck(growth == (PetscReal)PETSC_DEFAULT || growth >= 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "Preconditioner rebuild growth %g must be non-negative (-ts_theta_pc_rebuild_growth)", (double)growth);
-  th->matrixfree = flg;
-  if (growth != (PetscReal)PETSC_DEFAULT) th->pcgrowth = growth;
+  PetscCall(TSMechNewtonSetMatrixFree(((TS_Theta2 *)ts->data)->newton, flg, growth));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechNewtonGetMatrixFree(((TS_Theta2 *)ts->data)->newton, flg, growth, rebuilds));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2SetPCDefinite_Theta2(TS ts, PetscBool flg)
 {
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-
   PetscFunctionBegin;
-  th->pcdefinite = flg;
-  th->Jvalid     = PETSC_FALSE;
-  th->Pvalid     = PETSC_FALSE;
+  PetscCall(TSMechNewtonSetPCDefinite(((TS_Theta2 *)ts->data)->newton, flg));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2GetPCDefinite_Theta2(TS ts, PetscBool *flg)
 {
   PetscFunctionBegin;
-  *flg = Theta2PCDefinite((TS_Theta2 *)ts->data);
+  PetscCall(TSMechNewtonGetPCDefinite(((TS_Theta2 *)ts->data)->newton, flg));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2SetPCReduced_Theta2(TS ts, PetscBool flg)
 {
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-
   PetscFunctionBegin;
-  th->pcreduced = flg;
-  th->Pvalid    = PETSC_FALSE;
+  PetscCall(TSMechNewtonSetPCReduced(((TS_Theta2 *)ts->data)->newton, flg));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2GetPCReduced_Theta2(TS ts, PetscBool *flg)
 {
   PetscFunctionBegin;
-  *flg = ((TS_Theta2 *)ts->data)->pcreduced;
+  PetscCall(TSMechNewtonGetPCReduced(((TS_Theta2 *)ts->data)->newton, flg, NULL));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2SetPCLagCoarse_Theta2(TS ts, PetscBool flg)
 {
   PetscFunctionBegin;
-  ((TS_Theta2 *)ts->data)->lagcoarse = flg;
+  PetscCall(TSMechNewtonSetPCLagCoarse(((TS_Theta2 *)ts->data)->newton, flg));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2GetPCLagCoarse_Theta2(TS ts, PetscBool *flg, PetscInt *coarse)
 {
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-
   PetscFunctionBegin;
-  if (flg) *flg = th->lagcoarse;
-  if (coarse) *coarse = th->coarserebuilds;
+  PetscCall(TSMechNewtonGetPCLagCoarse(((TS_Theta2 *)ts->data)->newton, flg, coarse));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2SetEWSafeguard_Theta2(TS ts, PetscReal factor)
 {
   PetscFunctionBegin;
-  ((TS_Theta2 *)ts->data)->ewguard = factor;
+  PetscCall(TSMechNewtonSetEWSafeguard(((TS_Theta2 *)ts->data)->newton, factor));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2GetEWSafeguard_Theta2(TS ts, PetscReal *factor)
 {
   PetscFunctionBegin;
-  *factor = ((TS_Theta2 *)ts->data)->ewguard;
+  PetscCall(TSMechNewtonGetEWSafeguard(((TS_Theta2 *)ts->data)->newton, factor));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2SetNonlinearElimination_Theta2(TS ts, PetscBool flg, PetscInt depth, PetscReal reach)
 {
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-
   PetscFunctionBegin;
-  if (depth != th->nedepth || !flg || (reach != (PetscReal)PETSC_DEFAULT && reach != th->nereach)) PetscCall(TSMechEliminationDestroy(&th->ne));
-  th->neon    = flg;
-  th->nedepth = depth;
-  if (reach != (PetscReal)PETSC_DEFAULT) th->nereach = reach;
+  PetscCall(TSMechNewtonSetNonlinearElimination(((TS_Theta2 *)ts->data)->newton, flg, depth, reach));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode TSTheta2GetNonlinearElimination_Theta2(TS ts, PetscBool *flg, PetscInt *depth, PetscInt *its)
 {
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-
   PetscFunctionBegin;
-  if (flg) *flg = th->neon;
-  if (depth) PetscCall(TSMechEliminationGetDepth(th->ne, depth));
-  if (its) {
-    PetscInt mine;
-
-    PetscCall(TSMechEliminationGetIterations(th->ne, &mine));
-    PetscCall(MPIU_Allreduce(&mine, its, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)ts)));
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
-{
-  TS_Theta2 *th = (TS_Theta2 *)ts->data;
-
-  PetscFunctionBegin;
-  if (flg) *flg = th->matrixfree;
-  if (growth) *growth = th->pcgrowth;
-  if (rebuilds) *rebuilds = th->rebuilds;
+  PetscCall(TSMechNewtonGetNonlinearElimination(((TS_Theta2 *)ts->data)->newton, flg, depth, its));
   PetscFunctionReturn(0);
 }
 
@@ -1394,23 +921,14 @@ PetscErrorCode TSCreate_Theta2(TS ts)
   ts->default_adapt_type  = TSADAPTNONE;
 
   PetscCall(PetscNew(&th));
-  ts->data          = (void *)th;
-  th->Theta         = 0.5;
-  th->endpoint      = PETSC_FALSE;
-  th->extrapolate   = PETSC_FALSE;
-  th->linearized    = PETSC_FALSE;
-  th->guess         = TSTHETA2_GUESS_VELOCITY;
-  th->pcgrowth      = 1.1;
-  th->lagcoarse     = PETSC_TRUE;
-  th->galerkin      = PC_MG_GALERKIN_EXTERNAL;
-  th->atol_applied  = -1;
-  th->ewguard       = 0.5;
-  th->katol_applied = -1;
-  th->nedepth       = PETSC_DECIDE;
-  th->nereach       = 8;
-  th->neratio       = -1;
-  th->nemaxit       = 3;
-  th->nertol        = 1e-4;
+  ts->data        = (void *)th;
+  th->Theta       = 0.5;
+  th->endpoint    = PETSC_FALSE;
+  th->extrapolate = PETSC_FALSE;
+  th->linearized  = PETSC_FALSE;
+  th->guess       = TSTHETA2_GUESS_VELOCITY;
+  PetscCall(TSMechNewtonCreate(ts, "ts_theta_", &th->newton));
+  PetscCall(TSMechNewtonSetStageFunction(th->newton, Theta2Stage, ts));
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetTheta_C", TSTheta2SetTheta_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetTheta_C", TSTheta2GetTheta_Theta2));

@@ -38,7 +38,7 @@ typedef struct _n_TSMechElimination *TSMechElimination;
 typedef struct {
   PetscReal t, cv0, cvx, cq0, cqx, ca, cr, crt;
 } TSMechEliminationStage;
-PETSC_INTERN PetscErrorCode TSMechEliminationCreate(TS, MechSystem, Mat P, PetscInt depth, PetscInt maxit, PetscReal rtol, TSMechElimination *);
+PETSC_INTERN PetscErrorCode TSMechEliminationCreate(TS, const char prefix[], MechSystem, Mat P, PetscInt depth, PetscInt maxit, PetscReal rtol, TSMechElimination *);
 PETSC_INTERN PetscErrorCode TSMechEliminationSolve(TSMechElimination, const TSMechEliminationStage *, Vec q0, Vec v0, Vec fstart, Vec qs, Vec vs, PetscReal atol, Vec x);
 PETSC_INTERN PetscErrorCode TSMechEliminationView(TSMechElimination, PetscViewer);
 PETSC_INTERN PetscErrorCode TSMechEliminationGetIterations(TSMechElimination, PetscInt *);
@@ -46,6 +46,66 @@ PETSC_INTERN PetscErrorCode TSMechEliminationGetDepth(TSMechElimination, PetscIn
 PETSC_INTERN PetscErrorCode TSMechEliminationEstimateStiffness(TS, MechSystem, Mat P, Vec q, Vec v, PetscReal *ratio);
 PETSC_INTERN PetscErrorCode TSMechEliminationDepth(MechSystem, PetscReal ratio, PetscReal thetatau, PetscReal reach, PetscInt *depth);
 PETSC_INTERN PetscErrorCode TSMechEliminationDestroy(TSMechElimination *);
+
+/*
+  The shared Newton object (newton2.c): the Newton and preconditioner policy of every implicit
+  tsmech type. A type describes each stage's linear operator by coefficients,
+
+    J = cM M + cD D + cK K   at (t, q, v)        (theta2: cM = 1, cD = theta tau, cK = (theta tau)^2)
+
+  and the object assembles it (or applies it matrix-free), chooses and lags the preconditioning
+  matrix, guards Eisenstat-Walker against oversolving, scales Newton's tolerance, tests for the
+  round-off floor and runs nonlinear elimination. It never sees a type's context: the type owns
+  the scheme (residual, stage vectors, history), the object the linear algebra around it. The API
+  and the life cycle are documented at the top of newton2.c.
+*/
+typedef struct _n_TSMechNewton *TSMechNewton;
+
+/* What a type does with the stage operator: nothing (explicit), one linear solve per step
+   (linearized), or Newton's iterations */
+typedef enum {
+  TSMECH_NEWTON_NONE,
+  TSMECH_NEWTON_LINEAR,
+  TSMECH_NEWTON_FULL
+} TSMechNewtonMode;
+
+/* A stage's linear operator J = cM M + cD D + cK K, linearized at (t, q, v); a is the acceleration
+   argument a plain I2Jacobian (no MechSystem) is evaluated with */
+typedef struct {
+  PetscReal t;
+  Vec       q, v, a;
+  PetscReal cK, cD, cM;
+} TSMechNewtonStage;
+
+/* The type's stage at the Newton iterate x (for the SNES Jacobian callback) */
+typedef PetscErrorCode (*TSMechNewtonStageFn)(void *ctx, Vec x, TSMechNewtonStage *);
+
+PETSC_INTERN PetscErrorCode TSMechNewtonCreate(TS, const char prefix[], TSMechNewton *);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetStageFunction(TSMechNewton, TSMechNewtonStageFn, void *ctx);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetUp(TSMechNewton, MechSystem, TSMechNewtonMode, const char why[]);
+PETSC_INTERN PetscErrorCode TSMechNewtonComputeOperators(TSMechNewton, const TSMechNewtonStage *, Mat J, Mat P);
+PETSC_INTERN PetscErrorCode TSMechNewtonSNESJacobian(SNES, Vec, Mat, Mat, void *);
+PETSC_INTERN PetscErrorCode TSMechNewtonPreSolve(TSMechNewton, Vec q0, Vec v0, Vec xref, Vec x);
+PETSC_INTERN PetscErrorCode TSMechNewtonEliminate(TSMechNewton, PetscReal s, const TSMechEliminationStage *, Vec q0, Vec v0, Vec fstart, Vec qs, Vec vs, Vec x);
+PETSC_INTERN PetscErrorCode TSMechNewtonPostSolve(TSMechNewton, PetscInt nits, PetscInt lits, PetscBool ok);
+PETSC_INTERN PetscErrorCode TSMechNewtonInvalidate(TSMechNewton);
+PETSC_INTERN PetscErrorCode TSMechNewtonView(TSMechNewton, TSMechNewtonMode, PetscViewer);
+PETSC_INTERN PetscErrorCode TSMechNewtonReset(TSMechNewton);
+PETSC_INTERN PetscErrorCode TSMechNewtonDestroy(TSMechNewton *);
+/* the settings behind the options (the TSTheta2Set/Get*() functions forward to these) */
+PETSC_INTERN PetscErrorCode TSMechNewtonSetMatrixFree(TSMechNewton, PetscBool, PetscReal growth);
+PETSC_INTERN PetscErrorCode TSMechNewtonGetMatrixFree(TSMechNewton, PetscBool *, PetscReal *growth, PetscInt *rebuilds);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetPCDefinite(TSMechNewton, PetscBool);
+PETSC_INTERN PetscErrorCode TSMechNewtonGetPCDefinite(TSMechNewton, PetscBool *);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetPCReduced(TSMechNewton, PetscBool);
+PETSC_INTERN PetscErrorCode TSMechNewtonGetPCReduced(TSMechNewton, PetscBool *set, PetscBool *inuse);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetPCLagCoarse(TSMechNewton, PetscBool);
+PETSC_INTERN PetscErrorCode TSMechNewtonGetPCLagCoarse(TSMechNewton, PetscBool *, PetscInt *coarse);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetEWSafeguard(TSMechNewton, PetscReal);
+PETSC_INTERN PetscErrorCode TSMechNewtonGetEWSafeguard(TSMechNewton, PetscReal *);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetNonlinearElimination(TSMechNewton, PetscBool, PetscInt depth, PetscReal reach);
+PETSC_INTERN PetscErrorCode TSMechNewtonGetNonlinearElimination(TSMechNewton, PetscBool *, PetscInt *depth, PetscInt *its);
 
 PETSC_INTERN PetscErrorCode TSCreate_Theta2(TS);
 PETSC_INTERN PetscErrorCode TSCreate_BEuler2(TS);
