@@ -248,7 +248,7 @@ static PetscErrorCode TSView_DiscGrad2(TS ts, PetscViewer viewer)
       PetscBool has, frame, exact;
 
       PetscCall(MechSystemGetDiscreteGradient(sys, &has, &frame, &exact));
-      if (has) PetscCall(PetscViewerASCIIPrintf(viewer, "  The model's discrete gradient: energy conserved; %s\n", frame ? "frame-invariant: linear and angular momentum conserved" : "not frame-invariant: momenta not guaranteed"));
+      if (has) PetscCall(PetscViewerASCIIPrintf(viewer, "  The model's discrete gradient: energy conserved; %s\n", frame ? "frame-invariant: linear and angular momentum conserved where the model conserves them" : "not frame-invariant: momenta not guaranteed"));
       else PetscCall(PetscViewerASCIIPrintf(viewer, "  Gonzalez's generic midpoint discrete gradient: energy conserved; momenta not guaranteed\n"));
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton's matrix: %s (-ts_discgrad2_jacobian %s)\n", dg->mf ? "matrix-free (differenced residual), assembled preconditioning matrix" : (exact ? "assembled, exact" : "assembled midpoint tangent (approximate: linear convergence)"), DiscGrad2Jacobians[dg->jactype]));
     }
