@@ -40,6 +40,7 @@ PETSC_EXTERN PetscErrorCode TSMechFinalizePackage(void);
 #define TSEULER2    "euler2"    /* explicit Euler (theta2 with theta = 0) */
 #define TSSYMEULER2 "symeuler2" /* symplectic Euler */
 #define TSGAUSS2    "gauss2"    /* Gauss-Legendre collocation in velocity form, s = 1, 2, 3 stages */
+#define TSDISCGRAD2 "discgrad2" /* energy-momentum: discrete gradient in velocity form (src/ts/discgrad2.c) */
 
 /* Initial guesses of the linearized (single linear solve) mode (docs/schemes.md §4). */
 typedef enum {
@@ -274,6 +275,25 @@ PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, con
 PETSC_EXTERN PetscErrorCode MechSystemAddTextParameter(MechSystem, const char name[], const char text[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetTextParameters(MechSystem, PetscInt *n, const char *const **names, const char *const **texts);
 /* ---- end of the text parameters ---- */
+
+/* ---- discrete gradients (src/mech/discgrad.c, docs/schemes.md §11) ---- */
+/* fbar = a discrete gradient of the potential between q0 and q1 (V(q1) - V(q0) = fbar . (q1 - q0)
+   exactly, fbar(q, q) = grad V(q)) plus the non-conservative forces at ((q0 + q1)/2, v), at time t */
+typedef PetscErrorCode (*MechDiscreteGradientFn)(MechSystem, PetscReal t, Vec q0, Vec q1, Vec v, Vec fbar, void *ctx);
+/* J = cK dfbar/dq1 + cD dfbar/dv at (t, q0, q1, v); J (the tangent's pattern) is zeroed on entry */
+typedef PetscErrorCode (*MechDiscreteGradientJacobianFn)(MechSystem, PetscReal t, Vec q0, Vec q1, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx);
+/* The model's discrete gradient, its derivative (may be NULL) and whether it is frame-invariant
+   (fbar of rotated and translated states is fbar rotated: linear and angular momentum conserved) */
+PETSC_EXTERN PetscErrorCode MechSystemSetDiscreteGradient(MechSystem, MechDiscreteGradientFn, MechDiscreteGradientJacobianFn, PetscBool frameinvariant, void *);
+/* has: the model gives one (else Gonzalez's generic midpoint one is used, energy exact only);
+   frameinvariant, exactjacobian: its properties (each may be NULL) */
+PETSC_EXTERN PetscErrorCode MechSystemGetDiscreteGradient(MechSystem, PetscBool *has, PetscBool *frameinvariant, PetscBool *exactjacobian);
+/* fbar(t, q0, q1, v), fixed dofs zeroed: the model's, or Gonzalez's generic midpoint discrete gradient */
+PETSC_EXTERN PetscErrorCode MechSystemComputeDiscreteGradient(MechSystem, PetscReal t, Vec q0, Vec q1, Vec v, Vec fbar);
+/* J = cK dfbar/dq1 + cD dfbar/dv + cM M, fixed dofs decoupled, in a matrix of MechSystemCreateOperator();
+   without the model's derivative: the midpoint tangent cK/2 K + cD D at ((q0 + q1)/2, v) (exact: PETSC_FALSE) */
+PETSC_EXTERN PetscErrorCode MechSystemComputeDiscreteGradientOperator(MechSystem, PetscReal t, Vec q0, Vec q1, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J, PetscBool *exact);
+/* ---- end of the discrete gradients ---- */
 
 /* Evaluations (fixed dofs applied: zero force, decoupled rows/columns). */
 PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q, Vec v, Vec f);

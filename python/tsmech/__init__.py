@@ -42,7 +42,7 @@ _lib.call("TSMechInitializePackage")
 _lib.install_excepthook()
 
 #: the TS types tsmech registers (besides PETSc's own, which run a system too: alpha2, theta, cn, ...)
-TS_TYPES = ("theta2", "beuler2", "cn2", "midpoint2", "euler2", "symeuler2", "gauss2")
+TS_TYPES = ("theta2", "beuler2", "cn2", "midpoint2", "euler2", "symeuler2", "gauss2", "discgrad2")
 
 
 class _FunctionList(ctypes.Structure):

@@ -4,7 +4,7 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
                            "  mpirun -n P tsmech -model cloth [-output run.h5] [-checkpoint ck.h5 -checkpoint_every N] [PETSc options]\n"
                            "  mpirun -n P tsmech <the same options> -restart ck.h5    continues an interrupted run exactly\n"
                            "Every -ts_, -snes_, -ksp_, -pc_ option applies; the integrator is chosen with -ts_type\n"
-                           "(theta2, beuler2, cn2, midpoint2, euler2, symeuler2, gauss2, alpha2, or PETSc's first-order types).\n"
+                           "(theta2, beuler2, cn2, midpoint2, euler2, symeuler2, gauss2, discgrad2, alpha2, or PETSc's first-order types).\n"
                            "Exit status: 0 done, 2 bad input (nothing written), 3 the integration failed, 1 another error,\n"
                            "128 + N interrupted by signal N.\n";
 

@@ -40,6 +40,13 @@ struct _p_MechSystem {
   void                  *patchctx;
   PetscBool              hasdamping;
 
+  /* ---- discrete gradient (MechSystemSetDiscreteGradient(), discgrad.c) ---- */
+  MechDiscreteGradientFn         discgrad;
+  MechDiscreteGradientJacobianFn discgradjac;
+  void                          *discgradctx;
+  PetscBool                      discgradframe;
+  /* ---- end of the discrete gradient ---- */
+
   MechStateCheckFn statecheck; /* optional: which states the model can take */
   void            *statecheckctx;
 

@@ -533,6 +533,178 @@ static PetscErrorCode GridTangentAssemble(MechSystem sys, PetscReal t, Vec q, Ve
 }
 
 /*
+  The discrete gradient's counterpart of GridSlabSprings(): forward springs of slab k between the
+  states x0 and x1, with the damping at the midpoint and velocity u, as forces (w = 3) or blocks
+  B = cK Kaa + cD Daa of MechSpringDiscreteGradient() (w = 9).
+*/
+static PetscErrorCode GridSlabSpringsDG(const MechSpringGrid *g, PetscInt k, const PetscScalar x0[], const PetscScalar x1[], const PetscScalar u[], PetscInt w, PetscReal cK, PetscReal cD, PetscReal *slab)
+{
+  PetscInt  i, j, m, a;
+  PetscReal K[9], D[9];
+
+  PetscFunctionBegin;
+  for (j = g->b0[1]; j < g->b0[1] + g->bm[1]; j++) {
+    for (i = g->b0[0]; i < g->b0[0] + g->bm[0]; i++) {
+      const PetscBool own = GridOwned(g, i, j, k), all = GridInterior(g, i, j, k);
+      const PetscInt  p = GridGhost(g, i, j, k);
+
+      for (m = 0; m < g->nfw; m++) {
+        const PetscInt s = g->self + 1 + m, ii = i + g->d[s][0], jj = j + g->d[s][1], kk = k + g->d[s][2], pp = p + g->goff[s];
+        PetscReal     *b;
+
+        if (!(all || GridInside(g, ii, jj, kk)) || !(own || GridOwned(g, ii, jj, kk))) continue;
+        b = slab + (GridPointStart(g, i, j) + m) * w;
+        if (w == 3) PetscCall(MechSpringDiscreteGradient(&g->spring[s], &x0[3 * p], &x0[3 * pp], &x1[3 * p], &x1[3 * pp], &u[3 * p], &u[3 * pp], b, NULL, NULL));
+        else {
+          PetscCall(MechSpringDiscreteGradient(&g->spring[s], &x0[3 * p], &x0[3 * pp], &x1[3 * p], &x1[3 * pp], &u[3 * p], &u[3 * pp], NULL, K, D));
+          for (a = 0; a < 9; a++) b[a] = cK * K[a] + cD * D[a];
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The discrete gradient (MechDiscreteGradientFn, docs/schemes.md §10): GridForce()'s loop
+  with each spring's exact discrete gradient, gravity (linear: exact as it is), the drag at the
+  velocity v, and the model's own term by the generic midpoint discrete gradient of that one
+  particle, f(xm) + [E(x1) - E(x0) - f(xm) . d] d / |d|^2 (energy exact; its fixed obstacle
+  conserves no momentum anyway).
+*/
+static PetscErrorCode GridDiscreteGradient(MechSystem sys, PetscReal t, Vec q0, Vec q1, Vec v, Vec f, void *ctx)
+{
+  const MechSpringGrid *g = (const MechSpringGrid *)ctx;
+  Vec                   q0l, q1l, vl;
+  const PetscScalar    *x0, *x1, *u;
+  PetscScalar          *fa;
+  PetscReal             fr[3];
+  PetscInt              i, j, k, s, c, r = 0, sb[3];
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(GridGetLocal(g->da, q0, &q0l, &x0));
+  PetscCall(GridGetLocal(g->da, q1, &q1l, &x1));
+  PetscCall(GridGetLocal(g->da, v, &vl, &u));
+  PetscCall(VecGetArray(f, &fa));
+  for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
+    PetscCall(GridSlabSpringsDG(g, k, x0, x1, u, 3, 0, 0, g->buf + 3 * GridSlabStart(g, k)));
+    if (k < g->xs[2]) continue;
+    GridSlabStarts(g, k, sb);
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        const PetscInt  p = GridGhost(g, i, j, k), pb = GridPointStart(g, i, j);
+        const PetscBool all = GridInterior(g, i, j, k);
+
+        fr[0] = fr[1] = fr[2] = 0;
+        for (s = 0; s < g->nst; s++) {
+          const PetscReal *b;
+
+          if (s == g->self || !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
+          b = GridSpringResult(g, sb, pb, s, 3);
+          if (s < g->self)
+            for (c = 0; c < 3; c++) fr[c] -= b[c];
+          else
+            for (c = 0; c < 3; c++) fr[c] += b[c];
+        }
+        fr[2] += g->weight;
+        for (c = 0; c < 3; c++) fr[c] += g->drag * u[3 * p + c];
+        if (g->extra) {
+          PetscReal xm[3], d[3], fe[3] = {0, 0, 0}, e0, e1, dd = 0, fd = 0;
+
+          for (c = 0; c < 3; c++) {
+            xm[c] = 0.5 * (x0[3 * p + c] + x1[3 * p + c]);
+            d[c]  = x1[3 * p + c] - x0[3 * p + c];
+          }
+          (void)g->extra(g->extractx, xm, fe, 0, NULL, PETSC_FALSE);
+          e0 = g->extra(g->extractx, &x0[3 * p], NULL, 0, NULL, PETSC_FALSE);
+          e1 = g->extra(g->extractx, &x1[3 * p], NULL, 0, NULL, PETSC_FALSE);
+          for (c = 0; c < 3; c++) {
+            dd += d[c] * d[c];
+            fd += fe[c] * d[c];
+          }
+          for (c = 0; c < 3; c++) fr[c] += fe[c] + (dd > 0 ? (e1 - e0 - fd) / dd * d[c] : 0);
+        }
+        for (c = 0; c < 3; c++) fa[3 * r + c] = fr[c];
+        r++;
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(f, &fa));
+  PetscCall(GridRestoreLocal(g->da, &vl, &u));
+  PetscCall(GridRestoreLocal(g->da, &q1l, &x1));
+  PetscCall(GridRestoreLocal(g->da, &q0l, &x0));
+  PetscFunctionReturn(0);
+}
+
+/* Its derivative cK dfbar/dq1 + cD dfbar/dv, GridTangentAssemble()'s loop with the blocks of
+   MechSpringDiscreteGradient() (exact only without the model's own term, which has none here) */
+static PetscErrorCode GridDiscreteGradientJacobian(MechSystem sys, PetscReal t, Vec q0, Vec q1, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  const MechSpringGrid  *g = (const MechSpringGrid *)ctx;
+  Vec                    q0l, q1l, vl;
+  const PetscScalar     *x0, *x1, *u;
+  ISLocalToGlobalMapping ltog;
+  const PetscInt        *gidx;
+  PetscReal              diag[9];
+  PetscScalar            vals[9 * MECH_GRID_STENCIL];
+  PetscInt               sidx[MECH_GRID_STENCIL], cols[MECH_GRID_STENCIL];
+  PetscInt               i, j, k, b, nc, dpos, a, e, sb[3];
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCheck(!g->extra, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The grid's own particle term has no discrete gradient derivative");
+  PetscCall(GridGetLocal(g->da, q0, &q0l, &x0));
+  PetscCall(GridGetLocal(g->da, q1, &q1l, &x1));
+  PetscCall(GridGetLocal(g->da, v, &vl, &u));
+  PetscCall(DMGetLocalToGlobalMapping(g->da, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetBlockIndices(ltog, &gidx));
+  for (k = PetscMax(g->xs[2] - g->sw, 0); k < g->xs[2] + g->xm[2]; k++) {
+    PetscCall(GridSlabSpringsDG(g, k, x0, x1, u, 9, cK, cD, g->buf + 9 * GridSlabStart(g, k)));
+    if (k < g->xs[2]) continue;
+    GridSlabStarts(g, k, sb);
+    for (j = g->xs[1]; j < g->xs[1] + g->xm[1]; j++) {
+      for (i = g->xs[0]; i < g->xs[0] + g->xm[0]; i++) {
+        const PetscInt row = gidx[GridGhost(g, i, j, k)], pb = GridPointStart(g, i, j);
+
+        nc   = GridRowStencil(g, i, j, k, gidx, sidx, cols);
+        dpos = 0;
+        for (a = 0; a < 9; a++) diag[a] = 0;
+        for (a = 0; a < 3; a++) diag[4 * a] = cD * g->drag;
+        for (b = 0; b < nc; b++) {
+          const PetscInt   s = sidx[b];
+          const PetscReal *B;
+
+          if (s == g->self) {
+            dpos = b;
+            continue;
+          }
+          B = GridSpringResult(g, sb, pb, s, 9);
+          for (a = 0; a < 3; a++) {
+            for (e = 0; e < 3; e++) {
+              diag[3 * a + e] += B[3 * a + e];
+              vals[a * 3 * nc + 3 * b + e] = -B[3 * a + e];
+            }
+          }
+        }
+        for (a = 0; a < 3; a++)
+          for (e = 0; e < 3; e++) vals[a * 3 * nc + 3 * dpos + e] = diag[3 * a + e];
+        PetscCall(MatSetValuesBlocked(J, 1, &row, nc, cols, vals, ADD_VALUES));
+      }
+    }
+  }
+  PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(ltog, &gidx));
+  PetscCall(GridRestoreLocal(g->da, &vl, &u));
+  PetscCall(GridRestoreLocal(g->da, &q1l, &x1));
+  PetscCall(GridRestoreLocal(g->da, &q0l, &x0));
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
   Force and tangent on a patch of owned points (MechPatchFn of MechSystemSetPatch(), for nonlinear
   elimination). Each spring of a patch point is evaluated from that point's end: swapping a
   spring's ends only flips signs, and the terms are summed in GridForce()'s order, so the forces
@@ -963,6 +1135,9 @@ PetscErrorCode MechSpringGridSetUpSystem(MechSpringGrid *g, MechSystem sys, Pets
   PetscCall(MechSystemSetTangentPattern(sys, GridTangentPattern, g));
   PetscCall(MechSystemSetPotential(sys, GridPotential, g));
   PetscCall(MechSystemSetPatch(sys, GridPatch, g));
+  /* the springs' discrete gradient is exact and frame-invariant; the model's own term (the cloth's
+     fixed sphere) gets a per-particle generic one, without a derivative or momentum conservation */
+  PetscCall(MechSystemSetDiscreteGradient(sys, GridDiscreteGradient, g->extra ? NULL : GridDiscreteGradientJacobian, g->extra ? PETSC_FALSE : PETSC_TRUE, g));
   PetscCall(MatDestroy(&M));
   PetscCall(MatDestroy(&J));
   PetscFunctionReturn(0);

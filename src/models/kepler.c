@@ -96,6 +96,74 @@ static PetscErrorCode KeplerPotential(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscFunctionReturn(0);
 }
 
+/*
+  The exact discrete gradient of the central potential -GM/r (Gonzalez 1996, docs/schemes.md
+  "discgrad2"): fbar = s qm along the midpoint position qm = (q0 + q1)/2, with
+  s = [V(r1) - V(r0)] / [(r1^2 - r0^2)/2] = 2 GM / (r0 r1 (r0 + r1)) (GM / r^3 at r0 = r1).
+*/
+static PetscErrorCode KeplerDiscreteGradient(MechSystem sys, PetscReal t, Vec q0, Vec q1, Vec v, Vec f, void *ctx)
+{
+  const Kepler      *kp = (const Kepler *)ctx;
+  const PetscScalar *x0, *x1;
+  PetscScalar       *fa;
+  PetscReal          r0, r1, s;
+  PetscInt           n, i;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCall(VecGetLocalSize(q0, &n));
+  PetscCall(VecGetArrayRead(q0, &x0));
+  PetscCall(VecGetArrayRead(q1, &x1));
+  PetscCall(VecGetArray(f, &fa));
+  if (n) {
+    PetscCall(KeplerRadius(x0, &r0));
+    PetscCall(KeplerRadius(x1, &r1));
+    s = 2 * kp->GM / (r0 * r1 * (r0 + r1));
+    for (i = 0; i < 2; i++) fa[i] = s * 0.5 * (x0[i] + x1[i]);
+  }
+  PetscCall(VecRestoreArray(f, &fa));
+  PetscCall(VecRestoreArrayRead(q1, &x1));
+  PetscCall(VecRestoreArrayRead(q0, &x0));
+  PetscFunctionReturn(0);
+}
+
+/* cK dfbar/dq1 = cK [s/2 I + qm (ds/dr1) q1^T / r1], ds/dr1 = -2 GM r0 (r0 + 2 r1) / (r0 r1 (r0 + r1))^2 */
+static PetscErrorCode KeplerDiscreteGradientJacobian(MechSystem sys, PetscReal t, Vec q0, Vec q1, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  const Kepler      *kp = (const Kepler *)ctx;
+  const PetscScalar *x0, *x1;
+  const PetscInt     idx[2] = {0, 1};
+  PetscScalar        K[4];
+  PetscReal          r0, r1, s, ds, den;
+  PetscInt           n, i, j;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  (void)cD;
+  PetscCall(VecGetLocalSize(q0, &n));
+  if (n) {
+    PetscCall(VecGetArrayRead(q0, &x0));
+    PetscCall(VecGetArrayRead(q1, &x1));
+    PetscCall(KeplerRadius(x0, &r0));
+    PetscCall(KeplerRadius(x1, &r1));
+    den = r0 * r1 * (r0 + r1);
+    s   = 2 * kp->GM / den;
+    ds  = -2 * kp->GM * r0 * (r0 + 2 * r1) / (den * den);
+    for (i = 0; i < 2; i++)
+      for (j = 0; j < 2; j++) K[2 * i + j] = cK * ((i == j ? 0.5 * s : 0) + 0.5 * (x0[i] + x1[i]) * ds * x1[j] / r1);
+    PetscCall(VecRestoreArrayRead(q1, &x1));
+    PetscCall(VecRestoreArrayRead(q0, &x0));
+    PetscCall(MatSetValues(J, 2, idx, 2, idx, K, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 /* Angular momentum per unit mass, x v_y - y v_x */
 static PetscErrorCode KeplerAngularMomentum(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *value, void *ctx)
 {
@@ -218,6 +286,7 @@ PetscErrorCode MechCreateKepler(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetForce(s, KeplerForce, kp));
   PetscCall(MechSystemSetTangent(s, J, PETSC_FALSE, KeplerTangent, kp));
   PetscCall(MechSystemSetPotential(s, KeplerPotential, kp));
+  PetscCall(MechSystemSetDiscreteGradient(s, KeplerDiscreteGradient, KeplerDiscreteGradientJacobian, PETSC_TRUE, kp));
   PetscCall(MechSystemSetExactSolution(s, KeplerExact, kp));
   PetscCall(MechSystemAddInvariant(s, "angular_momentum", KeplerAngularMomentum, kp));
   PetscCall(MechSystemSetLinear(s, PETSC_FALSE));

@@ -101,6 +101,79 @@ static PetscErrorCode PairPotential(MechSystem sys, PetscReal t, Vec q, Vec v, P
   PetscFunctionReturn(0);
 }
 
+/* The spring's exact discrete gradient (springs.h) between q0 and q1, its damping at the midpoint
+   and velocity v; gravity is linear, its force the same at every state */
+static PetscErrorCode PairDiscreteGradient(MechSystem sys, PetscReal t, Vec q0, Vec q1, Vec v, Vec f, void *ctx)
+{
+  const Pair        *p = (const Pair *)ctx;
+  const PetscScalar *x0, *x1, *u;
+  PetscScalar       *fa;
+  PetscReal          fs[3];
+  PetscInt           n, i;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(VecGetLocalSize(q0, &n));
+  PetscCall(VecGetArrayRead(q0, &x0));
+  PetscCall(VecGetArrayRead(q1, &x1));
+  PetscCall(VecGetArrayRead(v, &u));
+  PetscCall(VecGetArray(f, &fa));
+  if (n) {
+    PetscCall(MechSpringDiscreteGradient(&p->spring, &x0[0], &x0[3], &x1[0], &x1[3], &u[0], &u[3], fs, NULL, NULL));
+    for (i = 0; i < 3; i++) {
+      fa[i]     = fs[i];
+      fa[3 + i] = -fs[i];
+    }
+    fa[2] += p->m[0] * p->g;
+    fa[5] += p->m[1] * p->g;
+  }
+  PetscCall(VecRestoreArray(f, &fa));
+  PetscCall(VecRestoreArrayRead(v, &u));
+  PetscCall(VecRestoreArrayRead(q1, &x1));
+  PetscCall(VecRestoreArrayRead(q0, &x0));
+  PetscFunctionReturn(0);
+}
+
+/* cK dfbar/dq1 + cD dfbar/dv: one block describes the spring, as in PairTangent() */
+static PetscErrorCode PairDiscreteGradientJacobian(MechSystem sys, PetscReal t, Vec q0, Vec q1, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  const Pair        *p = (const Pair *)ctx;
+  const PetscScalar *x0, *x1, *u;
+  PetscReal          K[9], D[9];
+  PetscScalar        vals[36];
+  const PetscInt     idx[6] = {0, 1, 2, 3, 4, 5};
+  PetscInt           n, i, j;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  PetscCall(VecGetLocalSize(q0, &n));
+  if (n) {
+    PetscCall(VecGetArrayRead(q0, &x0));
+    PetscCall(VecGetArrayRead(q1, &x1));
+    PetscCall(VecGetArrayRead(v, &u));
+    PetscCall(MechSpringDiscreteGradient(&p->spring, &x0[0], &x0[3], &x1[0], &x1[3], &u[0], &u[3], NULL, K, D));
+    PetscCall(VecRestoreArrayRead(v, &u));
+    PetscCall(VecRestoreArrayRead(q1, &x1));
+    PetscCall(VecRestoreArrayRead(q0, &x0));
+    for (i = 0; i < 3; i++) {
+      for (j = 0; j < 3; j++) {
+        const PetscReal b = cK * K[3 * i + j] + cD * D[3 * i + j];
+
+        vals[6 * i + j]             = b;
+        vals[6 * i + 3 + j]         = -b;
+        vals[6 * (3 + i) + j]       = -b;
+        vals[6 * (3 + i) + (3 + j)] = b;
+      }
+    }
+    PetscCall(MatSetValues(J, 6, idx, 6, idx, vals, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 /* Valid only for L = 0 and c = 0 (then the system is linear); installed only in that case. */
 static PetscErrorCode PairExact(MechSystem sys, PetscReal t, Vec q, Vec v, void *ctx)
 {
@@ -231,6 +304,7 @@ PetscErrorCode MechCreatePair(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetForce(s, PairForce, p));
   PetscCall(MechSystemSetTangent(s, J, p->spring.c > 0 ? PETSC_TRUE : PETSC_FALSE, PairTangent, p));
   PetscCall(MechSystemSetPotential(s, PairPotential, p));
+  PetscCall(MechSystemSetDiscreteGradient(s, PairDiscreteGradient, PairDiscreteGradientJacobian, PETSC_TRUE, p));
   if (linear) PetscCall(MechSystemSetExactSolution(s, PairExact, p));
   PetscCall(MechSystemSetLinear(s, linear));
   PetscCall(MatDestroy(&J));

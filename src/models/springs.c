@@ -75,3 +75,61 @@ PetscErrorCode MechSpringTangentDefinite(const MechSpring *s, const PetscReal xa
     for (j = 0; j < 3; j++) Kaa[3 * i + j] -= a * ((i == j ? 1.0 : 0.0) - d[i] * d[j] / (r * r));
   PetscFunctionReturn(0);
 }
+
+/*
+  MechSpringDiscreteGradient - the exact discrete gradient of one spring (Gonzalez 1996,
+  docs/schemes.md §10); see springs.h. With d0, d1 the separations at the two states,
+  dm = (d0 + d1)/2 and r0, r1 their lengths, the elastic part is f_a = -s dm with
+
+      s = [phi(r1) - phi(r0)] / [(r1^2 - r0^2)/2] = k (1 - 2 L / (r0 + r1)),   phi = k/2 (r - L)^2,
+
+  a closed form without the cancellation of the quotient (s = k for L = 0). Its derivative with
+  respect to the end state, s/2 I + dm (ds/dd1)^T with ds/dd1 = 2 k L d1 / (r1 (r0 + r1)^2), is not
+  symmetric; at d0 = d1 it is half the spring's tangent. The damping force is that of
+  MechSpringEvaluate() at the midpoint positions, whose derivative with respect to the end state
+  is half of its Kaa there.
+*/
+PetscErrorCode MechSpringDiscreteGradient(const MechSpring *s, const PetscReal xa0[3], const PetscReal xb0[3], const PetscReal xa1[3], const PetscReal xb1[3], const PetscReal va[3], const PetscReal vb[3], PetscReal fa[3], PetscReal Kaa[9], PetscReal Daa[9])
+{
+  PetscReal d0[3], d1[3], dm[3], xam[3], xbm[3], r0, r1, sc = s->k, ds = 0;
+  PetscInt  i, j;
+
+  PetscFunctionBegin;
+  for (i = 0; i < 3; i++) {
+    d0[i]  = xb0[i] - xa0[i];
+    d1[i]  = xb1[i] - xa1[i];
+    dm[i]  = 0.5 * (d0[i] + d1[i]);
+    xam[i] = 0.5 * (xa0[i] + xa1[i]);
+    xbm[i] = 0.5 * (xb0[i] + xb1[i]);
+  }
+  r0 = PetscSqrtReal(d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2]);
+  r1 = PetscSqrtReal(d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2]);
+  MechSpringCheckDirection(s, r0);
+  MechSpringCheckDirection(s, r1);
+  if (s->L != 0) {
+    sc = s->k * (1 - 2 * s->L / (r0 + r1));
+    ds = 2 * s->k * s->L / (r1 * (r0 + r1) * (r0 + r1));
+  }
+  if (s->c != 0 && (fa || Kaa || Daa)) {
+    /* the damper at the midpoint positions: the spring's damping part alone (k = 0) */
+    MechSpring damper = *s;
+
+    damper.k = 0;
+    PetscCall(MechSpringEvaluate(&damper, xam, xbm, va, vb, fa, Kaa, Daa, NULL));
+    if (Kaa)
+      for (i = 0; i < 9; i++) Kaa[i] *= 0.5;
+  } else {
+    if (fa)
+      for (i = 0; i < 3; i++) fa[i] = 0;
+    if (Kaa)
+      for (i = 0; i < 9; i++) Kaa[i] = 0;
+    if (Daa)
+      for (i = 0; i < 9; i++) Daa[i] = 0;
+  }
+  if (fa)
+    for (i = 0; i < 3; i++) fa[i] -= sc * dm[i];
+  if (Kaa)
+    for (i = 0; i < 3; i++)
+      for (j = 0; j < 3; j++) Kaa[3 * i + j] += (i == j ? 0.5 * sc : 0.0) + ds * dm[i] * d1[j];
+  PetscFunctionReturn(0);
+}

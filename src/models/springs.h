@@ -43,6 +43,17 @@ typedef struct {
 */
 PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], const PetscReal va[3], const PetscReal vb[3], PetscReal fa[3], PetscReal Kaa[9], PetscReal Daa[9], PetscReal *energy);
 
+/*
+  The exact discrete gradient of one spring between the states (xa0, xb0) and (xa1, xb1) (Gonzalez
+  1996; docs/schemes.md §10): fa (3, may be NULL) such that, with fb = -fa,
+      fa . (xa1 - xa0) + fb . (xb1 - xb0) = 1/2 k (r1 - L)^2 - 1/2 k (r0 - L)^2
+  exactly, along the midpoint separation (frame-invariant), plus the damping force at the midpoint
+  positions and the velocities va, vb (NULL: none). Kaa = dfa/dxa1 (not symmetric; df_a/dxb1 = -Kaa,
+  and f_b likewise as in MechSpringEvaluate()) and Daa = dfa/dva (each may be NULL). Errors as
+  MechSpringEvaluate() (coincident ends of a spring of positive rest length at either state).
+*/
+PETSC_INTERN PetscErrorCode MechSpringDiscreteGradient(const MechSpring *, const PetscReal xa0[3], const PetscReal xb0[3], const PetscReal xa1[3], const PetscReal xb1[3], const PetscReal va[3], const PetscReal vb[3], PetscReal fa[3], PetscReal Kaa[9], PetscReal Daa[9]);
+
 /* The error of a spring of positive rest length whose ends coincide: no direction (r: the
    spring's length or its square) */
 #define MechSpringCheckDirection(s, r) PetscCheck((r) > 0 || (s)->L == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Spring of rest length %g has coincident ends: its direction is undefined", (double)(s)->L)

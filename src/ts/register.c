@@ -28,7 +28,7 @@ PetscErrorCode TSMechFinalizePackage(void)
 
 /*@C
   TSMechInitializePackage - Registers the TS types of tsmech: `TSTHETA2`, `TSBEULER2`, `TSCN2`,
-  `TSMIDPOINT2`, `TSEULER2`, `TSSYMEULER2` and `TSGAUSS2`.
+  `TSMIDPOINT2`, `TSEULER2`, `TSSYMEULER2`, `TSGAUSS2` and `TSDISCGRAD2`.
 
   Not Collective
 
@@ -53,6 +53,7 @@ PetscErrorCode TSMechInitializePackage(void)
   PetscCall(TSMechRegisterTheta2());
   PetscCall(TSMechRegisterSymEuler2());
   PetscCall(TSMechRegisterGauss2());
+  PetscCall(TSMechRegisterDiscGrad2());
   PetscCall(PetscRegisterFinalize(TSMechFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -130,5 +130,6 @@ PETSC_INTERN PetscErrorCode TSMechNewtonGetNonlinearElimination(TSMechNewton, Pe
 PETSC_INTERN PetscErrorCode TSMechRegisterTheta2(void);    /* theta2, beuler2, cn2, midpoint2, euler2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterSymEuler2(void); /* symeuler2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterGauss2(void);    /* gauss2 */
+PETSC_INTERN PetscErrorCode TSMechRegisterDiscGrad2(void); /* discgrad2 */
 
 #endif

@@ -107,6 +107,7 @@ kepler -model kepler $solve -ts_dt 0.05 -ts_adapt_type basic
 beuler $chain -ts_type beuler
 symeuler2 -model chain -chain_n 12 -ts_type symeuler2 -ts_dt 1e-4
 gauss2 -model chain -chain_n 12 -ts_type gauss2 -ts_gauss2_stages 3 -ts_dt 1e-3
+discgrad2 $chain -ts_type discgrad2 -ts_dt 1e-3
 solid -model solid -solid_beam_cells 4,1,1 $solve -ts_dt 1e-4
 EOF
   echo "=== gauss2: the number of stages (3, not the default 2) comes from the checkpoint"

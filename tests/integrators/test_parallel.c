@@ -1,5 +1,5 @@
 static const char help[] = "Same results on any number of MPI ranks: theta2 (one-leg and endpoint), the linearized mode,\n"
-                           "symeuler2 and gauss2 (s = 2, 3) on a nonlinear 3-D chain. The final states are gathered to rank 0\n"
+                           "symeuler2, gauss2 (s = 2, 3) and discgrad2 on a nonlinear 3-D chain. The final states are gathered to rank 0\n"
                            "(VecScatterCreateToZero) and written to, or compared with, a text reference file.\n"
                            "  -ref <file>     reference file\n"
                            "  -write          write the reference instead of comparing\n"
@@ -26,6 +26,8 @@ static const char *const cases[][2] = {
     {"symeuler2", ""                                                                                               },
     {"gauss2",    "-ts_gauss2_stages 2"                                                                            },
     {"gauss2",    "-ts_gauss2_stages 3 -ts_gauss2_matrix_free"                                                     },
+    {"discgrad2", ""                                                                                               },
+    {"discgrad2", "-ts_discgrad2_jacobian mf"                                                                      },
 };
 
 /* The final (q, v) on rank 0 as one array [q; v] (length 2N; NULL elsewhere). */

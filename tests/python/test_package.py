@@ -17,7 +17,7 @@ TYPES = list(tsmech.TS_TYPES) + ["alpha2", "theta", "cn", "beuler", "rk", "euler
 
 
 def test_import_registers_types_and_models():
-    assert set(tsmech.TS_TYPES) == {"theta2", "beuler2", "cn2", "midpoint2", "euler2", "symeuler2", "gauss2"}
+    assert set(tsmech.TS_TYPES) == {"theta2", "beuler2", "cn2", "midpoint2", "euler2", "symeuler2", "gauss2", "discgrad2"}
     for name in tsmech.TS_TYPES:
         ts = PETSc.TS().create(comm=PETSc.COMM_SELF)
         ts.setType(name)  # no -dll_append: the import registered them

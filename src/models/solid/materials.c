@@ -319,16 +319,138 @@ static void InvariantUnpack(const SolidModuli *m, const PetscReal st[], SolidPoi
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Discrete stresses (docs/schemes.md §10)                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The linear material's energy is quadratic in F: the stress at the mean F is exact */
+static PetscBool LinearDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
+{
+  SolidPoint p;
+  PetscReal  Fm[9];
+
+  for (PetscInt i = 0; i < 9; i++) Fm[i] = 0.5 * (F0[i] + F1[i]);
+  (void)LinearSetUp(m, Fm, &p);
+  LinearStress(m, &p, Pbar, NULL);
+  return PETSC_TRUE;
+}
+
+/* S = 2 dW/dC at C, from the material at Fh = L^T, C = L L^T (Cholesky; W depends on C only):
+   S = Fh^-1 P(Fh), symmetrized */
+static PetscBool StressOfC(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), const PetscReal C[9], PetscReal S[9])
+{
+  PetscReal  L[9] = {0}, Fh[9], Fhinv[9], Ph[9], A[9], det;
+  SolidPoint p;
+
+  L[0] = PetscSqrtReal(C[0]);
+  L[3] = C[3] / L[0];
+  L[6] = C[6] / L[0];
+  L[4] = PetscSqrtReal(C[4] - L[3] * L[3]);
+  L[7] = (C[7] - L[6] * L[3]) / L[4];
+  L[8] = PetscSqrtReal(C[8] - L[6] * L[6] - L[7] * L[7]);
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) Fh[3 * i + j] = L[3 * j + i];
+  det = SolidDet3(Fh);
+  if (!(det > 0) || !setup(m, Fh, &p)) return PETSC_FALSE;
+  stress(m, &p, Ph, NULL);
+  SolidInv3(Fh, det, Fhinv);
+  SolidMul3(Fhinv, Ph, A);
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) S[3 * i + j] = 0.5 * (A[3 * i + j] + A[3 * j + i]);
+  return PETSC_TRUE;
+}
+
+/*
+  Pbar = Fm Sbar, Fm = (F0 + F1)/2, for an energy W(C) (Gonzalez, Comput. Methods Appl. Mech.
+  Engrg. 190, 2000): with Cm = (C0 + C1)/2, dC = C1 - C0 and S(C) = 2 dW/dC,
+
+      Sbar = S(Cm) + 2 [W(C1) - W(C0) - S(Cm) : dC / 2] dC / (dC : dC),
+
+  so that Pbar : dF = Sbar : dC / 2 = W(C1) - W(C0) (dC = Fm^T dF + dF^T Fm), and Pbar Fm^T is
+  symmetric (angular momentum). quadratic: W quadratic in C (St. Venant-Kirchhoff, Simo & Tarnow,
+  ZAMP 43, 1992), the correction vanishes.
+
+  Round-off: the bracket is O(|dC|^3) while W(C1) - W(C0) carries the rounding of W itself
+  (eps mu for the neo-Hookean I1 - 3), which the division by dC : dC would turn into stress noise
+  eps mu / |dC|, above Newton's tolerance for small steps. Below |dC| = 1e-3 |Cm| the bracket is
+  computed as the difference of 3-point Gauss-Legendre quadrature of W(C1) - W(C0) =
+  1/2 int_0^1 S(C0 + s dC) : dC ds and the midpoint rule, (5/36) (S- + S+ - 2 S(Cm)) : dC, whose
+  rounding is eps |S| |dC| (stress noise eps |S|) and whose error against the exact difference is
+  O(|dC|^7), below round-off there.
+*/
+static PetscBool DiscreteStressC(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), PetscBool quadratic, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
+{
+  PetscReal C0[9], C1[9], Cm[9], dC[9], Sm[9], Fm[9], dd = 0, cc = 0, br;
+
+  RightCauchyGreen(F0, C0);
+  RightCauchyGreen(F1, C1);
+  for (PetscInt i = 0; i < 9; i++) {
+    Cm[i] = 0.5 * (C0[i] + C1[i]);
+    dC[i] = C1[i] - C0[i];
+    Fm[i] = 0.5 * (F0[i] + F1[i]);
+    dd += dC[i] * dC[i];
+    cc += Cm[i] * Cm[i];
+  }
+  if (!StressOfC(m, setup, stress, Cm, Sm)) return PETSC_FALSE;
+  if (!quadratic && dd > 0) {
+    if (dd > 1e-6 * cc) {
+      PetscReal  W0, W1, P[9];
+      SolidPoint p;
+
+      /* the materials with an energy correction need J > 0 (their W has ln J or J^-2/3) */
+      if (!setup(m, F0, &p) || !(p.J > 0)) return PETSC_FALSE;
+      stress(m, &p, P, &W0);
+      if (!setup(m, F1, &p) || !(p.J > 0)) return PETSC_FALSE;
+      stress(m, &p, P, &W1);
+      br = W1 - W0 - 0.5 * Contract(Sm, dC);
+    } else {
+      const PetscReal h = 0.5 * PetscSqrtReal(0.6);
+      PetscReal       Cs[9], Sa[9], Sb[9], sum[9];
+
+      if (SolidDet3(F0) <= 0 || SolidDet3(F1) <= 0) return PETSC_FALSE;
+      for (PetscInt i = 0; i < 9; i++) Cs[i] = Cm[i] - h * dC[i];
+      if (!StressOfC(m, setup, stress, Cs, Sa)) return PETSC_FALSE;
+      for (PetscInt i = 0; i < 9; i++) Cs[i] = Cm[i] + h * dC[i];
+      if (!StressOfC(m, setup, stress, Cs, Sb)) return PETSC_FALSE;
+      for (PetscInt i = 0; i < 9; i++) sum[i] = (Sa[i] - Sm[i]) + (Sb[i] - Sm[i]);
+      br = 5.0 / 36.0 * Contract(sum, dC);
+    }
+    for (PetscInt i = 0; i < 9; i++) Sm[i] += 2 * br / dd * dC[i];
+  }
+  SolidMul3(Fm, Sm, Pbar);
+  return PETSC_TRUE;
+}
+
+static PetscBool SvkDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
+{
+  return DiscreteStressC(m, SvkSetUp, SvkStress, PETSC_TRUE, F0, F1, Pbar);
+}
+
+static PetscBool NeoHookeanDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
+{
+  return DiscreteStressC(m, NeoHookeanSetUp, NeoHookeanStress, PETSC_FALSE, F0, F1, Pbar);
+}
+
+static PetscBool SplitDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
+{
+  return DiscreteStressC(m, SplitSetUp, SplitStress, PETSC_FALSE, F0, F1, Pbar);
+}
+
+static PetscBool MooneyRivlinDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
+{
+  return DiscreteStressC(m, SplitSetUp, MooneyRivlinStress, PETSC_FALSE, F0, F1, Pbar);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* The table                                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
 /* The materials; outputs and checkpoints record a material by its name, never by its place here */
 static const SolidMaterialOps SolidMaterialTable[] = {
-    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL           },
-    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack      },
-    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NULL           },
-    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack},
-    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack},
+    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,            LinearDiscreteStress      },
+    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,       SvkDiscreteStress         },
+    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NULL,            NeoHookeanDiscreteStress  },
+    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack, SplitDiscreteStress       },
+    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack, MooneyRivlinDiscreteStress},
 };
 
 /* The material of that name, or NULL */

@@ -54,6 +54,9 @@ typedef struct {
   void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
   void (*pack)(const SolidModuli *, const SolidPoint *, PetscReal g[4][3], PetscReal st[]);
   void (*unpack)(const SolidModuli *, const PetscReal st[], SolidPoint *);
+  /* the discrete stress (discgrad.c, docs/schemes.md §11): Pbar with
+     W(F1) - W(F0) = Pbar : (F1 - F0); PETSC_FALSE where W is undefined (J <= 0) */
+  PetscBool (*discstress)(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
 } SolidMaterialOps;
 
 PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
@@ -207,6 +210,8 @@ PETSC_INTERN PetscErrorCode SolidLoadsAddTangent(Solid *, PetscReal, const Petsc
 PETSC_INTERN PetscErrorCode SolidLoadsLinearize(Solid *, PetscReal, const PetscScalar[], PetscReal);
 PETSC_INTERN PetscErrorCode SolidLoadsApply(Solid *, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SolidLoadsPotential(Solid *, PetscReal, const PetscScalar[], PetscReal *);
+/* discgrad.c */
+PETSC_INTERN PetscErrorCode SolidSetUpDiscreteGradient(Solid *, MechSystem);
 /* stress.c */
 PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
 
