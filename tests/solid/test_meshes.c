@@ -363,6 +363,90 @@ static PetscErrorCode CheckQuadraticMesh(const char dir[], const char file[], DM
   PetscFunctionReturn(0);
 }
 
+/*
+  The patch test on a mesh file with -solid_order 2: q = F X at every node (F uniform) gives every
+  node inside the body no force (|f_a| <= 1e-12 of the largest), the curved edges included; inside:
+  the reference position strictly inside the box [lo, hi], or (cylinder) off its side r = 0.5
+*/
+static PetscErrorCode QuadraticPatch(const char dir[], const char file[], PetscBool cylinder, const PetscReal lo[3], const PetscReal hi[3], PetscReal *rel)
+{
+  const PetscReal    Fu[9] = {1.1, 0.05, -0.02, 0.03, 0.95, 0.04, -0.01, 0.02, 1.02};
+  char               opts[PETSC_MAX_PATH_LEN + 256];
+  MechSystem         sys;
+  Vec                X, v, q, f;
+  const PetscScalar *x, *fa;
+  PetscScalar       *qa;
+  PetscInt           n, nin = 0;
+  PetscReal          fin = 0, fmax = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s -solid_order 2 -solid_material svk -solid_E 100 -solid_g 0,0,0 -solid_fix none", dir, file));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
+  PetscCall(MechSystemCreateState(sys, &X, &v));
+  PetscCall(VecDuplicate(X, &q));
+  PetscCall(VecDuplicate(X, &f));
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  PetscCall(VecGetArray(q, &qa));
+  for (PetscInt i = 0; i < n; i += 3)
+    for (int a = 0; a < 3; a++) qa[i + a] = Fu[3 * a] * x[i] + Fu[3 * a + 1] * x[i + 1] + Fu[3 * a + 2] * x[i + 2];
+  PetscCall(VecRestoreArray(q, &qa));
+  PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+  PetscCall(VecGetArrayRead(f, &fa));
+  for (PetscInt i = 0; i < n; i += 3) {
+    const PetscReal fn = PetscSqrtReal(PetscRealPart(fa[i] * fa[i] + fa[i + 1] * fa[i + 1] + fa[i + 2] * fa[i + 2]));
+    PetscBool       in = PETSC_TRUE;
+
+    for (int a = 0; a < 3; a++)
+      if (!(x[i + a] > lo[a] + 1e-9 && x[i + a] < hi[a] - 1e-9)) in = PETSC_FALSE;
+    if (cylinder && PetscSqrtReal(PetscRealPart(x[i] * x[i] + x[i + 1] * x[i + 1])) > 0.5 - 1e-9) in = PETSC_FALSE;
+    fmax = PetscMax(fmax, fn);
+    if (in) {
+      fin = PetscMax(fin, fn);
+      nin++;
+    }
+  }
+  PetscCall(VecRestoreArrayRead(f, &fa));
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &fin, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &fmax, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nin, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  *rel = fmax > 0 ? fin / fmax : 1;
+  if (cylinder) {
+    /* the file's curved edges are kept: the nodes on the side r = 0.5 are the vertices and all the
+       edge nodes there (many more than with the vertices alone, -solid_order 1) */
+    PetscInt side[2] = {0, 0};
+
+    for (int o = 0; o < 2; o++) {
+      MechSystem s1;
+      Vec        X1, v1;
+
+      PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s -solid_order %d -solid_fix none", dir, file, 2 - o));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &s1));
+      PetscCall(MechSystemCreateState(s1, &X1, &v1));
+      PetscCall(VecGetLocalSize(X1, &n));
+      PetscCall(VecGetArrayRead(X1, &x));
+      for (PetscInt i = 0; i < n; i += 3)
+        if (PetscAbsReal(PetscSqrtReal(PetscRealPart(x[i] * x[i] + x[i + 1] * x[i + 1])) - 0.5) < 1e-9) side[o]++;
+      PetscCall(VecRestoreArrayRead(X1, &x));
+      PetscCall(VecDestroy(&X1));
+      PetscCall(VecDestroy(&v1));
+      PetscCall(MechSystemDestroy(&s1));
+    }
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, side, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "quadratic patch %-22s nodes on the curved side r = 0.5: %" PetscInt_FMT " with -solid_order 2, %" PetscInt_FMT " vertices (-solid_order 1)\n", file, side[0], side[1]));
+    CHECK(side[0] > 3 * side[1], "%s: %" PetscInt_FMT " nodes on the curved side with -solid_order 2, %" PetscInt_FMT " vertices: the file's curved edges were not kept\n", file, side[0], side[1]);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "quadratic patch %-22s -solid_order 2, q = F X: %" PetscInt_FMT " nodes inside, largest |f| there %.2e of the largest\n", file, nin, (double)*rel));
+  CHECK(nin > 0 && *rel <= 1e-12, "%s: the patch test leaves %.2e of the largest force on the inner nodes (%" PetscInt_FMT " of them)\n", file, (double)*rel, nin);
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&f));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TestQuadratic(const char dir[])
 {
   const char          *fmt[]   = {"msh22", "msh22_bin", "msh41", "msh41_bin"};
@@ -381,6 +465,13 @@ static PetscErrorCode TestQuadratic(const char dir[])
       PetscCall(CheckQuadraticMesh(dir, file, ct[b], order[b], nnodes[b], nc[b], &X0));
     }
     PetscCall(PetscFree(X0));
+  }
+  {
+    const PetscReal clo[3] = {-1, -1, 0}, chi[3] = {1, 1, 1}, blo[3] = {0, 0, 0}, bhi[3] = {2, 1, 1};
+    PetscReal       rel;
+
+    PetscCall(QuadraticPatch(dir, "cyl_tet10_msh41_bin.msh", PETSC_TRUE, clo, chi, &rel));
+    PetscCall(QuadraticPatch(dir, "hex27_msh22.msh", PETSC_FALSE, blo, bhi, &rel));
   }
   PetscFunctionReturn(0);
 }

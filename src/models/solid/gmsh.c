@@ -31,7 +31,7 @@
   (SolidMeshGetGmshCells()): the edge and face nodes of a quadratic mesh, curved edges included,
   are for the model to place (gmsh.h gives the order).
 */
-#include "gmsh.h"
+#include "solidimpl.h"
 #include <hdf5.h>
 #include <ctype.h>
 #include <stdint.h>
@@ -1356,6 +1356,32 @@ PetscErrorCode SolidMeshGetGmshCells(DM dm, PetscBool *found, DMPolytopeType *ct
   if (nnodes) *nnodes = g ? g->nnodes : 0;
   if (nc) *nc = g ? g->nc : 0;
   if (X) *X = g ? g->X : NULL;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SolidMeshUseGmshNodes - The glue of the file's higher-order nodes and the model: with order 2
+  (-solid_order 2) and a file of 10- or 27-node cells, their edge, face and centre nodes (curved
+  edges as the file has them) go to the model's element layout (SolidMeshSetNodes(), mesh.c);
+  cellid[c] is the file's number of the DM's cell c (after the model's permutation). Order 2 on a
+  linear file: the model puts the nodes at their entities' centroids (straight). Order 1 on a
+  quadratic file: the cells' corners make the linear mesh, the other nodes are left out. A DM not
+  read by SolidMeshReadGmsh() is left alone. Collective.
+*/
+PetscErrorCode SolidMeshUseGmshNodes(DM dm, PetscInt order, const PetscInt cellid[])
+{
+  PetscBool        found;
+  PetscInt         forder, nnodes, nc, *given = NULL;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SolidMeshGetGmshCells(dm, &found, NULL, &forder, &nnodes, &nc, &X));
+  if (!found || order != 2 || forder != 2) PetscFunctionReturn(0);
+  /* the k-th cell given (the file's cell k) is the DM's cell given[k] */
+  PetscCall(PetscMalloc1(nc + 1, &given));
+  for (PetscInt c = 0; c < nc; c++) given[cellid[c]] = c;
+  PetscCall(SolidMeshSetNodes(dm, nc, nnodes, given, X));
+  PetscCall(PetscFree(given));
   PetscFunctionReturn(0);
 }
 

@@ -198,7 +198,10 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(SolidCreateMesh(comm, file, cells, size, celltype == 1 ? DM_POLYTOPE_HEXAHEDRON : DM_POLYTOPE_TETRAHEDRON, &dm, &cellid, &vertid));
   PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
   {
-    PetscErrorCode ierr = SolidCheckMesh(dm, what, cellid, &ct);
+    /* a Gmsh file's higher-order nodes (curved edges) for order 2 (gmsh.c) */
+    PetscErrorCode ierr = SolidMeshUseGmshNodes(dm, order, cellid);
+
+    if (!ierr) ierr = SolidCheckMesh(dm, what, cellid, &ct);
 
     if (!ierr) ierr = SolidDistribute(&dm, order, &cellid, &vertid, &Xref, what);
     if (ierr) {
