@@ -211,8 +211,6 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
       PetscFunctionReturn(ierr);
     }
   }
-  /* loads.c integrates over the 3-vertex faces of P1 tetrahedra only */
-  PetscCheck(!hasloads || (ct == DM_POLYTOPE_TETRAHEDRON && order == 1), comm, PETSC_ERR_SUP, "-solid_load: loads on boundary faces need linear tetrahedra (-solid_order 1, tetrahedral cells), not %s", ct == DM_POLYTOPE_HEXAHEDRON ? "hexahedra" : "quadratic tetrahedra");
 
   PetscCall(PetscNew(&s));
   s->dm       = dm;

@@ -106,11 +106,15 @@ typedef struct {
   MechTimeFunction tf;       /* phi(t) */
   PetscInt         nf, NF;   /* this rank's faces, all faces */
   PetscReal        area;     /* the reference area of all faces */
-  PetscInt        *lo, *go;  /* per face, its 3 vertices' dof offsets (local, global), outward order */
-  PetscReal       *X;        /* per face, the 3 vertices' reference positions */
+  PetscInt         nfn;      /* nodes per face: 3 (linear triangles), 6, 4 or 9 (loads.c) */
+  PetscInt        *lo, *go;  /* per face, its nfn nodes' dof offsets (local, global), outward order */
+  PetscReal       *X;        /* per face, the nfn nodes' reference positions */
   PetscReal       *A;        /* per face, its reference area */
-  PetscReal       *xs;       /* follower: per face, the positions at the last linearization */
-  PetscReal        clin;     /* follower: cK phi p / 6 at the last linearization */
+  PetscReal       *W;        /* per face and node (nfn > 3), the integral of its shape function dA0 */
+  PetscInt         nq;       /* nfn > 3: the face quadrature's points, weights, N and dN/dxi, dN/deta */
+  PetscReal       *qw, *qN, *qdN;
+  PetscReal       *xs;   /* follower: per face, the positions at the last linearization */
+  PetscReal        clin; /* follower: cK phi p (/ 6 on linear triangles) at the last linearization */
 } SolidLoad;
 
 /* Context of one invariant: which component of which momentum */
