@@ -974,7 +974,11 @@ PetscErrorCode SolidSetIOOrdering(Solid *s, MechSystem sys, const PetscInt verti
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, idx, PETSC_OWN_POINTER, &order));
   PetscCall(MechSystemSetIOOrdering(sys, order));
   PetscCall(ISDestroy(&order));
-  if (s->ct != DM_POLYTOPE_TETRAHEDRON) PetscFunctionReturn(0);
+  if (s->ct != DM_POLYTOPE_TETRAHEDRON || s->order != 1) {
+    /* quadratic tetrahedra, hexahedra: their cells in XDMF's node order (iocells.c) */
+    PetscCall(SolidSetIOCells(s, sys, X));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscMalloc1(5 * (cEnd - cStart) + 1, &cells));
   for (PetscInt c = cStart; c < cEnd; c++) {
     PetscInt nv, v[8];

@@ -412,9 +412,6 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscCall(MechSystemAddInvariant(sy, names[c], SolidMomentum, &s->inv[c]));
   }
   /* the stresses multiply the output's size by about 5 (8 values a cell against 6 a vertex) */
-  /* hexahedra have no I/O mesh yet (SolidSetIOOrdering()): no per-cell fields either */
-  PetscCheck(!(stressout && setstress && ct == DM_POLYTOPE_HEXAHEDRON), comm, PETSC_ERR_SUP, "-solid_output_stress: the per-cell stresses of hexahedra are not written (the output holds their nodes' q and v); give -solid_output_stress false");
-  if (ct == DM_POLYTOPE_HEXAHEDRON) stressout = PETSC_FALSE;
   if (stressout) PetscCall(SolidSetCellFields(s, sy));
   /* recorded when off, so that an output (and a checkpoint) is continued by runs that write what it
      holds: a restart that changes it is refused */

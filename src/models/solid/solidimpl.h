@@ -12,6 +12,7 @@
                   with prescribed motions u phi(t)
     loads.c       loads on boundary faces: dead tractions and forces, follower pressures, their options
     stress.c      the per-cell output fields: Cauchy stress, von Mises stress, J
+    iocells.c     the output's cells of quadratic tetrahedra and hexahedra (XDMF node order)
 
   THE ELEMENT LAYOUT (mesh.c, SolidSetUpCells(); docs/solid.md "Quadratic elements")
 
@@ -272,5 +273,7 @@ PETSC_INTERN PetscErrorCode SolidSetUpCells(Solid *, const char[], PetscReal *);
 PETSC_INTERN PetscErrorCode SolidMarkLabel(Solid *, const char[], PetscInt, PetscInt[], PetscInt *);
 PETSC_INTERN PetscErrorCode SolidMeshChecksum(Vec, PetscReal *);
 PETSC_INTERN PetscErrorCode SolidSetIOOrdering(Solid *, MechSystem, const PetscInt[], Vec);
+/* iocells.c */
+PETSC_INTERN PetscErrorCode SolidSetIOCells(Solid *, MechSystem, Vec);
 
 #endif
