@@ -11,6 +11,12 @@
              corners) to 1e-14, the corners right-handed; the cylinder's edge nodes on its curved
              side (r = 0.5) where both corners are; check_output.py's layout (with the stresses)
              and XDMF checks; 2 ranks write what 1 rank writes (<= 1e-10)
+  constraints every node of a constrained face held, edge (and face) nodes included: the beam with
+             P2 tetrahedra and Q2 hexahedra clamped at x = 0 (-solid_bc_NAME_where) and its end
+             x = 1 moved along z alone (_components z, _u, _time sin:50): all 25 nodes of each end,
+             the clamped ones at X, the moved ones' z at Z + u sin(50 t) and x, y free (<= 1e-14 of
+             u); the cylinder clamped by its Gmsh group "bottom" (-solid_bc_NAME_group): every node
+             with Z = 0 (vertices and the curved edges' nodes) stays at X
   restart    P2 tetrahedra and Q2 hexahedra: 5 steps on 2 ranks with a checkpoint, 5 more from
              it on 3 ranks, against 10 steps uninterrupted on 1 rank (<= 1e-10)
 """
@@ -110,6 +116,28 @@ for name, args in CASES:
     rel = np.abs(outs[1] - outs[0]).max() / np.abs(outs[0]).max()
     print(f"cells      {name:18s} 2 ranks against 1: {rel:.1e}")
     check(rel <= 1e-10, f"{name}: 2 ranks differ from 1 by {rel:.2e}")
+
+U, W = 0.01, 50.0
+for name, args in CASES[0:3:2]:
+    clean("bc.h5", "bc.xmf")
+    run(f"{args} -solid_bc clamp,tip -solid_bc_clamp_where x=0 -solid_bc_tip_where x=1 -solid_bc_tip_components z -solid_bc_tip_u 0,0,{U} -solid_bc_tip_time sin:{W} -ts_max_steps 5 -output bc.h5")
+    with h5py.File("bc.h5", "r") as f:
+        X, q, t = f["mesh/vertices"][()], f["fields/q"][()], f["fields/time"][()]
+    left, right = np.abs(X[:, 0]) < 1e-12, np.abs(X[:, 0] - 1) < 1e-12
+    el = max(np.abs(q[k][left] - X[left]).max() for k in range(len(t)))
+    er = max(np.abs(q[k][right, 2] - X[right, 2] - U * np.sin(W * t[k])).max() for k in range(len(t)))
+    free = np.abs(q[-1][right, :2] - X[right, :2]).max()
+    print(f"constraints {name:17s} {left.sum()} nodes at x = 0 held ({el:.1e}), {right.sum()} at x = 1 follow u sin: {er / U:.1e} of u, their x, y moved {free:.1e}")
+    check(left.sum() == 25 and right.sum() == 25 and el == 0 and er <= 1e-14 * U and free > 0, f"{name}: the constraints do not hold every node of their faces")
+clean("bc.h5", "bc.xmf")
+run(f"{CASES[3][1].replace('-solid_fix z=0', '-solid_bc b -solid_bc_b_group bottom')} -ts_max_steps 5 -output bc.h5")
+with h5py.File("bc.h5", "r") as f:
+    X, q = f["mesh/vertices"][()], f["fields/q"][()]
+bottom = np.abs(X[:, 2]) < 1e-12
+eb = np.abs(q[:, bottom] - X[bottom]).max()
+moved = np.abs(q[-1][~bottom] - X[~bottom]).max()
+print(f"constraints curved P2 cylinder   group bottom: {bottom.sum()} nodes with Z = 0 held ({eb:.1e}), the others moved {moved:.1e}")
+check(bottom.sum() > 0 and eb == 0 and moved > 0, "the cylinder's group bottom does not hold its nodes")
 
 for name, args in CASES[0:3:2]:
     clean("full.h5", "full.xmf", "half.h5", "half.xmf", "ck.h5")
