@@ -1339,7 +1339,8 @@ static PetscErrorCode GmshCellsAttach(GmshReader *r, DM dm, const PetscInt info[
   other DM. ct (DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON), order (1 or 2) and nnodes
   (nodes per cell in the file: 4, 10, 8 or 27) on every rank; on rank 0, nc (the file's cells) and
   X (per cell in file order, 3 nnodes coordinates: its nodes in Gmsh's order, corners first, see
-  gmsh.h), which stay owned by the DM; nc = 0 and X = NULL on the other ranks. The DM's cell c of
+  gmsh.h), which stay owned by the DM; nc = 0 and X = NULL on the other ranks, and on every rank
+  once SolidMeshUseGmshNodes() has used them. The DM's cell c of
   rank 0 before any permutation is the file's cell c. Not collective; any output may be NULL.
 */
 PetscErrorCode SolidMeshGetGmshCells(DM dm, PetscBool *found, DMPolytopeType *ct, PetscInt *order, PetscInt *nnodes, PetscInt *nc, const PetscReal **X)
@@ -1376,12 +1377,25 @@ PetscErrorCode SolidMeshUseGmshNodes(DM dm, PetscInt order, const PetscInt celli
 
   PetscFunctionBegin;
   PetscCall(SolidMeshGetGmshCells(dm, &found, NULL, &forder, &nnodes, &nc, &X));
-  if (!found || order != 2 || forder != 2) PetscFunctionReturn(0);
-  /* the k-th cell given (the file's cell k) is the DM's cell given[k] */
-  PetscCall(PetscMalloc1(nc + 1, &given));
-  for (PetscInt c = 0; c < nc; c++) given[cellid[c]] = c;
-  PetscCall(SolidMeshSetNodes(dm, nc, nnodes, given, X));
-  PetscCall(PetscFree(given));
+  if (!found) PetscFunctionReturn(0);
+  if (order == 2 && forder == 2) {
+    /* the k-th cell given (the file's cell k) is the DM's cell given[k] */
+    PetscCall(PetscMalloc1(nc + 1, &given));
+    for (PetscInt c = 0; c < nc; c++) given[cellid[c]] = c;
+    PetscCall(SolidMeshSetNodes(dm, nc, nnodes, given, X));
+    PetscCall(PetscFree(given));
+  }
+  /* the nodes are copied or not needed: rank 0 does not keep a second copy of them with the DM
+     (the kind and order stay, SolidMeshGetGmshCells() gives nc = 0 and X = NULL from now on) */
+  {
+    PetscObject c;
+    GmshCells  *g;
+
+    PetscCall(PetscObjectQuery((PetscObject)dm, "TSMechGmshCells", &c));
+    PetscCall(PetscContainerGetPointer((PetscContainer)c, (void **)&g));
+    PetscCall(PetscFree(g->X));
+    g->nc = 0;
+  }
   PetscFunctionReturn(0);
 }
 
