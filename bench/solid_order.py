@@ -18,7 +18,7 @@ action  Per unknown: the force, the assembly of the tangent, the matrix-free tan
 petsc   PETSc's own DMPlexSNESComputeResidualFEM / DMPlexSNESComputeJacobianFEM /
         DMSNESComputeJacobianAction with pointwise functions (bench/solid_petscfem.c) against the
         model's kernels on the same Q1 and Q2 hexahedra.
-hypre   One configuration of config/solid.opts (P1 tetrahedra, neo-Hookean, about 1.1e5 unknowns)
+hypre   One configuration of config/solid.opts (P1 tetrahedra, neo-Hookean, 128 x 16 x 16 boxes: 111 843 unknowns)
         with GAMG, plain BoomerAMG and BoomerAMG with HMIS coarsening (the README's options).
 
 Times on a shared machine vary; each figure is the best of --repeat runs.
@@ -132,7 +132,7 @@ if "petsc" in parts:
             print(f"  Q{order} hex {mat:10s} {p[0]:>6s} unknowns  residual PETSc {float(p[1]):9.1f} model {float(m[1]):7.1f}  assembly PETSc {float(p[2]):11.1f} model {float(m[2]):9.1f}  action PETSc {float(p[3]):7.1f} model {float(m[4]):7.1f}")
 
 if "hypre" in parts:
-    common = ["-options_file", "config/solid.opts", "-solid_beam_cells", "96,12,12", "-ts_max_steps", "3", "-quiet", "-solid_output_stress", "false"]
+    common = ["-options_file", "config/solid.opts", "-solid_beam_cells", "128,16,16", "-ts_max_steps", "3", "-quiet", "-solid_output_stress", "false"]
     pcs = {
         "gamg": [],
         "hypre (plain)": ["-pc_type", "hypre"],

@@ -166,6 +166,24 @@ static PetscErrorCode TestPatch(void)
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_beam_cells 2,2,2 -solid_material svk -solid_E 1 -solid_nu 0.3 -solid_fix none", kinds[e], geom));
     PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
     PetscCall(MechSystemCreateState(sys, &X, &v));
+    {
+      /* the element's unknowns and couplings: 3 x 3 x 3 vertices (order 1) or 5 x 5 x 5 nodes (order 2);
+         the blocks of the tangent: P1 (Kuhn) the vertices and twice the 98 edges, Q1 (7 x 7 x 7)
+         and Q2 (17 x 17 x 17) every pair of nodes of a common cell, counted per direction */
+      const PetscInt Nexp[NKIND] = {81, 375, 81, 375}, nzexp[NKIND] = {9 * (27 + 2 * 98), -1, 9 * 343, 9 * 4913};
+      PetscInt       Ng;
+      Mat            A;
+      MatInfo        info;
+
+      PetscCall(VecGetSize(X, &Ng));
+      PetscCall(MechSystemCreateOperator(sys, &A));
+      PetscCall(MechSystemComputeOperator(sys, 0, X, v, 1, 0, 0, A));
+      PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "patch %s 2 x 2 x 2 boxes: %" PetscInt_FMT " unknowns (expected %" PetscInt_FMT "), %.0f nonzeros in the tangent\n", kindname[e], Ng, Nexp[e], info.nz_used));
+      CHECK(Ng == Nexp[e], "%s: %" PetscInt_FMT " unknowns, expected %" PetscInt_FMT "\n", kindname[e], Ng, Nexp[e]);
+      CHECK(nzexp[e] < 0 || (PetscInt)info.nz_used == nzexp[e], "%s: %.0f nonzeros in the tangent, expected %" PetscInt_FMT "\n", kindname[e], info.nz_used, nzexp[e]);
+      PetscCall(MatDestroy(&A));
+    }
     PetscCall(VecDuplicate(X, &q));
     PetscCall(VecDuplicate(X, &f));
     PetscCall(VecDuplicate(X, &w));

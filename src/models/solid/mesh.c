@@ -674,7 +674,8 @@ PetscErrorCode SolidSetUpCells(Solid *s, const char what[], PetscReal *hmin)
     PetscCall(PetscQuadratureGetData(quad, NULL, NULL, &nq, &qp, &qw));
     PetscCall(PetscFECreateTabulation(s->fe, 1, nq, qp, 1, &T));
   }
-  s->nq     = p1 ? 1 : nq;
+  s->nq = p1 ? 1 : nq;
+  PetscCall(PetscInfo(dm, "%s of order %" PetscInt_FMT ": %" PetscInt_FMT " nodes, %" PetscInt_FMT " quadrature points per cell\n", s->ct == DM_POLYTOPE_TETRAHEDRON ? "tetrahedra" : "hexahedra", s->order, nen, s->nq));
   s->ncells = cEnd - cStart;
   PetscCall(PetscMalloc6(nen * s->ncells, &s->loff, nen * s->ncells, &s->goff, (size_t)3 * nen * s->nq * s->ncells, &s->grad, (size_t)s->nq * s->ncells, &s->wdet, s->ncells, &s->vol, 3 * s->ncells, &s->ctr));
   PetscCall(VecGetArrayRead(s->Xref, &X));

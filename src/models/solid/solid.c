@@ -1,6 +1,9 @@
 /*
-  Solid: a hyperelastic body meshed with linear (P1) tetrahedra on a distributed DMPlex; this file
-  reads the options and assembles the system (the other jobs: solidimpl.h).
+  Solid: a hyperelastic body meshed with linear (P1) tetrahedra on a distributed DMPlex, or with
+  P2 tetrahedra, Q1 or Q2 hexahedra (-solid_order, -solid_cell: the element layout of solidimpl.h,
+  docs/solid.md §12); this file reads the options and assembles the system (the other jobs:
+  solidimpl.h). The formulas below are those of P1 tetrahedra; the other elements sum the same
+  terms over their quadrature points (elements.c).
 
   q holds the current position of every vertex (3 dofs per vertex), the mesh coordinates are the
   reference configuration. On a tetrahedron with reference vertices X0..X3 and current x0..x3
@@ -60,8 +63,8 @@ static PetscErrorCode SolidDestroy(void *ctx)
 }
 
 /*@
-  MechCreateSolid - Creates a hyperelastic solid of linear tetrahedra on a distributed DMPlex: a
-  mesh read from a file, or a cantilever beam built in.
+  MechCreateSolid - Creates a hyperelastic solid of linear or quadratic tetrahedra or hexahedra on a
+  distributed DMPlex: a mesh read from a file, or a cantilever beam built in.
 
   Collective
 
