@@ -241,6 +241,8 @@ PETSC_EXTERN PetscErrorCode MechGridGalerkin(Mat A, Mat P, MatReuse, PetscReal f
 PETSC_EXTERN PetscErrorCode MechSystemSetIOOrdering(MechSystem, IS);
 PETSC_EXTERN PetscErrorCode MechSystemSetIOMesh(MechSystem, Vec, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetIOMesh(MechSystem, VecScatter *, Vec *, PetscInt *, const PetscInt *[]);
+PETSC_EXTERN PetscErrorCode MechSystemSetIOMeshCells(MechSystem, Vec, PetscInt, PetscInt, const char[], const PetscInt[]);
+PETSC_EXTERN PetscErrorCode MechSystemGetIOMeshCells(MechSystem, PetscInt *, const char **);
 /* ---- per-cell output fields (src/mech/mechsystem.c) ---- */
 /* Fills, for the ncells local cells of MechSystemSetIOMesh() in its order, the values of every
    field at the state (t, q, v): values[f][ncomp[f] c + j] is component j of field f on local cell

@@ -318,25 +318,32 @@ static PetscErrorCode WriteRows(MechOutput out, const char group[], const char n
 
 /*
   /mesh of a system with a mesh (MechSystemSetIOMesh()): /mesh/vertices [nv, 3], the reference
-  coordinates, and /mesh/tetrahedra [nc, 4], 0-based vertex numbers, both in the rank-independent
-  order. Written in parallel, each rank a contiguous block of rows: the vertices from the
-  permuted coordinate vector, the tetrahedra sent by their numbers to the rank whose block holds
-  them (a PetscSF reduction). Collective.
+  positions of all nodes (vertices, and the edge, face and cell nodes of quadratic cells: the rows
+  of /fields/q), and the cells [nc, nper], 0-based node numbers, both in the rank-independent
+  order: /mesh/tetrahedra for linear tetrahedra, else /mesh/cells with the attribute "topology"
+  (Tetrahedron_10, Hexahedron, Hexahedron_27: XDMF's node order, MechSystemSetIOMeshCells()).
+  Written in parallel, each rank a contiguous block of rows: the nodes from the permuted coordinate
+  vector, the cells sent by their numbers to the rank whose block holds them (a PetscSF reduction).
+  Collective.
 */
 static PetscErrorCode WriteMesh(MechOutput out)
 {
   Vec                X, Xn;
-  PetscInt           nc, NC, NV, rstart, rend, *ids, *vtx, *tets;
+  PetscInt           nc, NC, NV, rstart, rend, *ids, *vtx, *tets, nper;
   const PetscInt    *cells;
   const PetscScalar *x;
+  const char        *topo;
   PetscLayout        layout;
   PetscSF            sf;
-  MPI_Datatype       quad;
+  MPI_Datatype       row;
   hid_t              inttype;
+  PetscBool          tet;
 
   PetscFunctionBegin;
   PetscCall(MechSystemGetIOMesh(out->sys, NULL, &X, &nc, &cells));
   if (!X) PetscFunctionReturn(0);
+  PetscCall(MechSystemGetIOMeshCells(out->sys, &nper, &topo));
+  PetscCall(PetscStrcmp(topo, "Tetrahedron", &tet));
   PetscCall(VecDuplicate(X, &Xn));
   PetscCall(VecCopy(X, Xn));
   PetscCall(MechIOPermute(out->sys, Xn, SCATTER_FORWARD));
@@ -348,28 +355,45 @@ static PetscErrorCode WriteMesh(MechOutput out)
   PetscCall(VecRestoreArrayRead(Xn, &x));
   PetscCall(VecDestroy(&Xn));
 
-  /* the tetrahedra: cells holds (number, 4 vertices) per local cell; numbers 0 .. NC - 1 */
+  /* the cells: cells holds (number, nper nodes) per local cell; numbers 0 .. NC - 1 */
   PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, out->comm));
   PetscCall(PetscLayoutCreateFromSizes(out->comm, PETSC_DECIDE, NC, 1, &layout));
   PetscCall(PetscLayoutGetRange(layout, &rstart, &rend));
-  PetscCall(PetscMalloc3(nc, &ids, 4 * nc + 1, &vtx, 4 * (rend - rstart) + 1, &tets));
+  PetscCall(PetscMalloc3(nc, &ids, nper * nc + 1, &vtx, nper * (rend - rstart) + 1, &tets));
   for (PetscInt c = 0; c < nc; c++) {
-    ids[c] = cells[5 * c];
-    PetscCheck(ids[c] >= 0 && ids[c] < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Tetrahedron number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", ids[c], NC);
-    for (PetscInt k = 0; k < 4; k++) vtx[4 * c + k] = cells[5 * c + 1 + k];
+    ids[c] = cells[(1 + nper) * c];
+    PetscCheck(ids[c] >= 0 && ids[c] < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", ids[c], NC);
+    for (PetscInt k = 0; k < nper; k++) vtx[nper * c + k] = cells[(1 + nper) * c + 1 + k];
   }
-  for (PetscInt k = 0; k < 4 * (rend - rstart); k++) tets[k] = -1;
+  for (PetscInt k = 0; k < nper * (rend - rstart); k++) tets[k] = -1;
   PetscCall(PetscSFCreate(out->comm, &sf));
   PetscCall(PetscSFSetGraphLayout(sf, layout, nc, NULL, PETSC_COPY_VALUES, ids));
-  PetscCallMPI(MPI_Type_contiguous(4, MPIU_INT, &quad));
-  PetscCallMPI(MPI_Type_commit(&quad));
-  PetscCall(PetscSFReduceBegin(sf, quad, vtx, tets, MPI_REPLACE));
-  PetscCall(PetscSFReduceEnd(sf, quad, vtx, tets, MPI_REPLACE));
-  PetscCallMPI(MPI_Type_free(&quad));
+  PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)nper, MPIU_INT, &row));
+  PetscCallMPI(MPI_Type_commit(&row));
+  PetscCall(PetscSFReduceBegin(sf, row, vtx, tets, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, row, vtx, tets, MPI_REPLACE));
+  PetscCallMPI(MPI_Type_free(&row));
   PetscCall(PetscSFDestroy(&sf));
-  for (PetscInt k = 0; k < 4 * (rend - rstart); k++) PetscCheck(tets[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Tetrahedron %" PetscInt_FMT " was given by no rank", rstart + k / 4);
+  for (PetscInt k = 0; k < nper * (rend - rstart); k++) PetscCheck(tets[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT " was given by no rank", rstart + k / nper);
   PetscCall(PetscDataTypeToHDF5DataType(PETSC_INT, &inttype));
-  PetscCall(WriteRows(out, "/mesh", "tetrahedra", inttype, H5T_STD_I64LE, NC, 4, rstart, rend - rstart, tets));
+  PetscCall(WriteRows(out, "/mesh", tet ? "tetrahedra" : "cells", inttype, H5T_STD_I64LE, NC, nper, rstart, rend - rstart, tets));
+  if (!tet) {
+    /* the cells' XDMF topology, for readers of the .h5 alone (every rank: HDF5's metadata calls
+       are collective on a parallel file) */
+    hid_t fileid, dset, space, stype, attr;
+
+    PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
+    PetscCallHDF5Return(dset, H5Dopen2, (fileid, "/mesh/cells", H5P_DEFAULT));
+    PetscCallHDF5Return(space, H5Screate, (H5S_SCALAR));
+    PetscCallHDF5Return(stype, H5Tcopy, (H5T_C_S1));
+    PetscCallHDF5(H5Tset_size, (stype, strlen(topo)));
+    PetscCallHDF5Return(attr, H5Acreate2, (dset, "topology", stype, space, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(H5Awrite, (attr, stype, topo));
+    PetscCallHDF5(H5Aclose, (attr));
+    PetscCallHDF5(H5Tclose, (stype));
+    PetscCallHDF5(H5Sclose, (space));
+    PetscCallHDF5(H5Dclose, (dset));
+  }
   PetscCall(PetscFree3(ids, vtx, tets));
   PetscCall(PetscLayoutDestroy(&layout));
   PetscFunctionReturn(0);
@@ -578,6 +602,7 @@ static PetscErrorCode CreateStateVectors(MechOutput out)
     PetscCall(MechSystemGetIOMesh(out->sys, NULL, &X, &nc, NULL));
     if (X) {
       PetscCall(MPIU_Allreduce(&nc, &out->ncells, 1, MPIU_INT, MPI_SUM, out->comm));
+      PetscCall(MechSystemGetIOMeshCells(out->sys, &out->nper, NULL));
       PetscCall(VecGetSize(X, &out->shape[0]));
       out->shape[0] /= 3;
       out->shape[1] = 3;
@@ -612,8 +637,8 @@ static PetscErrorCode CreateCellFields(MechOutput out)
   PetscCall(PetscLayoutGetRange(layout, &rstart, &rend));
   PetscCall(PetscMalloc1(nc + 1, &ids));
   for (PetscInt c = 0; c < nc; c++) {
-    ids[c] = cells[5 * c];
-    PetscCheck(ids[c] >= 0 && ids[c] < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Tetrahedron number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", ids[c], NC);
+    ids[c] = cells[(1 + out->nper) * c];
+    PetscCheck(ids[c] >= 0 && ids[c] < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", ids[c], NC);
   }
   PetscCall(PetscSFCreate(out->comm, &out->cfsf));
   PetscCall(PetscSFSetGraphLayout(out->cfsf, layout, nc, NULL, PETSC_COPY_VALUES, ids));
@@ -783,7 +808,7 @@ PetscErrorCode MechOutputCreate(MechSystem sys, TS ts, const char filename[], Pe
     if (!ierr) ierr = MechOutputEndWrite(out, &q, WriteHeader(out, ts));
     if (!ierr && out->ncells > 0) {
       /* the mesh (a system with MechSystemSetIOMesh()): its vertices and tetrahedra */
-      ierr = MechOutputBeginWrite(out, (long long)out->shape[0] * 3 * 8 + (long long)out->ncells * 4 * 8, &q);
+      ierr = MechOutputBeginWrite(out, (long long)out->shape[0] * 3 * 8 + (long long)out->ncells * out->nper * 8, &q);
       if (!ierr) ierr = MechOutputEndWrite(out, &q, WriteMesh(out));
     }
     if (ierr) {
@@ -1027,7 +1052,10 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
       const PetscInt    *cfncomp = NULL;
 
       PetscCall(MechSystemGetCellFields(out->sys, NULL, &cfnames, &cfncomp));
-      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->ncells, out->nsnap, out->snaptime, out->ncf, cfnames, cfncomp);
+      const char *topo = NULL;
+
+      PetscCall(MechSystemGetIOMeshCells(out->sys, NULL, &topo));
+      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->ncells, out->nper, topo, out->nsnap, out->snaptime, out->ncf, cfnames, cfncomp);
       PetscCall(PetscPopErrorHandler());
       if (ierr) {
         const char *text     = NULL;

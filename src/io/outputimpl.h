@@ -16,20 +16,23 @@ PETSC_INTERN PetscLogStage MECH_StageIO;
   of grids, one per snapshot, geometry from /fields/q, a node vector attribute "velocity" from
   /fields/v, and "displacement", the difference of /fields/q and its first snapshot (an XDMF
   Function of two hyperslabs). The grids are structured (3DSMesh) for a DMDA (dim 2 or 3), or
-  unstructured tetrahedra (/mesh/tetrahedra) for a mesh (ncells > 0, dim 0).
+  unstructured cells for a mesh (ncells > 0, dim 0): linear tetrahedra from /mesh/tetrahedra, the
+  other kinds (Tetrahedron_10, Hexahedron, Hexahedron_27: MechSystemSetIOMeshCells()) from
+  /mesh/cells, their nodes in XDMF's (VTK's) order.
 
   xmfpath - the file to write (serial: call on one rank)
   h5name  - the HDF5 file as the XDMF should reference it (relative name)
   grid    - the grid's name in the XDMF (the model's name)
   dim     - 2 or 3 (a DMDA), 0 (a tetrahedral mesh)
   shape   - shape of one snapshot, slowest first: [N, M, dof] (dim 2), [P, N, M, dof] (dim 3), [nv, 3] (a mesh)
-  ncells  - the number of tetrahedra of a mesh, 0 for a DMDA
+  ncells  - the number of cells of a mesh, 0 for a DMDA
+  nper, topology - a mesh's nodes per cell and XDMF topology (4, "Tetrahedron", ...)
   nsnap   - number of snapshots; times their times
   nfields, fields, ncomp - the per-cell fields of a mesh (/fields/<name>, MechSystemSetCellFields()):
             cell attributes, a scalar (ncomp 1), a vector (3) or six scalars <name>_xx, _yy, _zz,
             _yz, _xz, _xy (a symmetric tensor, 6)
 */
-PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[]);
+PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[]);
 
 /*
   New state vectors for the I/O of a system's (q, v): global vectors of the system's DMDA if it
@@ -143,7 +146,8 @@ struct _n_MechOutput {
   Vec      q, v;     /* the state copied out of the TS; DMDA global vectors for grid models */
   PetscInt dim;      /* dimension of the system's DMDA, 0 without one */
   PetscInt shape[4]; /* one snapshot, slowest first: [(P,) (N,) M, dof] */
-  PetscInt ncells;   /* tetrahedra of the system's mesh (MechSystemSetIOMesh()), 0 without one */
+  PetscInt ncells;   /* cells of the system's mesh (MechSystemSetIOMesh()), 0 without one */
+  PetscInt nper;     /* and its nodes per cell (MechSystemSetIOMeshCells()) */
 
   /* per-cell fields (MechSystemSetCellFields()): the callback's values of this rank's cells, and
      one vector per field in the rank-independent cell order (a block of rows per rank, block size

@@ -4,9 +4,13 @@
   lattice) without a conversion step. The heavy data stays in the .h5: every grid of the temporal
   collection selects its snapshot of /fields/q and /fields/v as a hyperslab, and its displacement
   from the first snapshot as the difference of two hyperslabs of /fields/q (an XDMF Function item).
-  A model on a tetrahedral mesh (the solid) is an unstructured grid: Topology "Tetrahedron" from
+  A model on a mesh (the solid) is an unstructured grid: Topology "Tetrahedron" from
   /mesh/tetrahedra (0-based vertex numbers, the order of /fields), nodes [nv, 3]
-  (https://www.xdmf.org/index.php/XDMF_Model_and_Format, "Topology"). Its per-cell fields
+  (https://www.xdmf.org/index.php/XDMF_Model_and_Format, "Topology"); quadratic tetrahedra and
+  hexahedra are "Tetrahedron_10", "Hexahedron" or "Hexahedron_27" from /mesh/cells, their nodes in
+  XDMF's order, which is VTK's (VTK_QUADRATIC_TETRA, VTK_HEXAHEDRON, VTK_TRIQUADRATIC_HEXAHEDRON:
+  ParaView's XDMF reader hands the connectivity to VTK unchanged; docs/solid.md "Output of
+  quadratic fields" lists the orders), so ParaView draws the curved cells. Its per-cell fields
   (MechSystemSetCellFields(), /fields/<name>) are cell-centred attributes of each grid, hyperslabs
   of their snapshot as well.
 */
@@ -93,7 +97,7 @@ static PetscErrorCode WriteCellAttributes(FILE *fp, const char h5name[], PetscIn
 }
 
 /* The XDMF text, written to fp */
-static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
+static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
 {
   PetscInt k, d, rank = dim ? dim + 1 : 2; /* dimensions of one snapshot: the grid's (or the vertices') and the dof's */
 
@@ -110,8 +114,10 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
        surface to ParaView): its XDMF2 reader selects node attributes of a 2DSMesh with a
        hyperslab that does not fit vector data. */
     if (!dim) {
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"Tetrahedron\" NumberOfElements=\"%" PetscInt_FMT "\">\n", ncells));
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "          <DataItem Dimensions=\"%" PetscInt_FMT " 4\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/tetrahedra</DataItem>\n", ncells, h5name));
+      const PetscBool tet = !strcmp(topology, "Tetrahedron") ? PETSC_TRUE : PETSC_FALSE;
+
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"%s\" NumberOfElements=\"%" PetscInt_FMT "\">\n", topology, ncells));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "          <DataItem Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">%s:/mesh/%s</DataItem>\n", ncells, nper, h5name, tet ? "tetrahedra" : "cells"));
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Topology>\n"));
     } else if (dim == 2) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"3DSMesh\" Dimensions=\"1 %" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1]));
     else PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Topology TopologyType=\"3DSMesh\" Dimensions=\"%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT "\"/>\n", shape[0], shape[1], shape[2]));
@@ -142,7 +148,7 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
   The file is written to xmfpath.tmp-<pid> and renamed over xmfpath, so a failed write (a full
   disk) leaves the previous file as it was and no partial one. Errors name the file.
 */
-PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
+PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
 {
   FILE          *fp;
   char           tmp[PETSC_MAX_PATH_LEN + 32];
@@ -156,7 +162,7 @@ PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], co
   fp = fopen(tmp, "w");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write the XDMF file %s: %s", xmfpath, strerror(errno));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = WriteText(fp, h5name, grid, dim, shape, ncells, nsnap, times, nfields, fields, ncomp);
+  ierr = WriteText(fp, h5name, grid, dim, shape, ncells, nper, topology, nsnap, times, nfields, fields, ncomp);
   PetscCall(PetscPopErrorHandler());
   if (fflush(fp) || ferror(fp)) err = errno ? errno : EIO;
   if (fclose(fp) && !err) err = errno;

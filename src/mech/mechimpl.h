@@ -92,10 +92,12 @@ struct _p_MechSystem {
 
   DM dm;
   /* rank-independent I/O (MechSystemSetIOOrdering(), MechSystemSetIOMesh()) */
-  VecScatter ioscatter; /* state order -> I/O order, NULL: the state's own order */
-  Vec        iomesh;    /* reference vertex coordinates (state layout), NULL: no mesh */
-  PetscInt   ioncells;  /* local tetrahedra */
-  PetscInt  *iocells;   /* 5 per tetrahedron: its number, its vertices' numbers (I/O order) */
+  VecScatter ioscatter;  /* state order -> I/O order, NULL: the state's own order */
+  Vec        iomesh;     /* reference vertex coordinates (state layout), NULL: no mesh */
+  PetscInt   ioncells;   /* local tetrahedra */
+  PetscInt  *iocells;    /* 1 + ionper per cell: its number, its nodes' numbers (I/O order) */
+  PetscInt   ionper;     /* nodes per cell of the I/O mesh (MechSystemSetIOMeshCells()) */
+  char       iotopo[32]; /* their XDMF topology: Tetrahedron, Tetrahedron_10, Hexahedron, Hexahedron_27 */
   Vec        q0, v0;
   Vec        work;
   Vec        scalework[3]; /* MechSystemComputeResidualScale() */

@@ -1235,15 +1235,69 @@ PetscErrorCode MechSystemSetIOOrdering(MechSystem sys, IS order)
 PetscErrorCode MechSystemSetIOMesh(MechSystem sys, Vec X, PetscInt ncells, const PetscInt cells[])
 {
   PetscFunctionBegin;
+  PetscCall(MechSystemSetIOMeshCells(sys, X, ncells, 4, "Tetrahedron", cells));
+  PetscFunctionReturn(0);
+}
+
+/*@
+  MechSystemSetIOMeshCells - `MechSystemSetIOMesh()` for a mesh of any one cell kind: nper nodes
+  per cell, in the node order of the XDMF topology `topology` ("Tetrahedron", "Tetrahedron_10",
+  "Hexahedron", "Hexahedron_27": XDMF's and VTK's orders), node k being entries 3k .. 3k+2 of the
+  I/O order. The output writes "Tetrahedron" meshes as /mesh/tetrahedra [nc, 4] and the others as
+  /mesh/cells [nc, nper] with the attribute "topology".
+
+  Collective
+
+  Input Parameters:
++ sys      - the mechanical system
+. X        - reference positions of the nodes, a vector like the state (copied)
+. ncells   - number of local cells
+. nper     - nodes per cell (4, 10, 8 or 27)
+. topology - the XDMF topology name
+- cells    - 1 + nper per cell: its rank-independent number, then its nodes' numbers (copied)
+
+  Level: advanced
+
+.seealso: `MechSystemSetIOMesh()`, `MechSystemSetIOOrdering()`
+@*/
+PetscErrorCode MechSystemSetIOMeshCells(MechSystem sys, Vec X, PetscInt ncells, PetscInt nper, const char topology[], const PetscInt cells[])
+{
+  static const char *const known[]  = {"Tetrahedron", "Tetrahedron_10", "Hexahedron", "Hexahedron_27"};
+  static const PetscInt    nknown[] = {4, 10, 8, 27};
+  PetscBool                ok       = PETSC_FALSE;
+
+  PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscValidHeaderSpecific(X, VEC_CLASSID, 2);
+  for (int k = 0; k < 4; k++)
+    if (!strcmp(topology, known[k]) && nper == nknown[k]) ok = PETSC_TRUE;
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MechSystemSetIOMeshCells(): topology %s with %" PetscInt_FMT " nodes per cell is not one of Tetrahedron (4), Tetrahedron_10, Hexahedron (8), Hexahedron_27", topology, nper);
   PetscCall(VecDestroy(&sys->iomesh));
   PetscCall(PetscFree(sys->iocells));
   PetscCall(VecDuplicate(X, &sys->iomesh));
   PetscCall(VecCopy(X, sys->iomesh));
-  PetscCall(PetscMalloc1(5 * ncells + 1, &sys->iocells));
-  PetscCall(PetscArraycpy(sys->iocells, cells, 5 * ncells));
+  PetscCall(PetscMalloc1((1 + nper) * ncells + 1, &sys->iocells));
+  PetscCall(PetscArraycpy(sys->iocells, cells, (1 + nper) * ncells));
   sys->ioncells = ncells;
+  sys->ionper   = nper;
+  PetscCall(PetscStrncpy(sys->iotopo, topology, sizeof(sys->iotopo)));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemGetIOMeshCells - The nodes per cell and the XDMF topology of the I/O mesh
+  (`MechSystemSetIOMeshCells()`; 0 and "" without one).
+
+  Not Collective
+
+  Level: developer
+@*/
+PetscErrorCode MechSystemGetIOMeshCells(MechSystem sys, PetscInt *nper, const char **topology)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (nper) *nper = sys->iomesh ? sys->ionper : 0;
+  if (topology) *topology = sys->iomesh ? sys->iotopo : "";
   PetscFunctionReturn(0);
 }
 

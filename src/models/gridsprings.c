@@ -566,7 +566,7 @@ static PetscErrorCode GridSlabSpringsDG(const MechSpringGrid *g, PetscInt k, con
 }
 
 /*
-  The discrete gradient (MechDiscreteGradientFn, docs/schemes.md §10): GridForce()'s loop
+  The discrete gradient (MechDiscreteGradientFn, docs/schemes.md §11): GridForce()'s loop
   with each spring's exact discrete gradient, gravity (linear: exact as it is), the drag at the
   velocity v, and the model's own term by the generic midpoint discrete gradient of that one
   particle, f(xm) + [E(x1) - E(x0) - f(xm) . d] d / |d|^2 (energy exact; its fixed obstacle

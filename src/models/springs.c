@@ -78,7 +78,7 @@ PetscErrorCode MechSpringTangentDefinite(const MechSpring *s, const PetscReal xa
 
 /*
   MechSpringDiscreteGradient - the exact discrete gradient of one spring (Gonzalez 1996,
-  docs/schemes.md §10); see springs.h. With d0, d1 the separations at the two states,
+  docs/schemes.md §11); see springs.h. With d0, d1 the separations at the two states,
   dm = (d0 + d1)/2 and r0, r1 their lengths, the elastic part is f_a = -s dm with
 
       s = [phi(r1) - phi(r0)] / [(r1^2 - r0^2)/2] = k (1 - 2 L / (r0 + r1)),   phi = k/2 (r - L)^2,

@@ -45,7 +45,7 @@ PETSC_INTERN PetscErrorCode MechSpringEvaluate(const MechSpring *, const PetscRe
 
 /*
   The exact discrete gradient of one spring between the states (xa0, xb0) and (xa1, xb1) (Gonzalez
-  1996; docs/schemes.md §10): fa (3, may be NULL) such that, with fb = -fa,
+  1996; docs/schemes.md §11): fa (3, may be NULL) such that, with fb = -fa,
       fa . (xa1 - xa0) + fb . (xb1 - xb0) = 1/2 k (r1 - L)^2 - 1/2 k (r0 - L)^2
   exactly, along the midpoint separation (frame-invariant), plus the damping force at the midpoint
   positions and the velocities va, vb (NULL: none). Kaa = dfa/dxa1 (not symmetric; df_a/dxb1 = -Kaa,

@@ -114,7 +114,7 @@ def check_layout(args):
             check_mesh(f, q)
         for spec in args.cell_fields:
             name, ncomp = spec.split(":")
-            nc = dataset(f, "mesh/tetrahedra").shape[0]
+            nc = dataset(f, "mesh/tetrahedra" if "tetrahedra" in f["mesh"] else "mesh/cells").shape[0]
             want = (len(snaps), nc) + ((int(ncomp),) if int(ncomp) > 1 else ())
             d = dataset(f, "fields/" + name)
             check(d.shape == want and d.dtype == np.float64, f"/fields/{name}: shape {d.shape}, dtype {d.dtype}; expected {want}, float64")
@@ -134,10 +134,21 @@ def check_mesh(f, q):
     """/mesh of a model on a tetrahedral mesh (README.md, "The solid's output"): the reference
     vertices [nv, 3] (the initial positions /fields/q[0], as many as the attribute /vertices) and
     the tetrahedra [nc, 4] (as many as /cells), 0-based vertex numbers using every vertex, of
-    nonzero volume."""
-    X, T = dataset(f, "mesh/vertices"), dataset(f, "mesh/tetrahedra")
+    nonzero volume. Quadratic tetrahedra and hexahedra: /mesh/cells [nc, 10, 8 or 27] with the
+    attribute topology (Tetrahedron_10, Hexahedron, Hexahedron_27), every node (/vertices: all
+    nodes) used; the volume check on the corners (0..3, the first four of a hexahedron)."""
+    if "cells" in f["mesh"]:
+        T = dataset(f, "mesh/cells")
+        topo = text(T.attrs.get("topology", b""))
+        want = {"Tetrahedron_10": 10, "Hexahedron": 8, "Hexahedron_27": 27}
+        check(topo in want and T.shape[1:] == (want.get(topo),), f"/mesh/cells: topology {topo!r}, shape {T.shape}")
+        check("tetrahedra" not in f["mesh"], "/mesh has both tetrahedra and cells")
+    else:
+        T = dataset(f, "mesh/tetrahedra")
+        check(T.ndim == 2 and T.shape[1] == 4, f"/mesh/tetrahedra: shape {T.shape}")
+    X = dataset(f, "mesh/vertices")
     check(X.dtype == np.float64 and X.ndim == 2 and X.shape[1] == 3, f"/mesh/vertices: shape {X.shape}, dtype {X.dtype}")
-    check(T.dtype == np.int64 and T.ndim == 2 and T.shape[1] == 4, f"/mesh/tetrahedra: shape {T.shape}, dtype {T.dtype}")
+    check(T.dtype == np.int64 and T.ndim == 2, f"{T.name}: shape {T.shape}, dtype {T.dtype}")
     X, T = X[:], T[:]
     check(X.shape[0] == int(f.attrs["vertices"]), f"/mesh/vertices has {X.shape[0]} rows, the attribute /vertices is {f.attrs['vertices']}")
     check(T.shape[0] == int(f.attrs["cells"]), f"/mesh/tetrahedra has {T.shape[0]} rows, the attribute /cells is {f.attrs['cells']}")
@@ -145,7 +156,7 @@ def check_mesh(f, q):
     check(np.array_equal(q[0], X), "/fields/q[0] is not /mesh/vertices (the reference positions)")
     check(T.min() >= 0 and T.max() < X.shape[0], "/mesh/tetrahedra has vertex numbers outside [0, nv)")
     check(np.array_equal(np.unique(T), np.arange(X.shape[0])), "/mesh/tetrahedra does not use every vertex")
-    e = X[T[:, 1:]] - X[T[:, :1]]
+    e = X[T[:, 1:4]] - X[T[:, :1]] if T.shape[1] != 8 and T.shape[1] != 27 else X[T[:, [1, 3, 4]]] - X[T[:, :1]]
     vol = np.abs(np.linalg.det(e)) / 6
     check(np.all(vol > 0), "/mesh/tetrahedra has degenerate tetrahedra")
     print(f"/mesh: {X.shape[0]} vertices, {T.shape[0]} tetrahedra, volume {vol.sum():.6g}")
@@ -164,7 +175,7 @@ def check_compare(args):
             diff = np.max(np.abs(a - b)) / max(1.0, float(np.max(np.abs(a)))) if a.size else 0.0
             check(diff <= args.tol, f"{name}: {args.a} and {args.b} differ by {diff:.3g} > {args.tol:g}")
             print(f"{name}: max difference {diff:.3g}")
-        for name in ("mesh/vertices", "mesh/tetrahedra"):
+        for name in ("mesh/vertices", "mesh/tetrahedra", "mesh/cells"):
             check((name in fa) == (name in fb), f"{name} is in one file only")
             if name in fa:
                 check(np.array_equal(fa[name][:], fb[name][:]), f"{name}: {args.a} and {args.b} differ")
@@ -284,16 +295,21 @@ def check_xdmf(args):
     for k, g in enumerate(grids):
         times.append(float(g.find("Time").get("Value")))
         topo = g.find("Topology")
-        if topo.get("TopologyType") == "Tetrahedron":
-            # a mesh (the solid): the tetrahedra of /mesh/tetrahedra, the nodes of /mesh/vertices
+        meshtopo = {"Tetrahedron": "/mesh/tetrahedra", "Tetrahedron_10": "/mesh/cells", "Hexahedron": "/mesh/cells", "Hexahedron_27": "/mesh/cells"}
+        if topo.get("TopologyType") in meshtopo:
+            # a mesh (the solid): the cells of /mesh/tetrahedra (or /mesh/cells of that topology),
+            # the nodes of /mesh/vertices
             item = topo.find("DataItem")
             check(item is not None and item.get("Format") == "HDF" and item.get("NumberType") == "Int" and item.get("Precision") == "8", "tetrahedra item malformed")
             fname, path = item.text.strip().split(":", 1)
             full = os.path.join(xdir, fname)
-            check(path == "/mesh/tetrahedra" and os.path.exists(full), f"the topology is {item.text.strip()}, not /mesh/tetrahedra of a file beside the XDMF")
+            want = meshtopo[topo.get("TopologyType")]
+            check(path == want and os.path.exists(full), f"the topology is {item.text.strip()}, not {want} of a file beside the XDMF")
             if full not in h5files:
                 h5files[full] = h5py.File(full, "r")
-            T, X = dataset(h5files[full], "mesh/tetrahedra"), dataset(h5files[full], "mesh/vertices")
+            T, X = dataset(h5files[full], want.lstrip("/")), dataset(h5files[full], "mesh/vertices")
+            if want == "/mesh/cells":
+                check(text(T.attrs.get("topology", b"")) == topo.get("TopologyType"), f"/mesh/cells has the topology {T.attrs.get('topology')}, the XDMF {topo.get('TopologyType')}")
             check(T.dtype == np.int64, "/mesh/tetrahedra is not int64")
             check(tuple(int(x) for x in item.get("Dimensions").split()) == T.shape, f"tetrahedra: the XDMF states {item.get('Dimensions')}, the file has {T.shape}")
             check(int(topo.get("NumberOfElements")) == T.shape[0], "NumberOfElements is not the number of tetrahedra")
@@ -310,8 +326,8 @@ def check_xdmf(args):
         atts = {a.get("Name"): a for a in g.findall("Attribute") if a.get("Center") != "Cell"}
         check(sorted(atts) == ["displacement", "velocity"], f"snapshot {k}: attributes {sorted(atts)}, expected displacement and velocity")
         cellatts = {a.get("Name"): a for a in g.findall("Attribute") if a.get("Center") == "Cell"}
-        check(not cellatts or topo.get("TopologyType") == "Tetrahedron", f"snapshot {k}: cell attributes on a grid")
-        if topo.get("TopologyType") == "Tetrahedron":
+        check(not cellatts or topo.get("TopologyType") in meshtopo, f"snapshot {k}: cell attributes on a grid")
+        if topo.get("TopologyType") in meshtopo:
             check_cell_attributes(h5files[full], cellatts, k, T.shape[0])
         for a in atts.values():
             check(a.get("Center") == "Node" and a.get("AttributeType") == "Vector", f"{a.get('Name')} is not a node vector")

@@ -1,17 +1,29 @@
 #!/usr/bin/python3
-"""Writes Cook's membrane as a Gmsh 2.2 ASCII mesh of linear tetrahedra (no Gmsh needed):
+"""Writes Cook's membrane as a Gmsh 2.2 ASCII mesh (no Gmsh needed):
 
-  cook_mesh.py N FILE
+  cook_mesh.py N FILE [tet | tet10 | hex | hex27]
 
 The trapezoid (0, 0), (48, 44), (48, 60), (0, 44) (mm), 1 mm thick (0 <= z <= 1), one layer of
-N x N quadrilateral prisms (the bilinear map of the unit square), each split into the 6 tetrahedra
-around its diagonal from its corner (0, 0, 0) to (1, 1, 1) (Kuhn: conforming), the boundary
-triangles of the faces x = 0 and x = 48 split along the same diagonals. Physical groups: surfaces
-"clamp" (x = 0, tag 1) and "load" (x = 48, tag 2), volume "body" (tag 3).
+N x N quadrilateral prisms (the bilinear map of the unit square).
+tet (the default): each prism split into the 6 tetrahedra around its diagonal from its corner
+(0, 0, 0) to (1, 1, 1) (Kuhn: conforming), the boundary triangles of the faces x = 0 and x = 48
+split along the same diagonals. tet10: the same with a node at the midpoint of every edge (10-node
+tetrahedra, 6-node triangles). hex, hex27: the prisms as 8- or 27-node hexahedra (their nodes at
+the bilinear map of the half-integer grid points: straight, exactly the trilinear cells), 4- or
+9-node quadrangles on x = 0 and x = 48. Nodes in Gmsh's order (src/models/solid/gmsh.h).
+Physical groups: surfaces "clamp" (x = 0, tag 1) and "load" (x = 48, tag 2), volume "body" (tag 3).
 """
 import sys
 
 P = [(0.0, 0.0), (48.0, 44.0), (48.0, 60.0), (0.0, 44.0)]
+# Gmsh's reference hexahedron (the node order of types 5 and 12)
+HEXREF = [(-1, -1, -1), (1, -1, -1), (1, 1, -1), (-1, 1, -1), (-1, -1, 1), (1, -1, 1), (1, 1, 1), (-1, 1, 1),
+          (0, -1, -1), (-1, 0, -1), (-1, -1, 0), (1, 0, -1), (1, -1, 0), (0, 1, -1), (1, 1, 0), (-1, 1, 0),
+          (0, -1, 1), (-1, 0, 1), (1, 0, 1), (0, 1, 1), (0, 0, -1), (0, -1, 0), (-1, 0, 0), (1, 0, 0), (0, 1, 0),
+          (0, 0, 1), (0, 0, 0)]
+# the edges of the 10-node tetrahedron (its nodes 4..9) and of the 6-node triangle (3..5)
+TET10 = [(0, 1), (1, 2), (2, 0), (3, 0), (3, 2), (3, 1)]
+TRI6 = [(0, 1), (1, 2), (2, 0)]
 
 
 def point(xi, eta):
@@ -20,15 +32,57 @@ def point(xi, eta):
     return x, y
 
 
-def main(n, path):
-    node = lambda i, j, k: 1 + i + (n + 1) * (j + (n + 1) * k)  # noqa: E731
+def write(path, nodes, faces, cells, ftype, ctype):
+    """nodes: coordinates (tag = index + 1); faces: (physical tag, nodes); cells: nodes (0-based)"""
+    with open(path, "w") as f:
+        f.write("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n")
+        f.write('$PhysicalNames\n3\n2 1 "clamp"\n2 2 "load"\n3 3 "body"\n$EndPhysicalNames\n')
+        f.write("$Nodes\n%d\n" % len(nodes))
+        for t, (x, y, z) in enumerate(nodes):
+            f.write("%d %.16g %.16g %.16g\n" % (t + 1, x, y, z))
+        f.write("$EndNodes\n$Elements\n%d\n" % (len(faces) + len(cells)))
+        e = 0
+        for tag, t in faces:
+            e += 1
+            f.write("%d %d 2 %d %d %s\n" % (e, ftype, tag, tag, " ".join(str(x + 1) for x in t)))
+        for t in cells:
+            e += 1
+            f.write("%d %d 2 3 3 %s\n" % (e, ctype, " ".join(str(x + 1) for x in t)))
+        f.write("$EndElements\n")
+
+
+def hexahedra(n, path, order):
+    m = 2 * n  # the grid of half cells
+    node = lambda I, J, K: I + (m + 1) * (J + (m + 1) * K)  # noqa: E731
     nodes = []
+    for K in range(3):
+        for J in range(m + 1):
+            for I in range(m + 1):
+                x, y = point(I / m, J / m)
+                nodes.append((x, y, K / 2))
+    nn = 8 if order == 1 else 27
+    cells = [[node(2 * i + 1 + r[0], 2 * j + 1 + r[1], 1 + r[2]) for r in HEXREF[:nn]] for j in range(n) for i in range(n)]
+    # the quadrangles in (y, z): corners, then the edges' nodes, the centre (Gmsh's order of type 10)
+    qref = [(-1, -1), (1, -1), (1, 1), (-1, 1), (0, -1), (1, 0), (0, 1), (-1, 0), (0, 0)][:4 if order == 1 else 9]
+    faces = [(tag, [node(I, 2 * j + 1 + r[0], 1 + r[1]) for r in qref]) for j in range(n) for I, tag in ((0, 1), (m, 2))]
+    used = sorted({t for c in cells for t in c} | {t for _, f in faces for t in f})
+    renum = {t: k for k, t in enumerate(used)}
+    write(path, [nodes[t] for t in used], [(tag, [renum[t] for t in f]) for tag, f in faces], [[renum[t] for t in c] for c in cells],
+          3 if order == 1 else 10, 5 if order == 1 else 12)
+
+
+def main(n, path, kind="tet"):
+    if kind in ("hex", "hex27"):
+        return hexahedra(n, path, 1 if kind == "hex" else 2)
+    if kind not in ("tet", "tet10"):
+        sys.exit("cook_mesh.py: the kind is tet, tet10, hex or hex27, not %s" % kind)
+    node = lambda i, j, k: i + (n + 1) * (j + (n + 1) * k)  # noqa: E731
+    pts = []
     for k in range(2):
         for j in range(n + 1):
             for i in range(n + 1):
                 x, y = point(i / n, j / n)
-                nodes.append((node(i, j, k), x, y, float(k)))
-    xyz = {t: (x, y, z) for t, x, y, z in nodes}
+                pts.append((x, y, float(k)))
     perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
     tets, tris = [], []
     for j in range(n):
@@ -39,7 +93,7 @@ def main(n, path):
                 for d in p:
                     c[d] += 1
                     v.append(node(i + c[0], j + c[1], c[2]))
-                a, b, cc, d = (xyz[t] for t in v)
+                a, b, cc, d = (pts[t] for t in v)
                 u = [b[m] - a[m] for m in range(3)]
                 w = [cc[m] - a[m] for m in range(3)]
                 s = [d[m] - a[m] for m in range(3)]
@@ -50,23 +104,23 @@ def main(n, path):
     for j in range(n):
         for i, tag in ((0, 1), (n, 2)):
             a, b, c, d = node(i, j, 0), node(i, j + 1, 0), node(i, j + 1, 1), node(i, j, 1)
-            tris += [(tag, (a, b, c)), (tag, (a, c, d))]
-    with open(path, "w") as f:
-        f.write("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n")
-        f.write('$PhysicalNames\n3\n2 1 "clamp"\n2 2 "load"\n3 3 "body"\n$EndPhysicalNames\n')
-        f.write("$Nodes\n%d\n" % len(nodes))
-        for t, x, y, z in nodes:
-            f.write("%d %.16g %.16g %.16g\n" % (t, x, y, z))
-        f.write("$EndNodes\n$Elements\n%d\n" % (len(tris) + len(tets)))
-        e = 0
-        for tag, t in tris:
-            e += 1
-            f.write("%d 2 2 %d %d %d %d %d\n" % (e, tag, tag, *t))
-        for t in tets:
-            e += 1
-            f.write("%d 4 2 3 3 %d %d %d %d\n" % (e, *t))
-        f.write("$EndElements\n")
+            tris += [(tag, [a, b, c]), (tag, [a, c, d])]
+    if kind == "tet":
+        return write(path, pts, tris, tets, 2, 4)
+    # 10-node tetrahedra: a node at the midpoint of every edge (straight edges), shared by key
+    mid = {}
+
+    def edge(a, b):
+        key = (min(a, b), max(a, b))
+        if key not in mid:
+            mid[key] = len(pts)
+            pts.append(tuple(0.5 * (pts[a][m] + pts[b][m]) for m in range(3)))
+        return mid[key]
+
+    cells = [v + [edge(v[a], v[b]) for a, b in TET10] for v in tets]
+    faces = [(tag, v + [edge(v[a], v[b]) for a, b in TRI6]) for tag, v in tris]
+    write(path, pts, faces, cells, 9, 11)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2])
+    main(int(sys.argv[1]), sys.argv[2], *sys.argv[3:4])

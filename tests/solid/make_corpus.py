@@ -10,8 +10,12 @@ Families (the first word of each name): trunc (cut at many offsets), count (a se
 huge, negative or one off), tag (a node tag negative; a huge one with its references, accepted),
 ref (an element's node negative or undefined), coord (NaN, Inf), repeat (a node twice in a
 tetrahedron), missing (a node line removed), ntags (an element with 100 000 000 tags), entity (a
-node or element block of an undeclared entity), type (a 10-node tetrahedron, a hexahedron, an
-unknown type), endian (the binary marker swapped).
+node or element block of an undeclared entity), type (a 10-node tetrahedron or a hexahedron among
+linear tetrahedra, an unknown type), endian (the binary marker swapped). The quadratic and
+hexahedral meshes (cyl_tet10_*, hex8_*, hex27_*) get the same families, and shape (a cell
+inverted, distorted by an edge node moved near a corner, degenerate by a corner moved onto
+another), kind (a prism, a pyramid, a 20-node hexahedron, a linear cell among quadratic ones) and
+face (a quadrangle or triangle whose corners are no face of the cells).
 """
 import os
 import struct
@@ -46,6 +50,11 @@ def truncations(base, data):
         emit("trunc_%s_%05d.msh" % (base, o), data[:o], "refuse" if o < end else "either", "")
 
 
+# nodes per element of the Gmsh types in the meshes
+NNODES = {15: 1, 1: 2, 8: 3, 2: 3, 9: 6, 3: 4, 10: 9, 4: 4, 11: 10, 5: 8, 12: 27}
+CELLS = (4, 11, 5, 12)
+
+
 def lines22(data):
     return data.decode().split("\n")
 
@@ -54,7 +63,7 @@ def ascii22(base, data):
     L = lines22(data)
     i, j = L.index("$Nodes"), L.index("$Elements")
     nn, ne = int(L[i + 1]), int(L[j + 1])
-    tets = [k for k in range(j + 2, j + 2 + ne) if L[k].split()[1] == "4"]
+    tets = [k for k in range(j + 2, j + 2 + ne) if int(L[k].split()[1]) in CELLS]
     t0 = tets[0]
 
     def out(name, M, mode, text):
@@ -99,8 +108,9 @@ def ascii22(base, data):
     out("missing", M, "refuse", "refers to node %s, which $Nodes does not define" % node)
     out("ntags", edit(t0, lambda w: " ".join(w[:2] + ["100000000"] + w[3:])), "refuse", "tags for one element")
     others = [x.split()[0] for x in L[i + 2:i + 8]]
-    out("type_tet10", edit(t0, lambda w: " ".join([w[0], "11"] + w[2:] + others)), "refuse", "quadratic tetrahedra (Gmsh element type 11) are not supported yet")
-    out("type_hex", edit(t0, lambda w: " ".join([w[0], "5"] + w[2:] + others[:4])), "refuse", "is a hexahedron")
+    if L[t0].split()[1] == "4":
+        out("type_tet10", edit(t0, lambda w: " ".join([w[0], "11"] + w[2:] + others)), "refuse", "mixed cells")
+        out("type_hex", edit(t0, lambda w: " ".join([w[0], "5"] + w[2:] + others[:4])), "refuse", "mixed cells")
     out("type_unknown", edit(t0, lambda w: " ".join([w[0], "77"] + w[2:])), "refuse", "unknown Gmsh element type 77")
     out("format_30", [x.replace("2.2 0 8", "3 0 8") for x in L], "refuse", "Gmsh format 3")
 
@@ -150,8 +160,8 @@ def binary41(base, data):
     while True:
         dim, tag, typ = struct.unpack("<iii", data[p:p + 12])
         n = struct.unpack("<Q", data[p + 12:p + 20])[0]
-        nn = {15: 1, 1: 2, 2: 3, 4: 4}[typ]
-        if typ == 4:
+        nn = NNODES[typ]
+        if typ in CELLS:
             break
         p += 20 + n * (1 + nn) * 8
     d = bytearray(data)
@@ -165,9 +175,10 @@ def binary41(base, data):
     d = bytearray(data)
     d[e + 16:e + 24] = d[e + 8:e + 16]
     emit("repeat_%s.msh" % base, bytes(d), "refuse", "twice")
-    d = bytearray(data)
-    d[p + 8:p + 12] = struct.pack("<i", 11)
-    emit("type_tet10_%s.msh" % base, bytes(d), "refuse", "")
+    if typ == 4:
+        d = bytearray(data)
+        d[p + 8:p + 12] = struct.pack("<i", 11)
+        emit("type_tet10_%s.msh" % base, bytes(d), "refuse", "")
     # the coordinates of the first node
     n0 = struct.unpack("<Q", data[i + 32 + 12:i + 32 + 20])[0]
     c = i + 32 + 20 + 8 * n0
@@ -197,8 +208,8 @@ def binary22(base, data):
     p = eol + 1
     while True:
         typ, nf, nt = struct.unpack("<iii", data[p:p + 12])
-        nn_ = {15: 1, 1: 2, 2: 3, 4: 4}[typ]
-        if typ == 4:
+        nn_ = NNODES[typ]
+        if typ in CELLS:
             break
         p += 12 + nf * (1 + nt + nn_) * 4
     d = bytearray(data)
@@ -221,11 +232,105 @@ def binary22(base, data):
     emit("coord_nan_%s.msh" % base, bytes(d), "refuse", "is not a finite number")
 
 
+def shapes22(base, data):
+    """Cells of a quadratic or hexahedral mesh of format 2.2 ASCII damaged in shape or kind"""
+    L = lines22(data)
+    i, j = L.index("$Nodes"), L.index("$Elements")
+    nn, ne = int(L[i + 1]), int(L[j + 1])
+    node = {L[k].split()[0]: k for k in range(i + 2, i + 2 + nn)}
+    els = [L[k].split() for k in range(j + 2, j + 2 + ne)]
+    cells = [k for k in range(ne) if int(els[k][1]) in CELLS]
+    c = cells[0]
+    w = els[c]
+    typ, nt = int(w[1]), int(w[2])
+    head, nodes = w[:3 + nt], w[3 + nt:]
+    tag = w[0]
+
+    def out(name, M, mode, text):
+        emit("%s_%s.msh" % (name, base), "\n".join(M).encode(), mode, text)
+
+    def with_cell(nodes2, typ2=None):
+        M = list(L)
+        h = list(head)
+        if typ2 is not None:
+            h[1] = str(typ2)
+        M[j + 2 + c] = " ".join(h + nodes2)
+        return M
+
+    def xyz(t):
+        return [float(x) for x in L[node[t]].split()[1:4]]
+
+    def moved(M, t, x):
+        M = list(M)
+        M[node[t]] = "%s %.17g %.17g %.17g" % (t, x[0], x[1], x[2])
+        return M
+
+    # inverted: the mirror image of the first cell (its nodes permuted, Gmsh's order kept)
+    mirror = {4: [0, 2, 1, 3], 11: [0, 2, 1, 3, 6, 5, 4, 7, 9, 8], 5: [4, 5, 6, 7, 0, 1, 2, 3],
+              12: [4, 5, 6, 7, 0, 1, 2, 3, 16, 17, 10, 18, 12, 19, 14, 15, 8, 9, 11, 13, 25, 21, 22, 23, 24, 20, 26]}[typ]
+    out("shape_inverted", with_cell([nodes[m] for m in mirror]), "refuse", "1 inverted (negative-volume)")
+    # degenerate: every node of the first cell projected onto the plane of its corners 0, 1, 2
+    p0, p1, p2 = xyz(nodes[0]), xyz(nodes[1]), xyz(nodes[2])
+    u = [p1[k] - p0[k] for k in range(3)]
+    v = [p2[k] - p0[k] for k in range(3)]
+    n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+    nn2 = sum(x * x for x in n)
+    M = L
+    for t in nodes:
+        x = xyz(t)
+        d = sum((x[k] - p0[k]) * n[k] for k in range(3)) / nn2
+        M = moved(M, t, [x[k] - d * n[k] for k in range(3)])
+    out("shape_degenerate", M, "refuse", "degenerate (zero-volume)")
+    if typ in (11, 12):
+        # distorted: the edge node of edge (0, 1) moved to 5 % of the edge from corner 0
+        a, b = xyz(nodes[0]), xyz(nodes[1])
+        e = nodes[4 if typ == 11 else 8]
+        out("shape_distorted", moved(L, e, [a[k] + 0.05 * (b[k] - a[k]) for k in range(3)]), "refuse", "distorted")
+        # a linear cell among quadratic ones: mixed
+        out("kind_mixed", with_cell(nodes[:4 if typ == 11 else 8], 4 if typ == 11 else 5), "refuse", "mixed cells")
+    if typ in (5, 12):
+        out("kind_prism", with_cell(nodes[:6], 6), "refuse", "element %s, is a prism, Gmsh element type 6" % tag)
+        out("kind_pyramid", with_cell(nodes[:5], 7), "refuse", "is a pyramid")
+        if typ == 12:
+            out("kind_hex20", with_cell(nodes[:20], 17), "refuse", "is a 20-node hexahedron")
+    else:
+        out("kind_hex", with_cell(nodes[:8] if len(nodes) >= 8 else nodes + nodes[:8 - len(nodes)], 5), "refuse", "")
+    # a boundary element whose corners are cell corners but no face: the first face element's
+    # corners replaced by corners of the first cell that span its interior
+    f = [k for k in range(ne) if int(els[k][1]) in (2, 9, 3, 10)][0]
+    fw = els[f]
+    fnt, ftyp = int(fw[2]), int(fw[1])
+    fn = fw[3 + fnt:]
+    corners = {4: [0, 1, 2], 11: [0, 1, 2], 5: [0, 1, 6, 7], 12: [0, 1, 6, 7]}[typ]
+    if ftyp in (2, 9):
+        new = [nodes[k] for k in corners[:3]] + fn[3:]
+    else:
+        new = [nodes[k] for k in corners] + fn[4:]
+    M = list(L)
+    if ftyp in (2, 9):
+        # a triangle through a tetrahedron's corners 0, 1, 2 is its face: take 0, 1 and a far corner
+        # of the next cell not on that face
+        other = [x for x in els[cells[1]][3 + nt:][:4] if x not in nodes[:4]]
+        new = [nodes[0], nodes[1], other[0] if other else nodes[3]] + fn[3:]
+    M[j + 2 + f] = " ".join(fw[:3 + fnt] + new)
+    out("face_notaface", M, "refuse", "is not one of their faces" if ftyp in (3, 10) else "")
+
+
 for f, kind in [("box_msh22.msh", ascii22), ("box_msh41.msh", ascii41), ("box_msh41_bin.msh", binary41), ("box_msh22_bin.msh", binary22)]:
     data = load(f)
     base = f[4:-4]
     truncations(base, data)
     kind(base, data)
+# the quadratic and hexahedral meshes
+for f, kinds in [("cyl_tet10_msh22.msh", [ascii22, shapes22]), ("cyl_tet10_msh41_bin.msh", [binary41]), ("hex8_msh22.msh", [ascii22, shapes22]),
+                 ("hex27_msh22.msh", [ascii22, shapes22]), ("hex27_msh41.msh", [ascii41]), ("hex27_msh41_bin.msh", [binary41]),
+                 ("hex27_msh22_bin.msh", [binary22]), ("cyl_tet10_msh22_bin.msh", [binary22])]:
+    data = load(f)
+    base = f[:-4]
+    if f in ("cyl_tet10_msh41_bin.msh", "hex27_msh22.msh"):
+        truncations(base, data)
+    for kind in kinds:
+        kind(base, data)
 with open(os.path.join(OUT, "manifest.txt"), "w") as f:
     f.write("\n".join(manifest) + "\n")
 print("make_corpus.py: %d files in %s" % (len(manifest), OUT))

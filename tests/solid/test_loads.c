@@ -20,6 +20,15 @@ static const char help[] = "Tests of the solid's loads: tangents, uniform stress
   lame       the hollow sphere a = 1, b = 1.5 under an internal pressure (linear material): the
              vertices' radial displacement against Lame's closed form, the error (rigid motions
              removed) shrinking at an observed rate >= 1.5 over three meshes.
+  quadratic  the faces of quadratic tetrahedra (6-node triangles) and of hexahedra (4- and 9-node
+             quadrangles), the built-in beam with -solid_order 2 and/or -solid_cell hex: the
+             tangents as above; the total force of a traction on x = 1 equals traction x area
+             (0.5 x 0.4) and that of -solid_load_NAME_force the force (<= 1e-14); the bar's uniform
+             stress (both orders and cells); on the cylinder of curved 10-node tetrahedra (Gmsh,
+             tests/solid/meshes) a follower pressure on its whole surface (three groups) at a state
+             turned and deformed: zero net force and torque (<= 1e-12), K against differences, f
+             against the potential; its top's area by the faces' quadrature against pi/4 (2e-3, and 10 times closer than the
+             polygon of the corners).
   ranks      (-mpi) a dynamic run with every kind of load on all ranks against the same run on one
              rank, vertex by vertex (<= 1e-10 relative).
 
@@ -354,6 +363,26 @@ static PetscErrorCode TestRotation(void)
 }
 
 /* A pressure on the closed inner surface of the hollow sphere: no net force or torque at a turned, deformed state */
+/* q = R q: R turns by 2.5 rad about (1, 2, 3)/|.| (Rodrigues) */
+static PetscErrorCode RotateLarge(Vec q)
+{
+  const PetscReal th = 2.5, nn = PetscSqrtReal(14.0), k[3] = {1 / nn, 2 / nn, 3 / nn}, c = PetscCosReal(th), s = PetscSinReal(th);
+  PetscScalar    *x;
+  PetscInt        n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetArray(q, &x));
+  for (PetscInt i = 0; i < n; i += 3) {
+    const PetscReal y[3] = {x[i], x[i + 1], x[i + 2]}, kd = k[0] * y[0] + k[1] * y[1] + k[2] * y[2];
+    const PetscReal kx[3] = {k[1] * y[2] - k[2] * y[1], k[2] * y[0] - k[0] * y[2], k[0] * y[1] - k[1] * y[0]};
+
+    for (PetscInt j = 0; j < 3; j++) x[i + j] = y[j] * c + kx[j] * s + k[j] * kd * (1 - c);
+  }
+  PetscCall(VecRestoreArray(q, &x));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TestClosed(void)
 {
   char            geom[PETSC_MAX_PATH_LEN + 256], opts[2048];
@@ -430,6 +459,176 @@ static PetscErrorCode TestClosed(void)
   PetscCall(VecDestroy(&f));
   PetscCall(MechSystemDestroy(&loaded));
   PetscCall(MechSystemDestroy(&plain));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(0);
+}
+
+/* Sum over the nodes of the loads' force (the 3 components) and of x x f (the torque about 0) */
+static PetscErrorCode NetForce(MechSystem loaded, MechSystem plain, Vec q, PetscReal tot[6])
+{
+  Vec                f;
+  const PetscScalar *x, *y;
+  PetscInt           n;
+  PetscReal          loc[6] = {0, 0, 0, 0, 0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(q, &f));
+  PetscCall(LoadForce(loaded, plain, 1, q, f));
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(VecGetArrayRead(q, &x));
+  PetscCall(VecGetArrayRead(f, &y));
+  for (PetscInt i = 0; i < n; i += 3) {
+    for (PetscInt j = 0; j < 3; j++) loc[j] += y[i + j];
+    loc[3] += x[i + 1] * y[i + 2] - x[i + 2] * y[i + 1];
+    loc[4] += x[i + 2] * y[i] - x[i] * y[i + 2];
+    loc[5] += x[i] * y[i + 1] - x[i + 1] * y[i];
+  }
+  PetscCall(VecRestoreArrayRead(f, &y));
+  PetscCall(VecRestoreArrayRead(q, &x));
+  PetscCall(MPIU_Allreduce(loc, tot, 6, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+  PetscCall(VecDestroy(&f));
+  PetscFunctionReturn(0);
+}
+
+/* Loads on the faces of quadratic tetrahedra and of hexahedra (see the top of the file) */
+static PetscErrorCode TestQuadratic(void)
+{
+  const char *const elems[] = {"-solid_order 2", "-solid_cell hex", "-solid_cell hex -solid_order 2"};
+  const char *const base    = "-solid_beam_cells 3,2,2 -solid_beam_size 1,0.5,0.4 -solid_density 1 -solid_g 0,0,0 -solid_fix none -solid_E 1 -solid_nu 0.3";
+  const char *const loads   = "-solid_load a,b,c -solid_load_a_where y=0 -solid_load_a_pressure 0.3 -solid_load_a_time ramp:1 -solid_load_b_where x=1 -solid_load_b_traction 0.1,-0.2,0.3 -solid_load_b_time hat:0.2,0.5 -solid_load_c_where z=0.4 -solid_load_c_force 0.02,0.01,-0.03 -solid_load_c_time sin:2";
+  PetscRandom       rnd;
+  char              opts[2048], plainopts[1024];
+
+  PetscFunctionBegin;
+  PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 13, &rnd));
+  for (PetscInt e = 0; e < 3; e++) {
+    MechSystem      sys, plain;
+    Vec             q, v, r, w, y1, y2;
+    Mat             A, S;
+    PetscReal       errK, errD, errL, errV, erra, tot[6], ft = 0, ff = 0;
+    PetscBool       linear, sym;
+    const PetscReal t[3] = {0.1, -0.2, 0.3}, F[3] = {0.02, 0.01, -0.03};
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_material neohookean %s", base, elems[e], loads));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
+    PetscCall(MechSystemCreateState(sys, &q, &v));
+    PetscCall(VecDuplicate(q, &r));
+    PetscCall(VecSetRandom(r, rnd));
+    PetscCall(VecAXPY(q, 0.03, r));
+    PetscCall(VecDestroy(&r));
+    PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
+    PetscCall(MechSystemCreateOperator(sys, &A));
+    PetscCall(MechSystemCreateOperatorShell(sys, &S));
+    PetscCall(MechSystemComputeOperator(sys, 0.25, q, v, 0.7, 1.3, 2.1, A));
+    PetscCall(MechSystemLinearizeOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, S));
+    PetscCall(VecDuplicate(q, &w));
+    PetscCall(VecDuplicate(q, &y1));
+    PetscCall(VecDuplicate(q, &y2));
+    PetscCall(VecSetRandom(w, rnd));
+    PetscCall(MatMult(A, w, y1));
+    PetscCall(MatMult(S, w, y2));
+    PetscCall(FDRelativeError(y2, y1, w, &erra));
+    PetscCall(VecDestroy(&w));
+    PetscCall(VecDestroy(&y1));
+    PetscCall(VecDestroy(&y2));
+    PetscCall(MatDestroy(&A));
+    PetscCall(MatDestroy(&S));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(MechSystemDestroy(&sys));
+    /* dead loads alone: the potential, and the total forces at t = 1 (phi = 1 for constant) */
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_material neohookean -solid_load b,c -solid_load_b_where x=1 -solid_load_b_traction 0.1,-0.2,0.3 -solid_load_c_where z=0.4 -solid_load_c_force 0.02,0.01,-0.03", base, elems[e]));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
+    PetscCall(MechSystemCreateState(sys, &q, &v));
+    PetscCall(VecDuplicate(q, &r));
+    PetscCall(VecSetRandom(r, rnd));
+    PetscCall(VecAXPY(q, 0.03, r));
+    PetscCall(FDCheckPotential(sys, q, rnd, 1e-4, 4, &errV));
+    PetscCall(VecDestroy(&r));
+    PetscCall(MechSystemDestroy(&sys));
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_material neohookean -solid_load b -solid_load_b_where %s -solid_load_b_%s %s", base, elems[e], k ? "z=0.4" : "x=1", k ? "force" : "traction", k ? "0.02,0.01,-0.03" : "0.1,-0.2,0.3"));
+      PetscCall(PetscSNPrintf(plainopts, sizeof(plainopts), "%s %s -solid_material neohookean", base, elems[e]));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", plainopts, &plain));
+      PetscCall(NetForce(sys, plain, q, tot));
+      /* f on the left-hand side: the load's nodal forces sum to minus the applied force */
+      for (PetscInt i = 0; i < 3; i++) {
+        if (k) ff = PetscMax(ff, PetscAbsReal(tot[i] + F[i]) / 0.03);
+        else ft = PetscMax(ft, PetscAbsReal(tot[i] + 0.2 * t[i]) / (0.2 * 0.3));
+      }
+      PetscCall(MechSystemDestroy(&sys));
+      PetscCall(MechSystemDestroy(&plain));
+    }
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "quadratic %-30s |K - FD| %.2e  symmetric %s  |action - assembled| %.2e  dead |f - dV| %.2e  total force: traction x area %.1e, force %.1e\n", elems[e], (double)errK, sym ? "yes" : "no", (double)erra, (double)errV, (double)ft, (double)ff));
+    CHECK(errK <= 1e-6, "%s with loads: tangent error %.2e > 1e-6\n", elems[e], (double)errK);
+    CHECK(erra <= 1e-13, "%s with loads: the action differs from the assembled tangent by %.2e\n", elems[e], (double)erra);
+    CHECK(!sym, "%s with a follower pressure: the tangent is symmetric\n", elems[e]);
+    CHECK(errV <= 1e-6, "%s with dead loads: f is not the gradient of the potential: %.2e\n", elems[e], (double)errV);
+    CHECK(ft <= 1e-14 && ff <= 1e-14, "%s: the total force of a traction differs from traction x area by %.2e, of a force from the force by %.2e\n", elems[e], (double)ft, (double)ff);
+  }
+  {
+    /* the cylinder of curved 10-node tetrahedra: a pressure on its whole surface */
+    const PetscReal p = 2.0, area = PETSC_PI * (1 + 0.5 * 0.5 * 2) / 1, R = 0.5;
+    MechSystem      loaded, plain;
+    Vec             q, v, r;
+    PetscReal       tot[6], fmax, tmax, errK, errD, errL, errV, top[6], top1[6];
+    PetscBool       linear, sym;
+    char            geom[PETSC_MAX_PATH_LEN + 256];
+
+    PetscCall(PetscSNPrintf(geom, sizeof(geom), "-solid_mesh %s/../meshes/cyl_tet10_msh41_bin.msh -solid_order 2 -solid_material svk -solid_E 100 -solid_nu 0.3 -solid_g 0,0,0 -solid_fix none", dir));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_load s,t,b -solid_load_s_group side -solid_load_t_group top -solid_load_b_group bottom -solid_load_s_pressure %g -solid_load_t_pressure %g -solid_load_b_pressure %g", geom, (double)p, (double)p, (double)p));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &loaded));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", geom, &plain));
+    PetscCall(MechSystemCreateState(plain, &q, &v));
+    PetscCall(VecDuplicate(q, &r));
+    PetscCall(VecSetRandom(r, rnd));
+    PetscCall(VecAXPY(q, 0.03, r));
+    PetscCall(RotateLarge(q));
+    PetscCall(NetForce(loaded, plain, q, tot));
+    fmax = PetscMax(PetscMax(PetscAbsReal(tot[0]), PetscAbsReal(tot[1])), PetscAbsReal(tot[2])) / (p * area);
+    tmax = PetscMax(PetscMax(PetscAbsReal(tot[3]), PetscAbsReal(tot[4])), PetscAbsReal(tot[5])) / (p * area * R);
+    PetscCall(FDCheckTangents(loaded, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
+    PetscCall(FDCheckPotential(loaded, q, rnd, 1e-4, 4, &errV));
+    PetscCall(MechSystemDestroy(&loaded));
+    /* the top's area: a unit traction's total force at the reference state */
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_load t -solid_load_t_group top -solid_load_t_traction 0,0,1", geom));
+    PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &loaded));
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(MechSystemCreateState(plain, &q, &v));
+    PetscCall(NetForce(loaded, plain, q, top));
+    {
+      /* the same with the corners alone (-solid_order 1): the polygon's area */
+      MechSystem l1, p1;
+      Vec        q1, v1;
+      char       o1[sizeof(opts) + 32];
+
+      PetscCall(PetscSNPrintf(o1, sizeof(o1), "%s -solid_order 1", opts));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", o1, &l1));
+      PetscCall(PetscSNPrintf(o1, sizeof(o1), "%s -solid_order 1", geom));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", o1, &p1));
+      PetscCall(MechSystemCreateState(p1, &q1, &v1));
+      PetscCall(NetForce(l1, p1, q1, top1));
+      PetscCall(VecDestroy(&q1));
+      PetscCall(VecDestroy(&v1));
+      PetscCall(MechSystemDestroy(&l1));
+      PetscCall(MechSystemDestroy(&p1));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "quadratic cylinder of curved 10-node tetrahedra, pressure on its surface, turned and deformed: |net force| / (p A) = %.2e, |net torque| / (p A R) = %.2e, |K - FD| %.2e, |f - dV| %.2e; top area %.8f, corners alone %.8f (pi/4 = %.8f)\n", (double)fmax, (double)tmax, (double)errK, (double)errV, (double)-top[2], (double)-top1[2], (double)(PETSC_PI / 4)));
+    CHECK(fmax <= 1e-12 && tmax <= 1e-12, "the pressure on the cylinder's closed surface has a net force %.2e or torque %.2e\n", (double)fmax, (double)tmax);
+    CHECK(errK <= 1e-6, "the tangent with the pressure on quadratic faces differs from differences: %.2e\n", (double)errK);
+    CHECK(errV <= 1e-6, "the pressure on the cylinder is not the gradient of the potential: %.2e\n", (double)errV);
+    /* the curved edges: the disc's area 10 times closer to pi/4 than the polygon of the corners */
+    CHECK(PetscAbsReal(-top[2] - PETSC_PI / 4) <= 0.1 * PetscAbsReal(-top1[2] - PETSC_PI / 4) && PetscAbsReal(-top[2] - PETSC_PI / 4) <= 2e-3 * PETSC_PI / 4 && PetscAbsReal(top[0]) + PetscAbsReal(top[1]) <= 1e-14, "the cylinder's top: area %.8f, with the corners alone %.8f, pi/4 = %.8f, force %g, %g\n", (double)-top[2], (double)-top1[2], (double)(PETSC_PI / 4), (double)top[0], (double)top[1]);
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(VecDestroy(&r));
+    PetscCall(MechSystemDestroy(&loaded));
+    PetscCall(MechSystemDestroy(&plain));
+  }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscFunctionReturn(0);
 }
@@ -592,6 +791,7 @@ int main(int argc, char **argv)
     PetscCall(TestTangents());
     PetscCall(TestRotation());
     PetscCall(TestClosed());
+    PetscCall(TestQuadratic());
     char     *list[16], *defaults[] = {"sphere_h0.35.msh", "sphere_h0.25.msh", "sphere_h0.18.msh"};
     PetscInt  nm = 16;
     PetscBool set;
@@ -607,6 +807,13 @@ int main(int argc, char **argv)
   PetscCall(PetscSNPrintf(loads, sizeof(loads), "-solid_load r,l -solid_load_r_group right -solid_load_r_traction 0.01,0,0 -solid_load_l_label \"Face Sets\" -solid_load_l_value 1 -solid_load_l_force -4e-4,0,0"));
   PetscCall(TestBar("bar.msh, groups", geom, loads, 0.01));
   PetscCall(TestBar("built-in beam, planes", "-solid_beam_cells 6,2,2 -solid_beam_size 1,0.2,0.2",
+                    "-solid_load r,l -solid_load_r_where x=1 -solid_load_r_traction 0.01,0,0 -solid_load_l_where x=0 -solid_load_l_force -4e-4,0,0", 0.01));
+  /* the bar's uniform stress with quadratic tetrahedra and hexahedra: their faces' loads */
+  PetscCall(TestBar("built-in beam, P2 tetrahedra", "-solid_beam_cells 6,2,2 -solid_beam_size 1,0.2,0.2 -solid_order 2",
+                    "-solid_load r,l -solid_load_r_where x=1 -solid_load_r_traction 0.01,0,0 -solid_load_l_where x=0 -solid_load_l_force -4e-4,0,0", 0.01));
+  PetscCall(TestBar("built-in beam, Q1 hexahedra", "-solid_beam_cells 6,2,2 -solid_beam_size 1,0.2,0.2 -solid_cell hex",
+                    "-solid_load r,l -solid_load_r_where x=1 -solid_load_r_traction 0.01,0,0 -solid_load_l_where x=0 -solid_load_l_force -4e-4,0,0", 0.01));
+  PetscCall(TestBar("built-in beam, Q2 hexahedra", "-solid_beam_cells 6,2,2 -solid_beam_size 1,0.2,0.2 -solid_cell hex -solid_order 2",
                     "-solid_load r,l -solid_load_r_where x=1 -solid_load_r_traction 0.01,0,0 -solid_load_l_where x=0 -solid_load_l_force -4e-4,0,0", 0.01));
   if (mpi) PetscCall(TestRanks());
   if (failures) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " check(s) FAILED\n", failures));

@@ -8,6 +8,14 @@ static const char help[] = "Mesh files for the solid model: every valid one read
            box gives the final state of box_msh22.msh (<= 1e-12: ASCII coordinates carry 16
            digits); the physical groups (SolidMeshGetPhysicalGroup()) name the labels and values
            PETSc's reader would make, and those labels hold the right points.
+  -quadratic  the quadratic and hexahedral meshes Gmsh wrote (cyl_tet10_*: a cylinder of 10-node
+           tetrahedra with curved edges, hex8_*, hex27_*: a box of hexahedra; 2.2 and 4.1, ASCII
+           and binary) read by SolidMeshReadGmsh(): the kind, order and node count it reports, the
+           cells' nodes in the order gmsh.h documents (a hexahedron's nodes at the trilinear image
+           of their reference points, a tetrahedron's edge nodes at their edges' midpoints or, on
+           the curved side, on the cylinder), identical in every format, the corners in PETSc's
+           orientation (positive volumes summing to the box's), the face labels of quadrangles and
+           6-node triangles on the right planes.
   -corpus  every file of DIR/manifest.txt (make_corpus.py): refused with one line "-solid_mesh
            FILE: ..." containing the expected text, or accepted, as the manifest says; counts per
            family. No file may crash the reader or take long.
@@ -224,6 +232,250 @@ static PetscErrorCode TestValid(const char dir[])
   PetscFunctionReturn(0);
 }
 
+/* Gmsh's reference hexahedron (the order gmsh.h documents, written out again to check it) */
+static const int HexRef[27][3] = {
+    {-1, -1, -1},
+    {1,  -1, -1},
+    {1,  1,  -1},
+    {-1, 1,  -1},
+    {-1, -1, 1 },
+    {1,  -1, 1 },
+    {1,  1,  1 },
+    {-1, 1,  1 },
+    {0,  -1, -1},
+    {-1, 0,  -1},
+    {-1, -1, 0 },
+    {1,  0,  -1},
+    {1,  -1, 0 },
+    {0,  1,  -1},
+    {1,  1,  0 },
+    {-1, 1,  0 },
+    {0,  -1, 1 },
+    {-1, 0,  1 },
+    {1,  0,  1 },
+    {0,  1,  1 },
+    {0,  0,  -1},
+    {0,  -1, 0 },
+    {-1, 0,  0 },
+    {1,  0,  0 },
+    {0,  1,  0 },
+    {0,  0,  1 },
+    {0,  0,  0 }
+};
+static const int Tet10Edge[6][2] = {
+    {0, 1},
+    {1, 2},
+    {2, 0},
+    {3, 0},
+    {3, 2},
+    {3, 1}
+};
+
+/* One quadratic or hexahedral mesh read by the reader itself: see the top of the file. X0 (rank 0):
+   the first format's nodes, which every other format must give again */
+static PetscErrorCode CheckQuadraticMesh(const char dir[], const char file[], DMPolytopeType ect, PetscInt eorder, PetscInt ennodes, PetscInt enc, PetscReal **X0)
+{
+  char             path[PETSC_MAX_PATH_LEN];
+  DM               dm;
+  PetscBool        found, on;
+  DMPolytopeType   ct;
+  PetscInt         order, nnodes, nc, cStart, cEnd, ncl, n, curved = 0, badnode = 0, badJ = 0;
+  const PetscReal *X;
+  PetscReal        vol = 0, diff = 0;
+  PetscMPIInt      rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", dir, file));
+  PetscCall(SolidMeshReadGmsh(PETSC_COMM_WORLD, path, file, &dm));
+  PetscCall(SolidMeshGetGmshCells(dm, &found, &ct, &order, &nnodes, &nc, &X));
+  CHECK(found && ct == ect && order == eorder && nnodes == ennodes, "%s: reported found %d, %s, order %" PetscInt_FMT ", %" PetscInt_FMT " nodes; expected %s, order %" PetscInt_FMT ", %" PetscInt_FMT " nodes\n", file, (int)found, DMPolytopeTypes[ct], order, nnodes, DMPolytopeTypes[ect], eorder, ennodes);
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  ncl = cEnd - cStart;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ncl, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  CHECK(ncl == enc && (rank || nc == enc) && (!rank || (nc == 0 && !X)), "%s: %" PetscInt_FMT " cells in the DM, %" PetscInt_FMT " reported on rank %d; expected %" PetscInt_FMT "\n", file, ncl, nc, rank, enc);
+  if (rank == 0 && found && nnodes == ennodes && nc == enc) {
+    for (PetscInt c = 0; c < nc; c++) {
+      const PetscReal *x = &X[3 * nnodes * c];
+
+      if (ct == DM_POLYTOPE_HEXAHEDRON) {
+        /* the box's cells are straight: node k at the trilinear image of its reference point */
+        for (PetscInt k = 0; k < nnodes; k++)
+          for (int i = 0; i < 3; i++) {
+            PetscReal y = 0;
+
+            for (int a = 0; a < 8; a++) y += x[3 * a + i] * (1 + HexRef[a][0] * HexRef[k][0]) * (1 + HexRef[a][1] * HexRef[k][1]) * (1 + HexRef[a][2] * HexRef[k][2]) / 8;
+            if (PetscAbsReal(y - x[3 * k + i]) > 1e-12) badnode++;
+          }
+      } else
+        for (PetscInt e = 0; e < 6 && nnodes == 10; e++) {
+          const PetscReal *p = &x[3 * Tet10Edge[e][0]], *q = &x[3 * Tet10Edge[e][1]], *m = &x[3 * (4 + e)];
+          PetscReal        d = 0, rp = PetscSqrtReal(p[0] * p[0] + p[1] * p[1]), rq = PetscSqrtReal(q[0] * q[0] + q[1] * q[1]), rm = PetscSqrtReal(m[0] * m[0] + m[1] * m[1]);
+
+          for (int i = 0; i < 3; i++) d = PetscMax(d, PetscAbsReal(m[i] - 0.5 * (p[i] + q[i])));
+          /* straight, or curved on the cylinder's side r = 0.5 with both corners (or on its top or bottom circle) */
+          if (d > 1e-12) {
+            curved++;
+            if (PetscAbsReal(rm - 0.5) > 1e-6 || PetscAbsReal(rp - 0.5) > 1e-6 || PetscAbsReal(rq - 0.5) > 1e-6 || d > 0.1) badnode++;
+          }
+        }
+      if (!*X0) continue;
+      for (PetscInt k = 0; k < 3 * nnodes; k++) diff = PetscMax(diff, PetscAbsReal(x[k] - (*X0)[3 * nnodes * c + k]));
+    }
+    if (!*X0) {
+      PetscCall(PetscMalloc1(3 * nnodes * nc, X0));
+      PetscCall(PetscArraycpy(*X0, X, 3 * nnodes * nc));
+    }
+  }
+  CHECK(!badnode, "%s: %" PetscInt_FMT " node coordinates not where Gmsh's node order puts them\n", file, badnode);
+  CHECK(ct != DM_POLYTOPE_TETRAHEDRON || rank || curved > 0, "%s: no curved edge: the edge nodes were not kept\n", file);
+  CHECK(diff <= 1e-14, "%s: the nodes differ from the first format's by %.1e\n", file, (double)diff);
+  /* the DM's corners in PETSc's orientation: positive Jacobians at the centroid, total volume */
+  for (PetscInt c = cStart; c < cEnd; c++) {
+    PetscReal v, ctr[3], nrm[3], v0[3], J[9], iJ[9], detJ;
+
+    PetscCall(DMPlexComputeCellGeometryFVM(dm, c, &v, ctr, nrm));
+    PetscCall(DMPlexComputeCellGeometryFEM(dm, c, NULL, v0, J, iJ, &detJ));
+    if (!(detJ > 0 && v > 0)) badJ++;
+    vol += v;
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &vol, 1, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &badJ, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  CHECK(!badJ, "%s: %" PetscInt_FMT " cells not positively oriented in PETSc's numbering\n", file, badJ);
+  if (ct == DM_POLYTOPE_HEXAHEDRON) {
+    CHECK(PetscAbsReal(vol - 2) < 1e-12, "%s: the cells' volume is %.15g, not 2\n", file, (double)vol);
+    PetscCall(LabelStratum(dm, "Face Sets", 1, 0, 0.0, &n, &on));
+    CHECK(n == 4 && on, "%s: Face Sets 1 has %" PetscInt_FMT " faces (4 expected), %s on x = 0\n", file, n, on ? "all" : "not all");
+    PetscCall(LabelStratum(dm, "Face Sets", 2, 0, 2.0, &n, &on));
+    CHECK(n == 4 && on, "%s: Face Sets 2 has %" PetscInt_FMT " faces (4 expected), %s on x = 2\n", file, n, on ? "all" : "not all");
+  } else {
+    /* the corners' polyhedron lies inside the cylinder, close to it */
+    CHECK(vol < PETSC_PI / 4 && vol > 0.8 * PETSC_PI / 4, "%s: the cells' volume is %g, pi/4 = %g\n", file, (double)vol, (double)(PETSC_PI / 4));
+    PetscCall(LabelStratum(dm, "Face Sets", 3, 2, 0.0, &n, &on));
+    CHECK(n > 0 && on, "%s: Face Sets 3 has %" PetscInt_FMT " faces, %s on z = 0\n", file, n, on ? "all" : "not all");
+    PetscCall(LabelStratum(dm, "Face Sets", 2, 2, 1.0, &n, &on));
+    CHECK(n > 0 && on, "%s: Face Sets 2 has %" PetscInt_FMT " faces, %s on z = 1\n", file, n, on ? "all" : "not all");
+  }
+  PetscCall(LabelStratum(dm, "Cell Sets", 7, -1, 0, &n, &on));
+  CHECK(n == enc, "%s: Cell Sets 7 has %" PetscInt_FMT " of the %" PetscInt_FMT " cells\n", file, n, enc);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "quadratic %-24s %s order %" PetscInt_FMT ", %" PetscInt_FMT " nodes, %" PetscInt_FMT " cells, volume %.12f, %" PetscInt_FMT " curved edges on rank 0, against the first format %.1e\n", file, DMPolytopeTypes[ct], order, nnodes, ncl, (double)vol, curved, (double)diff));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The patch test on a mesh file with -solid_order 2: q = F X at every node (F uniform) gives every
+  node inside the body no force (|f_a| <= 1e-12 of the largest), the curved edges included; inside:
+  the reference position strictly inside the box [lo, hi], or (cylinder) off its side r = 0.5
+*/
+static PetscErrorCode QuadraticPatch(const char dir[], const char file[], PetscBool cylinder, const PetscReal lo[3], const PetscReal hi[3], PetscReal *rel)
+{
+  const PetscReal    Fu[9] = {1.1, 0.05, -0.02, 0.03, 0.95, 0.04, -0.01, 0.02, 1.02};
+  char               opts[PETSC_MAX_PATH_LEN + 256];
+  MechSystem         sys;
+  Vec                X, v, q, f;
+  const PetscScalar *x, *fa;
+  PetscScalar       *qa;
+  PetscInt           n, nin = 0;
+  PetscReal          fin = 0, fmax = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s -solid_order 2 -solid_material svk -solid_E 100 -solid_g 0,0,0 -solid_fix none", dir, file));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
+  PetscCall(MechSystemCreateState(sys, &X, &v));
+  PetscCall(VecDuplicate(X, &q));
+  PetscCall(VecDuplicate(X, &f));
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &x));
+  PetscCall(VecGetArray(q, &qa));
+  for (PetscInt i = 0; i < n; i += 3)
+    for (int a = 0; a < 3; a++) qa[i + a] = Fu[3 * a] * x[i] + Fu[3 * a + 1] * x[i + 1] + Fu[3 * a + 2] * x[i + 2];
+  PetscCall(VecRestoreArray(q, &qa));
+  PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+  PetscCall(VecGetArrayRead(f, &fa));
+  for (PetscInt i = 0; i < n; i += 3) {
+    const PetscReal fn = PetscSqrtReal(PetscRealPart(fa[i] * fa[i] + fa[i + 1] * fa[i + 1] + fa[i + 2] * fa[i + 2]));
+    PetscBool       in = PETSC_TRUE;
+
+    for (int a = 0; a < 3; a++)
+      if (!(x[i + a] > lo[a] + 1e-9 && x[i + a] < hi[a] - 1e-9)) in = PETSC_FALSE;
+    if (cylinder && PetscSqrtReal(PetscRealPart(x[i] * x[i] + x[i + 1] * x[i + 1])) > 0.5 - 1e-9) in = PETSC_FALSE;
+    fmax = PetscMax(fmax, fn);
+    if (in) {
+      fin = PetscMax(fin, fn);
+      nin++;
+    }
+  }
+  PetscCall(VecRestoreArrayRead(f, &fa));
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &fin, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &fmax, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nin, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  *rel = fmax > 0 ? fin / fmax : 1;
+  if (cylinder) {
+    /* the file's curved edges are kept: the nodes on the side r = 0.5 are the vertices and all the
+       edge nodes there (many more than with the vertices alone, -solid_order 1) */
+    PetscInt side[2] = {0, 0};
+
+    for (int o = 0; o < 2; o++) {
+      MechSystem s1;
+      Vec        X1, v1;
+
+      PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s -solid_order %d -solid_fix none", dir, file, 2 - o));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &s1));
+      PetscCall(MechSystemCreateState(s1, &X1, &v1));
+      PetscCall(VecGetLocalSize(X1, &n));
+      PetscCall(VecGetArrayRead(X1, &x));
+      for (PetscInt i = 0; i < n; i += 3)
+        if (PetscAbsReal(PetscSqrtReal(PetscRealPart(x[i] * x[i] + x[i + 1] * x[i + 1])) - 0.5) < 1e-9) side[o]++;
+      PetscCall(VecRestoreArrayRead(X1, &x));
+      PetscCall(VecDestroy(&X1));
+      PetscCall(VecDestroy(&v1));
+      PetscCall(MechSystemDestroy(&s1));
+    }
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, side, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "quadratic patch %-22s nodes on the curved side r = 0.5: %" PetscInt_FMT " with -solid_order 2, %" PetscInt_FMT " vertices (-solid_order 1)\n", file, side[0], side[1]));
+    CHECK(side[0] > 3 * side[1], "%s: %" PetscInt_FMT " nodes on the curved side with -solid_order 2, %" PetscInt_FMT " vertices: the file's curved edges were not kept\n", file, side[0], side[1]);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "quadratic patch %-22s -solid_order 2, q = F X: %" PetscInt_FMT " nodes inside, largest |f| there %.2e of the largest\n", file, nin, (double)*rel));
+  CHECK(nin > 0 && *rel <= 1e-12, "%s: the patch test leaves %.2e of the largest force on the inner nodes (%" PetscInt_FMT " of them)\n", file, (double)*rel, nin);
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&f));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestQuadratic(const char dir[])
+{
+  const char          *fmt[]   = {"msh22", "msh22_bin", "msh41", "msh41_bin"};
+  const char          *base[]  = {"cyl_tet10", "hex8", "hex27"};
+  const DMPolytopeType ct[]    = {DM_POLYTOPE_TETRAHEDRON, DM_POLYTOPE_HEXAHEDRON, DM_POLYTOPE_HEXAHEDRON};
+  const PetscInt       order[] = {2, 1, 2}, nnodes[] = {10, 8, 27}, nc[] = {66, 16, 16};
+
+  PetscFunctionBegin;
+  for (int b = 0; b < 3; b++) {
+    PetscReal *X0 = NULL;
+
+    for (int f = 0; f < 4; f++) {
+      char file[64];
+
+      PetscCall(PetscSNPrintf(file, sizeof(file), "%s_%s.msh", base[b], fmt[f]));
+      PetscCall(CheckQuadraticMesh(dir, file, ct[b], order[b], nnodes[b], nc[b], &X0));
+    }
+    PetscCall(PetscFree(X0));
+  }
+  {
+    const PetscReal clo[3] = {-1, -1, 0}, chi[3] = {1, 1, 1}, blo[3] = {0, 0, 0}, bhi[3] = {2, 1, 1};
+    PetscReal       rel;
+
+    PetscCall(QuadraticPatch(dir, "cyl_tet10_msh41_bin.msh", PETSC_TRUE, clo, chi, &rel));
+    PetscCall(QuadraticPatch(dir, "hex27_msh22.msh", PETSC_FALSE, blo, bhi, &rel));
+  }
+  PetscFunctionReturn(0);
+}
+
 static char lastError[1024];
 
 static PetscErrorCode CatchError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
@@ -326,7 +578,7 @@ int main(int argc, char **argv)
 {
   char      dir[PETSC_MAX_PATH_LEN] = ".", corpus[PETSC_MAX_PATH_LEN] = "";
   char      plex[PETSC_MAX_PATH_LEN] = "", msh[PETSC_MAX_PATH_LEN] = "";
-  PetscBool valid = PETSC_FALSE, hascorpus, hasplex;
+  PetscBool valid = PETSC_FALSE, quadratic = PETSC_FALSE, hascorpus, hasplex;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -334,10 +586,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-dir", dir, sizeof(dir), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-corpus", corpus, sizeof(corpus), &hascorpus));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-valid", &valid, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-quadratic", &quadratic, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-write_plex", plex, sizeof(plex), &hasplex));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-from", msh, sizeof(msh), NULL));
   if (hasplex) PetscCall(WritePlex(msh, plex));
   if (valid) PetscCall(TestValid(dir));
+  if (quadratic) PetscCall(TestQuadratic(dir));
   if (hascorpus) PetscCall(TestCorpus(corpus));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failure%s\n", failures ? "FAILED" : "passed", failures, failures == 1 ? "" : "s"));
   PetscCall(PetscFinalize());

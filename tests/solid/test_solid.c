@@ -961,7 +961,8 @@ static PetscErrorCode TestMeshes(const char dir[])
   MESH("two tetrahedra", "tet_ok.msh", "", NULL);
   MESH("shipped beam, label", "../../examples/meshes/beam.msh", "-solid_fix_label \"Face Sets\" -solid_fix_value 1", NULL);
   MESH("2-D mesh", "square2d.msh", "", "the mesh is 2-D");
-  MESH("hexahedra", "hexahedra.msh", "", "cells are not tetrahedra");
+  MESH("one hexahedron", "hexahedra.msh", "", NULL);
+  MESH("a prism", "prism.msh", "", "is a prism, Gmsh element type 6");
   MESH("inverted cell", "inverted.msh", "", "1 inverted (negative-volume) tetrahedra");
   MESH("missing file", "no_such_mesh.msh", "", "the file does not exist");
   MESH("not a mesh", "meson.build", "", "not a mesh file tsmech reads");

@@ -6,23 +6,10 @@
   damping at the step's velocity. Follower pressures are not conservative: discgrad2 refuses them
   (MechSystemSetTangentNonsymmetric()).
 
-  The element loop needs, per cell and quadrature point, only F at both states, the point's weight
-  and the shape-function gradients: DiscGradPoint() is the point kernel, the loop below runs it on
-  the linear tetrahedra (one point of weight V0).
+  The element loop is SolidForce()'s, per cell and quadrature point (every order and cell of the
+  element layout, solidimpl.h), with the discrete stress in place of P(F).
 */
 #include "solidimpl.h"
-
-/* fe[a] += w Pbar g[a] for the nb shape functions of one quadrature point; PETSC_FALSE where the
-   material's energy is undefined (an inverted element) */
-static PetscBool DiscGradPoint(const Solid *s, const PetscReal F0[9], const PetscReal F1[9], PetscReal w, PetscInt nb, const PetscReal g[][3], PetscReal fe[])
-{
-  PetscReal P[9];
-
-  if (!s->mat->discstress(&s->mod, F0, F1, P)) return PETSC_FALSE;
-  for (PetscInt a = 0; a < nb; a++)
-    for (PetscInt i = 0; i < 3; i++) fe[3 * a + i] += w * (P[3 * i] * g[a][0] + P[3 * i + 1] * g[a][1] + P[3 * i + 2] * g[a][2]);
-  return PETSC_TRUE;
-}
 
 /* MechDiscreteGradientFn of the solid: fbar(t, q0, q1, v) */
 static PetscErrorCode SolidDiscreteGradient(MechSystem sys, PetscReal t, Vec q0, Vec q1, Vec v, Vec f, void *ctx)
@@ -31,7 +18,7 @@ static PetscErrorCode SolidDiscreteGradient(MechSystem sys, PetscReal t, Vec q0,
   Vec                q0l, q1l, fl;
   const PetscScalar *x0, *x1;
   PetscScalar       *y;
-  PetscReal          g[4][3], F0[9], F1[9], fe[12];
+  PetscReal          F0[9], F1[9], P[9];
 
   PetscFunctionBegin;
   (void)sys;
@@ -41,16 +28,17 @@ static PetscErrorCode SolidDiscreteGradient(MechSystem sys, PetscReal t, Vec q0,
   PetscCall(VecZeroEntries(fl));
   PetscCall(VecGetArray(fl, &y));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    const PetscInt *o = &s->loff[4 * c];
-
-    SolidDeformation(s, c, x0, g, F0);
-    SolidDeformation(s, c, x1, g, F1);
-    PetscCall(PetscArrayzero(fe, 12));
-    /* like SolidForce(): a non-finite residual fails the stage */
-    if (!DiscGradPoint(s, F0, F1, s->vol[c], 4, (const PetscReal(*)[3])g, fe))
-      for (PetscInt k = 0; k < 12; k++) fe[k] = (PetscReal)NAN;
-    for (PetscInt a = 0; a < 4; a++)
-      for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += fe[3 * a + i];
+    for (PetscInt k = 0; k < s->nq; k++) {
+      SolidDeformationAt(s, c, k, x0, F0);
+      SolidDeformationAt(s, c, k, x1, F1);
+      if (!s->mat->discstress(&s->mod, F0, F1, P)) {
+        /* like SolidForce(): an inverted element gives a non-finite residual, which fails the stage */
+        for (PetscInt a = 0; a < s->nen; a++)
+          for (PetscInt i = 0; i < 3; i++) y[s->loff[s->nen * c + a] + i] = (PetscReal)NAN;
+        break;
+      }
+      SolidAddStress(s, c, k, SolidWeight(s, c, k), P, y);
+    }
   }
   /* dead loads do not depend on the state */
   if (s->nloads) PetscCall(SolidLoadsAddForce(s, t, x1, y));

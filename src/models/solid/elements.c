@@ -1,37 +1,38 @@
 /*
-  The solid's element kernels on linear (P1) tetrahedra: with reference vertices X0..X3 and current
-  x0..x3,
+  The solid's element kernels on the element layout of solidimpl.h (tetrahedra P1, P2; hexahedra
+  Q1, Q2): per cell, per quadrature point k with reference gradients g_a = dN_a/dX and weight
+  w_k = (quadrature weight) det dX/dxi,
 
-      Dm = [X1 - X0, X2 - X0, X3 - X0],  Ds = [x1 - x0, ...],  F = Ds Dm^-1,  V0 = |det Dm| / 6,
+      F = sum_a x_a g_a^T,   f_a += w_k P(F) g_a,   K_{ai,bk} += w_k (dP/dF)_{ijkl} g_aj g_bl,
 
-  the nodal forces (moved to the left-hand side, f = dW/dq) are f_a = V0 P(F) g_a, with g_a
-  (a = 1, 2, 3) the rows of Dm^-1 and g_0 = -(g_1 + g_2 + g_3): the gradients of the linear shape
-  functions, and P = dW/dF the material's first Piola-Kirchhoff stress (materials.c). The consistent
-  tangent K_{ai,bk} = V0 (dP/dF)_{ijkl} g_aj g_bl comes from the directional derivatives dP of the
-  material, evaluated for dF = e_k g_b^T (docs/solid.md, §1, §3, §4).
+  with P = dW/dF the material's first Piola-Kirchhoff stress (materials.c) and the tangent from the
+  directional derivatives dP of the material, evaluated for dF = e_k g_b^T (docs/solid.md, §1, §3,
+  §4). On P1 tetrahedra (one point, w = V0, g_1..g_3 the rows of Dm^-1) this is the classical
+  constant-strain element, computed as before the layout.
 
   Each cell belongs to exactly one rank (no overlap); element contributions are summed in local
   vectors and added into the global ones (DMLocalToGlobal with ADD_VALUES), and matrices are
   assembled with global indices. Rayleigh damping D = alpha M + beta K0 (K0 the tangent at the
   reference configuration), gravity -M g. Invariants: the three components of the linear momentum
-  sum_i (M v)_i and of the angular momentum sum_i q_i x (M v)_i (§5, §8); an inverted element fails
-  the stage (§7).
+  sum_i (M v)_i and of the angular momentum sum_i q_i x (M v)_i (§5, §8); an element with J <= 0 at
+  any quadrature point is inverted and fails the stage (§7).
 */
 #include "solidimpl.h"
 
-/* The element tangent Ke[12][12] (row (a, i), column (b, k)) at the point p, times scale */
-static void SolidElementTangent(const Solid *s, PetscInt c, const SolidPoint *p, PetscReal g[4][3], PetscReal scale, PetscReal Ke[144])
+/* Adds the tangent of cell c at quadrature point k (the point p), times V, into Ke (3 nen square; row (a, i), column (b, k)) */
+static void SolidElementTangent(const Solid *s, PetscInt c, PetscInt k, const SolidPoint *p, PetscReal V, PetscReal Ke[])
 {
-  const PetscReal V = s->vol[c] * scale;
-  PetscReal       dF[9], dP[9];
+  const PetscInt   nen = s->nen, n = 3 * nen;
+  const PetscReal *g = SolidGrad(s, c, k);
+  PetscReal        dF[9], dP[9];
 
-  for (PetscInt b = 0; b < 4; b++) {
-    for (PetscInt k = 0; k < 3; k++) {
+  for (PetscInt b = 0; b < nen; b++) {
+    for (PetscInt kk = 0; kk < 3; kk++) {
       for (PetscInt i = 0; i < 9; i++) dF[i] = 0;
-      for (PetscInt l = 0; l < 3; l++) dF[3 * k + l] = g[b][l];
+      for (PetscInt l = 0; l < 3; l++) dF[3 * kk + l] = g[3 * b + l];
       s->mat->dstress(&s->mod, p, dF, dP);
-      for (PetscInt a = 0; a < 4; a++)
-        for (PetscInt i = 0; i < 3; i++) Ke[(3 * a + i) * 12 + 3 * b + k] = V * (dP[3 * i] * g[a][0] + dP[3 * i + 1] * g[a][1] + dP[3 * i + 2] * g[a][2]);
+      for (PetscInt a = 0; a < nen; a++)
+        for (PetscInt i = 0; i < 3; i++) Ke[(3 * a + i) * n + 3 * b + kk] += V * (dP[3 * i] * g[3 * a] + dP[3 * i + 1] * g[3 * a + 1] + dP[3 * i + 2] * g[3 * a + 2]);
     }
   }
 }
@@ -55,13 +56,13 @@ PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScalar **a)
 }
 
 /*
-  f = elastic forces + gravity + Rayleigh damping. A neo-Hookean element with J <= 0 has no
-  stress: its vertices get a NaN force, so that the residual is not finite and the solver fails
-  the stage (rejected and retried under an adaptive controller) instead of accepting it. A model
-  has no handle on the SNES that evaluates it, so it cannot call SNESSetFunctionDomainError(); the
-  non-finite residual is the signal the SNES and src/ts/stepstate.c act on. The elements with
-  J <= 0 (any material) are recorded, without communication, for MechSolidGetInverted(), and
-  -info names the first.
+  f = elastic forces + gravity + Rayleigh damping. A neo-Hookean element with J <= 0 at a quadrature
+  point has no stress: its nodes get a NaN force, so that the residual is not finite and the solver
+  fails the stage (rejected and retried under an adaptive controller) instead of accepting it. A
+  model has no handle on the SNES that evaluates it, so it cannot call SNESSetFunctionDomainError();
+  the non-finite residual is the signal the SNES and src/ts/stepstate.c act on. The elements with
+  J <= 0 (any material) are recorded, without communication, for MechSolidGetInverted(), and -info
+  names the first.
 */
 PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
 {
@@ -69,7 +70,7 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
   Vec                ql, fl;
   const PetscScalar *x;
   PetscScalar       *y;
-  PetscReal          g[4][3], F[9], P[9];
+  PetscReal          F[9], P[9], Jfirst = 0;
   SolidPoint         p;
   PetscInt           ninv = 0, first = -1;
 
@@ -80,29 +81,38 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
   PetscCall(VecZeroEntries(fl));
   PetscCall(VecGetArray(fl, &y));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    const PetscInt *o = &s->loff[4 * c];
+    const PetscInt *o    = &s->loff[s->nen * c];
+    PetscBool       inv  = PETSC_FALSE;
+    PetscReal       Jmin = PETSC_MAX_REAL;
 
-    SolidDeformation(s, c, x, g, F);
-    if (!s->mat->setup(&s->mod, F, &p)) {
-      for (PetscInt a = 0; a < 4; a++)
-        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] = (PetscReal)NAN;
+    for (PetscInt k = 0; k < s->nq; k++) {
+      SolidDeformationAt(s, c, k, x, F);
+      if (!s->mat->setup(&s->mod, F, &p)) {
+        for (PetscInt a = 0; a < s->nen; a++)
+          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] = (PetscReal)NAN;
+      }
+      if (!(p.J > 0)) {
+        inv  = PETSC_TRUE;
+        Jmin = PetscMin(Jmin, p.J);
+        if (s->mat->positiveJ) continue;
+      }
+      s->mat->stress(&s->mod, &p, P, NULL);
+      SolidAddStress(s, c, k, SolidWeight(s, c, k), P, y);
     }
-    if (!(p.J > 0)) {
+    if (inv) {
       ninv++;
-      if (first < 0 || s->cellid[c] < s->cellid[first]) first = c;
-      if (s->mat->positiveJ) continue;
+      if (first < 0 || s->cellid[c] < s->cellid[first]) {
+        first  = c;
+        Jfirst = Jmin;
+      }
     }
-    s->mat->stress(&s->mod, &p, P, NULL);
-    for (PetscInt a = 0; a < 4; a++)
-      for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += s->vol[c] * (P[3 * i] * g[a][0] + P[3 * i + 1] * g[a][1] + P[3 * i + 2] * g[a][2]);
   }
   /* loads on boundary faces (loads.c) */
   if (s->nloads) PetscCall(SolidLoadsAddForce(s, t, x, y));
   if (ninv) {
-    SolidDeformation(s, first, x, g, F);
     s->ninv     = ninv;
     s->firstinv = s->cellid[first];
-    s->Jinv     = SolidDet3(F);
+    s->Jinv     = Jfirst;
     s->tinv     = t;
     PetscCall(PetscInfo(s->dm, "element %" PetscInt_FMT " inverted (J = %g <= 0, reference centroid (%g, %g, %g)); %" PetscInt_FMT " inverted on this rank%s\n", s->firstinv, (double)s->Jinv, (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2], ninv, s->mat->positiveJ ? ": the stage fails" : ""));
   }
@@ -134,26 +144,34 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
    configuration, without loads) and the follower loads' stiffness into the assembled J */
 PetscErrorCode SolidAddElementTangents(Solid *s, PetscReal t, const PetscScalar x[], PetscReal scale, Mat J)
 {
-  PetscReal  g[4][3], F[9], Ke[144];
-  PetscInt   idx[12];
-  SolidPoint p;
+  const PetscInt n = 3 * s->nen;
+  PetscReal      F[9], *Ke;
+  PetscInt       idx[3 * SOLID_MAX_NEN];
+  SolidPoint     p;
 
   PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n * n, &Ke));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    if (x) {
-      SolidDeformation(s, c, x, g, F);
-      /* an inverted neo-Hookean element has no tangent; the force has failed the stage already */
-      if (!s->mat->setup(&s->mod, F, &p)) continue;
-    } else {
-      /* the reference configuration */
-      SolidGradients(s, c, g);
-      for (PetscInt i = 0; i < 9; i++) F[i] = i % 4 == 0 ? 1.0 : 0.0;
-      (void)s->mat->setup(&s->mod, F, &p);
+    PetscBool ok = PETSC_TRUE;
+
+    PetscCall(PetscArrayzero(Ke, n * n));
+    for (PetscInt k = 0; k < s->nq && ok; k++) {
+      if (x) {
+        SolidDeformationAt(s, c, k, x, F);
+        /* an inverted neo-Hookean element has no tangent; the force has failed the stage already */
+        if (!s->mat->setup(&s->mod, F, &p)) ok = PETSC_FALSE;
+      } else {
+        /* the reference configuration */
+        for (PetscInt i = 0; i < 9; i++) F[i] = i % 4 == 0 ? 1.0 : 0.0;
+        (void)s->mat->setup(&s->mod, F, &p);
+      }
+      if (ok) SolidElementTangent(s, c, k, &p, SolidWeight(s, c, k) * scale, Ke);
     }
-    SolidElementTangent(s, c, &p, g, scale, Ke);
+    if (!ok) continue;
     SolidCellIndices(s, c, idx);
-    PetscCall(MatSetValues(J, 12, idx, 12, idx, Ke, ADD_VALUES));
+    PetscCall(MatSetValues(J, n, idx, n, idx, Ke, ADD_VALUES));
   }
+  PetscCall(PetscFree(Ke));
   if (x && s->follower) PetscCall(SolidLoadsAddTangent(s, t, x, scale, J));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
@@ -181,6 +199,13 @@ PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal
   PetscFunctionReturn(0);
 }
 
+/* P1 tetrahedra with the neo-Hookean material: the tangent action in spatial form, keeping per cell
+   the spatial gradients G_b = F^-T g_b (b = 1, 2, 3) and mu - lambda ln J (10 reals, the material's nstate) */
+static inline PetscBool SolidSpatial(const Solid *s)
+{
+  return s->mat->spatial && s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /*
   The neo-Hookean tangent action of cell c in spatial form (docs/solid.md, §4): with d_b = w_b - w_0,
   dF = sum_b d_b g_b^T and H = dF F^-1 = sum_b d_b G_b^T, the force increments are
@@ -189,7 +214,7 @@ PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal
 static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscScalar x[], const PetscReal st[], PetscReal V, PetscScalar y[])
 {
   const PetscInt  *o = &s->loff[4 * c];
-  const PetscReal *g = &s->Dinv[9 * c], *G = st;
+  const PetscReal *g = SolidGrad(s, c, 0) + 3, *G = st;
   PetscReal        d[9], dF[9], H[9], trH, r[3];
 
   for (PetscInt b = 0; b < 3; b++)
@@ -214,14 +239,16 @@ static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscS
   for (PetscInt i = 0; i < 3; i++) y[o[0] + i] -= r[i];
 }
 
+/* Keeps, per cell and quadrature point, what the material's dP needs at q (SolidTangentApply()) */
 PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
 {
   Solid             *s  = (Solid *)ctx;
   const PetscInt     ns = s->mat->nstate;
   Vec                ql;
   const PetscScalar *x;
-  PetscReal          g[4][3], F[9];
+  PetscReal          F[9];
   SolidPoint         p;
+  const PetscBool    spatial = SolidSpatial(s);
 
   PetscFunctionBegin;
   (void)sys;
@@ -234,21 +261,32 @@ PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, 
     PetscCall(SolidRestoreLocal(s, &ql, &x));
   }
   if (!ns) PetscFunctionReturn(0);
-  if (!s->store) PetscCall(PetscMalloc1(ns * s->ncells, &s->store));
+  if (!s->store) PetscCall(PetscMalloc1((size_t)ns * s->nq * s->ncells, &s->store));
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    SolidDeformation(s, c, x, g, F);
-    /* an inverted neo-Hookean cell (its force has failed the stage): a zero state (docs/solid.md, §7) */
-    if (!s->mat->setup(&s->mod, F, &p)) {
-      PetscCall(PetscArrayzero(&s->store[ns * c], ns));
-      continue;
+    for (PetscInt k = 0; k < s->nq; k++) {
+      PetscReal *st = &s->store[((size_t)c * s->nq + k) * ns];
+
+      SolidDeformationAt(s, c, k, x, F);
+      /* an inverted neo-Hookean cell (its force has failed the stage): a zero state (docs/solid.md, §7) */
+      if (!s->mat->setup(&s->mod, F, &p)) {
+        PetscCall(PetscArrayzero(st, ns));
+        continue;
+      }
+      if (spatial) {
+        const PetscReal *g = SolidGrad(s, c, 0);
+
+        for (PetscInt b = 0; b < 3; b++)
+          for (PetscInt i = 0; i < 3; i++) st[3 * b + i] = p.FinvT[3 * i] * g[3 * (b + 1)] + p.FinvT[3 * i + 1] * g[3 * (b + 1) + 1] + p.FinvT[3 * i + 2] * g[3 * (b + 1) + 2];
+        st[9] = s->mod.mu - s->mod.lambda * p.lnJ;
+      } else s->mat->pack(&s->mod, &p, st);
     }
-    s->mat->pack(&s->mod, &p, g, &s->store[ns * c]);
   }
   PetscCall(SolidRestoreLocal(s, &ql, &x));
   PetscFunctionReturn(0);
 }
 
+/* y = (cK K + cD (alpha M + beta K0)) w at the state of the last SolidTangentLinearize() */
 PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
 {
   Solid             *s  = (Solid *)ctx;
@@ -257,6 +295,7 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   const PetscScalar *x;
   PetscScalar       *ya;
   SolidPoint         p;
+  const PetscBool    spatial = SolidSpatial(s);
 
   PetscFunctionBegin;
   (void)sys;
@@ -266,20 +305,19 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscCall(VecZeroEntries(yl));
   PetscCall(VecGetArray(yl, &ya));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    const PetscInt *o = &s->loff[4 * c];
-    const PetscReal V = s->cK * s->vol[c];
-    PetscReal       g[4][3], dF[9], dP[9];
-
-    if (s->mat->spatial) {
-      SolidApplyNeoHookean(s, c, x, &s->store[ns * c], V, ya);
+    if (spatial) {
+      SolidApplyNeoHookean(s, c, x, &s->store[ns * c], s->cK * SolidWeight(s, c, 0), ya);
       continue;
     }
-    /* dF = sum_a w_a g_a^T: the deformation of the direction w */
-    SolidDeformation(s, c, x, g, dF);
-    if (ns && s->mat->unpack) s->mat->unpack(&s->mod, &s->store[ns * c], &p);
-    s->mat->dstress(&s->mod, &p, dF, dP);
-    for (PetscInt a = 0; a < 4; a++)
-      for (PetscInt i = 0; i < 3; i++) ya[o[a] + i] += V * (dP[3 * i] * g[a][0] + dP[3 * i + 1] * g[a][1] + dP[3 * i + 2] * g[a][2]);
+    for (PetscInt k = 0; k < s->nq; k++) {
+      PetscReal dF[9], dP[9];
+
+      /* dF = sum_a w_a g_a^T: the deformation of the direction w */
+      SolidDeformationAt(s, c, k, x, dF);
+      if (ns && s->mat->unpack) s->mat->unpack(&s->mod, &s->store[((size_t)c * s->nq + k) * ns], &p);
+      s->mat->dstress(&s->mod, &p, dF, dP);
+      SolidAddStress(s, c, k, s->cK * SolidWeight(s, c, k), dP, ya);
+    }
   }
   if (s->follower) PetscCall(SolidLoadsApply(s, x, ya));
   PetscCall(VecRestoreArray(yl, &ya));
@@ -305,22 +343,24 @@ PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRe
   Solid             *s = (Solid *)ctx;
   Vec                ql;
   const PetscScalar *x;
-  PetscReal          g[4][3], F[9], P[9], W, e = 0, eg = 0;
+  PetscReal          F[9], P[9], W, e = 0, eg = 0;
   SolidPoint         p;
 
   PetscFunctionBegin;
   (void)sys;
   (void)v;
   PetscCall(SolidGetLocal(s, q, &ql, &x));
-  for (PetscInt c = 0; c < s->ncells; c++) {
-    SolidDeformation(s, c, x, g, F);
-    if (!s->mat->setup(&s->mod, F, &p)) {
-      /* the neo-Hookean energy grows without bound as J -> 0 */
-      e = PETSC_INFINITY;
-      break;
+  for (PetscInt c = 0; c < s->ncells && e < PETSC_INFINITY; c++) {
+    for (PetscInt k = 0; k < s->nq; k++) {
+      SolidDeformationAt(s, c, k, x, F);
+      if (!s->mat->setup(&s->mod, F, &p)) {
+        /* the neo-Hookean energy grows without bound as J -> 0 */
+        e = PETSC_INFINITY;
+        break;
+      }
+      s->mat->stress(&s->mod, &p, P, &W);
+      e += SolidWeight(s, c, k) * W;
     }
-    s->mat->stress(&s->mod, &p, P, &W);
-    e += s->vol[c] * W;
   }
   if (s->nloads && e < PETSC_INFINITY) {
     PetscReal el;
@@ -368,18 +408,18 @@ PetscErrorCode SolidMomentum(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRea
 }
 
 /*
-  A matrix with the vertex couplings of the mesh, block size 3, every coupling present (explicit
-  zeros). The couplings are counted with MATPREALLOCATOR from the cells' vertices (it sends the
-  rows of vertices owned elsewhere to their owners): DMCreateMatrix() derives the same pattern
-  from the mesh's adjacency, at several times the cost (26 s against 3 s for 1.6 million cells).
+  A matrix with the node couplings of the mesh, block size 3, every coupling present (explicit
+  zeros). The couplings are counted with MATPREALLOCATOR from the cells' nodes (it sends the rows
+  of nodes owned elsewhere to their owners): DMCreateMatrix() derives the same pattern from the
+  mesh's adjacency, at several times the cost (26 s against 3 s for 1.6 million cells).
 */
 PetscErrorCode SolidCreatePattern(Solid *s, Mat *A)
 {
-  MPI_Comm  comm       = PetscObjectComm((PetscObject)s->dm);
-  PetscReal zeros[144] = {0};
-  PetscInt  m, M, bidx[4];
-  Vec       x;
-  Mat       pre;
+  MPI_Comm   comm = PetscObjectComm((PetscObject)s->dm);
+  PetscReal *zeros;
+  PetscInt   m, M, bidx[SOLID_MAX_NEN];
+  Vec        x;
+  Mat        pre;
 
   PetscFunctionBegin;
   PetscCall(DMGetGlobalVector(s->dm, &x));
@@ -391,10 +431,12 @@ PetscErrorCode SolidCreatePattern(Solid *s, Mat *A)
   PetscCall(MatSetSizes(pre, m, m, M, M));
   PetscCall(MatSetBlockSize(pre, 3));
   PetscCall(MatSetUp(pre));
+  PetscCall(PetscCalloc1(9 * s->nen * s->nen, &zeros));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    for (PetscInt a = 0; a < 4; a++) bidx[a] = s->goff[4 * c + a] / 3;
-    PetscCall(MatSetValuesBlocked(pre, 4, bidx, 4, bidx, zeros, INSERT_VALUES));
+    for (PetscInt a = 0; a < s->nen; a++) bidx[a] = s->goff[s->nen * c + a] / 3;
+    PetscCall(MatSetValuesBlocked(pre, s->nen, bidx, s->nen, bidx, zeros, INSERT_VALUES));
   }
+  PetscCall(PetscFree(zeros));
   PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
   PetscCall(MatCreate(comm, A));
@@ -407,25 +449,83 @@ PetscErrorCode SolidCreatePattern(Solid *s, Mat *A)
   PetscFunctionReturn(0);
 }
 
-/* Consistent mass rho V0/20 (1 + delta_ab) I3 per element, or lumped rho V0/4 per vertex */
+/*
+  The mass. P1 tetrahedra: consistent rho V0/20 (1 + delta_ab) I3 per element, or lumped rho V0/4
+  per vertex. Other cells: consistent M_ab = sum_k rho N_a N_b w_k I3 with a rule exact for the
+  integrand on affine cells (degree 2 order on tetrahedra, order + 1 Gauss points per direction on
+  hexahedra); lumped by HRZ diagonal scaling (Hinton, Rock and Zienkiewicz 1976, docs/solid.md):
+  m_a = M_aa m / sum_b M_bb with m the element's mass, positive where the row sums of P2
+  tetrahedra are not (they are negative at the vertices). On P1 tetrahedra HRZ is the rho V0/4 above.
+*/
 PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
 {
-  PetscReal Me[144];
-  PetscInt  idx[12];
+  const PetscInt     nen = s->nen, n = 3 * nen;
+  PetscReal         *Me, *Ms;
+  PetscInt           idx[3 * SOLID_MAX_NEN], nq = 0;
+  PetscQuadrature    quad = NULL;
+  PetscTabulation    T    = NULL;
+  const PetscReal   *qw   = NULL;
+  const PetscScalar *X    = NULL;
+  const PetscBool    p1   = s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
-  for (PetscInt c = 0; c < s->ncells; c++) {
-    const PetscReal m = s->rho * s->vol[c];
+  PetscCall(PetscMalloc2(n * n, &Me, nen * nen, &Ms));
+  if (!p1) {
+    const PetscReal *qp;
 
-    for (PetscInt r = 0; r < 12; r++)
-      for (PetscInt k = 0; k < 12; k++) {
-        const PetscInt a = r / 3, i = r % 3, b = k / 3, j = k % 3;
-
-        Me[12 * r + k] = i != j ? 0.0 : (lumped ? (a == b ? m / 4 : 0.0) : m / 20 * (a == b ? 2.0 : 1.0));
-      }
-    SolidCellIndices(s, c, idx);
-    PetscCall(MatSetValues(M, 12, idx, 12, idx, Me, ADD_VALUES));
+    if (s->ct == DM_POLYTOPE_TETRAHEDRON) PetscCall(PetscDTSimplexQuadrature(3, 2 * s->order, PETSCDTSIMPLEXQUAD_DEFAULT, &quad));
+    else PetscCall(PetscDTGaussTensorQuadrature(3, 1, s->order + 1, -1.0, 1.0, &quad));
+    PetscCall(PetscQuadratureGetData(quad, NULL, NULL, &nq, &qp, &qw));
+    PetscCall(PetscFECreateTabulation(s->fe, 1, nq, qp, 1, &T));
+    PetscCall(VecGetArrayRead(s->Xref, &X));
   }
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    if (p1) {
+      const PetscReal m = s->rho * s->vol[c];
+
+      for (PetscInt r = 0; r < 12; r++)
+        for (PetscInt k = 0; k < 12; k++) {
+          const PetscInt a = r / 3, i = r % 3, b = k / 3, j = k % 3;
+
+          Me[12 * r + k] = i != j ? 0.0 : (lumped ? (a == b ? m / 4 : 0.0) : m / 20 * (a == b ? 2.0 : 1.0));
+        }
+    } else {
+      const PetscInt *o = &s->loff[nen * c];
+
+      PetscCall(PetscArrayzero(Ms, nen * nen));
+      for (PetscInt k = 0; k < nq; k++) {
+        const PetscReal *B = &T->T[0][k * nen], *D = &T->T[1][k * nen * 3];
+        PetscReal        Jm[9] = {0}, w;
+
+        for (PetscInt a = 0; a < nen; a++)
+          for (PetscInt i = 0; i < 3; i++)
+            for (PetscInt j = 0; j < 3; j++) Jm[3 * i + j] += PetscRealPart(X[o[a] + i]) * D[3 * s->perm[a] + j];
+        w = s->rho * qw[k] * SolidDet3(Jm);
+        for (PetscInt a = 0; a < nen; a++)
+          for (PetscInt b = 0; b < nen; b++) Ms[a * nen + b] += w * B[s->perm[a]] * B[s->perm[b]];
+      }
+      if (lumped) {
+        PetscReal m = 0, d = 0;
+
+        for (PetscInt a = 0; a < nen; a++) {
+          d += Ms[a * nen + a];
+          for (PetscInt b = 0; b < nen; b++) m += Ms[a * nen + b];
+        }
+        for (PetscInt a = 0; a < nen; a++)
+          for (PetscInt b = 0; b < nen; b++) Ms[a * nen + b] = a == b ? Ms[a * nen + a] * m / d : 0.0;
+      }
+      for (PetscInt r = 0; r < n; r++)
+        for (PetscInt k = 0; k < n; k++) Me[n * r + k] = r % 3 != k % 3 ? 0.0 : Ms[(r / 3) * nen + k / 3];
+    }
+    SolidCellIndices(s, c, idx);
+    PetscCall(MatSetValues(M, n, idx, n, idx, Me, ADD_VALUES));
+  }
+  if (!p1) {
+    PetscCall(VecRestoreArrayRead(s->Xref, &X));
+    PetscCall(PetscTabulationDestroy(&T));
+    PetscCall(PetscQuadratureDestroy(&quad));
+  }
+  PetscCall(PetscFree2(Me, Ms));
   PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
@@ -505,15 +605,21 @@ PetscErrorCode MechSolidGetInverted(MechSystem sys, Vec q, PetscInt *count, Pets
   if (q) {
     Vec                ql;
     const PetscScalar *x;
-    PetscReal          g[4][3], F[9];
+    PetscReal          F[9];
 
     loc[0] = 0;
     loc[1] = -1;
     tl     = PETSC_MIN_REAL;
     PetscCall(SolidGetLocal(s, q, &ql, &x));
     for (PetscInt c = 0; c < s->ncells; c++) {
-      SolidDeformation(s, c, x, g, F);
-      if (SolidDet3(F) > 0) continue;
+      PetscBool inv = PETSC_FALSE;
+
+      /* inverted: J <= 0 at any quadrature point */
+      for (PetscInt k = 0; k < s->nq && !inv; k++) {
+        SolidDeformationAt(s, c, k, x, F);
+        if (!(SolidDet3(F) > 0)) inv = PETSC_TRUE;
+      }
+      if (!inv) continue;
       loc[0]++;
       if (loc[1] < 0 || s->cellid[c] < loc[1]) loc[1] = s->cellid[c];
     }

@@ -9,25 +9,29 @@
   file is read on rank 0 into memory, every count is checked against the bytes left before
   anything is allocated for it, node tags are mapped through a table no larger than a few times
   the node count (or a sorted list), every element's node and entity is resolved, tag counts are
-  bounded, coordinates must be finite, and a tetrahedron must have four distinct vertices and a
-  positive volume. Rank 0 alone reads; the verdict (or the one-line reason) is broadcast, so every
-  rank fails together.
+  bounded, coordinates must be finite, no element repeats a node, and every cell has a positive
+  Jacobian at its reference corners (GmshBuild()). Rank 0 alone reads; the verdict (or the one-line
+  reason) is broadcast, so every rank fails together.
 
-  The mesh is built on rank 0 with DMPlexCreateFromCellListPetsc() (the other ranks have no cells;
-  the solid model distributes it), in the numbering PETSc's own Gmsh reader uses: cells are the
-  tetrahedra in file order, vertices the nodes of the tetrahedra in file order, each cell's vertices
-  in Gmsh's order turned into PETSc's orientation by DMPlexInvertCell(). It is interpolated and
-  labelled like PETSc's reader does: "Cell Sets" on the tetrahedra by physical tag, "Face Sets" on
-  the faces given by triangles, "Edge Sets" on the edges given by lines, "Vertex Sets" on the
-  vertices given by point elements. Lower-dimensional elements that do not lie on the body (a
-  circle's centre point) are skipped. The $PhysicalNames table is kept with the DM
-  (SolidMeshGetPhysicalGroup()).
+  Cells: 4- and 10-node tetrahedra (Gmsh types 4, 11) and 8- and 27-node hexahedra (5, 12), all of
+  one type; other cells (prisms, pyramids, serendipity or cubic elements) and mixed meshes are
+  refused naming the first such element. Boundary faces for the labels: 3- and 6-node triangles
+  (2, 9), 4- and 9-node quadrangles (3, 10); lines and points of any order; all by their corners.
 
-  Element types are described by a table (GmshTypes) with their node counts: all nodes of every
-  element are read and resolved, also the edge nodes of 10-node tetrahedra, which are refused only
-  after reading, so that quadratic elements can be added later.
+  The mesh is built on rank 0 with DMPlexCreateFromCellListPetsc() from the cells' corners (the
+  other ranks have no cells; the solid model distributes it), in the numbering PETSc's own Gmsh
+  reader uses: cells are the file's cells in file order, vertices the corner nodes of the cells in
+  file order, each cell's corners in Gmsh's order turned into PETSc's orientation by
+  DMPlexInvertCell(). It is interpolated and labelled like PETSc's reader does: "Cell Sets" on the
+  cells by physical tag, "Face Sets" on the faces given by triangles or quadrangles, "Edge Sets" on
+  the edges given by lines, "Vertex Sets" on the vertices given by point elements.
+  Lower-dimensional elements that do not lie on the body (a circle's centre point) are skipped. The
+  $PhysicalNames table is kept with the DM (SolidMeshGetPhysicalGroup()), and so are the cells'
+  kind, order and, on rank 0, all their nodes' coordinates in Gmsh's order
+  (SolidMeshGetGmshCells()): the edge and face nodes of a quadratic mesh, curved edges included,
+  are for the model to place (gmsh.h gives the order).
 */
-#include "gmsh.h"
+#include "solidimpl.h"
 #include <hdf5.h>
 #include <ctype.h>
 #include <stdint.h>
@@ -107,12 +111,14 @@ typedef struct {
   PetscInt   *node, *poff, *pcnt;
 } GmshSet;
 
+/* Kept elements: points, lines, triangles and quadrangles by their corners (the labels need no
+   more), cells with all their nodes */
 enum {
   GS_POINT,
   GS_LINE,
   GS_TRI,
-  GS_TET,
-  GS_TET2,
+  GS_QUAD,
+  GS_CELL,
   GS_N
 };
 
@@ -149,14 +155,15 @@ typedef struct {
   char   **pname;
   /* elements */
   GmshSet         set[GS_N];
-  PetscInt        nelem, n2d, nother;
-  PetscInt64      othertag;
-  const GmshType *othertype;
-  PetscInt64      tet2tag;
-  /* the mesh for DMPlex: tetrahedra (PETSc's orientation) and the used nodes' coordinates */
-  PetscInt   nc, nv;
+  PetscInt        nelem, n2d, nother, nmixed;
+  PetscInt64      othertag, mixedtag;
+  const GmshType *othertype, *mixedtype;
+  const GmshType *celltype; /* the type of the first cell: every cell must have it */
+  /* the mesh for DMPlex: the cells' corners (PETSc's orientation) and the corners' coordinates */
+  PetscInt   nc, nv, ncorner;
   PetscInt  *cells, *vnum; /* vnum: per node its vertex number or -1 */
   PetscReal *coords;
+  PetscReal *cellX; /* per cell in file order, the coordinates of all its nodes in Gmsh's order */
 } GmshReader;
 
 /* Frees everything a reader holds (also after an error half-way) */
@@ -180,6 +187,7 @@ static PetscErrorCode GmshReaderDestroy(GmshReader *r)
   PetscCall(PetscFree(r->cells));
   PetscCall(PetscFree(r->vnum));
   PetscCall(PetscFree(r->coords));
+  PetscCall(PetscFree(r->cellX));
   PetscFunctionReturn(0);
 }
 
@@ -691,38 +699,74 @@ static PetscErrorCode GmshReadNodes41(GmshReader *r)
   PetscFunctionReturn(0);
 }
 
-/* One element: its nodes resolved, corners distinct, kept by kind (or counted) */
+/* Corners of an element of this kind (they come first in Gmsh's node order) */
+static int GmshCorners(GmshKind k)
+{
+  switch (k) {
+  case GK_POINT:
+    return 1;
+  case GK_LINE:
+    return 2;
+  case GK_TRI:
+    return 3;
+  case GK_QUAD:
+  case GK_TET:
+    return 4;
+  case GK_PYRAMID:
+    return 5;
+  case GK_PRISM:
+    return 6;
+  case GK_HEX:
+    return 8;
+  }
+  return 0;
+}
+
+/* Cells the solid model reads: 4- and 10-node tetrahedra, 8- and 27-node hexahedra */
+static inline PetscBool GmshCellSupported(const GmshType *t)
+{
+  return (t->kind == GK_TET || t->kind == GK_HEX) && t->order <= 2 && t->nnodes != 20 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* One element: its nodes resolved and distinct, kept by kind (or counted: cells of other kinds,
+   cells of another kind or order than the first cell) */
 static PetscErrorCode GmshAddElement(GmshReader *r, const GmshType *t, PetscInt64 tag, const PetscInt64 ntags[], PetscInt poff, PetscInt pcnt)
 {
   PetscInt node[128];
-  int      ncorner = t->kind == GK_POINT ? 1 : t->kind == GK_LINE ? 2
-                                           : t->kind == GK_TRI    ? 3
-                                           : t->kind == GK_TET    ? 4
-                                                                  : 0;
 
   PetscFunctionBegin;
   for (int k = 0; k < t->nnodes; k++) {
     node[k] = GmshNodeFind(r, ntags[k]);
     PetscCheck(node[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "element %lld refers to node %lld, which $Nodes does not define", (long long)tag, (long long)ntags[k]);
   }
-  for (int a = 0; a < (ncorner ? ncorner : t->nnodes); a++)
+  /* every node of an element is a different point (also the edge and face nodes) */
+  for (int a = 0; a < t->nnodes; a++)
     for (int b = 0; b < a; b++) PetscCheck(node[a] != node[b], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "element %lld (a %s) has node %lld twice", (long long)tag, t->name, (long long)ntags[a]);
   r->nelem++;
-  if (t->dim == 3 && !(t->kind == GK_TET && t->order <= 2)) {
-    if (!r->nother++) {
-      r->othertag  = tag;
-      r->othertype = t;
+  if (t->dim == 3) {
+    if (!GmshCellSupported(t)) {
+      if (!r->nother++) {
+        r->othertag  = tag;
+        r->othertype = t;
+      }
+    } else if (r->celltype && r->celltype != t) {
+      if (!r->nmixed++) {
+        r->mixedtag  = tag;
+        r->mixedtype = t;
+      }
+    } else {
+      if (!r->celltype) {
+        r->celltype        = t;
+        r->set[GS_CELL].nv = t->nnodes;
+      }
+      PetscCall(GmshSetAdd(&r->set[GS_CELL], tag, node, poff, pcnt));
     }
-  } else if (t->kind == GK_QUAD) r->n2d++;
-  else if (t->kind == GK_TET && t->order == 2) {
-    if (!r->set[GS_TET2].n) r->tet2tag = tag;
-    PetscCall(GmshSetAdd(&r->set[GS_TET2], tag, node, poff, pcnt));
   } else {
     const int s = t->kind == GK_POINT ? GS_POINT : t->kind == GK_LINE ? GS_LINE
                                                : t->kind == GK_TRI    ? GS_TRI
-                                                                      : GS_TET;
+                                                                      : GS_QUAD;
 
-    if (t->kind == GK_TRI) r->n2d++;
+    if (t->dim == 2) r->n2d++;
     PetscCall(GmshSetAdd(&r->set[s], tag, node, poff, pcnt));
   }
   PetscFunctionReturn(0);
@@ -858,10 +902,11 @@ static PetscErrorCode GmshParse(GmshReader *r, const char file[])
   PetscCheck(r->len == (size_t)size, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "read %lld of its %ld bytes", (long long)r->len, size);
   r->buf[r->len] = 0;
   PetscCheck(r->len > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the file is empty");
+  /* the faces, lines and points keep their corners; the cells all nodes (set by the first) */
   for (int k = 0; k < GS_N; k++) r->set[k].nv = k == GS_POINT ? 1 : k == GS_LINE ? 2
                                                                 : k == GS_TRI    ? 3
-                                                                : k == GS_TET    ? 4
-                                                                                 : 10;
+                                                                : k == GS_QUAD   ? 4
+                                                                                 : 0;
 
   while (PETSC_TRUE) {
     size_t    b;
@@ -925,55 +970,199 @@ static PetscErrorCode GmshParse(GmshReader *r, const char file[])
   PetscFunctionReturn(0);
 }
 
-/* The element kinds and the tetrahedra's volumes; then the cells (PETSc's orientation) and the
-   coordinates of the used nodes, numbered in file order */
+/* The reference coordinates of the nodes of Gmsh's hexahedra, in Gmsh's order (Gmsh's reference
+   manual, "Node ordering"; checked against gmsh.model.mesh.getElementProperties() of Gmsh 4.8):
+   corners, the 12 edge nodes, the 6 face nodes, the centre; the 8-node one uses the corners */
+static const signed char GmshHexRef[27][3] = {
+    {-1, -1, -1},
+    {1,  -1, -1},
+    {1,  1,  -1},
+    {-1, 1,  -1},
+    {-1, -1, 1 },
+    {1,  -1, 1 },
+    {1,  1,  1 },
+    {-1, 1,  1 },
+    {0,  -1, -1},
+    {-1, 0,  -1},
+    {-1, -1, 0 },
+    {1,  0,  -1},
+    {1,  -1, 0 },
+    {0,  1,  -1},
+    {1,  1,  0 },
+    {-1, 1,  0 },
+    {0,  -1, 1 },
+    {-1, 0,  1 },
+    {1,  0,  1 },
+    {0,  1,  1 },
+    {0,  0,  -1},
+    {0,  -1, 0 },
+    {-1, 0,  0 },
+    {1,  0,  0 },
+    {0,  1,  0 },
+    {0,  0,  1 },
+    {0,  0,  0 }
+};
+
+/* The edges of the 10-node tetrahedron, by corners, in the order of its nodes 4..9 (Gmsh's order) */
+static const int GmshTet10Edge[6][2] = {
+    {0, 1},
+    {1, 2},
+    {2, 0},
+    {3, 0},
+    {3, 2},
+    {3, 1}
+};
+
+/* A 1-D Lagrange basis function on the nodes {-1, 1} (order 1) or {-1, 0, 1} (order 2) at x, the
+   node's coordinate being at, and its derivative */
+static inline void GmshLagrange1(int order, int at, PetscReal x, PetscReal *l, PetscReal *dl)
+{
+  if (order == 1) {
+    *l  = 0.5 * (1 + at * x);
+    *dl = 0.5 * at;
+  } else if (at == 0) {
+    *l  = 1 - x * x;
+    *dl = -2 * x;
+  } else {
+    *l  = 0.5 * x * (x + at);
+    *dl = x + 0.5 * at;
+  }
+}
+
+/* det dX/dxi of a cell (t: a supported type, X: its nodes' coordinates in Gmsh's order) at the
+   reference point xi (tetrahedra: Gmsh's unit tetrahedron, hexahedra: [-1, 1]^3) */
+static PetscReal GmshDetJ(const GmshType *t, const PetscReal *X, const PetscReal xi[3])
+{
+  PetscReal J[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+  for (int n = 0; n < t->nnodes; n++) {
+    PetscReal d[3];
+
+    if (t->kind == GK_TET) {
+      const PetscReal L[4]     = {1 - xi[0] - xi[1] - xi[2], xi[0], xi[1], xi[2]};
+      const PetscReal dL[4][3] = {
+          {-1, -1, -1},
+          {1,  0,  0 },
+          {0,  1,  0 },
+          {0,  0,  1 }
+      };
+
+      for (int a = 0; a < 3; a++) {
+        if (t->order == 1) d[a] = dL[n][a];
+        else if (n < 4) d[a] = (4 * L[n] - 1) * dL[n][a];
+        else {
+          const int i = GmshTet10Edge[n - 4][0], j = GmshTet10Edge[n - 4][1];
+
+          d[a] = 4 * (L[i] * dL[j][a] + L[j] * dL[i][a]);
+        }
+      }
+    } else {
+      PetscReal l[3], dl[3];
+
+      for (int a = 0; a < 3; a++) GmshLagrange1(t->order, GmshHexRef[n][a], xi[a], &l[a], &dl[a]);
+      d[0] = dl[0] * l[1] * l[2];
+      d[1] = l[0] * dl[1] * l[2];
+      d[2] = l[0] * l[1] * dl[2];
+    }
+    for (int i = 0; i < 3; i++)
+      for (int a = 0; a < 3; a++) J[3 * i + a] += X[3 * n + i] * d[a];
+  }
+  return J[0] * (J[4] * J[8] - J[5] * J[7]) - J[1] * (J[3] * J[8] - J[5] * J[6]) + J[2] * (J[3] * J[7] - J[4] * J[6]);
+}
+
+/*
+  The cells' kinds and shapes; then the cells' corners (PETSc's orientation), the corners'
+  coordinates, numbered in file order, and every cell's nodes' coordinates.
+
+  Shapes: det dX/dxi at the corners of the reference cell (and a tetrahedron's centroid), where a
+  valid element of Gmsh's positive orientation has it positive. A cell is degenerate if one of
+  them is below 1e-12 of the largest in the mesh (round-off), inverted if all are negative, and
+  distorted otherwise (an edge node too far from its edge's midpoint, a hexahedron not convex).
+  For linear tetrahedra this is the sign of the volume.
+*/
 static PetscErrorCode GmshBuild(GmshReader *r)
 {
-  const GmshSet *tet    = &r->set[GS_TET];
-  PetscInt       ncells = tet->n + r->set[GS_TET2].n + r->nother, nbad[2] = {0, 0};
-  PetscInt64     first[2] = {0, 0};
-  PetscReal      vmax     = 0, *det;
+  const GmshSet  *cs       = &r->set[GS_CELL];
+  const GmshType *t        = r->celltype;
+  const PetscInt  ncells   = cs->n + r->nother + r->nmixed;
+  PetscInt        nbad[3]  = {0, 0, 0}, np, nn;
+  PetscInt64      first[3] = {0, 0, 0};
+  PetscReal       vmax     = 0, *det, xi[9][3];
+  const char     *kind;
 
   PetscFunctionBegin;
-  PetscCheck(ncells || !r->n2d, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh is 2-D (no 3-D elements); the solid model needs a 3-D tetrahedral mesh");
+  PetscCheck(ncells || !r->n2d, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh is 2-D (no 3-D elements); the solid model needs a 3-D mesh of tetrahedra or hexahedra");
   PetscCheck(ncells, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh has no cells (no 3-D elements)");
-  PetscCheck(!r->set[GS_TET2].n, PETSC_COMM_SELF, PETSC_ERR_SUP, "quadratic tetrahedra (Gmsh element type 11) are not supported yet (%" PetscInt_FMT " of them, the first element %lld); mesh with first-order elements", r->set[GS_TET2].n, (long long)r->tet2tag);
-  PetscCheck(!r->nother, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " of the %" PetscInt_FMT " cells are not tetrahedra (the first, element %lld, is a %s, Gmsh element type %d); the solid model needs a tetrahedral mesh of linear (4-node) tetrahedra", r->nother, ncells, (long long)r->othertag, r->othertype->name, r->othertype->type);
-  PetscCall(PetscMalloc1(tet->n, &det));
-  for (PetscInt c = 0; c < tet->n; c++) {
-    const PetscInt *n = &tet->node[4 * c];
-    PetscReal       D[9];
+  PetscCheck(!r->nother, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " of the %" PetscInt_FMT " cells are neither tetrahedra nor hexahedra of order 1 or 2 (the first, element %lld, is a %s, Gmsh element type %d); the solid model reads 4- and 10-node tetrahedra and 8- and 27-node hexahedra", r->nother, ncells, (long long)r->othertag, r->othertype->name, r->othertype->type);
+  PetscCheck(!r->nmixed, PETSC_COMM_SELF, PETSC_ERR_SUP, "mixed cells: %" PetscInt_FMT " of the %" PetscInt_FMT " cells differ from the first, a %s (Gmsh element type %d), the first of them element %lld, a %s (type %d); the solid model reads meshes of one kind and order of cell", r->nmixed, ncells, t->name, t->type, (long long)r->mixedtag, r->mixedtype->name, r->mixedtype->type);
+  nn   = t->nnodes;
+  kind = t->kind == GK_TET ? "tetrahedra" : "hexahedra";
+  if (t->kind == GK_TET) {
+    const PetscReal p[5][3] = {
+        {0,    0,    0   },
+        {1,    0,    0   },
+        {0,    1,    0   },
+        {0,    0,    1   },
+        {0.25, 0.25, 0.25}
+    };
 
-    for (int i = 0; i < 3; i++)
-      for (int a = 0; a < 3; a++) D[3 * i + a] = r->X[3 * n[a + 1] + i] - r->X[3 * n[0] + i];
-    det[c] = D[0] * (D[4] * D[8] - D[5] * D[7]) - D[1] * (D[3] * D[8] - D[5] * D[6]) + D[2] * (D[3] * D[7] - D[4] * D[6]);
-    if (PetscIsInfOrNanReal(det[c])) det[c] = 0; /* overflow: no volume to trust */
-    vmax = PetscMax(vmax, PetscAbsReal(det[c]));
+    np = t->order == 1 ? 1 : 5;
+    for (int k = 0; k < np; k++)
+      for (int a = 0; a < 3; a++) xi[k][a] = p[k][a];
+  } else {
+    np = 8;
+    for (int k = 0; k < np; k++)
+      for (int a = 0; a < 3; a++) xi[k][a] = GmshHexRef[k][a];
   }
-  /* Gmsh's tetrahedra are positive (right-handed); a volume below 1e-12 of the largest is round-off */
-  for (PetscInt c = 0; c < tet->n; c++) {
-    const int k = PetscAbsReal(det[c]) <= 1e-12 * vmax ? 0 : det[c] < 0 ? 1
-                                                                        : -1;
+  PetscCall(PetscMalloc1(np * cs->n, &det));
+  for (PetscInt c = 0; c < cs->n; c++) {
+    PetscReal X[27 * 3];
 
-    if (k >= 0 && !nbad[k]++) first[k] = tet->tag[c];
+    for (PetscInt k = 0; k < nn; k++)
+      for (int i = 0; i < 3; i++) X[3 * k + i] = r->X[3 * cs->node[nn * c + k] + i];
+    for (PetscInt k = 0; k < np; k++) {
+      PetscReal d = GmshDetJ(t, X, xi[k]);
+
+      if (PetscIsInfOrNanReal(d)) d = 0; /* overflow: no volume to trust */
+      det[np * c + k] = d;
+      vmax            = PetscMax(vmax, PetscAbsReal(d));
+    }
+  }
+  for (PetscInt c = 0; c < cs->n; c++) {
+    PetscInt nneg = 0, nzero = 0, k;
+
+    for (PetscInt j = 0; j < np; j++) {
+      if (PetscAbsReal(det[np * c + j]) <= 1e-12 * vmax) nzero++;
+      else if (det[np * c + j] < 0) nneg++;
+    }
+    k = nzero ? 0 : nneg == np ? 1
+                : nneg         ? 2
+                               : -1;
+    if (k >= 0 && !nbad[k]++) first[k] = cs->tag[c];
   }
   PetscCall(PetscFree(det));
-  PetscCheck(!nbad[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%" PetscInt_FMT " degenerate (zero-volume) tetrahedra, the first element %lld", nbad[0], (long long)first[0]);
-  PetscCheck(!nbad[1], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%" PetscInt_FMT " inverted (negative-volume) tetrahedra, the first element %lld", nbad[1], (long long)first[1]);
+  PetscCheck(!nbad[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%" PetscInt_FMT " degenerate (zero-volume) %s, the first element %lld", nbad[0], kind, (long long)first[0]);
+  PetscCheck(!nbad[1], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%" PetscInt_FMT " inverted (negative-volume) %s, the first element %lld", nbad[1], kind, (long long)first[1]);
+  PetscCheck(!nbad[2], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%" PetscInt_FMT " distorted %s (the Jacobian of the element's map changes sign: an edge or face node far off, or not convex), the first element %lld", nbad[2], kind, (long long)first[2]);
 
+  r->ncorner = GmshCorners(t->kind);
   PetscCall(PetscMalloc1(r->nn, &r->vnum));
   for (PetscInt i = 0; i < r->nn; i++) r->vnum[i] = -1;
-  for (PetscInt k = 0; k < 4 * tet->n; k++) r->vnum[tet->node[k]] = 0;
+  for (PetscInt c = 0; c < cs->n; c++)
+    for (PetscInt k = 0; k < r->ncorner; k++) r->vnum[cs->node[nn * c + k]] = 0;
   r->nv = 0;
   for (PetscInt i = 0; i < r->nn; i++)
     if (!r->vnum[i]) r->vnum[i] = r->nv++;
-  r->nc = tet->n;
-  PetscCall(PetscMalloc1(4 * r->nc, &r->cells));
+  r->nc = cs->n;
+  PetscCall(PetscMalloc1(r->ncorner * r->nc, &r->cells));
   PetscCall(PetscMalloc1(3 * r->nv, &r->coords));
+  PetscCall(PetscMalloc1(3 * nn * r->nc, &r->cellX));
   for (PetscInt c = 0; c < r->nc; c++) {
-    for (int a = 0; a < 4; a++) r->cells[4 * c + a] = r->vnum[tet->node[4 * c + a]];
-    /* Gmsh's order to PETSc's reference tetrahedron, as PETSc's Gmsh reader does */
-    PetscCall(DMPlexInvertCell(DM_POLYTOPE_TETRAHEDRON, &r->cells[4 * c]));
+    for (PetscInt a = 0; a < r->ncorner; a++) r->cells[r->ncorner * c + a] = r->vnum[cs->node[nn * c + a]];
+    /* Gmsh's order to PETSc's reference cell, as PETSc's Gmsh reader does */
+    PetscCall(DMPlexInvertCell(t->kind == GK_TET ? DM_POLYTOPE_TETRAHEDRON : DM_POLYTOPE_HEXAHEDRON, &r->cells[r->ncorner * c]));
+    for (PetscInt k = 0; k < nn; k++)
+      for (int i = 0; i < 3; i++) r->cellX[3 * (nn * c + k) + i] = r->X[3 * cs->node[nn * c + k] + i];
   }
   for (PetscInt i = 0; i < r->nn; i++)
     if (r->vnum[i] >= 0)
@@ -985,29 +1174,34 @@ static PetscErrorCode GmshBuild(GmshReader *r)
 static PetscErrorCode GmshLabel(GmshReader *r, DM dm, PetscBool made[4])
 {
   static const char *names[4] = {"Vertex Sets", "Edge Sets", "Face Sets", "Cell Sets"};
-  static const int   sets[4]  = {GS_POINT, GS_LINE, GS_TRI, GS_TET};
+  static const int   sets[5]  = {GS_POINT, GS_LINE, GS_TRI, GS_QUAD, GS_CELL};
+  static const int   dims[5]  = {0, 1, 2, 2, 3};
+  static const char *what[5]  = {"point", "line", "triangle", "quadrangle", "cell"};
   PetscInt           vStart, vEnd, cStart, cEnd;
 
   PetscFunctionBegin;
   PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
-  for (int d = 0; d < 4; d++) {
-    const GmshSet *s     = &r->set[sets[d]];
+  for (int d = 0; d < 4; d++) made[d] = PETSC_FALSE;
+  for (int k = 0; k < 5; k++) {
+    const GmshSet *s     = &r->set[sets[k]];
+    const int      d     = dims[k];
     DMLabel        label = NULL;
 
     for (PetscInt e = 0; e < s->n; e++) {
-      PetscInt pt = -1, v[3], nv = s->nv;
+      PetscInt pt = -1, v[4], nv = s->nv;
 
       if (!s->pcnt[e]) continue;
       if (d == 3) pt = cStart + e;
       else {
         PetscBool on = PETSC_TRUE;
 
-        for (PetscInt k = 0; k < nv; k++) {
-          const PetscInt vn = r->vnum[s->node[nv * e + k]];
+        /* by the corners: a quadratic face's or line's other nodes are no vertices */
+        for (PetscInt j = 0; j < nv; j++) {
+          const PetscInt vn = r->vnum[s->node[nv * e + j]];
 
           if (vn < 0) on = PETSC_FALSE;
-          v[k] = vStart + vn;
+          v[j] = vStart + vn;
         }
         if (!on) continue; /* not on the body (e.g. the centre point of a circle) */
         if (d == 0) pt = v[0];
@@ -1019,16 +1213,23 @@ static PetscErrorCode GmshLabel(GmshReader *r, DM dm, PetscBool made[4])
           else PetscCall(DMPlexGetJoin(dm, nv, v, &nj, &join));
           pt = nj == 1 ? join[0] : -1;
           PetscCall(DMPlexRestoreJoin(dm, nv, v, &nj, &join));
-          PetscCheck(pt >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "element %lld (a %s) has its nodes on the tetrahedra but is not one of their %s", (long long)s->tag[e], d == 2 ? "triangle" : "line", d == 2 ? "faces" : "edges");
+          /* four corners of a hexahedron that are not one of its faces join in the cell */
+          if (pt >= 0) {
+            PetscInt depth;
+
+            PetscCall(DMPlexGetPointDepth(dm, pt, &depth));
+            if (depth != d) pt = -1;
+          }
+          PetscCheck(pt >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "element %lld (a %s) has its corners on the cells but is not one of their %s", (long long)s->tag[e], what[k], d == 2 ? "faces" : "edges");
         }
       }
       if (!label) {
         PetscCall(DMCreateLabel(dm, names[d]));
         PetscCall(DMGetLabel(dm, names[d], &label));
       }
-      for (PetscInt k = 0; k < s->pcnt[e]; k++) PetscCall(DMLabelSetValue(label, pt, r->phys[s->poff[e] + k]));
+      for (PetscInt j = 0; j < s->pcnt[e]; j++) PetscCall(DMLabelSetValue(label, pt, r->phys[s->poff[e] + j]));
     }
-    made[d] = label ? PETSC_TRUE : PETSC_FALSE;
+    if (label) made[d] = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
 }
@@ -1094,9 +1295,114 @@ static PetscErrorCode GmshGroupsAttach(GmshReader *r, DM dm)
   PetscFunctionReturn(0);
 }
 
+/* The file's cells kept with the DM (SolidMeshGetGmshCells()) */
+typedef struct {
+  DMPolytopeType ct;
+  PetscInt       order, nnodes, nc;
+  PetscReal     *X; /* rank 0: per cell in file order, its nodes' coordinates in Gmsh's order */
+} GmshCells;
+
+static PetscErrorCode GmshCellsDestroy(void *ctx)
+{
+  GmshCells *g = (GmshCells *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(g->X));
+  PetscCall(PetscFree(g));
+  PetscFunctionReturn(0);
+}
+
+/* The cells' kind and order (every rank) and nodes (rank 0, taken from the reader) composed with dm */
+static PetscErrorCode GmshCellsAttach(GmshReader *r, DM dm, const PetscInt info[3])
+{
+  GmshCells     *g;
+  PetscContainer c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&g));
+  g->ct     = info[0] == GK_TET ? DM_POLYTOPE_TETRAHEDRON : DM_POLYTOPE_HEXAHEDRON;
+  g->order  = info[1];
+  g->nnodes = info[2];
+  g->nc     = r->nc;
+  g->X      = r->cellX;
+  r->cellX  = NULL;
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
+  PetscCall(PetscContainerSetPointer(c, g));
+  PetscCall(PetscContainerSetUserDestroy(c, GmshCellsDestroy));
+  PetscCall(PetscObjectCompose((PetscObject)dm, "TSMechGmshCells", (PetscObject)c));
+  PetscCall(PetscContainerDestroy(&c));
+  PetscFunctionReturn(0);
+}
+
 /*
-  SolidMeshCopyPhysicalGroups - The Gmsh physical-group table of `from` (if any) kept with `to` as
-  well: DMPlexPermute() and DMPlexDistribute() make new DMs, which carry the labels but not it.
+  SolidMeshGetGmshCells - What a mesh read by SolidMeshReadGmsh() held: found PETSC_FALSE for any
+  other DM. ct (DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON), order (1 or 2) and nnodes
+  (nodes per cell in the file: 4, 10, 8 or 27) on every rank; on rank 0, nc (the file's cells) and
+  X (per cell in file order, 3 nnodes coordinates: its nodes in Gmsh's order, corners first, see
+  gmsh.h), which stay owned by the DM; nc = 0 and X = NULL on the other ranks, and on every rank
+  once SolidMeshUseGmshNodes() has used them. The DM's cell c of
+  rank 0 before any permutation is the file's cell c. Not collective; any output may be NULL.
+*/
+PetscErrorCode SolidMeshGetGmshCells(DM dm, PetscBool *found, DMPolytopeType *ct, PetscInt *order, PetscInt *nnodes, PetscInt *nc, const PetscReal **X)
+{
+  PetscObject c;
+  GmshCells  *g = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)dm, "TSMechGmshCells", &c));
+  if (c) PetscCall(PetscContainerGetPointer((PetscContainer)c, (void **)&g));
+  if (found) *found = g ? PETSC_TRUE : PETSC_FALSE;
+  if (ct) *ct = g ? g->ct : DM_POLYTOPE_UNKNOWN;
+  if (order) *order = g ? g->order : 0;
+  if (nnodes) *nnodes = g ? g->nnodes : 0;
+  if (nc) *nc = g ? g->nc : 0;
+  if (X) *X = g ? g->X : NULL;
+  PetscFunctionReturn(0);
+}
+
+/*
+  SolidMeshUseGmshNodes - The glue of the file's higher-order nodes and the model: with order 2
+  (-solid_order 2) and a file of 10- or 27-node cells, their edge, face and centre nodes (curved
+  edges as the file has them) go to the model's element layout (SolidMeshSetNodes(), mesh.c);
+  cellid[c] is the file's number of the DM's cell c (after the model's permutation). Order 2 on a
+  linear file: the model puts the nodes at their entities' centroids (straight). Order 1 on a
+  quadratic file: the cells' corners make the linear mesh, the other nodes are left out. A DM not
+  read by SolidMeshReadGmsh() is left alone. Collective.
+*/
+PetscErrorCode SolidMeshUseGmshNodes(DM dm, PetscInt order, const PetscInt cellid[])
+{
+  PetscBool        found;
+  PetscInt         forder, nnodes, nc, *given = NULL;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SolidMeshGetGmshCells(dm, &found, NULL, &forder, &nnodes, &nc, &X));
+  if (!found) PetscFunctionReturn(0);
+  if (order == 2 && forder == 2) {
+    /* the k-th cell given (the file's cell k) is the DM's cell given[k] */
+    PetscCall(PetscMalloc1(nc + 1, &given));
+    for (PetscInt c = 0; c < nc; c++) given[cellid[c]] = c;
+    PetscCall(SolidMeshSetNodes(dm, nc, nnodes, given, X));
+    PetscCall(PetscFree(given));
+  }
+  /* the nodes are copied or not needed: rank 0 does not keep a second copy of them with the DM
+     (the kind and order stay, SolidMeshGetGmshCells() gives nc = 0 and X = NULL from now on) */
+  {
+    PetscObject c;
+    GmshCells  *g;
+
+    PetscCall(PetscObjectQuery((PetscObject)dm, "TSMechGmshCells", &c));
+    PetscCall(PetscContainerGetPointer((PetscContainer)c, (void **)&g));
+    PetscCall(PetscFree(g->X));
+    g->nc = 0;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  SolidMeshCopyPhysicalGroups - The Gmsh physical-group table and the file's cells
+  (SolidMeshGetGmshCells()) of `from` (if any) kept with `to` as well: DMPlexPermute() and
+  DMPlexDistribute() make new DMs, which carry the labels but not them.
 */
 PetscErrorCode SolidMeshCopyPhysicalGroups(DM from, DM to)
 {
@@ -1105,6 +1411,8 @@ PetscErrorCode SolidMeshCopyPhysicalGroups(DM from, DM to)
   PetscFunctionBegin;
   PetscCall(PetscObjectQuery((PetscObject)from, "TSMechGmshPhysicalGroups", &c));
   if (c) PetscCall(PetscObjectCompose((PetscObject)to, "TSMechGmshPhysicalGroups", c));
+  PetscCall(PetscObjectQuery((PetscObject)from, "TSMechGmshCells", &c));
+  if (c) PetscCall(PetscObjectCompose((PetscObject)to, "TSMechGmshCells", c));
   PetscFunctionReturn(0);
 }
 
@@ -1169,8 +1477,9 @@ static PetscErrorCode GmshVerdict(MPI_Comm comm, PetscErrorCode ierr, const char
 }
 
 /*
-  SolidMeshReadGmsh - Reads a Gmsh mesh of linear tetrahedra (see the top of this file) into an
-  interpolated DMPlex on comm, all of it on rank 0. what names the file in messages
+  SolidMeshReadGmsh - Reads a Gmsh mesh of tetrahedra or hexahedra, linear or quadratic (see the
+  top of this file) into an interpolated DMPlex of the cells' corners on comm, all of it on rank 0,
+  with the file's cells (SolidMeshGetGmshCells()). what names the file in messages
   ("-solid_mesh FILE"); a file refused is one line "what: reason". Collective.
 */
 PetscErrorCode SolidMeshReadGmsh(MPI_Comm comm, const char file[], const char what[], DM *dm)
@@ -1198,7 +1507,19 @@ PetscErrorCode SolidMeshReadGmsh(MPI_Comm comm, const char file[], const char wh
       PetscFunctionReturn(jerr);
     }
   }
-  PetscCall(DMPlexCreateFromCellListPetsc(comm, 3, r.nc, r.nv, 4, PETSC_TRUE, r.cells, 3, r.coords, dm));
+  /* the cells' kind, order and nodes per cell, for every rank */
+  {
+    PetscInt info[3] = {0, 0, 0};
+
+    if (rank == 0) {
+      info[0] = r.celltype->kind;
+      info[1] = r.celltype->order;
+      info[2] = r.celltype->nnodes;
+    }
+    PetscCallMPI(MPI_Bcast(info, 3, MPIU_INT, 0, comm));
+    PetscCall(DMPlexCreateFromCellListPetsc(comm, 3, r.nc, r.nv, info[0] == GK_TET ? 4 : 8, PETSC_TRUE, r.cells, 3, r.coords, dm));
+    PetscCall(GmshCellsAttach(&r, *dm, info));
+  }
   if (rank == 0) {
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = GmshLabel(&r, *dm, made);

@@ -43,6 +43,8 @@ PetscErrorCode SolidLoadsDestroy(Solid *s)
 
     PetscCall(MechTimeFunctionDestroy(&ld->tf));
     PetscCall(PetscFree4(ld->lo, ld->go, ld->X, ld->A));
+    PetscCall(PetscFree(ld->W));
+    PetscCall(PetscFree3(ld->qw, ld->qN, ld->qdN));
     PetscCall(PetscFree(ld->xs));
   }
   PetscCall(PetscFree(s->loads));
@@ -66,21 +68,144 @@ static PetscBool SolidParsePlane(const char spec[], PetscInt *axis, PetscReal *v
 }
 
 /*
+  The shape functions of a face with nfn nodes in the order of SolidLoadFindFaces() (corners in
+  outward cyclic order, then the edge nodes of edges (0,1), (1,2), ... , then a quadrangle's centre)
+  at the reference point (xi, eta): triangles on the unit triangle with L = (1 - xi - eta, xi, eta),
+  quadrangles on [-1, 1]^2 with corners (-1,-1), (1,-1), (1,1), (-1,1). N, and dN[2 a], dN[2 a + 1]
+  the derivatives of N_a by xi and eta.
+*/
+static void SolidFaceShape(PetscInt nfn, PetscReal xi, PetscReal eta, PetscReal N[], PetscReal dN[])
+{
+  if (nfn == 3 || nfn == 6) {
+    const PetscReal L[3] = {
+        1 - xi - eta, xi, eta
+    },
+                    dL[3][2] = {{-1, -1}, {1, 0}, {0, 1}};
+
+    for (PetscInt a = 0; a < 3; a++) {
+      N[a] = nfn == 3 ? L[a] : L[a] * (2 * L[a] - 1);
+      for (PetscInt d = 0; d < 2; d++) dN[2 * a + d] = nfn == 3 ? dL[a][d] : (4 * L[a] - 1) * dL[a][d];
+    }
+    for (PetscInt e = 0; e < 3 && nfn == 6; e++) {
+      const PetscInt i = e, j = (e + 1) % 3;
+
+      N[3 + e] = 4 * L[i] * L[j];
+      for (PetscInt d = 0; d < 2; d++) dN[2 * (3 + e) + d] = 4 * (L[i] * dL[j][d] + L[j] * dL[i][d]);
+    }
+  } else {
+    static const PetscInt ref[9][2] = {
+        {-1, -1},
+        {1,  -1},
+        {1,  1 },
+        {-1, 1 },
+        {0,  -1},
+        {1,  0 },
+        {0,  1 },
+        {-1, 0 },
+        {0,  0 }
+    };
+    const PetscReal x[2] = {xi, eta};
+
+    for (PetscInt a = 0; a < nfn; a++) {
+      PetscReal l[2], dl[2];
+
+      for (PetscInt d = 0; d < 2; d++) {
+        const PetscInt at = ref[a][d];
+
+        if (nfn == 4) {
+          l[d]  = 0.5 * (1 + at * x[d]);
+          dl[d] = 0.5 * at;
+        } else if (at == 0) {
+          l[d]  = 1 - x[d] * x[d];
+          dl[d] = -2 * x[d];
+        } else {
+          l[d]  = 0.5 * x[d] * (x[d] + at);
+          dl[d] = x[d] + 0.5 * at;
+        }
+      }
+      N[a]          = l[0] * l[1];
+      dN[2 * a]     = dl[0] * l[1];
+      dN[2 * a + 1] = l[0] * dl[1];
+    }
+  }
+}
+
+/*
+  The face quadrature of a load with nfn > 3 nodes per face: PETSc's rules (PetscDTStroudConicalQuadrature()
+  on triangles, PetscDTGaussTensorQuadrature() on quadrangles), 3 points per direction: exact to
+  degree 5, so the follower pressure's force N_a (x_xi x x_eta), its tangent and its potential
+  x . (x_xi x x_eta) / 3 are integrated exactly on 6-node triangles (degree 4) and 9-node
+  quadrangles (degree 5 per direction)
+*/
+static PetscErrorCode SolidLoadFaceRule(SolidLoad *ld)
+{
+  PetscQuadrature  q;
+  const PetscReal *pts, *wts;
+  PetscInt         nq;
+  const PetscBool  tri = ld->nfn == 6 ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (tri) PetscCall(PetscDTStroudConicalQuadrature(2, 1, 3, -1.0, 1.0, &q));
+  else PetscCall(PetscDTGaussTensorQuadrature(2, 1, 3, -1.0, 1.0, &q));
+  PetscCall(PetscQuadratureGetData(q, NULL, NULL, &nq, &pts, &wts));
+  ld->nq = nq;
+  PetscCall(PetscMalloc3(nq, &ld->qw, nq * ld->nfn, &ld->qN, 2 * nq * ld->nfn, &ld->qdN));
+  for (PetscInt k = 0; k < nq; k++) {
+    /* PETSc's reference triangle (-1,-1), (1,-1), (-1,1) to the unit triangle */
+    const PetscReal xi = tri ? 0.5 * (pts[2 * k] + 1) : pts[2 * k], eta = tri ? 0.5 * (pts[2 * k + 1] + 1) : pts[2 * k + 1];
+
+    ld->qw[k] = tri ? 0.25 * wts[k] : wts[k];
+    SolidFaceShape(ld->nfn, xi, eta, &ld->qN[k * ld->nfn], &ld->qdN[2 * k * ld->nfn]);
+  }
+  PetscCall(PetscQuadratureDestroy(&q));
+  PetscFunctionReturn(0);
+}
+
+/* x_xi and x_eta at point k of face f from positions x (3 nfn) */
+static inline void SolidFaceTangents(const SolidLoad *ld, PetscInt k, const PetscReal x[], PetscReal xs[3], PetscReal xe[3])
+{
+  const PetscReal *dN = &ld->qdN[2 * k * ld->nfn];
+
+  for (PetscInt i = 0; i < 3; i++) xs[i] = xe[i] = 0;
+  for (PetscInt a = 0; a < ld->nfn; a++)
+    for (PetscInt i = 0; i < 3; i++) {
+      xs[i] += dN[2 * a] * x[3 * a + i];
+      xe[i] += dN[2 * a + 1] * x[3 * a + i];
+    }
+}
+
+static inline void SolidCross(const PetscReal u[3], const PetscReal v[3], PetscReal w[3])
+{
+  w[0] = u[1] * v[2] - u[2] * v[1];
+  w[1] = u[2] * v[0] - u[0] * v[2];
+  w[2] = u[0] * v[1] - u[1] * v[0];
+}
+
+/* The face's nodes' positions (3 nfn) from the local array x */
+static inline void SolidFaceGather(const SolidLoad *ld, PetscInt f, const PetscScalar x[], PetscReal xf[])
+{
+  for (PetscInt a = 0; a < ld->nfn; a++)
+    for (PetscInt i = 0; i < 3; i++) xf[3 * a + i] = PetscRealPart(x[ld->lo[ld->nfn * f + a] + i]);
+}
+
+/*
   The faces of load ld in the interpolated DM idm (s->dm or an interpolated copy of the beam, whose
   vertex point v is s->dm's vertex v + vshift): with label (not NULL) the boundary faces of its
-  stratum value, else those whose three vertices lie on the plane X_axis = pvalue (within tol).
-  Fills ld's face arrays (this rank's faces); nother counts the label's points that are no face,
-  ninside its faces that are inside the body (each counted by the rank that owns it).
+  stratum value, else those whose corners lie on the plane X_axis = pvalue (within tol). Fills ld's
+  face arrays (this rank's faces): per face its nodes in outward order (the corners in cyclic
+  order, the outward normal by the right-hand rule; then the nodes of its edges (0,1), (1,2), ...;
+  then the face's own node), their dof offsets (the local section of s->dm: the nodes of the
+  element layout, solidimpl.h) and reference positions (s->Xref). nother counts the label's points
+  that are no face, ninside its faces that are inside the body (each counted by the rank that owns
+  it).
 */
 static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLabel label, PetscInt value, PetscInt axis, PetscReal pvalue, PetscReal tol, SolidLoad *ld, PetscInt *nother, PetscInt *ninside)
 {
-  DM                 cdm;
-  PetscSection       ls, gs, cs;
-  Vec                coords;
-  const PetscScalar *ca;
+  PetscSection       ls, gs;
+  const PetscScalar *xr;
   PetscSF            sf;
   const PetscInt    *ilocal = NULL, *degree = NULL, *pts = NULL;
-  PetscInt           nroots, nleaves, pStart, pEnd, fStart, fEnd, vStart, vEnd, cStart, cEnd, npts = 0, nf = 0;
+  PetscInt           nroots, nleaves, pStart, pEnd, fStart, fEnd, vStart, vEnd, cStart, cEnd, npts = 0, nf = 0, nfn = 0;
   PetscBool         *leaf;
   IS                 is = NULL;
 
@@ -88,9 +213,6 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
   *nother = *ninside = 0;
   PetscCall(DMGetLocalSection(s->dm, &ls));
   PetscCall(DMGetGlobalSection(s->dm, &gs));
-  PetscCall(DMGetCoordinateDM(s->dm, &cdm));
-  PetscCall(DMGetLocalSection(cdm, &cs));
-  PetscCall(DMGetCoordinatesLocal(s->dm, &coords));
   PetscCall(DMPlexGetChart(idm, &pStart, &pEnd));
   PetscCall(DMPlexGetHeightStratum(idm, 1, &fStart, &fEnd));
   PetscCall(DMPlexGetHeightStratum(idm, 0, &cStart, &cEnd));
@@ -111,14 +233,35 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
       PetscCall(ISGetIndices(is, &pts));
     }
   } else npts = fEnd - fStart;
-  PetscCall(PetscMalloc4(3 * npts + 1, &ld->lo, 3 * npts + 1, &ld->go, 9 * npts + 1, &ld->X, npts + 1, &ld->A));
-  PetscCall(VecGetArrayRead(coords, &ca));
+  /* the nodes of a face (the layout is one kind of cell): its corners, its edges' and its own */
+  if (fEnd > fStart) {
+    PetscInt ncone, dof;
+
+    PetscCall(DMPlexGetConeSize(idm, fStart, &ncone));
+    nfn = ncone;
+    if (idm == s->dm) {
+      const PetscInt *cone;
+
+      PetscCall(DMPlexGetCone(idm, fStart, &cone));
+      PetscCall(PetscSectionGetDof(ls, cone[0], &dof));
+      if (dof > 0) nfn += ncone;
+      PetscCall(PetscSectionGetDof(ls, fStart, &dof));
+      if (dof > 0) nfn++;
+    }
+  }
+  ld->nfn = nfn;
+  PetscCall(PetscMalloc4(nfn * npts + 1, &ld->lo, nfn * npts + 1, &ld->go, 3 * nfn * npts + 1, &ld->X, npts + 1, &ld->A));
+  PetscCall(PetscMalloc1(nfn * npts + 1, &ld->W));
+  if (nfn > 3) PetscCall(SolidLoadFaceRule(ld));
+  PetscCall(VecGetArrayRead(s->Xref, &xr));
   for (PetscInt k = 0; k < npts; k++) {
     const PetscInt  f      = label ? pts[k] : fStart + k;
+    const PetscInt  nc     = nfn == 3 || nfn == 6 ? 3 : 4;
     PetscBool       shared = PETSC_FALSE, onplane = PETSC_TRUE;
-    PetscInt        ss, *closure = NULL, ncl, fv[3], nv = 0, opp = -1;
-    const PetscInt *supp;
-    PetscReal       X[4][3], n[3], d[3];
+    PetscInt        ss, *closure = NULL, ncl, fv[4], fe[4], nv = 0, node[9], ncone;
+    const PetscInt *supp, *cone;
+    PetscReal       X[9][3], ctr[3] = {0, 0, 0}, fc[3] = {0, 0, 0}, n[3], d[3], u[3], w[3];
+    PetscInt        ncv = 0;
 
     if (f < fStart || f >= fEnd) {
       (*nother)++;
@@ -127,16 +270,32 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
     shared = leaf[f - pStart] || (degree && f - pStart < nroots && degree[f - pStart] > 0) ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(DMPlexGetSupportSize(idm, f, &ss));
     PetscCall(DMPlexGetSupport(idm, f, &supp));
+    PetscCall(DMPlexGetConeSize(idm, f, &ncone));
+    PetscCheck(ncone == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " edges, %" PetscInt_FMT " expected", f, ncone, nc);
+    PetscCall(DMPlexGetCone(idm, f, &cone));
+    /* the corners in cyclic order: along the face's edges (a triangle's closure order is one) */
     PetscCall(DMPlexGetTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
     for (PetscInt j = 0; j < ncl; j++)
-      if (closure[2 * j] >= vStart && closure[2 * j] < vEnd && nv < 3) fv[nv++] = closure[2 * j];
+      if (closure[2 * j] >= vStart && closure[2 * j] < vEnd && nv < 4) fv[nv++] = closure[2 * j];
     PetscCall(DMPlexRestoreTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
-    PetscCheck(nv == 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " vertices", f, nv);
-    for (PetscInt a = 0; a < 3; a++) {
+    PetscCheck(nv == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " vertices", f, nv);
+    if (nc == 4) {
+      PetscInt cyc[4] = {fv[0], -1, -1, -1};
+
+      for (PetscInt j = 1; j < 4; j++)
+        for (PetscInt e = 0; e < 4 && cyc[j] < 0; e++) {
+          const PetscInt *ev;
+
+          PetscCall(DMPlexGetCone(idm, cone[e], &ev));
+          if ((ev[0] == cyc[j - 1] || ev[1] == cyc[j - 1]) && (j == 1 || (ev[0] != cyc[j - 2] && ev[1] != cyc[j - 2]))) cyc[j] = ev[0] == cyc[j - 1] ? ev[1] : ev[0];
+        }
+      for (PetscInt j = 0; j < 4; j++) fv[j] = cyc[j];
+    }
+    for (PetscInt a = 0; a < nc; a++) {
       PetscInt off;
 
-      PetscCall(PetscSectionGetOffset(cs, fv[a] + vshift, &off));
-      for (PetscInt i = 0; i < 3; i++) X[a][i] = PetscRealPart(ca[off + i]);
+      PetscCall(PetscSectionGetOffset(ls, fv[a] + vshift, &off));
+      for (PetscInt i = 0; i < 3; i++) X[a][i] = PetscRealPart(xr[off + i]);
       if (!label && PetscAbsReal(X[a][axis] - pvalue) > tol) onplane = PETSC_FALSE;
     }
     if (!onplane) continue;
@@ -146,49 +305,93 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
       continue;
     }
     PetscCheck(supp[0] >= cStart && supp[0] < cEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " is not on a cell", f);
+    /* outward: the cell's centroid (of its corners) lies behind the face */
     PetscCall(DMPlexGetTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
     for (PetscInt j = 0; j < ncl; j++) {
       const PetscInt p = closure[2 * j];
 
-      if (p >= vStart && p < vEnd && p != fv[0] && p != fv[1] && p != fv[2]) opp = p;
-    }
-    PetscCall(DMPlexRestoreTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
-    PetscCheck(opp >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT ": no opposite vertex in its cell", f);
-    {
-      PetscInt off;
+      if (p >= vStart && p < vEnd) {
+        PetscInt off;
 
-      PetscCall(PetscSectionGetOffset(cs, opp + vshift, &off));
-      for (PetscInt i = 0; i < 3; i++) X[3][i] = PetscRealPart(ca[off + i]);
-    }
-    /* outward: the cell's fourth vertex lies behind the face */
-    n[0] = (X[1][1] - X[0][1]) * (X[2][2] - X[0][2]) - (X[1][2] - X[0][2]) * (X[2][1] - X[0][1]);
-    n[1] = (X[1][2] - X[0][2]) * (X[2][0] - X[0][0]) - (X[1][0] - X[0][0]) * (X[2][2] - X[0][2]);
-    n[2] = (X[1][0] - X[0][0]) * (X[2][1] - X[0][1]) - (X[1][1] - X[0][1]) * (X[2][0] - X[0][0]);
-    for (PetscInt i = 0; i < 3; i++) d[i] = X[3][i] - X[0][i];
-    if (n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0) {
-      const PetscInt t = fv[1];
-
-      fv[1] = fv[2];
-      fv[2] = t;
-      for (PetscInt i = 0; i < 3; i++) {
-        const PetscReal x = X[1][i];
-
-        X[1][i] = X[2][i];
-        X[2][i] = x;
+        PetscCall(PetscSectionGetOffset(ls, p + vshift, &off));
+        for (PetscInt i = 0; i < 3; i++) ctr[i] += PetscRealPart(xr[off + i]);
+        ncv++;
       }
     }
-    for (PetscInt a = 0; a < 3; a++) {
+    PetscCall(DMPlexRestoreTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
+    for (PetscInt i = 0; i < 3; i++) {
+      for (PetscInt a = 0; a < nc; a++) fc[i] += X[a][i] / nc;
+      d[i] = ctr[i] / ncv - fc[i];
+      u[i] = X[nc == 3 ? 1 : 2][i] - X[0][i];
+      w[i] = X[nc == 3 ? 2 : 3][i] - X[nc == 3 ? 0 : 1][i];
+    }
+    SolidCross(u, w, n);
+    if (n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0) {
+      /* reversed: corners 0, nc-1, ..., 1 */
+      for (PetscInt a = 1; a <= (nc - 1) / 2; a++) {
+        const PetscInt t = fv[a];
+
+        fv[a]      = fv[nc - a];
+        fv[nc - a] = t;
+        for (PetscInt i = 0; i < 3; i++) {
+          const PetscReal x = X[a][i];
+
+          X[a][i]      = X[nc - a][i];
+          X[nc - a][i] = x;
+        }
+      }
+    }
+    for (PetscInt a = 0; a < nc; a++) node[a] = fv[a] + vshift;
+    if (nfn > nc) {
+      /* the edge (a, a+1) of the cycle: the edge of the face with these two vertices */
+      for (PetscInt a = 0; a < nc; a++) {
+        fe[a] = -1;
+        for (PetscInt e = 0; e < nc; e++) {
+          const PetscInt *ev;
+
+          PetscCall(DMPlexGetCone(idm, cone[e], &ev));
+          if ((ev[0] == fv[a] && ev[1] == fv[(a + 1) % nc]) || (ev[1] == fv[a] && ev[0] == fv[(a + 1) % nc])) fe[a] = cone[e];
+        }
+        PetscCheck(fe[a] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT ": no edge between two of its corners", f);
+        node[nc + a] = fe[a];
+      }
+      if (nfn == 2 * nc + 1) node[2 * nc] = f;
+      for (PetscInt a = nc; a < nfn; a++) {
+        PetscInt off;
+
+        PetscCall(PetscSectionGetOffset(ls, node[a], &off));
+        for (PetscInt i = 0; i < 3; i++) X[a][i] = PetscRealPart(xr[off + i]);
+      }
+    }
+    for (PetscInt a = 0; a < nfn; a++) {
       PetscInt off;
 
-      PetscCall(PetscSectionGetOffset(ls, fv[a] + vshift, &ld->lo[3 * nf + a]));
-      PetscCall(PetscSectionGetOffset(gs, fv[a] + vshift, &off));
-      ld->go[3 * nf + a] = off >= 0 ? off : -(off + 1);
-      for (PetscInt i = 0; i < 3; i++) ld->X[9 * nf + 3 * a + i] = X[a][i];
+      PetscCall(PetscSectionGetOffset(ls, node[a], &ld->lo[nfn * nf + a]));
+      PetscCall(PetscSectionGetOffset(gs, node[a], &off));
+      ld->go[nfn * nf + a] = off >= 0 ? off : -(off + 1);
+      for (PetscInt i = 0; i < 3; i++) ld->X[3 * nfn * nf + 3 * a + i] = X[a][i];
     }
-    ld->A[nf] = 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (nfn == 3) ld->A[nf] = 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    else {
+      /* W_a = int N_a dA0 by the face rule; the area is their sum */
+      const PetscReal *Xf = &ld->X[3 * nfn * nf];
+      PetscReal       *W  = &ld->W[nfn * nf];
+
+      ld->A[nf] = 0;
+      for (PetscInt a = 0; a < nfn; a++) W[a] = 0;
+      for (PetscInt q = 0; q < ld->nq; q++) {
+        PetscReal xs[3], xe[3], m[3], da;
+
+        SolidFaceTangents(ld, q, Xf, xs, xe);
+        SolidCross(xs, xe, m);
+        da = ld->qw[q] * PetscSqrtReal(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+        for (PetscInt a = 0; a < nfn; a++) W[a] += da * ld->qN[q * nfn + a];
+      }
+      for (PetscInt a = 0; a < nfn; a++) ld->A[nf] += W[a];
+    }
     nf++;
   }
-  PetscCall(VecRestoreArrayRead(coords, &ca));
+  PetscCall(VecRestoreArrayRead(s->Xref, &xr));
   if (is) {
     PetscCall(ISRestoreIndices(is, &pts));
     PetscCall(ISDestroy(&is));
@@ -371,7 +574,34 @@ PetscErrorCode SolidLoadsAddForce(Solid *s, PetscReal t, const PetscScalar x[], 
 
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
-    if (ld->kind != SOLID_LOAD_PRESSURE) {
+    if (ld->nfn > 3) {
+      /* quadratic triangles, quadrangles: dead, node a gets W_a t0; follower, p int N_a (x_xi x x_eta) */
+      const PetscInt nfn = ld->nfn;
+
+      for (PetscInt k = 0; k < ld->nf; k++) {
+        const PetscInt *o = &ld->lo[nfn * k];
+
+        if (ld->kind != SOLID_LOAD_PRESSURE) {
+          for (PetscInt a = 0; a < nfn; a++)
+            for (PetscInt i = 0; i < 3; i++) y[o[a] + i] -= phi * ld->W[nfn * k + a] * ld->t0[i];
+        } else {
+          PetscReal xf[27];
+
+          SolidFaceGather(ld, k, x, xf);
+          for (PetscInt q = 0; q < ld->nq; q++) {
+            PetscReal xs[3], xe[3], n[3];
+
+            SolidFaceTangents(ld, q, xf, xs, xe);
+            SolidCross(xs, xe, n);
+            for (PetscInt a = 0; a < nfn; a++) {
+              const PetscReal c = phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
+
+              for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
+            }
+          }
+        }
+      }
+    } else if (ld->kind != SOLID_LOAD_PRESSURE) {
       /* dead: every vertex A0 t0 / 3, moved to the left-hand side */
       for (PetscInt k = 0; k < ld->nf; k++) {
         const PetscReal c = -phi * ld->A[k] / 3;
@@ -419,6 +649,52 @@ PetscErrorCode SolidLoadsAddTangent(Solid *s, PetscReal t, const PetscScalar x[]
     if (ld->kind != SOLID_LOAD_PRESSURE) continue;
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
+    if (ld->nfn > 3) {
+      /* K_ab = c sum_q w_q N_a (dN_b/deta [x_xi]x - dN_b/dxi [x_eta]x), c = scale phi p */
+      const PetscInt nfn = ld->nfn;
+      PetscReal     *Kf;
+      PetscInt       idf[27];
+
+      PetscCall(PetscMalloc1(9 * nfn * nfn, &Kf));
+      for (PetscInt k = 0; k < ld->nf; k++) {
+        PetscReal xf[27];
+
+        SolidFaceGather(ld, k, x, xf);
+        PetscCall(PetscArrayzero(Kf, 9 * nfn * nfn));
+        for (PetscInt q = 0; q < ld->nq; q++) {
+          PetscReal        xs[3], xe[3];
+          const PetscReal *dN = &ld->qdN[2 * q * nfn];
+
+          SolidFaceTangents(ld, q, xf, xs, xe);
+          for (PetscInt b = 0; b < nfn; b++) {
+            PetscReal m[3], S[9];
+
+            /* [m]x with m = dN_b/deta x_xi - dN_b/dxi x_eta */
+            for (PetscInt i = 0; i < 3; i++) m[i] = dN[2 * b + 1] * xs[i] - dN[2 * b] * xe[i];
+            S[0] = 0;
+            S[1] = -m[2];
+            S[2] = m[1];
+            S[3] = m[2];
+            S[4] = 0;
+            S[5] = -m[0];
+            S[6] = -m[1];
+            S[7] = m[0];
+            S[8] = 0;
+            for (PetscInt a = 0; a < nfn; a++) {
+              const PetscReal c = scale * phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
+
+              for (PetscInt i = 0; i < 3; i++)
+                for (PetscInt j = 0; j < 3; j++) Kf[(3 * a + i) * 3 * nfn + 3 * b + j] += c * S[3 * i + j];
+            }
+          }
+        }
+        for (PetscInt a = 0; a < nfn; a++)
+          for (PetscInt i = 0; i < 3; i++) idf[3 * a + i] = ld->go[nfn * k + a] + i;
+        PetscCall(MatSetValues(J, 3 * nfn, idf, 3 * nfn, idf, Kf, ADD_VALUES));
+      }
+      PetscCall(PetscFree(Kf));
+      continue;
+    }
     for (PetscInt k = 0; k < ld->nf; k++) {
       const PetscInt *o = &ld->lo[3 * k];
       const PetscReal c = scale * phi * ld->p / 6;
@@ -460,11 +736,9 @@ PetscErrorCode SolidLoadsLinearize(Solid *s, PetscReal t, const PetscScalar x[],
     ld->clin = 0;
     if (ld->kind != SOLID_LOAD_PRESSURE) continue;
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
-    ld->clin = cK * phi * ld->p / 6;
-    if (!ld->xs) PetscCall(PetscMalloc1(9 * ld->nf + 1, &ld->xs));
-    for (PetscInt k = 0; k < ld->nf; k++)
-      for (PetscInt a = 0; a < 3; a++)
-        for (PetscInt i = 0; i < 3; i++) ld->xs[9 * k + 3 * a + i] = x[ld->lo[3 * k + a] + i];
+    ld->clin = ld->nfn > 3 ? cK * phi * ld->p : cK * phi * ld->p / 6;
+    if (!ld->xs) PetscCall(PetscMalloc1(3 * ld->nfn * ld->nf + 1, &ld->xs));
+    for (PetscInt k = 0; k < ld->nf; k++) SolidFaceGather(ld, k, x, &ld->xs[3 * ld->nfn * k]);
   }
   PetscFunctionReturn(0);
 }
@@ -477,6 +751,32 @@ PetscErrorCode SolidLoadsApply(Solid *s, const PetscScalar w[], PetscScalar y[])
     SolidLoad *ld = &s->loads[l];
 
     if (ld->kind != SOLID_LOAD_PRESSURE || ld->clin == 0) continue;
+    if (ld->nfn > 3) {
+      /* y_a += clin sum_q w_q N_a (dx_xi x x_eta + x_xi x dx_eta), dx from w */
+      const PetscInt nfn = ld->nfn;
+
+      for (PetscInt k = 0; k < ld->nf; k++) {
+        const PetscInt  *o  = &ld->lo[nfn * k];
+        const PetscReal *xf = &ld->xs[3 * nfn * k];
+        PetscReal        wf[27];
+
+        SolidFaceGather(ld, k, w, wf);
+        for (PetscInt q = 0; q < ld->nq; q++) {
+          PetscReal xs[3], xe[3], ws[3], we[3], m1[3], m2[3];
+
+          SolidFaceTangents(ld, q, xf, xs, xe);
+          SolidFaceTangents(ld, q, wf, ws, we);
+          SolidCross(ws, xe, m1);
+          SolidCross(xs, we, m2);
+          for (PetscInt a = 0; a < nfn; a++) {
+            const PetscReal c = ld->clin * ld->qw[q] * ld->qN[q * nfn + a];
+
+            for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * (m1[i] + m2[i]);
+          }
+        }
+      }
+      continue;
+    }
     for (PetscInt k = 0; k < ld->nf; k++) {
       const PetscInt  *o    = &ld->lo[3 * k];
       const PetscReal *xs   = &ld->xs[9 * k];
@@ -513,7 +813,30 @@ PetscErrorCode SolidLoadsPotential(Solid *s, PetscReal t, const PetscScalar x[],
 
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
-    for (PetscInt k = 0; k < ld->nf; k++) {
+    for (PetscInt k = 0; k < ld->nf && ld->nfn > 3; k++) {
+      /* dead: -sum_a W_a t0 . (x_a - X_a); follower: V = int x . (x_xi x x_eta) / 3 */
+      const PetscInt   nfn = ld->nfn;
+      const PetscReal *X   = &ld->X[3 * nfn * k];
+      PetscReal        xf[27];
+
+      SolidFaceGather(ld, k, x, xf);
+      if (ld->kind != SOLID_LOAD_PRESSURE) {
+        for (PetscInt a = 0; a < nfn; a++)
+          for (PetscInt i = 0; i < 3; i++) sum -= ld->W[nfn * k + a] * ld->t0[i] * (xf[3 * a + i] - X[3 * a + i]);
+      } else
+        for (PetscInt q = 0; q < ld->nq; q++)
+          for (PetscInt r = 0; r < 2; r++) {
+            const PetscReal *y = r ? X : xf;
+            PetscReal        xs[3], xe[3], n[3], xq[3] = {0, 0, 0};
+
+            SolidFaceTangents(ld, q, y, xs, xe);
+            SolidCross(xs, xe, n);
+            for (PetscInt a = 0; a < nfn; a++)
+              for (PetscInt i = 0; i < 3; i++) xq[i] += ld->qN[q * nfn + a] * y[3 * a + i];
+            sum += (r ? -1 : 1) * ld->qw[q] * (xq[0] * n[0] + xq[1] * n[1] + xq[2] * n[2]) / 3;
+          }
+    }
+    for (PetscInt k = 0; k < ld->nf && ld->nfn == 3; k++) {
       const PetscInt  *o = &ld->lo[3 * k];
       const PetscReal *X = &ld->X[9 * k];
 

@@ -155,10 +155,9 @@ static void SvkStressDiff(const SolidModuli *m, const SolidPoint *p, const Petsc
 }
 
 /* the matrix-free action keeps F and S */
-static void SvkPack(const SolidModuli *m, const SolidPoint *p, PetscReal g[4][3], PetscReal st[])
+static void SvkPack(const SolidModuli *m, const SolidPoint *p, PetscReal st[])
 {
   (void)m;
-  (void)g;
   for (PetscInt i = 0; i < 9; i++) st[i] = p->F[i];
   for (PetscInt i = 0; i < 9; i++) st[9 + i] = p->S[i];
 }
@@ -199,12 +198,20 @@ static void NeoHookeanStressDiff(const SolidModuli *m, const SolidPoint *p, cons
   for (PetscInt i = 0; i < 9; i++) dP[i] = m->mu * dF[i] + (m->mu - m->lambda * p->lnJ) * B[i] + m->lambda * tr * p->FinvT[i];
 }
 
-/* the spatial gradients G_b = F^-T g_b (b = 1, 2, 3) and mu - lambda ln J: SolidApplyNeoHookean() */
-static void NeoHookeanPack(const SolidModuli *m, const SolidPoint *p, PetscReal g[4][3], PetscReal st[])
+/* the matrix-free action keeps F^-T and ln J, all dP needs (P1 tetrahedra keep their spatial
+   gradients instead: SolidApplyNeoHookean() in elements.c, as many reals) */
+static void NeoHookeanPack(const SolidModuli *m, const SolidPoint *p, PetscReal st[])
 {
-  for (PetscInt b = 0; b < 3; b++)
-    for (PetscInt i = 0; i < 3; i++) st[3 * b + i] = p->FinvT[3 * i] * g[b + 1][0] + p->FinvT[3 * i + 1] * g[b + 1][1] + p->FinvT[3 * i + 2] * g[b + 1][2];
-  st[9] = m->mu - m->lambda * p->lnJ;
+  (void)m;
+  for (PetscInt i = 0; i < 9; i++) st[i] = p->FinvT[i];
+  st[9] = p->lnJ;
+}
+
+static void NeoHookeanUnpack(const SolidModuli *m, const PetscReal st[], SolidPoint *p)
+{
+  (void)m;
+  for (PetscInt i = 0; i < 9; i++) p->FinvT[i] = st[i];
+  p->lnJ = st[9];
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -306,10 +313,9 @@ static void MooneyRivlinStressDiff(const SolidModuli *m, const SolidPoint *p, co
 }
 
 /* the matrix-free action keeps F; the rest is recomputed per application (an inverse and a power) */
-static void InvariantPack(const SolidModuli *m, const SolidPoint *p, PetscReal g[4][3], PetscReal st[])
+static void InvariantPack(const SolidModuli *m, const SolidPoint *p, PetscReal st[])
 {
   (void)m;
-  (void)g;
   for (PetscInt i = 0; i < 9; i++) st[i] = p->F[i];
 }
 
@@ -448,7 +454,7 @@ static PetscBool MooneyRivlinDiscreteStress(const SolidModuli *m, const PetscRea
 static const SolidMaterialOps SolidMaterialTable[] = {
     {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,            LinearDiscreteStress      },
     {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,       SvkDiscreteStress         },
-    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NULL,            NeoHookeanDiscreteStress  },
+    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress  },
     {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack, SplitDiscreteStress       },
     {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack, MooneyRivlinDiscreteStress},
 };

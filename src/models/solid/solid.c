@@ -1,6 +1,9 @@
 /*
-  Solid: a hyperelastic body meshed with linear (P1) tetrahedra on a distributed DMPlex; this file
-  reads the options and assembles the system (the other jobs: solidimpl.h).
+  Solid: a hyperelastic body meshed with linear (P1) tetrahedra on a distributed DMPlex, or with
+  P2 tetrahedra, Q1 or Q2 hexahedra (-solid_order, -solid_cell: the element layout of solidimpl.h,
+  docs/solid.md §12); this file reads the options and assembles the system (the other jobs:
+  solidimpl.h). The formulas below are those of P1 tetrahedra; the other elements sum the same
+  terms over their quadrature points (elements.c).
 
   q holds the current position of every vertex (3 dofs per vertex), the mesh coordinates are the
   reference configuration. On a tetrahedron with reference vertices X0..X3 and current x0..x3
@@ -33,6 +36,7 @@
 #include "solidimpl.h"
 
 static const char *const SolidMassTypes[] = {"consistent", "lumped", "SolidMass", "SOLID_MASS_", NULL};
+static const char *const SolidCellTypes[] = {"tet", "hex", "SolidCell", "SOLID_CELL_", NULL};
 
 static PetscErrorCode SolidDestroy(void *ctx)
 {
@@ -40,7 +44,10 @@ static PetscErrorCode SolidDestroy(void *ctx)
 
   PetscFunctionBegin;
   PetscCall(DMDestroy(&s->dm));
-  PetscCall(PetscFree5(s->loff, s->goff, s->Dinv, s->vol, s->ctr));
+  PetscCall(PetscFree6(s->loff, s->goff, s->grad, s->wdet, s->vol, s->ctr));
+  PetscCall(PetscFree(s->perm));
+  PetscCall(PetscFEDestroy(&s->fe));
+  PetscCall(VecDestroy(&s->Xref));
   PetscCall(PetscFree(s->cellid));
   PetscCall(MatDestroy(&s->M));
   PetscCall(MatDestroy(&s->K0));
@@ -56,8 +63,8 @@ static PetscErrorCode SolidDestroy(void *ctx)
 }
 
 /*@
-  MechCreateSolid - Creates a hyperelastic solid of linear tetrahedra on a distributed DMPlex: a
-  mesh read from a file, or a cantilever beam built in.
+  MechCreateSolid - Creates a hyperelastic solid of linear or quadratic tetrahedra or hexahedra on a
+  distributed DMPlex: a mesh read from a file, or a cantilever beam built in.
 
   Collective
 
@@ -70,7 +77,10 @@ static PetscErrorCode SolidDestroy(void *ctx)
   Options Database Keys:
 + -solid_mesh <file>                  - a tetrahedral mesh: Gmsh .msh (format 2 or 4) or PETSc's DMPlex HDF5;
                                         without it, the built-in beam below, clamped at x = 0
-. -solid_beam_cells <20,2,2>          - the beam's boxes along x, y, z (each split into 6 tetrahedra; each at least 1)
+. -solid_beam_cells <20,2,2>          - the beam's boxes along x, y, z (each split into 6 tetrahedra, or one hexahedron; each at least 1)
+. -solid_cell <tet>                   - the beam's cells: tet (6 per box) or hex (one per box); a mesh file's are its own
+. -solid_order <1>                    - the elements' order: 1 (P1 tetrahedra, Q1 hexahedra) or 2 (10-node P2 tetrahedra,
+                                        27-node Q2 hexahedra; the nodes of the edges, faces and cells are unknowns)
 . -solid_beam_size <1,0.1,0.1>        - the beam's extent along x, y, z (each positive)
 . -solid_material <neohookean>        - linear (small strain; the system is then linear), svk, neohookean,
                                         neohookean_split or mooney_rivlin (materials.c)
@@ -118,18 +128,20 @@ static PetscErrorCode SolidDestroy(void *ctx)
 PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 {
   char                    file[PETSC_MAX_PATH_LEN] = "", gtime[PETSC_MAX_PATH_LEN] = "constant";
-  PetscInt                cells[3] = {20, 2, 2}, masstype = 0;
+  PetscInt                cells[3] = {20, 2, 2}, masstype = 0, order = 1, celltype = 0;
   PetscReal               size[3] = {1, 0.1, 0.1}, E = 1e7, nu = 0.3, mu = 0, lambda = 0, kappa = 0, c1 = 0, c2 = 0, rho = 1000, ray[2] = {0, 0}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
-  PetscBool               hasfile, setcells, setsize, setmu, setlambda, setkappa, setc1, setc2, setE, setnu, setg, setv, setw, setr;
+  PetscBool               hasfile, setcells, setsize, setcell, hasloads = PETSC_FALSE, setmu, setlambda, setkappa, setc1, setc2, setE, setnu, setg, setv, setw, setr;
   Solid                  *s;
   SolidModuli             mod;
   MechSystem              sy;
   DM                      dm;
-  PetscInt                vStart, vEnd, nloc, *cellid = NULL, *vertid = NULL;
+  PetscInt                nloc, *cellid = NULL, *vertid = NULL;
+  DMPolytopeType          ct   = DM_POLYTOPE_TETRAHEDRON;
+  Vec                     Xref = NULL;
   PetscReal               hmin, gtimesum = -1;
-  PetscBool               stressout = PETSC_TRUE;
+  PetscBool               stressout = PETSC_TRUE, setstress = PETSC_FALSE;
   Mat                     J;
-  Vec                     q, v, Xl, rs;
+  Vec                     q, v, rs;
   char                    what[PETSC_MAX_PATH_LEN + 32], matname[64] = "neohookean", names[256];
   const SolidMaterialOps *mat;
 
@@ -138,6 +150,8 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsString("-solid_mesh", "Tetrahedral mesh file (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", file, file, sizeof(file), &hasfile));
   PetscCall(MechOptionsIntList("-solid_beam_cells", "Boxes of the built-in beam along x, y, z", "MechCreateSolid", cells, 3, &setcells));
   PetscCall(MechOptionsRealList("-solid_beam_size", "Extent of the built-in beam along x, y, z", "MechCreateSolid", size, 3, &setsize));
+  PetscCall(MechOptionsEList("-solid_cell", "Cells of the built-in beam: tet (6 per box) or hex", "MechCreateSolid", SolidCellTypes, 2, SolidCellTypes[celltype], &celltype, &setcell));
+  PetscCall(MechOptionsInt("-solid_order", "Order of the elements: 1 (P1 tetrahedra, Q1 hexahedra) or 2 (P2 tetrahedra, Q2 hexahedra)", "MechCreateSolid", order, &order, NULL));
   SolidMaterialNames(names, sizeof(names));
   PetscCall(MechOptionsString("-solid_material", names, "MechCreateSolid", matname, matname, sizeof(matname), NULL));
   PetscCall(MechOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", E, &E, &setE));
@@ -151,19 +165,24 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
   PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", ray, 2, &setr));
   PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
-  PetscCall(PetscOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J)", "MechCreateSolid", stressout, &stressout, NULL));
+  PetscCall(PetscOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J)", "MechCreateSolid", stressout, &stressout, &setstress));
   PetscCall(MechOptionsString("-solid_g_time", "Gravity's time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", gtime, gtime, sizeof(gtime), NULL));
   PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, 3, &setv));
   PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, 3, &setw));
   PetscOptionsEnd();
   /* checked after PetscOptionsEnd(), which must run to free the options object */
+  PetscCheck(order == 1 || order == 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_order %" PetscInt_FMT ": the elements' order must be 1 or 2", order);
+  PetscCheck(!(hasfile && setcell), comm, PETSC_ERR_ARG_INCOMP, "-solid_cell: only for the built-in beam; the cells of -solid_mesh %s are the file's", file);
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-solid_load", &hasloads));
   PetscCheck(cells[0] >= 1 && cells[1] >= 1 && cells[2] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": each must be at least 1", cells[0], cells[1], cells[2]);
   if (!hasfile) {
     /* the beam's 6 n0 n1 n2 tetrahedra (4 vertices each) and 3 (n0 + 1)(n1 + 1)(n2 + 1) unknowns
        are counted in PETSc's 32-bit indices: a larger beam would wrap them */
-    const double tets = 6.0 * cells[0] * cells[1] * cells[2], dofs = 3.0 * (cells[0] + 1.0) * (cells[1] + 1.0) * (cells[2] + 1.0);
+    /* order 2: a node on every grid point of the twice finer grid (Kuhn's edges and Q2's nodes alike);
+       the DM's points (cells, faces, edges, vertices) are about 24 per box */
+    const double tets = 6.0 * cells[0] * cells[1] * cells[2], dofs = 3.0 * (order * cells[0] + 1.0) * (order * cells[1] + 1.0) * (order * cells[2] + 1.0), pts = 24.0 * cells[0] * cells[1] * cells[2];
 
-    PetscCheck(4 * tets <= PETSC_MAX_INT && dofs <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the beam would have %.0f tetrahedra and %.0f unknowns, more than PETSc's 32-bit indices can count (%d)", cells[0], cells[1], cells[2], tets, dofs, (int)PETSC_MAX_INT);
+    PetscCheck(4 * tets <= PETSC_MAX_INT && dofs <= PETSC_MAX_INT && pts <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the beam would have %.0f tetrahedra and %.0f unknowns, more than PETSc's 32-bit indices can count (%d)", cells[0], cells[1], cells[2], tets, dofs, (int)PETSC_MAX_INT);
   }
   PetscCheck(size[0] > 0 && size[1] > 0 && size[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_size %g,%g,%g: each must be positive", (double)size[0], (double)size[1], (double)size[2]);
   PetscCheck(ray[0] >= 0 && ray[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_rayleigh %g,%g: both must be non-negative", (double)ray[0], (double)ray[1]);
@@ -179,11 +198,15 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
-  PetscCall(SolidCreateMesh(comm, file, cells, size, &dm, &cellid, &vertid));
+  PetscCall(SolidCreateMesh(comm, file, cells, size, celltype == 1 ? DM_POLYTOPE_HEXAHEDRON : DM_POLYTOPE_TETRAHEDRON, &dm, &cellid, &vertid));
   PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
   {
-    PetscErrorCode ierr = SolidCheckMesh(dm, what, cellid);
+    /* a Gmsh file's higher-order nodes (curved edges) for order 2 (gmsh.c) */
+    PetscErrorCode ierr = SolidMeshUseGmshNodes(dm, order, cellid);
 
+    if (!ierr) ierr = SolidCheckMesh(dm, what, cellid, &ct);
+
+    if (!ierr) ierr = SolidDistribute(&dm, order, &cellid, &vertid, &Xref, what);
     if (ierr) {
       PetscCall(PetscFree(cellid));
       PetscCall(PetscFree(vertid));
@@ -191,11 +214,12 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
       PetscFunctionReturn(ierr);
     }
   }
-  PetscCall(SolidDistribute(&dm, &cellid, &vertid));
-  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
 
   PetscCall(PetscNew(&s));
   s->dm       = dm;
+  s->ct       = ct;
+  s->order    = order;
+  s->Xref     = Xref;
   s->cellid   = cellid;
   s->firstinv = -1;
   s->mat      = mat;
@@ -212,7 +236,15 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     /* recorded (a checksum of its description) only when given: older runs have none */
     if (strcmp(desc, "constant")) PetscCall(MechTimeFunctionGetChecksum(s->gtime, &gtimesum));
   }
-  PetscCall(SolidSetUpCells(s, &hmin));
+  {
+    PetscErrorCode ierr = SolidSetUpCells(s, what, &hmin);
+
+    if (ierr) {
+      PetscCall(PetscFree(vertid));
+      PetscCall(SolidDestroy(s));
+      PetscFunctionReturn(ierr);
+    }
+  }
   {
     Vec      g;
     PetscInt n;
@@ -247,6 +279,9 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   /* by name, which stays meaningful whatever the table's order (a numeric code would not) */
   PetscCall(MechSystemAddTextParameter(sy, "material", mat->name));
+  /* recorded only when not P1 tetrahedra: older runs have neither */
+  if (order != 1) PetscCall(MechSystemAddParameter(sy, "order", (PetscReal)order));
+  if (ct == DM_POLYTOPE_HEXAHEDRON) PetscCall(MechSystemAddTextParameter(sy, "cell", "hex"));
   PetscCall(MechSystemAddParameter(sy, "E", E));
   PetscCall(MechSystemAddParameter(sy, "nu", nu));
   if (!strcmp(mat->name, "neohookean_split") || !strcmp(mat->name, "mooney_rivlin")) PetscCall(MechSystemAddParameter(sy, "kappa", mod.kappa));
@@ -279,33 +314,9 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(VecGetLocalSize(s->work, &nloc));
   PetscCall(VecCreateMPI(comm, nloc, PETSC_DETERMINE, &q));
   PetscCall(VecSetBlockSize(q, 3));
-  {
-    DM                 cdm;
-    PetscSection       ls, cs;
-    Vec                coords;
-    PetscScalar       *xl;
-    const PetscScalar *ca;
-
-    PetscCall(DMGetLocalVector(dm, &Xl));
-    PetscCall(DMGetLocalSection(dm, &ls));
-    PetscCall(DMGetCoordinateDM(dm, &cdm));
-    PetscCall(DMGetLocalSection(cdm, &cs));
-    PetscCall(DMGetCoordinatesLocal(dm, &coords));
-    PetscCall(VecGetArray(Xl, &xl));
-    PetscCall(VecGetArrayRead(coords, &ca));
-    for (PetscInt p = vStart; p < vEnd; p++) {
-      PetscInt off, coff;
-
-      PetscCall(PetscSectionGetOffset(ls, p, &off));
-      PetscCall(PetscSectionGetOffset(cs, p, &coff));
-      for (PetscInt i = 0; i < 3; i++) xl[off + i] = ca[coff + i];
-    }
-    PetscCall(VecRestoreArrayRead(coords, &ca));
-    PetscCall(VecRestoreArray(Xl, &xl));
-    PetscCall(DMLocalToGlobalBegin(dm, Xl, INSERT_VALUES, q));
-    PetscCall(DMLocalToGlobalEnd(dm, Xl, INSERT_VALUES, q));
-    PetscCall(DMRestoreLocalVector(dm, &Xl));
-  }
+  /* the reference positions of all nodes (mesh.c, SolidDistribute()) */
+  PetscCall(DMLocalToGlobalBegin(dm, s->Xref, INSERT_VALUES, q));
+  PetscCall(DMLocalToGlobalEnd(dm, s->Xref, INSERT_VALUES, q));
   PetscCall(MatNullSpaceCreateRigidBody(q, &s->nullsp));
   {
     PetscReal sum = 0;

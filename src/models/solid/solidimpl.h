@@ -3,7 +3,8 @@
   record, the element kernels shared by its files. One job per file:
 
     solid.c       MechCreateSolid(): options, assembly of the system
-    mesh.c        the built-in beam, mesh input, checks, distribution, rank-independent numbering
+    mesh.c        the built-in beam, mesh input, checks, distribution, the element layout below,
+                  rank-independent numbering
     gmsh.c        tsmech's own Gmsh reader and the physical-group table (gmsh.h)
     materials.c   the materials, one record each (SolidMaterialOps), chosen by name
     elements.c    forces, tangents (assembled and matrix-free), energy, momenta, inverted elements
@@ -11,6 +12,33 @@
                   with prescribed motions u phi(t)
     loads.c       loads on boundary faces: dead tractions and forces, follower pressures, their options
     stress.c      the per-cell output fields: Cauchy stress, von Mises stress, J
+    iocells.c     the output's cells of quadratic tetrahedra and hexahedra (XDMF node order)
+
+  THE ELEMENT LAYOUT (mesh.c, SolidSetUpCells(); docs/solid.md "Quadratic elements")
+
+  - s->dm is an interpolated DMPlex (cells, faces, edges, vertices) of tetrahedra or hexahedra
+    (s->ct), never mixed. Its local section has 3 dofs on every node: each vertex, and for order
+    2 (s->order) each edge (P2 tetrahedra, 10 nodes) or each edge, face and the cell (Q2
+    hexahedra, 27 nodes). The dofs are the node's current position (q = positions).
+  - s->Xref, a local vector with that section, holds the reference positions of all nodes (the
+    initial q). The geometry is isoparametric: X(xi) = sum_a X_a N_a(xi), so a curved edge of a
+    mesh file is kept. Built-in meshes place the edge, face and cell nodes at the centroids of
+    their vertices; a mesh file may supply them (SolidMeshSetNodes(), on rank 0 before the
+    distribution, which carries them to their ranks with DMPlexDistributeField()).
+  - Per cell, its s->nen nodes in a fixed order: its vertices in the order of DMPlex's closure
+    (that of PETSc's reference cell), then its edges in the order of the reference cell's edges,
+    then its faces likewise, then the cell (edges, faces and cell identified by their vertices,
+    so the order does not depend on how the closure orients them). s->loff[nen c + a] and
+    s->goff[nen c + a] are node a's first dof in the local and the global vector (owned or not:
+    the global offset is always non-negative).
+  - The shape functions are PETSc's Lagrange elements (PetscFECreateLagrange()), tabulated at a
+    quadrature rule (PetscDTSimplexQuadrature(), degree 2 (order - 1) for the stiffness, or
+    Gauss-Legendre with order + 1 points per direction for hexahedra): s->nq points per cell.
+    Per cell and point, s->grad holds the reference gradients dN_a/dX (nen x 3, node-major:
+    SolidGrad()) and s->wdet the weight times det dX/dxi (SolidWeight()); s->vol[c] is their sum.
+    The element loops go "per cell, per quadrature point: F, weight, gradients".
+  - P1 tetrahedra keep their one-point form bit for bit: g_1..g_3 the rows of Dm^-1,
+    g_0 = -(g_1 + g_2 + g_3), weight V0.
 */
 #ifndef TSMECH_SOLIDIMPL_H
 #define TSMECH_SOLIDIMPL_H
@@ -52,7 +80,7 @@ typedef struct {
   PetscBool (*setup)(const SolidModuli *, const PetscReal F[9], SolidPoint *);
   void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal P[9], PetscReal *W);
   void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
-  void (*pack)(const SolidModuli *, const SolidPoint *, PetscReal g[4][3], PetscReal st[]);
+  void (*pack)(const SolidModuli *, const SolidPoint *, PetscReal st[]);
   void (*unpack)(const SolidModuli *, const PetscReal st[], SolidPoint *);
   /* the discrete stress (discgrad.c, docs/schemes.md §11): Pbar with
      W(F1) - W(F0) = Pbar : (F1 - F0); PETSC_FALSE where W is undefined (J <= 0) */
@@ -82,11 +110,15 @@ typedef struct {
   MechTimeFunction tf;       /* phi(t) */
   PetscInt         nf, NF;   /* this rank's faces, all faces */
   PetscReal        area;     /* the reference area of all faces */
-  PetscInt        *lo, *go;  /* per face, its 3 vertices' dof offsets (local, global), outward order */
-  PetscReal       *X;        /* per face, the 3 vertices' reference positions */
+  PetscInt         nfn;      /* nodes per face: 3 (linear triangles), 6, 4 or 9 (loads.c) */
+  PetscInt        *lo, *go;  /* per face, its nfn nodes' dof offsets (local, global), outward order */
+  PetscReal       *X;        /* per face, the nfn nodes' reference positions */
   PetscReal       *A;        /* per face, its reference area */
-  PetscReal       *xs;       /* follower: per face, the positions at the last linearization */
-  PetscReal        clin;     /* follower: cK phi p / 6 at the last linearization */
+  PetscReal       *W;        /* per face and node (nfn > 3), the integral of its shape function dA0 */
+  PetscInt         nq;       /* nfn > 3: the face quadrature's points, weights, N and dN/dxi, dN/deta */
+  PetscReal       *qw, *qN, *qdN;
+  PetscReal       *xs;   /* follower: per face, the positions at the last linearization */
+  PetscReal        clin; /* follower: cK phi p (/ 6 on linear triangles) at the last linearization */
 } SolidLoad;
 
 /* Context of one invariant: which component of which momentum */
@@ -101,10 +133,18 @@ struct _n_Solid {
   SolidModuli             mod;
   PetscReal               rho, alpha, beta, g[3];
   PetscInt                ncells;   /* local cells */
-  PetscInt               *loff;     /* per cell, 4 offsets of the vertices' dofs in the local vector */
+  DMPolytopeType          ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
+  PetscInt                order;    /* 1 or 2 */
+  PetscInt                nen;      /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
+  PetscInt                nq;       /* quadrature points per cell */
+  PetscInt               *loff;     /* per cell, nen offsets of the nodes' dofs in the local vector */
   PetscInt               *goff;     /* the same in the global numbering */
-  PetscReal              *Dinv;     /* per cell, Dm^-1 (row-major 3 x 3): its rows are g_1, g_2, g_3 */
-  PetscReal              *vol;      /* per cell, V0 */
+  PetscReal              *grad;     /* per cell and point, the nen x 3 reference gradients dN_a/dX */
+  PetscReal              *wdet;     /* per cell and point, the weight times det dX/dxi */
+  PetscReal              *vol;      /* per cell, the reference volume */
+  Vec                     Xref;     /* local: the reference positions of all nodes */
+  PetscFE                 fe;       /* the Lagrange element (scalar) of the cells */
+  PetscInt               *perm;     /* node a of the layout is basis function perm[a] of fe */
   PetscReal              *ctr;      /* per cell, the reference centroid (names an inverted element) */
   PetscInt               *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
   PetscInt                ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
@@ -154,35 +194,49 @@ static inline void SolidMul3(const PetscReal A[9], const PetscReal B[9], PetscRe
     for (PetscInt j = 0; j < 3; j++) C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 
-/* The shape-function gradients g[4][3] of cell c */
-static inline void SolidGradients(const Solid *s, PetscInt c, PetscReal g[4][3])
+/* The reference gradients (nen x 3, node-major) at quadrature point k of cell c */
+static inline const PetscReal *SolidGrad(const Solid *s, PetscInt c, PetscInt k)
 {
-  const PetscReal *G = &s->Dinv[9 * c];
-
-  for (PetscInt j = 0; j < 3; j++) {
-    g[1][j] = G[j];
-    g[2][j] = G[3 + j];
-    g[3][j] = G[6 + j];
-    g[0][j] = -(G[j] + G[3 + j] + G[6 + j]);
-  }
+  return &s->grad[((size_t)c * s->nq + k) * 3 * s->nen];
 }
 
-/* F = sum_a x_a g_a^T of cell c from the ghosted local array x */
-static inline void SolidDeformation(const Solid *s, PetscInt c, const PetscScalar x[], PetscReal g[4][3], PetscReal F[9])
+/* The weight times det dX/dxi at quadrature point k of cell c */
+static inline PetscReal SolidWeight(const Solid *s, PetscInt c, PetscInt k)
 {
-  const PetscInt *o = &s->loff[4 * c];
-
-  SolidGradients(s, c, g);
-  for (PetscInt i = 0; i < 3; i++)
-    for (PetscInt j = 0; j < 3; j++) F[3 * i + j] = x[o[0] + i] * g[0][j] + x[o[1] + i] * g[1][j] + x[o[2] + i] * g[2][j] + x[o[3] + i] * g[3][j];
+  return s->wdet[(size_t)c * s->nq + k];
 }
 
-/* The global indices of the 12 dofs of cell c */
-static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[12])
+/* F = sum_a x_a g_a^T at quadrature point k of cell c from the ghosted local array x; g: the gradients */
+static inline void SolidDeformationAt(const Solid *s, PetscInt c, PetscInt k, const PetscScalar x[], PetscReal F[9])
 {
-  for (PetscInt a = 0; a < 4; a++)
-    for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = s->goff[4 * c + a] + i;
+  const PetscInt  *o = &s->loff[s->nen * c];
+  const PetscReal *g = SolidGrad(s, c, k);
+
+  for (PetscInt i = 0; i < 9; i++) F[i] = 0;
+  for (PetscInt a = 0; a < s->nen; a++)
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) F[3 * i + j] += x[o[a] + i] * g[3 * a + j];
 }
+
+/* y_a += V P g_a for every node a of cell c at quadrature point k */
+static inline void SolidAddStress(const Solid *s, PetscInt c, PetscInt k, PetscReal V, const PetscReal P[9], PetscScalar y[])
+{
+  const PetscInt  *o = &s->loff[s->nen * c];
+  const PetscReal *g = SolidGrad(s, c, k);
+
+  for (PetscInt a = 0; a < s->nen; a++)
+    for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += V * (P[3 * i] * g[3 * a] + P[3 * i + 1] * g[3 * a + 1] + P[3 * i + 2] * g[3 * a + 2]);
+}
+
+/* The global indices of the 3 nen dofs of cell c */
+static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[])
+{
+  for (PetscInt a = 0; a < s->nen; a++)
+    for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = s->goff[s->nen * c + a] + i;
+}
+
+/* The most nodes of a cell (Q2 hexahedra) */
+#define SOLID_MAX_NEN 27
 
 /* elements.c */
 PETSC_INTERN PetscErrorCode SolidGetLocal(const Solid *, Vec, Vec *, const PetscScalar **);
@@ -216,12 +270,15 @@ PETSC_INTERN PetscErrorCode SolidSetUpDiscreteGradient(Solid *, MechSystem);
 PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
 
 /* mesh.c */
-PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DM *, PetscInt **, PetscInt **);
-PETSC_INTERN PetscErrorCode SolidCheckMesh(DM, const char[], const PetscInt[]);
-PETSC_INTERN PetscErrorCode SolidDistribute(DM *, PetscInt **, PetscInt **);
-PETSC_INTERN PetscErrorCode SolidSetUpCells(Solid *, PetscReal *);
+PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DMPolytopeType, DM *, PetscInt **, PetscInt **);
+PETSC_INTERN PetscErrorCode SolidCheckMesh(DM, const char[], const PetscInt[], DMPolytopeType *);
+PETSC_INTERN PetscErrorCode SolidMeshSetNodes(DM, PetscInt, PetscInt, const PetscInt[], const PetscReal[]);
+PETSC_INTERN PetscErrorCode SolidDistribute(DM *, PetscInt, PetscInt **, PetscInt **, Vec *, const char[]);
+PETSC_INTERN PetscErrorCode SolidSetUpCells(Solid *, const char[], PetscReal *);
 PETSC_INTERN PetscErrorCode SolidMarkLabel(Solid *, const char[], PetscInt, PetscInt[], PetscInt *);
 PETSC_INTERN PetscErrorCode SolidMeshChecksum(Vec, PetscReal *);
 PETSC_INTERN PetscErrorCode SolidSetIOOrdering(Solid *, MechSystem, const PetscInt[], Vec);
+/* iocells.c */
+PETSC_INTERN PetscErrorCode SolidSetIOCells(Solid *, MechSystem, Vec);
 
 #endif

@@ -57,7 +57,7 @@ static PetscErrorCode SolidCellFields(MechSystem sys, PetscReal t, Vec q, Vec v,
   Solid             *s = (Solid *)ctx;
   Vec                ql;
   const PetscScalar *x;
-  PetscReal          g[4][3], F[9];
+  PetscReal          F[9];
 
   PetscFunctionBegin;
   (void)sys;
@@ -66,8 +66,26 @@ static PetscErrorCode SolidCellFields(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscCheck(ncells == s->ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The output asks for %" PetscInt_FMT " cells, the solid has %" PetscInt_FMT " on this rank", ncells, s->ncells);
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    SolidDeformation(s, c, x, g, F);
-    CellStress(s, F, &values[0][6 * c], &values[1][c], &values[2][c]);
+    /* quadratic cells: the volume average of the quadrature points' values */
+    for (PetscInt i = 0; i < 6; i++) values[0][6 * c + i] = 0;
+    values[1][c] = values[2][c] = 0;
+    for (PetscInt k = 0; k < s->nq; k++) {
+      const PetscReal w = SolidWeight(s, c, k) / s->vol[c];
+      PetscReal       sig[6], vm, J;
+
+      SolidDeformationAt(s, c, k, x, F);
+      CellStress(s, F, sig, &vm, &J);
+      if (s->nq == 1) {
+        /* P1 tetrahedra: as before, bit for bit */
+        for (PetscInt i = 0; i < 6; i++) values[0][6 * c + i] = sig[i];
+        values[1][c] = vm;
+        values[2][c] = J;
+        break;
+      }
+      for (PetscInt i = 0; i < 6; i++) values[0][6 * c + i] += w * sig[i];
+      values[1][c] += w * vm;
+      values[2][c] += w * J;
+    }
   }
   PetscCall(SolidRestoreLocal(s, &ql, &x));
   PetscFunctionReturn(0);

@@ -17,4 +17,13 @@ gmsh -3 -format msh41 -bin -parametric box.geo -o box_msh41_param_bin.msh
 gmsh -3 -format msh41 twovol.geo -o twovol_msh41.msh
 gmsh -3 -format msh22 -bin twovol.geo -o twovol_msh22_bin.msh
 /usr/bin/python3 make_variants.py
-gmsh -3 -order 2 -format msh41 box.geo -o bad/tet10_msh41.msh
+# quadratic and hexahedral meshes: a cylinder of 10-node tetrahedra with curved edges and a box of
+# 8- and 27-node hexahedra, each in 2.2 and 4.1, ASCII and binary
+for f in msh22 msh41; do
+  gmsh -3 -order 2 -format $f cylinder.geo -o cyl_tet10_$f.msh
+  gmsh -3 -order 2 -format $f -bin cylinder.geo -o cyl_tet10_${f}_bin.msh
+  gmsh -3 -format $f hexbox.geo -o hex8_$f.msh
+  gmsh -3 -format $f -bin hexbox.geo -o hex8_${f}_bin.msh
+  gmsh -3 -order 2 -format $f hexbox.geo -o hex27_$f.msh
+  gmsh -3 -order 2 -format $f -bin hexbox.geo -o hex27_${f}_bin.msh
+done
