@@ -418,9 +418,6 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   uint64_t  hash   = 1469598103934665603ULL;
 
   PetscFunctionBegin;
-  /* the discrete gradient (discgrad.c) holds for conservative loads only; it is installed with
-     them, and discgrad2 refuses a follower pressure through the nonsymmetric tangent it marks */
-  PetscCall(SolidSetUpDiscreteGradient(s, sys));
   PetscOptionsBegin(comm, NULL, "Loads of the solid", "MechCreateSolid");
   PetscCall(MechOptionsString("-solid_load", "Names of the loads on boundary faces (comma-separated)", "MechCreateSolid", list, list, sizeof(list), &set));
   PetscOptionsEnd();

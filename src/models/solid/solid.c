@@ -385,6 +385,9 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     }
   }
 
+  /* the discrete gradient (discgrad.c) holds for conservative loads only: discgrad2 refuses a
+     follower pressure through the nonsymmetric tangent its load marks */
+  PetscCall(SolidSetUpDiscreteGradient(s, sy));
   /* loads on boundary faces (loads.c) */
   {
     PetscErrorCode ierr = SolidSetUpLoads(s, sy, what, 1e-3 * hmin);
