@@ -329,7 +329,7 @@ static PetscErrorCode DiscGrad2Properties(TS ts, TSMechProperties *p)
   PetscFunctionReturn(0);
 }
 
-static const char *const      DiscGrad2Types[] = {TSDISCGRAD2, NULL};
+static const char *const     DiscGrad2Types[] = {TSDISCGRAD2, NULL};
 static const TSMechFamilyOps DiscGrad2Family  = {TSMECH_FAMILY_OTHER, DiscGrad2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, DiscGrad2Properties, NULL, NULL};
 
 /* The family's table (scheme.h) and its type (tsimpl2.h, "Adding a TS type") */
