@@ -325,7 +325,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscCall(MechSystemAddParameter(sy, "mesh_checksum", sum));
   }
   /* the I/O order: the vertices' numbers in the mesh file (or the beam), so that the output and
-     the checkpoints do not depend on the partition (BRIEF.md section 7) */
+     the checkpoints do not depend on the partition (docs/solid.md §12) */
   PetscCall(SolidSetIOOrdering(s, sy, vertid, q));
   PetscCall(PetscFree(vertid));
   PetscCall(MatSetNearNullSpace(J, s->nullsp));
