@@ -16,6 +16,9 @@
 
     TSCreate_X:           TSMechNewtonCreate(ts, "ts_theta_", &nw);
                           TSMechNewtonSetStageFunction(nw, XStage, ts);  the stage at an iterate x
+                          TSMechNewtonSetJacobianFunction(nw, XJac, ts)  only if R's derivative is
+                          not the stage operator (discgrad2.c): XJac assembles it, the stage gives
+                          the preconditioning matrix, the matrix-free mode differences R (MATMFFD)
     TSSetFromOptions_X:   inside the type's options block, TSMechNewtonSetFromOptions(nw, PetscOptionsObject)
                           (the settings also through TSMechNewtonSet/Get...(), as TSTheta2Set... do)
     TSSetUp_X:            after TSMechSetUpSNES(ts, R):
@@ -50,6 +53,12 @@ struct _n_TSMechNewton {
   char                prefix[64]; /* of the options, e.g. "ts_theta_" */
   TSMechNewtonStageFn stagefn;
   void               *stagectx;
+
+  /* the type's own Jacobian of its residual (TSMechNewtonSetJacobianFunction()), or NULL: then J is
+     the stage operator; ownmf: J is the differenced residual (MATMFFD) made here */
+  TSMechNewtonJacobianFn jacfn;
+  void                  *jacctx;
+  PetscBool              ownmf;
 
   PetscReal Jc[3];  /* (cK, cD, cM) of the assembled or linearized Jacobian, for reuse on linear problems */
   PetscBool Jvalid; /* J holds the operator of Jc */
@@ -145,6 +154,23 @@ PetscErrorCode TSMechNewtonSetStageFunction(TSMechNewton nw, TSMechNewtonStageFn
   PetscFunctionBegin;
   nw->stagefn  = fn;
   nw->stagectx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechNewtonSetJacobianFunction - For a type whose residual's derivative is not the stage
+  operator (discgrad2: M + tau^2/2 dfbar/dq+ + tau/2 dfbar/dv, two states, non-symmetric): fn
+  assembles the exact Jacobian at the iterate x into the matrix it is given. The assembled mode
+  then takes J from fn (P = J, or with -pc_definite the stage operator's semidefinite version);
+  the matrix-free mode differences the SNES's residual (MATMFFD) and preconditions with the stage
+  operator, lagged as for theta2. Everything else (convergence test, EW safeguard, tolerance
+  scaling, view) stays the object's.
+*/
+PetscErrorCode TSMechNewtonSetJacobianFunction(TSMechNewton nw, TSMechNewtonJacobianFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  nw->jacfn  = fn;
+  nw->jacctx = ctx;
   PetscFunctionReturn(0);
 }
 
@@ -253,6 +279,8 @@ static PetscErrorCode NewtonRebuildCoarse(TSMechNewton nw, Mat P, PetscBool full
   previous steps marked it stale (TSMechNewtonPostSolve()). Since the coefficients are fixed
   within a step, a lagged P is the exact Jacobian of a nearby state, never of another equation.
 */
+static PetscErrorCode NewtonLagP(TSMechNewton, const TSMechNewtonStage *, Mat);
+
 static PetscErrorCode NewtonComputeMF(TSMechNewton nw, const TSMechNewtonStage *s, Mat J, Mat P)
 {
   TS        ts    = nw->ts;
@@ -264,6 +292,18 @@ static PetscErrorCode NewtonComputeMF(TSMechNewton nw, const TSMechNewtonStage *
     SetCoefficients(nw->Jc, s);
     nw->Jvalid = PETSC_TRUE;
   }
+  PetscCall(NewtonLagP(nw, s, P));
+  PetscFunctionReturn(0);
+}
+
+/* The matrix-free mode's preconditioning matrix: the stage operator, assembled only when there is
+   none for these coefficients or the previous steps marked it stale (TSMechNewtonPostSolve()) */
+static PetscErrorCode NewtonLagP(TSMechNewton nw, const TSMechNewtonStage *s, Mat P)
+{
+  TS        ts    = nw->ts;
+  PetscBool fixed = ts->problem_type == TS_LINEAR ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
   if (nw->Pvalid && SameCoefficients(nw->Pc, s) && (fixed || !nw->pcstale)) PetscFunctionReturn(0);
   PetscCall(PetscInfo(ts, "Assembling the preconditioning matrix (%s)\n", !nw->Pvalid ? "first" : (!SameCoefficients(nw->Pc, s) ? "new theta tau" : "linear iterations grew")));
   PetscCall(NewtonAssemble(nw, s, P, nw->pcdefinite));
@@ -388,6 +428,34 @@ static PetscErrorCode NewtonGuardOversolve(TSMechNewton nw, SNES snes)
 }
 
 /*
+  J and P with the type's own Jacobian (TSMechNewtonSetJacobianFunction()). Matrix-free: J, the
+  differenced residual, takes the SNES's iterate and residual as its base when assembled, P is the
+  lagged stage operator. Assembled: J from the type, P = J, or the semidefinite stage operator.
+*/
+static PetscErrorCode NewtonComputeOwn(TSMechNewton nw, Vec x, const TSMechNewtonStage *s, Mat J, Mat P)
+{
+  PetscFunctionBegin;
+  if (nw->matrixfree) {
+    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(NewtonLagP(nw, s, P));
+    PetscFunctionReturn(0);
+  }
+  if (nw->Psep) {
+    PetscCall((*nw->jacfn)(nw->jacctx, x, J));
+    PetscCall(NewtonAssemble(nw, s, P, PETSC_TRUE));
+  } else {
+    PetscCall((*nw->jacfn)(nw->jacctx, x, P));
+    if (J != P) {
+      PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    }
+  }
+  PetscCall(NewtonRebuildCoarse(nw, P, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*
   TSMechNewtonSNESJacobian - A Jacobian callback of SNESSetJacobian()'s form (ctx: the Newton
   object): the EW safeguard, the type's stage at x (TSMechNewtonSetStageFunction()), J and P.
 */
@@ -400,7 +468,8 @@ PetscErrorCode TSMechNewtonSNESJacobian(SNES snes, Vec x, Mat J, Mat P, void *ct
   PetscCheck(nw->stagefn, PetscObjectComm((PetscObject)snes), PETSC_ERR_ORDER, "The TS type gave its Newton object no stage function (TSMechNewtonSetStageFunction())");
   PetscCall(NewtonGuardOversolve(nw, snes));
   PetscCall((*nw->stagefn)(nw->stagectx, x, &s));
-  PetscCall(TSMechNewtonComputeOperators(nw, &s, J, P));
+  if (nw->jacfn) PetscCall(NewtonComputeOwn(nw, x, &s, J, P));
+  else PetscCall(TSMechNewtonComputeOperators(nw, &s, J, P));
   PetscFunctionReturn(0);
 }
 
@@ -533,7 +602,7 @@ PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton nw, PetscOptionItems *Pet
 
   PetscFunctionBegin;
   OptionName(nw, "matrix_free", mf, sizeof(mf));
-  PetscCall(PetscOptionsBool(mf, "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", nw->matrixfree, &nw->matrixfree, NULL));
+  PetscCall(PetscOptionsBool(mf, nw->jacfn ? "Jacobian by differencing the residual (MATMFFD); the assembled stage operator only preconditions, rebuilt when the linear iterations grow" : "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", nw->matrixfree, &nw->matrixfree, NULL));
   OptionName(nw, "pc_definite", opt, sizeof(opt));
   PetscCall(PetscOptionsBool(opt, "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", "TSTheta2SetPCDefinite", nw->pcdefinite, &flg, &set));
   if (set) PetscCall(TSMechNewtonSetPCDefinite(nw, flg));
@@ -605,14 +674,25 @@ PetscErrorCode TSMechNewtonSetUp(TSMechNewton nw, MechSystem sys, TSMechNewtonMo
     Mat         J, P;
     KSP         ksp;
 
-    if (sys) PetscCall(MechSystemHasTangentAction(sys, &has));
     if (sys) PetscCall(MechSystemGetModelName(sys, &model));
-    PetscCheck(has, comm, PETSC_ERR_ARG_INCOMP, "-%smatrix_free needs a model that applies its tangent itself (MechSystemSetTangentAction(): chain, cloth, lattice); %s%s%s. PETSc's -snes_mf_operator is the finite-difference alternative", pre, sys ? "model " : "this TS has no MechSystem (TSMechSetSystem())", sys ? (model ? model : "(unnamed)") : "", sys ? " only assembles it" : "");
     PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
-    if (J == P) {
-      PetscCall(MechSystemCreateOperatorShell(sys, &J));
-      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
-      PetscCall(MatDestroy(&J));
+    if (nw->jacfn) {
+      /* the type's residual differenced: no tangent action needed; a J of the user's (-snes_mf_operator) stays */
+      PetscCheck(sys, comm, PETSC_ERR_ARG_INCOMP, "-%smatrix_free: the preconditioning matrix is the stage operator of a MechSystem (TSMechSetSystem())", pre);
+      if (J == P) {
+        PetscCall(MatCreateSNESMF(ts->snes, &J));
+        PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
+        PetscCall(MatDestroy(&J));
+        nw->ownmf = PETSC_TRUE;
+      }
+    } else {
+      if (sys) PetscCall(MechSystemHasTangentAction(sys, &has));
+      PetscCheck(has, comm, PETSC_ERR_ARG_INCOMP, "-%smatrix_free needs a model that applies its tangent itself (MechSystemSetTangentAction(): chain, cloth, lattice); %s%s%s. PETSc's -snes_mf_operator is the finite-difference alternative", pre, sys ? "model " : "this TS has no MechSystem (TSMechSetSystem())", sys ? (model ? model : "(unnamed)") : "", sys ? " only assembles it" : "");
+      if (J == P) {
+        PetscCall(MechSystemCreateOperatorShell(sys, &J));
+        PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
+        PetscCall(MatDestroy(&J));
+      }
     }
     /* the reduced preconditioning matrix replaces the full one, whose pattern the system may then free */
     if (nw->pcreduced && !nw->Pred) {
@@ -645,6 +725,12 @@ PetscErrorCode TSMechNewtonSetUp(TSMechNewton nw, MechSystem sys, TSMechNewtonMo
 
     PetscCall(MechSystemHasTangentDefinite(sys, &has));
     PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
+    if (nw->ownmf) {
+      /* back from the matrix-free mode with the type's own Jacobian: J is P again */
+      PetscCall(SNESSetJacobian(ts->snes, P, P, NULL, NULL));
+      nw->ownmf = PETSC_FALSE;
+      J         = P;
+    }
     if (nw->pcdefinite && has && J == P) {
       PetscCall(MechSystemCreateOperator(sys, &P));
       PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
@@ -686,7 +772,7 @@ PetscErrorCode TSMechNewtonView(TSMechNewton nw, TSMechNewtonMode mode, PetscVie
     if (nw->ts->snes) PetscCall(SNESKSPGetUseEW(nw->ts->snes, &ew));
     if (ew && nw->ewguard > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat-Walker safeguard: a linear solve stops at %g times Newton's tolerance\n", (double)nw->ewguard));
   }
-  if (nw->matrixfree && on) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", nw->rebuilds, (double)nw->pcgrowth));
+  if (nw->matrixfree && on) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (%s); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", nw->jacfn ? "differenced residual" : "model's tangent action", nw->rebuilds, (double)nw->pcgrowth));
   if (nw->matrixfree && on && nw->galerkin < PC_MG_GALERKIN_NONE && nw->coarserebuilds) PetscCall(PetscViewerASCIIPrintf(viewer, "  Multigrid coarse levels rebuilt %" PetscInt_FMT " of those times%s%s%s\n", nw->coarserebuilds, nw->lagcoarse ? " (-" : "", nw->lagcoarse ? nw->prefix : "", nw->lagcoarse ? "pc_lag_coarse)" : ""));
   if (nw->matrixfree && nw->pcreduced && on) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix of the model's reduced pattern\n"));
   if (nw->neon && !nw->ne && nw->nedepth == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  Nonlinear elimination within %g decay lengths of one step from the fixed dofs (patch built at the first step)\n", (double)nw->nereach));

@@ -79,9 +79,13 @@ typedef struct {
 
 /* The type's stage at the Newton iterate x (for the SNES Jacobian callback) */
 typedef PetscErrorCode (*TSMechNewtonStageFn)(void *ctx, Vec x, TSMechNewtonStage *);
+/* A type's own Jacobian of its residual at the Newton iterate x, assembled into the matrix given
+   (discgrad2: not the stage operator; the stage then gives the preconditioning matrix) */
+typedef PetscErrorCode (*TSMechNewtonJacobianFn)(void *ctx, Vec x, Mat);
 
 PETSC_INTERN PetscErrorCode TSMechNewtonCreate(TS, const char prefix[], TSMechNewton *);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetStageFunction(TSMechNewton, TSMechNewtonStageFn, void *ctx);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetJacobianFunction(TSMechNewton, TSMechNewtonJacobianFn, void *ctx);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetUp(TSMechNewton, MechSystem, TSMechNewtonMode, const char why[]);
 PETSC_INTERN PetscErrorCode TSMechNewtonComputeOperators(TSMechNewton, const TSMechNewtonStage *, Mat J, Mat P);
@@ -114,7 +118,7 @@ PETSC_INTERN PetscErrorCode TSMechNewtonGetNonlinearElimination(TSMechNewton, Pe
   - the type: TSCreate_X() with its ops (step, setup, setfromoptions, view, reset, destroy,
     rollback, evaluatewlte), TSMechStepState for the start of the step (stepstate.c), and for an
     implicit scheme the Newton object (TSMechNewton above, newton2.c: the header there is the
-    recipe);
+    recipe; theta2.c gives it stages, discgrad2.c also its own exact Jacobian);
   - its family's table, a TSMechFamilyOps (scheme.h): the family number files record (a free one,
     or TSMECH_FAMILY_OTHER without recorded parameters), the parameters a checkpoint and the output
     record (declare/get/set/check), the properties (explicit, order, second-order form, how a
