@@ -6,7 +6,10 @@
 
   fbar is the system's discrete gradient of the potential plus the non-conservative forces at the
   midpoint (MechSystemComputeDiscreteGradient()). Newton runs on v+ as in theta2, with the
-  residual R(v+) = M (v+ - v) + tau fbar and the Jacobian M + tau^2/2 dfbar/dq+ + tau/2 dfbar/dv.
+  residual R(v+) = M (v+ - v) + tau fbar and the Jacobian M + tau^2/2 dfbar/dq+ + tau/2 dfbar/dv,
+  through the shared Newton object (newton2.c, docs/solvers.md §7): the type gives it that exact
+  Jacobian (TSMechNewtonSetJacobianFunction()) and, as its stage, the one-stage operator
+  M + tau/2 D + tau^2/4 K at the midpoint, the matrix-free mode's preconditioning matrix.
 */
 #include "tsimpl2.h"
 #include "scheme.h"
@@ -15,7 +18,8 @@
 
 /* Newton's matrix: assembled (exact with the model's derivative of fbar, else the midpoint
    tangent: a linearly converging iteration), or matrix-free by differencing the residual with
-   the assembled operator as preconditioning matrix; auto: exact if known, else matrix-free */
+   the midpoint's one-stage operator as the (lagged) preconditioning matrix; auto: exact if known,
+   else matrix-free */
 typedef enum {
   DISCGRAD2_JACOBIAN_AUTO,
   DISCGRAD2_JACOBIAN_ASSEMBLED,
@@ -27,13 +31,12 @@ typedef struct {
   TSMechStepState   st;
   Vec               V;       /* Newton unknown v+ */
   Vec               q1, vm;  /* end position and midpoint velocity of the candidate v+ */
+  Vec               qm;      /* midpoint position, the stage of the preconditioning matrix */
   Vec               fbar, R; /* R: the SNES's residual vector, never a work vector (a matrix-free J keeps its base there) */
   Vec               dv;
   DiscGrad2Jacobian jactype;
-  PetscBool         mf;         /* the Jacobian in use is matrix-free */
-  PetscReal         rscale;     /* the step's residual scale for the round-off floor (< 0: not evaluated) */
-  PetscReal         rscaleprev; /* that of the last step that evaluated one (< 0: none yet) */
-  PetscReal         fnormprev;
+  PetscBool         mf;     /* the Jacobian in use is matrix-free */
+  TSMechNewton      newton; /* options -ts_discgrad2_matrix_free, -ts_discgrad2_pc_definite, ... */
 } TS_DiscGrad2;
 
 /* q+ and the midpoint velocity of the candidate v+ (x) */
@@ -64,51 +67,45 @@ static PetscErrorCode SNESTSFormFunction_DiscGrad2(SNES snes, Vec x, Vec R, TS t
   PetscFunctionReturn(0);
 }
 
-/* P = M + tau^2/2 dfbar/dq+ + tau/2 dfbar/dv at the candidate; a matrix-free J takes its base point */
-static PetscErrorCode SNESTSFormJacobian_DiscGrad2(SNES snes, Vec x, Mat J, Mat P, TS ts)
+/* The exact Jacobian M + tau^2/2 dfbar/dq+ + tau/2 dfbar/dv at the candidate x, into A (TSMechNewtonJacobianFn) */
+static PetscErrorCode DiscGrad2ExactJacobian(void *ctx, Vec x, Mat A)
 {
+  TS            ts  = (TS)ctx;
   TS_DiscGrad2 *dg  = (TS_DiscGrad2 *)ts->data;
   PetscReal     tau = ts->time_step;
 
   PetscFunctionBegin;
-  (void)snes;
   PetscCall(DiscGrad2StageVecs(ts, x));
-  PetscCall(MechSystemComputeDiscreteGradientOperator(dg->st.sys, ts->ptime + 0.5 * tau, dg->st.q0, dg->q1, dg->vm, 0.5 * tau * tau, 0.5 * tau, 1.0, P, NULL));
-  if (J != P) {
-    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-  }
+  PetscCall(MechSystemComputeDiscreteGradientOperator(dg->st.sys, ts->ptime + 0.5 * tau, dg->st.q0, dg->q1, dg->vm, 0.5 * tau * tau, 0.5 * tau, 1.0, A, NULL));
   PetscFunctionReturn(0);
 }
 
-/*
-  SNES's default test, and a residual at the round-off of its terms (TSMECH_ROUNDOFF_FACTOR eps
-  times MechSystemComputeResidualScale(), as theta2, docs/solvers.md §3), so that a body at rest
-  does not iterate to -snes_max_it. The scale costs two force evaluations: at most once a step, at
-  the first step, near the last step's floor, or when Newton stagnates.
-*/
-static PetscErrorCode DiscGrad2SNESConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
+/* The stage of the preconditioning matrix (TSMechNewtonStageFn): M + tau/2 D + tau^2/4 K at the
+   midpoint of the candidate x, the operator of the midpoint rule, to which the exact Jacobian tends */
+static PetscErrorCode DiscGrad2Stage(void *ctx, Vec x, TSMechNewtonStage *s)
 {
-  TS            ts = (TS)ctx;
-  TS_DiscGrad2 *dg = (TS_DiscGrad2 *)ts->data;
+  TS            ts  = (TS)ctx;
+  TS_DiscGrad2 *dg  = (TS_DiscGrad2 *)ts->data;
+  PetscReal     tau = ts->time_step;
 
   PetscFunctionBegin;
-  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
-  if (*reason == SNES_CONVERGED_ITERATING && !PetscIsInfOrNanReal(fnorm)) {
-    /* fnorm is global: every rank decides alike */
-    PetscBool near  = (dg->rscaleprev < 0 || fnorm <= TSMECH_ROUNDOFF_GATE * TSMECH_ROUNDOFF_FACTOR * PETSC_MACHINE_EPSILON * dg->rscaleprev) ? PETSC_TRUE : PETSC_FALSE;
-    PetscBool stuck = (it > 0 && dg->fnormprev >= 0 && fnorm > 0.5 * dg->fnormprev) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(DiscGrad2StageVecs(ts, x));
+  PetscCall(VecAXPBYPCZ(dg->qm, 0.5, 0.5, 0.0, dg->st.q0, dg->q1));
+  s->t  = ts->ptime + 0.5 * tau;
+  s->q  = dg->qm;
+  s->v  = dg->vm;
+  s->a  = NULL;
+  s->cK = 0.25 * tau * tau;
+  s->cD = 0.5 * tau;
+  s->cM = 1.0;
+  PetscFunctionReturn(0);
+}
 
-    if (dg->rscale < 0 && (near || stuck)) {
-      PetscCall(MechSystemComputeResidualScale(dg->st.sys, ts->ptime, dg->st.q0, dg->st.v0, ts->time_step, &dg->rscale));
-      dg->rscaleprev = dg->rscale;
-    }
-    if (dg->rscale >= 0 && fnorm <= TSMECH_ROUNDOFF_FACTOR * PETSC_MACHINE_EPSILON * dg->rscale) {
-      PetscCall(PetscInfo(snes, "Converged: residual norm %g at the round-off of its terms (residual scale %g)\n", (double)fnorm, (double)dg->rscale));
-      *reason = SNES_CONVERGED_FNORM_ABS;
-    }
-  }
-  dg->fnormprev = fnorm;
+/* The Newton object's: the EW safeguard, the exact or differenced J and the preconditioning matrix */
+static PetscErrorCode SNESTSFormJacobian_DiscGrad2(SNES snes, Vec x, Mat J, Mat P, TS ts)
+{
+  PetscFunctionBegin;
+  PetscCall(TSMechNewtonSNESJacobian(snes, x, J, P, ((TS_DiscGrad2 *)ts->data)->newton));
   PetscFunctionReturn(0);
 }
 
@@ -125,8 +122,8 @@ static PetscErrorCode TSStep_DiscGrad2(TS ts)
     SNESConvergedReason snesreason;
 
     PetscCall(TSPreStage(ts, ts->ptime + 0.5 * ts->time_step));
-    dg->rscale    = -1;
-    dg->fnormprev = -1;
+    /* the round-off floor starts afresh; no tolerance scaling: the guess is v itself */
+    PetscCall(TSMechNewtonPreSolve(dg->newton, dg->st.q0, dg->st.v0, NULL, dg->V));
     PetscCall(VecCopy(dg->st.v0, dg->V));
     PetscCall(SNESSolve(ts->snes, NULL, dg->V));
     PetscCall(SNESGetIterationNumber(ts->snes, &nits));
@@ -134,6 +131,7 @@ static PetscErrorCode TSStep_DiscGrad2(TS ts)
     PetscCall(SNESGetConvergedReason(ts->snes, &snesreason));
     ts->snes_its += nits;
     ts->ksp_its += lits;
+    PetscCall(TSMechNewtonPostSolve(dg->newton, nits, lits, snesreason > 0 ? PETSC_TRUE : PETSC_FALSE));
     /* the position always follows from v+, whatever the solver evaluated last */
     PetscCall(DiscGrad2StageVecs(ts, dg->V));
     PetscCall(TSPostStage(ts, t1, 0, &dg->q1));
@@ -163,9 +161,11 @@ static PetscErrorCode TSReset_DiscGrad2(TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSMechStepStateReset(&dg->st));
+  PetscCall(TSMechNewtonReset(dg->newton));
   PetscCall(VecDestroy(&dg->V));
   PetscCall(VecDestroy(&dg->q1));
   PetscCall(VecDestroy(&dg->vm));
+  PetscCall(VecDestroy(&dg->qm));
   PetscCall(VecDestroy(&dg->fbar));
   PetscCall(VecDestroy(&dg->R));
   PetscCall(VecDestroy(&dg->dv));
@@ -176,6 +176,7 @@ static PetscErrorCode TSDestroy_DiscGrad2(TS ts)
 {
   PetscFunctionBegin;
   PetscCall(TSReset_DiscGrad2(ts));
+  PetscCall(TSMechNewtonDestroy(&((TS_DiscGrad2 *)ts->data)->newton));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }
@@ -183,8 +184,7 @@ static PetscErrorCode TSDestroy_DiscGrad2(TS ts)
 static PetscErrorCode TSSetUp_DiscGrad2(TS ts)
 {
   TS_DiscGrad2 *dg = (TS_DiscGrad2 *)ts->data;
-  PetscBool     exact;
-  Mat           J, P;
+  PetscBool     exact, ne;
   const char   *model;
 
   PetscFunctionBegin;
@@ -200,24 +200,17 @@ static PetscErrorCode TSSetUp_DiscGrad2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &dg->V));
   PetscCall(VecDuplicate(ts->vec_sol, &dg->q1));
   PetscCall(VecDuplicate(ts->vec_sol, &dg->vm));
+  PetscCall(VecDuplicate(ts->vec_sol, &dg->qm));
   PetscCall(VecDuplicate(ts->vec_sol, &dg->fbar));
   PetscCall(VecDuplicate(ts->vec_sol, &dg->R));
   PetscCall(VecDuplicate(ts->vec_sol, &dg->dv));
   PetscCall(TSMechSetUpSNES(ts, dg->R));
-  if (ts->snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(ts->snes, DiscGrad2SNESConverged, ts, NULL));
-  dg->rscaleprev = -1;
-  dg->mf         = (dg->jactype == DISCGRAD2_JACOBIAN_MF || (dg->jactype == DISCGRAD2_JACOBIAN_AUTO && !exact)) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
-  if (dg->mf) {
-    PetscBool ismffd;
-
-    PetscCall(PetscObjectTypeCompare((PetscObject)J, MATMFFD, &ismffd));
-    if (!ismffd) {
-      PetscCall(MatCreateSNESMF(ts->snes, &J));
-      PetscCall(SNESSetJacobian(ts->snes, J, P, SNESTSFormJacobian, ts));
-      PetscCall(MatDestroy(&J));
-    }
-  } else if (J != P) PetscCall(SNESSetJacobian(ts->snes, P, P, SNESTSFormJacobian, ts));
+  dg->mf = (dg->jactype == DISCGRAD2_JACOBIAN_MF || (dg->jactype == DISCGRAD2_JACOBIAN_AUTO && !exact)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(TSMechNewtonSetMatrixFree(dg->newton, dg->mf, PETSC_DEFAULT));
+  PetscCall(TSMechNewtonGetNonlinearElimination(dg->newton, &ne, NULL, NULL));
+  PetscCheck(!ne, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-ts_discgrad2_ne: nonlinear elimination solves stages of the form M a + f(t, q, v) (theta2); discgrad2's residual has the discrete gradient");
+  /* the round-off floor, the matrix-free J or the separate semidefinite preconditioning matrix */
+  PetscCall(TSMechNewtonSetUp(dg->newton, dg->st.sys, TSMECH_NEWTON_FULL, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -225,12 +218,19 @@ static PetscErrorCode TSSetFromOptions_DiscGrad2(TS ts, PetscOptionItems *PetscO
 {
   TS_DiscGrad2 *dg = (TS_DiscGrad2 *)ts->data;
   PetscInt      j  = (PetscInt)dg->jactype;
+  PetscBool     mf;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Discrete gradient (energy-momentum) options");
-  PetscCall(MechOptionsEList("-ts_discgrad2_jacobian", "Newton's matrix: auto (the model's exact derivative of fbar if it has one, else mf), assembled (exact or the midpoint tangent), mf (differenced, assembled preconditioning matrix)", "TSDISCGRAD2", DiscGrad2Jacobians, 3, DiscGrad2Jacobians[j], &j, NULL));
+  PetscCall(MechOptionsEList("-ts_discgrad2_jacobian", "Newton's matrix: auto (the model's exact derivative of fbar if it has one, else mf), assembled (exact or the midpoint tangent), mf (differenced residual, the midpoint's one-stage operator as lagged preconditioning matrix)", "TSDISCGRAD2", DiscGrad2Jacobians, 3, DiscGrad2Jacobians[j], &j, NULL));
   dg->jactype = (DiscGrad2Jacobian)j;
+  /* the Newton object's options under -ts_discgrad2_; its -ts_discgrad2_matrix_free is -ts_discgrad2_jacobian mf */
+  PetscCall(TSMechNewtonSetMatrixFree(dg->newton, PETSC_FALSE, PETSC_DEFAULT));
+  PetscCall(TSMechNewtonSetFromOptions(dg->newton, PetscOptionsObject));
   PetscOptionsHeadEnd();
+  PetscCall(TSMechNewtonGetMatrixFree(dg->newton, &mf, NULL, NULL));
+  PetscCheck(!mf || dg->jactype != DISCGRAD2_JACOBIAN_ASSEMBLED, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-ts_discgrad2_matrix_free contradicts -ts_discgrad2_jacobian assembled");
+  if (mf) dg->jactype = DISCGRAD2_JACOBIAN_MF;
   PetscFunctionReturn(0);
 }
 
@@ -251,9 +251,10 @@ static PetscErrorCode TSView_DiscGrad2(TS ts, PetscViewer viewer)
       PetscCall(MechSystemGetDiscreteGradient(sys, &has, &frame, &exact));
       if (has) PetscCall(PetscViewerASCIIPrintf(viewer, "  The model's discrete gradient: energy conserved; %s\n", frame ? "frame-invariant: linear and angular momentum conserved where the model conserves them" : "not frame-invariant: momenta not guaranteed"));
       else PetscCall(PetscViewerASCIIPrintf(viewer, "  Gonzalez's generic midpoint discrete gradient: energy conserved; momenta not guaranteed\n"));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton's matrix: %s (-ts_discgrad2_jacobian %s)\n", dg->mf ? "matrix-free (differenced residual), assembled preconditioning matrix" : (exact ? "assembled, exact" : "assembled midpoint tangent (approximate: linear convergence)"), DiscGrad2Jacobians[dg->jactype]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton's matrix: %s (-ts_discgrad2_jacobian %s)\n", dg->mf ? "matrix-free (differenced residual), the midpoint's one-stage operator M + tau/2 D + tau^2/4 K as preconditioning matrix" : (exact ? "assembled, exact" : "assembled midpoint tangent (approximate: linear convergence)"), DiscGrad2Jacobians[dg->jactype]));
     }
   }
+  PetscCall(TSMechNewtonView(dg->newton, TSMECH_NEWTON_FULL, viewer));
   if (sys) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(MechSystemView(sys, viewer));
@@ -273,6 +274,9 @@ static PetscErrorCode TSView_DiscGrad2(TS ts, PetscViewer viewer)
   Options Database Keys:
 + -ts_type discgrad2 - selects this type
 - -ts_discgrad2_jacobian <auto,assembled,mf> - Newton's matrix
+  and the shared Newton object's options under -ts_discgrad2_ (docs/solvers.md §7): -ts_discgrad2_matrix_free
+  (= -ts_discgrad2_jacobian mf), -ts_discgrad2_pc_rebuild_growth, -ts_discgrad2_pc_definite,
+  -ts_discgrad2_pc_reduced, -ts_discgrad2_pc_lag_coarse, -ts_discgrad2_ew_safeguard
 
   Level: intermediate
 
@@ -305,27 +309,32 @@ static PetscErrorCode TSCreate_DiscGrad2(TS ts)
   ts->usessnes            = PETSC_TRUE;
   ts->default_adapt_type  = TSADAPTNONE;
   PetscCall(PetscNew(&dg));
-  ts->data       = (void *)dg;
-  dg->jactype    = DISCGRAD2_JACOBIAN_AUTO;
-  dg->rscaleprev = -1;
+  ts->data    = (void *)dg;
+  dg->jactype = DISCGRAD2_JACOBIAN_AUTO;
+  PetscCall(TSMechNewtonCreate(ts, "ts_discgrad2_", &dg->newton));
+  PetscCall(TSMechNewtonSetStageFunction(dg->newton, DiscGrad2Stage, ts));
+  PetscCall(TSMechNewtonSetJacobianFunction(dg->newton, DiscGrad2ExactJacobian, ts));
   PetscFunctionReturn(0);
 }
 
 /*
   What discgrad2 reports of itself (scheme.h): implicit, order 2, second-order form; it keeps
-  nothing between steps, so a restart at fixed steps continues it exactly; prescribed motions are
-  refused at set-up, and its Newton forms no multigrid coarse operators itself.
+  nothing between steps, so a restart at fixed steps continues it exactly (to the solver tolerance
+  where the Newton object's lagged preconditioner is assembled anew); prescribed motions are
+  refused at set-up, and the Newton object forms the multigrid coarse operators itself.
 */
 static PetscErrorCode DiscGrad2Properties(TS ts, TSMechProperties *p)
 {
+  TS_DiscGrad2 *dg = (TS_DiscGrad2 *)ts->data;
+
   PetscFunctionBegin;
-  (void)ts;
   p->explicit_   = PETSC_FALSE;
   p->order       = 2;
   p->secondorder = PETSC_TRUE;
   p->restart     = TSMECH_RESTART_FIXED_STEP;
   p->ownfixed    = PETSC_TRUE;
-  p->owncoarse   = PETSC_FALSE;
+  p->owncoarse   = PETSC_TRUE;
+  if (ts->problem_type != TS_LINEAR) PetscCall(TSMechNewtonRestartNote(dg->newton, p->restartnote, sizeof(p->restartnote)));
   PetscFunctionReturn(0);
 }
 

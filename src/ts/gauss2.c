@@ -23,6 +23,11 @@
   options the user gives for the linear solver (-ksp_type, -pc_type: the one-stage operator's, as
   under midpoint2); the stage system's own KSP has the prefix gauss2_ (FGMRES). s = 1 is the
   implicit midpoint rule (midpoint2).
+
+  The shared Newton object (newton2.c, docs/solvers.md §7, mode TSMECH_NEWTON_BLOCKS) gives the
+  convergence test with the round-off floor (at s times the residual scale), the EW safeguard and
+  the blocks with its options under -ts_gauss2_ (matrix_free, pc_definite, pc_reduced,
+  pc_rebuild_growth: lagged blocks with the matrix-free stage Jacobian).
 */
 #include "tsimpl2.h"
 #include "scheme.h"
@@ -52,7 +57,7 @@ typedef struct {
   Mat             K[GAUSS2_MAXS], D[GAUSS2_MAXS];                                /* stage tangents (assembled Jacobian) */
   Mat             P[GAUSS2_MAXS];                                                /* block operators */
   KSP             ksp[GAUSS2_MAXS];                                              /* their solvers */
-  PetscReal       rscale, fnormprev;                                             /* Newton's round-off floor */
+  TSMechNewton    newton;                                                        /* convergence test, EW safeguard, blocks */
   PetscInt        blockits;                                                      /* linear iterations in the blocks, for -ts_view */
   PetscBool       prefixed;                                                      /* the stage KSP has its prefix gauss2_ */
   char            uprefix[256];                                                  /* the blocks' prefix: the stage KSP's before */
@@ -411,6 +416,7 @@ static PetscErrorCode SNESTSFormJacobian_Gauss2(SNES snes, Vec X, Mat J, Mat P, 
 
   PetscFunctionBegin;
   (void)P;
+  PetscCall(TSMechNewtonSNESGuard(gs->newton, snes));
   if (gs->matrixfree) {
     PetscCall(MatMFFDComputeJacobian(snes, X, J, J, NULL));
     PetscFunctionReturn(0);
@@ -465,42 +471,31 @@ static PetscErrorCode PCApply_Gauss2(PC pc, Vec r, Vec z)
   PetscFunctionReturn(0);
 }
 
-/* The block operators cM M + tau D + cK tau^2 K at the start of the step (the semidefinite tangent with -ts_gauss2_pc_definite) */
+/* The block operators cM M + tau D + cK tau^2 K at the start of the step, from the Newton object
+   (semidefinite with -ts_gauss2_pc_definite; kept while lagged, TSMechNewtonBlocksBegin()) */
 static PetscErrorCode Gauss2BuildBlocks(TS ts)
 {
   TS_Gauss2 *gs  = (TS_Gauss2 *)ts->data;
-  PetscReal  tau = ts->time_step, t = ts->ptime + 0.5 * tau;
+  PetscReal  tau = ts->time_step;
   PetscInt   k;
+  PetscBool  rebuild;
 
   PetscFunctionBegin;
+  PetscCall(TSMechNewtonBlocksBegin(gs->newton, tau, &rebuild));
+  if (!rebuild) PetscFunctionReturn(0);
   for (k = 0; k < gs->nblk; k++) {
-    if (gs->pcdefinite) PetscCall(MechSystemComputeOperatorDefinite(gs->st.sys, t, gs->st.q0, gs->st.v0, gs->cK[k] * tau * tau, tau, gs->cM[k], gs->P[k]));
-    else PetscCall(MechSystemComputeOperator(gs->st.sys, t, gs->st.q0, gs->st.v0, gs->cK[k] * tau * tau, tau, gs->cM[k], gs->P[k]));
+    TSMechNewtonStage st;
+
+    st.t  = ts->ptime + 0.5 * tau;
+    st.q  = gs->st.q0;
+    st.v  = gs->st.v0;
+    st.a  = NULL;
+    st.cK = gs->cK[k] * tau * tau;
+    st.cD = tau;
+    st.cM = gs->cM[k];
+    PetscCall(TSMechNewtonComputeBlock(gs->newton, &st, gs->P[k]));
     PetscCall(KSPSetOperators(gs->ksp[k], gs->P[k], gs->P[k]));
   }
-  PetscFunctionReturn(0);
-}
-
-/*
-  Newton's convergence test: SNES's default and, when Newton stagnates, a residual at the round-off
-  of its terms (TSMECH_ROUNDOFF_FACTOR eps times s times the step's residual scale,
-  MechSystemComputeResidualScale(), docs/solvers.md §3). fnorm and the scale are global.
-*/
-static PetscErrorCode Gauss2SNESConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
-{
-  TS         ts = (TS)ctx;
-  TS_Gauss2 *gs = (TS_Gauss2 *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
-  if (*reason == SNES_CONVERGED_ITERATING && !PetscIsInfOrNanReal(fnorm) && it > 0 && gs->fnormprev >= 0 && fnorm > 0.5 * gs->fnormprev) {
-    if (gs->rscale < 0) PetscCall(MechSystemComputeResidualScale(gs->st.sys, ts->ptime, gs->st.q0, gs->st.v0, ts->time_step, &gs->rscale));
-    if (fnorm <= TSMECH_ROUNDOFF_FACTOR * PETSC_MACHINE_EPSILON * gs->s * gs->rscale) {
-      PetscCall(PetscInfo(snes, "Converged: residual norm %g at the round-off of its terms (residual scale %g)\n", (double)fnorm, (double)gs->rscale));
-      *reason = SNES_CONVERGED_FNORM_ABS;
-    }
-  }
-  gs->fnormprev = fnorm;
   PetscFunctionReturn(0);
 }
 
@@ -519,8 +514,8 @@ static PetscErrorCode TSStep_Gauss2(TS ts)
 
     PetscCall(TSPreStage(ts, ts->ptime + 0.5 * ts->time_step));
     PetscCall(Gauss2BuildBlocks(ts));
-    gs->rscale    = -1;
-    gs->fnormprev = -1;
+    /* the round-off floor starts afresh; no tolerance scaling (the guess is Z = 0) */
+    PetscCall(TSMechNewtonPreSolve(gs->newton, gs->st.q0, gs->st.v0, NULL, gs->X));
     /* initial guess: every stage velocity v (Z = 0) */
     PetscCall(VecSet(gs->X, 0));
     PetscCall(SNESSolve(ts->snes, NULL, gs->X));
@@ -530,6 +525,7 @@ static PetscErrorCode TSStep_Gauss2(TS ts)
     ts->snes_its += nits;
     ts->ksp_its += lits;
     stageok = snesreason > 0 ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(TSMechNewtonPostSolve(gs->newton, nits, lits, stageok));
     if (!stageok) PetscCall(TSMechStageFailed(ts));
     /* the new state from the stage velocities, whatever the solver evaluated last */
     /* q+ = q + tau (v + sum_i b_i Z_i), v+ = v + sum_j d_j Z_j (sum_i b_i = 1): the increments summed
@@ -563,6 +559,7 @@ static PetscErrorCode TSReset_Gauss2(TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSMechStepStateReset(&gs->st));
+  PetscCall(TSMechNewtonReset(gs->newton));
   PetscCall(VecDestroy(&gs->X));
   PetscCall(VecDestroy(&gs->R));
   for (i = 0; i < GAUSS2_MAXS; i++) {
@@ -588,6 +585,7 @@ static PetscErrorCode TSDestroy_Gauss2(TS ts)
 {
   PetscFunctionBegin;
   PetscCall(TSReset_Gauss2(ts));
+  PetscCall(TSMechNewtonDestroy(&((TS_Gauss2 *)ts->data)->newton));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2SetStages_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2GetStages_C", NULL));
   PetscCall(PetscFree(ts->data));
@@ -634,6 +632,8 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   PetscCheck(!motion, comm, PETSC_ERR_SUP, "-ts_type gauss2 with a prescribed motion of the fixed dofs: its stages would need the motion at every stage time; use midpoint2");
   PetscCall(MechSystemSetUp(gs->st.sys));
   PetscCall(Gauss2SetUpTableau(gs));
+  PetscCall(TSMechNewtonGetMatrixFree(gs->newton, &gs->matrixfree, NULL, NULL));
+  PetscCall(TSMechNewtonGetPCDefinite(gs->newton, &gs->pcdefinite));
   PetscCall(TSReset_Gauss2(ts));
   PetscCall(TSMechStepStateSetUp(ts, &gs->st, PETSC_FALSE));
   PetscCall(VecGetLocalSize(ts->vec_sol, &n));
@@ -665,7 +665,9 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     }
   }
   PetscCall(SNESSetJacobian(ts->snes, gs->J, gs->J, SNESTSFormJacobian, ts));
-  if (ts->snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(ts->snes, Gauss2SNESConverged, ts, NULL));
+  /* the Newton object's convergence test, its floor at s times the residual scale (s stage equations), tested where Newton stagnates */
+  PetscCall(TSMechNewtonSetRoundoffFloor(gs->newton, (PetscReal)s, PETSC_TRUE));
+  PetscCall(TSMechNewtonSetUp(gs->newton, gs->st.sys, TSMECH_NEWTON_BLOCKS, "-ts_type gauss2 (Newton on the s N stage system)"));
 
   /*
     The linear solver options the user gives (-ksp_type, -pc_type, ...) are those of the one-stage
@@ -700,7 +702,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     PC        bpc;
     PetscBool ismg, isda;
 
-    PetscCall(MechSystemCreateOperator(gs->st.sys, &gs->P[i]));
+    PetscCall(TSMechNewtonCreateBlockMatrix(gs->newton, &gs->P[i]));
     PetscCall(KSPCreate(comm, &gs->ksp[i]));
     PetscCall(PetscObjectIncrementTabLevel((PetscObject)gs->ksp[i], (PetscObject)ksp, 1));
     PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix[0] ? gs->uprefix : NULL));
@@ -728,8 +730,9 @@ static PetscErrorCode TSSetFromOptions_Gauss2(TS ts, PetscOptionItems *PetscOpti
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Gauss2 (Gauss-Legendre collocation in velocity form for M q'' + f = 0) options");
   PetscCall(PetscOptionsInt("-ts_gauss2_stages", "Number of stages s: 1 (midpoint rule, order 2), 2 (order 4), 3 (order 6)", "TSGauss2SetStages", gs->s, &gs->s, NULL));
-  PetscCall(PetscOptionsBool("-ts_gauss2_matrix_free", "Stage Jacobian applied by finite differences of the stage residual (MFFD) instead of the assembled stage tangents", "TSGAUSS2", gs->matrixfree, &gs->matrixfree, NULL));
-  PetscCall(PetscOptionsBool("-ts_gauss2_pc_definite", "Block operators of the preconditioner from the system's semidefinite tangent (clamped compressed springs)", "TSGAUSS2", gs->pcdefinite, &gs->pcdefinite, NULL));
+  /* -ts_gauss2_matrix_free (the stage Jacobian by finite differences of the stage residual),
+     -ts_gauss2_pc_definite, -ts_gauss2_pc_reduced, ...: the Newton object's */
+  PetscCall(TSMechNewtonSetFromOptions(gs->newton, PetscOptionsObject));
   PetscOptionsHeadEnd();
   /* the number of stages is checked in TSSetUp_Gauss2(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
@@ -750,6 +753,7 @@ static PetscErrorCode TSView_Gauss2(TS ts, PetscViewer viewer)
     if (gs->setup) {
       for (k = 0; k < gs->nblk; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "    block %" PetscInt_FMT ": cM = %.6g, cK = %.6g\n", k, (double)gs->cM[k], (double)gs->cK[k]));
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Linear iterations in the blocks: %" PetscInt_FMT "\n", gs->blockits));
+      PetscCall(TSMechNewtonView(gs->newton, TSMECH_NEWTON_BLOCKS, viewer));
       if (gs->ksp[0]) {
         PetscCall(PetscViewerASCIIPushTab(viewer));
         PetscCall(KSPView(gs->ksp[0], viewer));
@@ -914,6 +918,8 @@ static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyT
 . -ts_gauss2_stages <2> - 1 (implicit midpoint rule, order 2), 2 (order 4), 3 (order 6)
 . -ts_gauss2_matrix_free - the stage Jacobian by finite differences of the stage residual
 . -ts_gauss2_pc_definite - the preconditioner's block operators from the semidefinite tangent
+. -ts_gauss2_pc_reduced - the blocks of the model's reduced pattern (cloth, lattice)
+. -ts_gauss2_pc_rebuild_growth <1.1> - with -ts_gauss2_matrix_free: the blocks kept across steps until the linear iterations grow this much (0: every step)
 . -ksp_type, -pc_type - the solver of each block operator cM M + tau D + cK tau^2 K (as for midpoint2)
 - -gauss2_ksp_type <fgmres>, -gauss2_ksp_rtol <1e-5> - the solver of the stage system (-gauss2_pc_type none: no preconditioner)
 
@@ -949,6 +955,8 @@ static PetscErrorCode TSCreate_Gauss2(TS ts)
   PetscCall(PetscNew(&gs));
   ts->data = (void *)gs;
   gs->s    = 2;
+  PetscCall(TSMechNewtonCreate(ts, "ts_gauss2_", &gs->newton));
+  PetscCall(TSMechNewtonSetDifferenced(gs->newton, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2SetStages_C", TSGauss2SetStages_Gauss2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2GetStages_C", TSGauss2GetStages_Gauss2));
   PetscFunctionReturn(0);

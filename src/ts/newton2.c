@@ -16,6 +16,9 @@
 
     TSCreate_X:           TSMechNewtonCreate(ts, "ts_theta_", &nw);
                           TSMechNewtonSetStageFunction(nw, XStage, ts);  the stage at an iterate x
+                          TSMechNewtonSetJacobianFunction(nw, XJac, ts)  only if R's derivative is
+                          not the stage operator (discgrad2.c): XJac assembles it, the stage gives
+                          the preconditioning matrix, the matrix-free mode differences R (MATMFFD)
     TSSetFromOptions_X:   inside the type's options block, TSMechNewtonSetFromOptions(nw, PetscOptionsObject)
                           (the settings also through TSMechNewtonSet/Get...(), as TSTheta2Set... do)
     TSSetUp_X:            after TSMechSetUpSNES(ts, R):
@@ -36,6 +39,13 @@
                           nonlinear problem (a restart rebuilds the lagged preconditioner)
     TSReset_X/Destroy_X:  TSMechNewtonReset(nw) / TSMechNewtonDestroy(&nw)
 
+  A type whose Newton runs on several stages at once (gauss2.c: s N unknowns, its own matrices and
+  block preconditioner) sets up with TSMECH_NEWTON_BLOCKS: the object installs its convergence test
+  (TSMechNewtonSetRoundoffFloor(): the floor at s times the scale, where Newton stagnates) and
+  leaves the SNES's matrices alone; the type's Jacobian callback calls TSMechNewtonSNESGuard(), and
+  at each step TSMechNewtonBlocksBegin() says whether to assemble the blocks anew, each with
+  TSMechNewtonComputeBlock() into a matrix of TSMechNewtonCreateBlockMatrix(); Pre/PostSolve as above.
+
   Reuse: J and P are reused only while the stage coefficients (cK, cD, cM) are unchanged, so a
   lagged matrix is always the operator of the same equation at a nearby state (a Jacobian lagged
   across TSALPHA2's start-up half steps kept the wrong shift: 186 Newton iterations instead of 24).
@@ -50,6 +60,13 @@ struct _n_TSMechNewton {
   char                prefix[64]; /* of the options, e.g. "ts_theta_" */
   TSMechNewtonStageFn stagefn;
   void               *stagectx;
+
+  /* the type's own Jacobian of its residual (TSMechNewtonSetJacobianFunction()), or NULL: then J is
+     the stage operator; ownmf: J is the differenced residual (MATMFFD) made here */
+  TSMechNewtonJacobianFn jacfn;
+  void                  *jacctx;
+  PetscBool              ownmf;
+  PetscBool              differenced; /* the matrix-free mode differences the type's residual (MATMFFD) */
 
   PetscReal Jc[3];  /* (cK, cD, cM) of the assembled or linearized Jacobian, for reuse on linear problems */
   PetscBool Jvalid; /* J holds the operator of Jc */
@@ -84,6 +101,8 @@ struct _n_TSMechNewton {
      iterate's residual norm */
   Vec       q0, v0;
   PetscReal rscale, rscaleprev, fnormprev;
+  PetscReal floorfactor; /* the floor's multiple of the scale: the number of stages an unknown holds (gauss2: s) */
+  PetscBool floorstuck;  /* the floor only where Newton stagnates (TSMechNewtonSetRoundoffFloor()) */
 
   /* -snes_ksp_ew: a linear solve stops at ewguard times Newton's tolerance (NewtonGuardOversolve()) */
   PetscReal ewguard;
@@ -130,6 +149,7 @@ PetscErrorCode TSMechNewtonCreate(TS ts, const char prefix[], TSMechNewton *newt
   nw->ewguard       = 0.5;
   nw->katol_applied = -1;
   nw->rscaleprev    = -1;
+  nw->floorfactor   = 1;
   nw->nedepth       = PETSC_DECIDE;
   nw->nereach       = 8;
   nw->neratio       = -1;
@@ -145,6 +165,32 @@ PetscErrorCode TSMechNewtonSetStageFunction(TSMechNewton nw, TSMechNewtonStageFn
   PetscFunctionBegin;
   nw->stagefn  = fn;
   nw->stagectx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechNewtonSetJacobianFunction - For a type whose residual's derivative is not the stage
+  operator (discgrad2: M + tau^2/2 dfbar/dq+ + tau/2 dfbar/dv, two states, non-symmetric): fn
+  assembles the exact Jacobian at the iterate x into the matrix it is given. The assembled mode
+  then takes J from fn (P = J, or with -pc_definite the stage operator's semidefinite version);
+  the matrix-free mode differences the SNES's residual (MATMFFD) and preconditions with the stage
+  operator, lagged as for theta2. Everything else (convergence test, EW safeguard, tolerance
+  scaling, view) stays the object's.
+*/
+PetscErrorCode TSMechNewtonSetJacobianFunction(TSMechNewton nw, TSMechNewtonJacobianFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  nw->jacfn       = fn;
+  nw->jacctx      = ctx;
+  nw->differenced = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* TSMechNewtonSetDifferenced - The type's matrix-free mode differences its residual (gauss2), for the help and the view */
+PetscErrorCode TSMechNewtonSetDifferenced(TSMechNewton nw, PetscBool flg)
+{
+  PetscFunctionBegin;
+  nw->differenced = flg;
   PetscFunctionReturn(0);
 }
 
@@ -253,6 +299,8 @@ static PetscErrorCode NewtonRebuildCoarse(TSMechNewton nw, Mat P, PetscBool full
   previous steps marked it stale (TSMechNewtonPostSolve()). Since the coefficients are fixed
   within a step, a lagged P is the exact Jacobian of a nearby state, never of another equation.
 */
+static PetscErrorCode NewtonLagP(TSMechNewton, const TSMechNewtonStage *, Mat);
+
 static PetscErrorCode NewtonComputeMF(TSMechNewton nw, const TSMechNewtonStage *s, Mat J, Mat P)
 {
   TS        ts    = nw->ts;
@@ -264,6 +312,18 @@ static PetscErrorCode NewtonComputeMF(TSMechNewton nw, const TSMechNewtonStage *
     SetCoefficients(nw->Jc, s);
     nw->Jvalid = PETSC_TRUE;
   }
+  PetscCall(NewtonLagP(nw, s, P));
+  PetscFunctionReturn(0);
+}
+
+/* The matrix-free mode's preconditioning matrix: the stage operator, assembled only when there is
+   none for these coefficients or the previous steps marked it stale (TSMechNewtonPostSolve()) */
+static PetscErrorCode NewtonLagP(TSMechNewton nw, const TSMechNewtonStage *s, Mat P)
+{
+  TS        ts    = nw->ts;
+  PetscBool fixed = ts->problem_type == TS_LINEAR ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
   if (nw->Pvalid && SameCoefficients(nw->Pc, s) && (fixed || !nw->pcstale)) PetscFunctionReturn(0);
   PetscCall(PetscInfo(ts, "Assembling the preconditioning matrix (%s)\n", !nw->Pvalid ? "first" : (!SameCoefficients(nw->Pc, s) ? "new theta tau" : "linear iterations grew")));
   PetscCall(NewtonAssemble(nw, s, P, nw->pcdefinite));
@@ -388,6 +448,114 @@ static PetscErrorCode NewtonGuardOversolve(TSMechNewton nw, SNES snes)
 }
 
 /*
+  TSMechNewtonSNESGuard - The EW safeguard alone, for a type whose SNES Jacobian callback is its
+  own (gauss2: the s N stage system, TSMECH_NEWTON_BLOCKS)
+*/
+PetscErrorCode TSMechNewtonSNESGuard(TSMechNewton nw, SNES snes)
+{
+  PetscFunctionBegin;
+  PetscCall(NewtonGuardOversolve(nw, snes));
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechNewtonSetRoundoffFloor - The round-off floor at factor times the residual scale (a residual
+  of s stage equations, each at the round-off of one step's terms: s, gauss2), and with stuck only
+  where Newton stagnates (the residual not halved), not already when the residual reaches it: a
+  tolerance below round-off (gauss2's long runs at -snes_rtol 1e-20) then iterates as long as
+  Newton still gains
+*/
+PetscErrorCode TSMechNewtonSetRoundoffFloor(TSMechNewton nw, PetscReal factor, PetscBool stuck)
+{
+  PetscFunctionBegin;
+  PetscCheck(factor > 0, PetscObjectComm((PetscObject)nw->ts), PETSC_ERR_ARG_OUTOFRANGE, "Residual scale factor %g must be positive", (double)factor);
+  nw->floorfactor = factor;
+  nw->floorstuck  = stuck;
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechNewtonCreateBlockMatrix - A matrix for a one-stage operator of TSMECH_NEWTON_BLOCKS (a
+  preconditioner's block): of the system's reduced pattern with pc_reduced, else of its full one
+*/
+PetscErrorCode TSMechNewtonCreateBlockMatrix(TSMechNewton nw, Mat *P)
+{
+  PetscBool   has;
+  const char *model = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(nw->sys, PetscObjectComm((PetscObject)nw->ts), PETSC_ERR_ORDER, "The Newton object has no MechSystem: call TSMechNewtonSetUp() first");
+  if (nw->pcreduced) {
+    PetscCall(MechSystemHasTangentPattern(nw->sys, &has));
+    PetscCall(MechSystemGetModelName(nw->sys, &model));
+    PetscCheck(has, PetscObjectComm((PetscObject)nw->ts), PETSC_ERR_ARG_INCOMP, "-%spc_reduced needs a model with a reduced tangent pattern (MechSystemSetTangentPattern(): cloth, lattice); model %s has none", nw->prefix, model ? model : "(unnamed)");
+    PetscCall(MechSystemCreateOperatorReduced(nw->sys, P));
+    nw->Pred = PETSC_TRUE;
+  } else PetscCall(MechSystemCreateOperator(nw->sys, P));
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechNewtonBlocksBegin - At the start of a step of TSMECH_NEWTON_BLOCKS: whether the blocks are
+  to be assembled anew (TSMechNewtonComputeBlock() for each). With the matrix-free stage Jacobian
+  they are lagged as theta2's preconditioning matrix: kept while tau holds and the linear
+  iterations do not grow (TSMechNewtonPostSolve()); with the assembled one, rebuilt every step.
+*/
+PetscErrorCode TSMechNewtonBlocksBegin(TSMechNewton nw, PetscReal tau, PetscBool *rebuild)
+{
+  PetscFunctionBegin;
+  *rebuild = (nw->matrixfree && nw->Pvalid && nw->Pc[0] == tau && !nw->pcstale) ? PETSC_FALSE : PETSC_TRUE;
+  if (!*rebuild) PetscFunctionReturn(0);
+  if (nw->matrixfree) PetscCall(PetscInfo(nw->ts, "Assembling the preconditioner's blocks (%s)\n", !nw->Pvalid ? "first" : (nw->Pc[0] != tau ? "new tau" : "linear iterations grew")));
+  nw->Pvalid   = PETSC_TRUE;
+  nw->Pc[0]    = tau;
+  nw->pcstale  = nw->pcgrowth == 0 ? PETSC_TRUE : PETSC_FALSE;
+  nw->its0     = -1;
+  nw->lastfull = PETSC_TRUE;
+  nw->rebuilds++;
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechNewtonComputeBlock - One block of TSMECH_NEWTON_BLOCKS: P = cM M + cD D + cK K at the stage,
+  assembled (semidefinite with pc_definite), for the type to give its block solver
+*/
+PetscErrorCode TSMechNewtonComputeBlock(TSMechNewton nw, const TSMechNewtonStage *s, Mat P)
+{
+  PetscFunctionBegin;
+  PetscCall(NewtonAssemble(nw, s, P, nw->pcdefinite));
+  PetscFunctionReturn(0);
+}
+
+/*
+  J and P with the type's own Jacobian (TSMechNewtonSetJacobianFunction()). Matrix-free: J, the
+  differenced residual, takes the SNES's iterate and residual as its base when assembled, P is the
+  lagged stage operator. Assembled: J from the type, P = J, or the semidefinite stage operator.
+*/
+static PetscErrorCode NewtonComputeOwn(TSMechNewton nw, Vec x, const TSMechNewtonStage *s, Mat J, Mat P)
+{
+  PetscFunctionBegin;
+  if (nw->matrixfree) {
+    PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    PetscCall(NewtonLagP(nw, s, P));
+    PetscFunctionReturn(0);
+  }
+  if (nw->Psep) {
+    PetscCall((*nw->jacfn)(nw->jacctx, x, J));
+    PetscCall(NewtonAssemble(nw, s, P, PETSC_TRUE));
+  } else {
+    PetscCall((*nw->jacfn)(nw->jacctx, x, P));
+    if (J != P) {
+      PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    }
+  }
+  PetscCall(NewtonRebuildCoarse(nw, P, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*
   TSMechNewtonSNESJacobian - A Jacobian callback of SNESSetJacobian()'s form (ctx: the Newton
   object): the EW safeguard, the type's stage at x (TSMechNewtonSetStageFunction()), J and P.
 */
@@ -400,7 +568,8 @@ PetscErrorCode TSMechNewtonSNESJacobian(SNES snes, Vec x, Mat J, Mat P, void *ct
   PetscCheck(nw->stagefn, PetscObjectComm((PetscObject)snes), PETSC_ERR_ORDER, "The TS type gave its Newton object no stage function (TSMechNewtonSetStageFunction())");
   PetscCall(NewtonGuardOversolve(nw, snes));
   PetscCall((*nw->stagefn)(nw->stagectx, x, &s));
-  PetscCall(TSMechNewtonComputeOperators(nw, &s, J, P));
+  if (nw->jacfn) PetscCall(NewtonComputeOwn(nw, x, &s, J, P));
+  else PetscCall(TSMechNewtonComputeOperators(nw, &s, J, P));
   PetscFunctionReturn(0);
 }
 
@@ -415,7 +584,8 @@ PetscErrorCode TSMechNewtonSNESJacobian(SNES snes, Vec x, Mat J, Mat P, void *ct
   floor of the last step that evaluated it (S moves little from step to step), or when Newton
   stagnates (the residual not halved), which also covers a scale that jumped (contact). Ordinary
   steps converge by the default test before any of this. fnorm and S are global: every rank
-  decides alike.
+  decides alike. A type may set the floor to a multiple of S and test it only where Newton
+  stagnates (TSMechNewtonSetRoundoffFloor(), gauss2).
 */
 static PetscErrorCode NewtonSNESConverged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
 {
@@ -426,14 +596,15 @@ static PetscErrorCode NewtonSNESConverged(SNES snes, PetscInt it, PetscReal xnor
   PetscFunctionBegin;
   PetscCall(SNESConvergedDefault(snes, it, xnorm, snorm, fnorm, reason, NULL));
   if (*reason == SNES_CONVERGED_ITERATING && nw->sys && nw->q0 && !PetscIsInfOrNanReal(fnorm)) {
-    PetscBool near  = (nw->rscaleprev < 0 || fnorm <= TSMECH_ROUNDOFF_GATE * TSMECH_ROUNDOFF_FACTOR * eps * nw->rscaleprev) ? PETSC_TRUE : PETSC_FALSE;
+    PetscBool near  = (nw->rscaleprev < 0 || fnorm <= TSMECH_ROUNDOFF_GATE * TSMECH_ROUNDOFF_FACTOR * eps * nw->floorfactor * nw->rscaleprev) ? PETSC_TRUE : PETSC_FALSE;
     PetscBool stuck = (it > 0 && nw->fnormprev >= 0 && fnorm > 0.5 * nw->fnormprev) ? PETSC_TRUE : PETSC_FALSE;
 
+    if (nw->floorstuck) near = PETSC_FALSE;
     if (nw->rscale < 0 && (near || stuck)) {
       PetscCall(MechSystemComputeResidualScale(nw->sys, ts->ptime, nw->q0, nw->v0, ts->time_step, &nw->rscale));
       nw->rscaleprev = nw->rscale;
     }
-    if (nw->rscale >= 0 && fnorm <= TSMECH_ROUNDOFF_FACTOR * eps * nw->rscale) {
+    if (nw->rscale >= 0 && (stuck || !nw->floorstuck) && fnorm <= TSMECH_ROUNDOFF_FACTOR * eps * nw->floorfactor * nw->rscale) {
       PetscCall(PetscInfo(snes, "Converged: residual norm %g at the round-off of its terms (%g eps times the residual scale %g)\n", (double)fnorm, (double)TSMECH_ROUNDOFF_FACTOR, (double)nw->rscale));
       *reason = SNES_CONVERGED_FNORM_ABS;
     }
@@ -533,7 +704,7 @@ PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton nw, PetscOptionItems *Pet
 
   PetscFunctionBegin;
   OptionName(nw, "matrix_free", mf, sizeof(mf));
-  PetscCall(PetscOptionsBool(mf, "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", nw->matrixfree, &nw->matrixfree, NULL));
+  PetscCall(PetscOptionsBool(mf, nw->differenced ? "Jacobian by differencing the residual (MATMFFD); the assembled stage operator only preconditions, rebuilt when the linear iterations grow" : "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", nw->matrixfree, &nw->matrixfree, NULL));
   OptionName(nw, "pc_definite", opt, sizeof(opt));
   PetscCall(PetscOptionsBool(opt, "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", "TSTheta2SetPCDefinite", nw->pcdefinite, &flg, &set));
   if (set) PetscCall(TSMechNewtonSetPCDefinite(nw, flg));
@@ -599,20 +770,39 @@ PetscErrorCode TSMechNewtonSetUp(TSMechNewton nw, MechSystem sys, TSMechNewtonMo
   /* the round-off floor joins SNES's default test, not a test of the user's (-snes_convergence_test) */
   if (ts->snes->ops->converged == SNESConvergedDefault) PetscCall(SNESSetConvergenceTest(ts->snes, NewtonSNESConverged, nw, NULL));
   nw->rscaleprev = -1;
+  if (mode == TSMECH_NEWTON_BLOCKS) {
+    /* the type's SNES is not N x N: its matrices stay the type's, the blocks come from here */
+    nw->Pvalid  = PETSC_FALSE;
+    nw->pcstale = PETSC_FALSE;
+    nw->Jvalid  = PETSC_FALSE;
+    nw->Pred    = PETSC_FALSE;
+    PetscFunctionReturn(0);
+  }
   if (nw->matrixfree && mode != TSMECH_NEWTON_NONE) {
     PetscBool   has   = PETSC_FALSE;
     const char *model = NULL;
     Mat         J, P;
     KSP         ksp;
 
-    if (sys) PetscCall(MechSystemHasTangentAction(sys, &has));
     if (sys) PetscCall(MechSystemGetModelName(sys, &model));
-    PetscCheck(has, comm, PETSC_ERR_ARG_INCOMP, "-%smatrix_free needs a model that applies its tangent itself (MechSystemSetTangentAction(): chain, cloth, lattice); %s%s%s. PETSc's -snes_mf_operator is the finite-difference alternative", pre, sys ? "model " : "this TS has no MechSystem (TSMechSetSystem())", sys ? (model ? model : "(unnamed)") : "", sys ? " only assembles it" : "");
     PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
-    if (J == P) {
-      PetscCall(MechSystemCreateOperatorShell(sys, &J));
-      PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
-      PetscCall(MatDestroy(&J));
+    if (nw->jacfn) {
+      /* the type's residual differenced: no tangent action needed; a J of the user's (-snes_mf_operator) stays */
+      PetscCheck(sys, comm, PETSC_ERR_ARG_INCOMP, "-%smatrix_free: the preconditioning matrix is the stage operator of a MechSystem (TSMechSetSystem())", pre);
+      if (J == P) {
+        PetscCall(MatCreateSNESMF(ts->snes, &J));
+        PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
+        PetscCall(MatDestroy(&J));
+        nw->ownmf = PETSC_TRUE;
+      }
+    } else {
+      if (sys) PetscCall(MechSystemHasTangentAction(sys, &has));
+      PetscCheck(has, comm, PETSC_ERR_ARG_INCOMP, "-%smatrix_free needs a model that applies its tangent itself (MechSystemSetTangentAction(): chain, cloth, lattice); %s%s%s. PETSc's -snes_mf_operator is the finite-difference alternative", pre, sys ? "model " : "this TS has no MechSystem (TSMechSetSystem())", sys ? (model ? model : "(unnamed)") : "", sys ? " only assembles it" : "");
+      if (J == P) {
+        PetscCall(MechSystemCreateOperatorShell(sys, &J));
+        PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
+        PetscCall(MatDestroy(&J));
+      }
     }
     /* the reduced preconditioning matrix replaces the full one, whose pattern the system may then free */
     if (nw->pcreduced && !nw->Pred) {
@@ -645,6 +835,12 @@ PetscErrorCode TSMechNewtonSetUp(TSMechNewton nw, MechSystem sys, TSMechNewtonMo
 
     PetscCall(MechSystemHasTangentDefinite(sys, &has));
     PetscCall(SNESGetJacobian(ts->snes, &J, &P, NULL, NULL));
+    if (nw->ownmf) {
+      /* back from the matrix-free mode with the type's own Jacobian: J is P again */
+      PetscCall(SNESSetJacobian(ts->snes, P, P, NULL, NULL));
+      nw->ownmf = PETSC_FALSE;
+      J         = P;
+    }
     if (nw->pcdefinite && has && J == P) {
       PetscCall(MechSystemCreateOperator(sys, &P));
       PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
@@ -680,13 +876,20 @@ PetscErrorCode TSMechNewtonView(TSMechNewton nw, TSMechNewtonMode mode, PetscVie
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  if (mode == TSMECH_NEWTON_FULL) {
+  if (mode == TSMECH_NEWTON_FULL || mode == TSMECH_NEWTON_BLOCKS) {
     PetscBool ew = PETSC_FALSE;
 
     if (nw->ts->snes) PetscCall(SNESKSPGetUseEW(nw->ts->snes, &ew));
     if (ew && nw->ewguard > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat-Walker safeguard: a linear solve stops at %g times Newton's tolerance\n", (double)nw->ewguard));
   }
-  if (nw->matrixfree && on) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (model's tangent action); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", nw->rebuilds, (double)nw->pcgrowth));
+  if (mode == TSMECH_NEWTON_BLOCKS) {
+    if (nw->matrixfree) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioner's blocks assembled at %" PetscInt_FMT " steps, rebuilt when linear iterations grow %g-fold\n", nw->rebuilds, (double)nw->pcgrowth));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioner's blocks assembled at every step (%" PetscInt_FMT ")\n", nw->rebuilds));
+    if (nw->pcreduced) PetscCall(PetscViewerASCIIPrintf(viewer, "  Blocks of the model's reduced pattern\n"));
+    if (nw->pcdefinite) PetscCall(PetscViewerASCIIPrintf(viewer, "  Blocks from the semidefinite tangent approximation\n"));
+    PetscFunctionReturn(0);
+  }
+  if (nw->matrixfree && on) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (%s); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", nw->jacfn ? "differenced residual" : "model's tangent action", nw->rebuilds, (double)nw->pcgrowth));
   if (nw->matrixfree && on && nw->galerkin < PC_MG_GALERKIN_NONE && nw->coarserebuilds) PetscCall(PetscViewerASCIIPrintf(viewer, "  Multigrid coarse levels rebuilt %" PetscInt_FMT " of those times%s%s%s\n", nw->coarserebuilds, nw->lagcoarse ? " (-" : "", nw->lagcoarse ? nw->prefix : "", nw->lagcoarse ? "pc_lag_coarse)" : ""));
   if (nw->matrixfree && nw->pcreduced && on) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix of the model's reduced pattern\n"));
   if (nw->neon && !nw->ne && nw->nedepth == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  Nonlinear elimination within %g decay lengths of one step from the fixed dofs (patch built at the first step)\n", (double)nw->nereach));

@@ -62,11 +62,14 @@ PETSC_INTERN PetscErrorCode TSMechEliminationDestroy(TSMechElimination *);
 typedef struct _n_TSMechNewton *TSMechNewton;
 
 /* What a type does with the stage operator: nothing (explicit), one linear solve per step
-   (linearized), or Newton's iterations */
+   (linearized), Newton's iterations, or Newton on a system of several stages (gauss2: s N) whose
+   matrices are the type's and whose preconditioner's blocks the object builds
+   (TSMechNewtonCreateBlockMatrix(), TSMechNewtonBlocksBegin(), TSMechNewtonComputeBlock()) */
 typedef enum {
   TSMECH_NEWTON_NONE,
   TSMECH_NEWTON_LINEAR,
-  TSMECH_NEWTON_FULL
+  TSMECH_NEWTON_FULL,
+  TSMECH_NEWTON_BLOCKS
 } TSMechNewtonMode;
 
 /* A stage's linear operator J = cM M + cD D + cK K, linearized at (t, q, v); a is the acceleration
@@ -79,9 +82,19 @@ typedef struct {
 
 /* The type's stage at the Newton iterate x (for the SNES Jacobian callback) */
 typedef PetscErrorCode (*TSMechNewtonStageFn)(void *ctx, Vec x, TSMechNewtonStage *);
+/* A type's own Jacobian of its residual at the Newton iterate x, assembled into the matrix given
+   (discgrad2: not the stage operator; the stage then gives the preconditioning matrix) */
+typedef PetscErrorCode (*TSMechNewtonJacobianFn)(void *ctx, Vec x, Mat);
 
 PETSC_INTERN PetscErrorCode TSMechNewtonCreate(TS, const char prefix[], TSMechNewton *);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetStageFunction(TSMechNewton, TSMechNewtonStageFn, void *ctx);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetJacobianFunction(TSMechNewton, TSMechNewtonJacobianFn, void *ctx);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetRoundoffFloor(TSMechNewton, PetscReal factor, PetscBool stuck);
+PETSC_INTERN PetscErrorCode TSMechNewtonSNESGuard(TSMechNewton, SNES);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetDifferenced(TSMechNewton, PetscBool);
+PETSC_INTERN PetscErrorCode TSMechNewtonCreateBlockMatrix(TSMechNewton, Mat *);
+PETSC_INTERN PetscErrorCode TSMechNewtonBlocksBegin(TSMechNewton, PetscReal tau, PetscBool *rebuild);
+PETSC_INTERN PetscErrorCode TSMechNewtonComputeBlock(TSMechNewton, const TSMechNewtonStage *, Mat);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetUp(TSMechNewton, MechSystem, TSMechNewtonMode, const char why[]);
 PETSC_INTERN PetscErrorCode TSMechNewtonComputeOperators(TSMechNewton, const TSMechNewtonStage *, Mat J, Mat P);
@@ -114,7 +127,8 @@ PETSC_INTERN PetscErrorCode TSMechNewtonGetNonlinearElimination(TSMechNewton, Pe
   - the type: TSCreate_X() with its ops (step, setup, setfromoptions, view, reset, destroy,
     rollback, evaluatewlte), TSMechStepState for the start of the step (stepstate.c), and for an
     implicit scheme the Newton object (TSMechNewton above, newton2.c: the header there is the
-    recipe);
+    recipe; theta2.c gives it stages, discgrad2.c also its own exact Jacobian, gauss2.c
+    takes its convergence test and its preconditioner's blocks, TSMECH_NEWTON_BLOCKS);
   - its family's table, a TSMechFamilyOps (scheme.h): the family number files record (a free one,
     or TSMECH_FAMILY_OTHER without recorded parameters), the parameters a checkpoint and the output
     record (declare/get/set/check), the properties (explicit, order, second-order form, how a

@@ -9,6 +9,8 @@ static const char help[] = "discgrad2 and the discrete gradients (docs/schemes.m
 
 #include "integ.h"
 #include "fdcheck.h"
+#include <stdio.h>
+#include <string.h>
 
 typedef struct {
   const char *model, *opts;
@@ -212,12 +214,15 @@ static PetscErrorCode CheckDiscreteGradient(const DGCase *c, PetscRandom rnd, Pe
 
 /* Energy (and the first invariant, if any) along a run */
 typedef struct {
-  MechSystem sys;
-  PetscReal  E0, content, maxdrift, maxrise, Eprev, L0, maxL;
-  PetscReal  P0[6], maxP, maxA; /* linear and angular momentum of a 3-D system */
-  PetscBool  first, momentum;
-  PetscReal  trel, Erel, maxrel; /* the drift from the energy at the first time >= trel (a load's release) */
-  PetscBool  released;
+  MechSystem  sys;
+  PetscReal   E0, content, maxdrift, maxrise, Eprev, L0, maxL;
+  PetscReal   P0[6], maxP, maxA; /* linear and angular momentum of a 3-D system */
+  PetscBool   first, momentum;
+  PetscReal   trel, Erel, maxrel; /* the drift from the energy at the first time >= trel (a load's release) */
+  PetscBool   released;
+  PetscInt    its;    /* Newton iterations of the run */
+  PetscInt    nsteps; /* with view: the TS's -ts_view written at the last step to the file view */
+  const char *view;
 } Watch;
 
 /* P[0..2]: sum of M v per component; P[3..5]: sum of x x (M v) over the 3-D points */
@@ -267,6 +272,13 @@ static PetscErrorCode WatchMonitor(TS ts, PetscInt step, PetscReal t, Vec X, voi
   if (ninv) PetscCall(MechSystemComputeInvariant(w->sys, 0, t, q, v, NULL, &L));
   if (w->momentum) PetscCall(Momenta(w->sys, q, v, P));
   E = K + V;
+  if (w->view && step == w->nsteps) {
+    PetscViewer viewer;
+
+    PetscCall(PetscViewerASCIIOpen(PetscObjectComm((PetscObject)ts), w->view, &viewer));
+    PetscCall(TSView(ts, viewer));
+    PetscCall(PetscViewerDestroy(&viewer));
+  }
   if (w->first) {
     w->E0 = w->Eprev = E;
     w->L0            = L;
@@ -291,7 +303,30 @@ static PetscErrorCode WatchMonitor(TS ts, PetscInt step, PetscReal t, Vec X, voi
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode RunWatch(const char model[], const char mopts[], const char type[], const char opts[], PetscReal dt, PetscInt n, PetscBool momentum, PetscReal trel, Watch *w)
+/* The number after key in the text file name (read on the first rank), or -1 if key is not there */
+static PetscErrorCode NumberAfter(MPI_Comm comm, const char name[], const char key[], PetscInt *num)
+{
+  PetscMPIInt rank;
+  long        val = -1;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE *fp;
+    char  line[1024], *at;
+
+    fp = fopen(name, "r");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", name);
+    while (fgets(line, sizeof(line), fp))
+      if ((at = strstr(line, key)) && sscanf(at + strlen(key), "%ld", &val) == 1) break;
+    (void)fclose(fp);
+  }
+  PetscCallMPI(MPI_Bcast(&val, 1, MPI_LONG, 0, comm));
+  *num = (PetscInt)val;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunWatchView(const char model[], const char mopts[], const char type[], const char opts[], PetscReal dt, PetscInt n, PetscBool momentum, PetscReal trel, const char view[], Watch *w)
 {
   MechSystem sys;
   Vec        q, v;
@@ -299,16 +334,25 @@ static PetscErrorCode RunWatch(const char model[], const char mopts[], const cha
   PetscFunctionBegin;
   PetscCall(IntegCreateModel(PETSC_COMM_WORLD, model, mopts, &sys));
   PetscCall(PetscMemzero(w, sizeof(*w)));
+  w->view     = view;
+  w->nsteps   = n;
   w->sys      = sys;
   w->first    = PETSC_TRUE;
   w->momentum = momentum;
   w->trel     = trel;
-  PetscCall(IntegRun(sys, type, opts, dt, n, WatchMonitor, w, &q, &v, NULL));
+  PetscCall(IntegRun(sys, type, opts, dt, n, WatchMonitor, w, &q, &v, &w->its));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-6s %-58s %5" PetscInt_FMT " steps of %-6g: energy drift %.2e of its content %.4g, largest rise per step %.2e, invariant drift %.2e%s", type, model, mopts, n, (double)dt, (double)(w->maxdrift / w->content), (double)w->content, (double)(w->maxrise / w->content), (double)w->maxL, momentum ? "" : "\n"));
   if (momentum) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", linear momentum drift %.2e, angular %.2e\n", (double)w->maxP, (double)w->maxA));
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));
   PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunWatch(const char model[], const char mopts[], const char type[], const char opts[], PetscReal dt, PetscInt n, PetscBool momentum, PetscReal trel, Watch *w)
+{
+  PetscFunctionBegin;
+  PetscCall(RunWatchView(model, mopts, type, opts, dt, n, momentum, trel, NULL, w));
   PetscFunctionReturn(0);
 }
 
@@ -425,6 +469,19 @@ int main(int argc, char **argv)
                      "discgrad2", "-snes_rtol 1e-10 -snes_atol 1e-10 -snes_stol 0", 4e-3, PetscMin(nlong, 100), PETSC_FALSE, 0.01, &w));
   PetscCall(PetscPrintf(comm, "released solid: energy after the release %.6g, drift %.2e of it\n", (double)w.Erel, (double)(w.maxrel / w.Erel)));
   TestCheck(comm, w.released && w.Erel > 100 && w.maxrel <= 1e-8 * w.Erel, "discgrad2, released solid: energy %g drifts by %g after the release", (double)w.Erel, (double)w.maxrel);
+
+  /* 4. through the shared Newton object (newton2.c, docs/solvers.md §7): the differenced Jacobian,
+     preconditioned by the midpoint's one-stage operator M + tau/2 D + tau^2/4 K assembled only
+     when the linear iterations grow, conserves the energy as the exact Jacobian does */
+  {
+    PetscInt rebuilds;
+
+    PetscCall(RunWatchView("cloth", "-cloth_n 10 -cloth_c 0 -cloth_drag 0", "discgrad2", "-snes_rtol 1e-10 -snes_atol 1e-13 -snes_stol 0 -ts_discgrad2_matrix_free", 1e-2, 200, PETSC_FALSE, 0, "test_discgrad_view.txt", &w));
+    PetscCall(NumberAfter(comm, "test_discgrad_view.txt", "preconditioning matrix assembled ", &rebuilds));
+    PetscCall(PetscPrintf(comm, "discgrad2 -ts_discgrad2_matrix_free on the cloth: %" PetscInt_FMT " Newton iterations, the preconditioning matrix assembled %" PetscInt_FMT " times\n", w.its, rebuilds));
+    TestCheck(comm, w.maxdrift / w.content <= 10 * rtol, "discgrad2 -ts_discgrad2_matrix_free on the cloth: energy drift %g", (double)(w.maxdrift / w.content));
+    TestCheck(comm, rebuilds >= 1 && rebuilds < w.its / 2, "discgrad2 -ts_discgrad2_matrix_free: the preconditioning matrix assembled %" PetscInt_FMT " times in %" PetscInt_FMT " Newton iterations: not lagged by the Newton object", rebuilds, w.its);
+  }
 
   /* 3. order 2 on Kepler */
   if (serial) {

@@ -3,11 +3,15 @@ static const char help[] = "gauss2 (Gauss-Legendre collocation in velocity form,
                            "  2. s = 1, 2, 3 equal PETSc's TSIRK (-ts_irk_type gauss -ts_irk_nstages s) on the first-order\n"
                            "     form of the same chain, to solver tolerance;\n"
                            "  3. observed orders 2, 4, 6 on the undamped and damped oscillator and on Kepler (e = 0.6);\n"
-                           "  4. Kepler over -long_steps steps: angular momentum to 1e-13, energy bounded without drift.\n"
-                           "  -part <0>        run only part 1, 2, 3 or 4 (0: all)\n"
+                           "  4. Kepler over -long_steps steps: angular momentum to 1e-13, energy bounded without drift;\n"
+                           "  5. the blocks from the shared Newton object on the cloth: the reduced pattern and, with the\n"
+                           "     matrix-free stage Jacobian, blocks lagged across steps, both to solver tolerance.\n"
+                           "  -part <0>        run only part 1, 2, 3, 4 or 5 (0: all)\n"
                            "  -long_steps <100000>\n";
 
 #include "integ.h"
+#include <stdio.h>
+#include <string.h>
 
 /* Newton to round-off; the blocks and the stage system solved exactly */
 static const char *const Tight = "-snes_rtol 1e-14 -snes_atol 1e-15 -ksp_type preonly -pc_type lu -gauss2_ksp_rtol 1e-14 -gauss2_ksp_atol 1e-16";
@@ -177,6 +181,110 @@ static PetscErrorCode CheckLong(MPI_Comm comm, PetscInt nsteps, PetscInt *failur
   PetscFunctionReturn(0);
 }
 
+/* The TS's -ts_view at step nsteps, written to the file name */
+typedef struct {
+  PetscInt    nsteps;
+  const char *name;
+} ViewCtx;
+
+static PetscErrorCode ViewMonitor(TS ts, PetscInt step, PetscReal t, Vec X, void *ctx)
+{
+  ViewCtx    *vc = (ViewCtx *)ctx;
+  PetscViewer viewer;
+
+  PetscFunctionBegin;
+  (void)t;
+  (void)X;
+  if (step != vc->nsteps) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIOpen(PetscObjectComm((PetscObject)ts), vc->name, &viewer));
+  PetscCall(TSView(ts, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscFunctionReturn(0);
+}
+
+/* The number after key in the text file name (read on the first rank): 0 if none follows it, -1 if key is not there */
+static PetscErrorCode NumberAfter(MPI_Comm comm, const char name[], const char key[], PetscInt *num)
+{
+  PetscMPIInt rank;
+  long        val = -1;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE *fp;
+    char  line[1024], *at;
+
+    fp = fopen(name, "r");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", name);
+    while (fgets(line, sizeof(line), fp))
+      if ((at = strstr(line, key))) {
+        if (sscanf(at + strlen(key), "%ld", &val) != 1) val = 0;
+        break;
+      }
+    (void)fclose(fp);
+  }
+  PetscCallMPI(MPI_Bcast(&val, 1, MPI_LONG, 0, comm));
+  *num = (PetscInt)val;
+  PetscFunctionReturn(0);
+}
+
+/*
+  Part 5: gauss2's blocks from the shared Newton object (newton2.c, docs/solvers.md §7) on the cloth,
+  s = 2: -ts_gauss2_pc_reduced (blocks of the reduced pattern) and -ts_gauss2_matrix_free (blocks
+  lagged across steps until the linear iterations grow) give the default run's result to solver
+  tolerance, the lagged blocks assembled at fewer steps than there are
+*/
+static PetscErrorCode CheckNewtonObject(MPI_Comm comm, PetscInt *failures)
+{
+  MechSystem      sys;
+  const PetscInt  steps = 20;
+  const PetscReal dt    = 1e-2;
+  const char     *base  = "-ts_gauss2_stages 2 -snes_rtol 1e-12 -snes_atol 1e-13 -snes_stol 0 -ksp_type cg -pc_type jacobi -ksp_rtol 1e-12 -gauss2_ksp_rtol 1e-12";
+  Vec             qa, va, qb, vb;
+  PetscReal       rel;
+  PetscInt        blocks, reduced;
+  ViewCtx         vc = {steps, "test_gauss2_view.txt"};
+  char            opts[512];
+
+  PetscFunctionBegin;
+  PetscCall(IntegCreateModel(comm, "cloth", "-cloth_n 8", &sys));
+  PetscCall(IntegRun(sys, "gauss2", base, dt, steps, NULL, NULL, &qa, &va, NULL));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -ts_gauss2_pc_reduced", base));
+  PetscCall(IntegRun(sys, "gauss2", opts, dt, steps, ViewMonitor, &vc, &qb, &vb, NULL));
+  PetscCall(NumberAfter(comm, vc.name, "Blocks of the model's reduced pattern", &reduced));
+  PetscCall(RelDiff(qb, vb, qa, va, &rel));
+  PetscCall(PetscPrintf(comm, "gauss2 s = 2 on the cloth, -ts_gauss2_pc_reduced: relative difference %.3e to the full blocks (tolerance 1e-8); %s\n", (double)rel, reduced < 0 ? "the view does not name the reduced blocks" : "the view names the reduced blocks"));
+  if (reduced < 0) {
+    (*failures)++;
+    PetscCall(PetscPrintf(comm, "FAILED: -ts_gauss2_pc_reduced did not reach the Newton object\n"));
+  }
+  PetscCall(VecDestroy(&qb));
+  PetscCall(VecDestroy(&vb));
+  if (!(rel <= 1e-8)) {
+    (*failures)++;
+    PetscCall(PetscPrintf(comm, "FAILED: the reduced blocks change the result\n"));
+  }
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -ts_gauss2_matrix_free", base));
+  PetscCall(IntegRun(sys, "gauss2", opts, dt, steps, ViewMonitor, &vc, &qb, &vb, NULL));
+  PetscCall(NumberAfter(comm, vc.name, "Preconditioner's blocks assembled at ", &blocks));
+  PetscCall(RelDiff(qb, vb, qa, va, &rel));
+  PetscCall(PetscPrintf(comm, "gauss2 s = 2 on the cloth, -ts_gauss2_matrix_free: blocks assembled at %" PetscInt_FMT " of %" PetscInt_FMT " steps, relative difference %.3e (tolerance 1e-8)\n", blocks, steps, (double)rel));
+  if (!(blocks >= 1 && blocks < steps)) {
+    (*failures)++;
+    PetscCall(PetscPrintf(comm, "FAILED: the matrix-free stage Jacobian's blocks are not lagged by the Newton object\n"));
+  }
+  if (!(rel <= 1e-8)) {
+    (*failures)++;
+    PetscCall(PetscPrintf(comm, "FAILED: the lagged blocks change the result\n"));
+  }
+  PetscCall(VecDestroy(&qa));
+  PetscCall(VecDestroy(&va));
+  PetscCall(VecDestroy(&qb));
+  PetscCall(VecDestroy(&vb));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PetscInt  failures = 0, part = 0, nlong = 100000;
@@ -194,6 +302,7 @@ int main(int argc, char **argv)
     PetscCall(CheckOrder(comm, "kepler", "", 2.0, dtkep, &failures));
   }
   if (!part || part == 4) PetscCall(CheckLong(comm, nlong, &failures));
+  if (!part || part == 5) PetscCall(CheckNewtonObject(comm, &failures));
   TestCheck(comm, !failures, "%" PetscInt_FMT " gauss2 checks failed", failures);
   PetscCall(PetscPrintf(comm, "all gauss2 checks passed\n"));
   PetscCall(PetscFinalize());
