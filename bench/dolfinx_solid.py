@@ -14,7 +14,8 @@ DOLFINx's unknowns: u+ the displacement, v+ = 2 (u+ - u)/dt - v, and
 which is tsmech's midpoint2 (docs/schemes.md) for the same mass and forces. Both stop Newton at
 the same relative residual and the KSP at the same relative tolerance; the tip displacements are
 compared (they must agree to the solver tolerance), then the time per step of each peer and their
-ratio are printed. Materials: linear (small-strain) and neohookean,
+ratio are printed. Both integrate with the same rules: degree 2 (order - 1) for the stiffness, 2 order
+for the mass. Materials: linear (small-strain) and neohookean,
 W = mu/2 (I1 - 3) - mu ln J + lambda/2 (ln J)^2 (tsmech's `neohookean`).
 
     /usr/bin/python3 bench/dolfinx_solid.py --tsmech build/tsmech --n 16 --orders 1,2
@@ -104,7 +105,10 @@ def run_dolfinx(a, order, material, X, cells):
         W = mu / 2 * (ufl.tr(F.T * F) - 3) - mu * ufl.ln(J) + lam / 2 * ufl.ln(J) ** 2
         P = ufl.diff(W, F)
     g = fem.Constant(msh, PETSc.ScalarType(tuple(G)))
-    R = (RHO * ufl.dot(vnew - v0, w) / dt + ufl.inner(P, ufl.grad(w)) - RHO * ufl.dot(g, w)) * ufl.dx
+    # tsmech's quadrature: degree 2 (order - 1) for the stiffness, 2 order for the mass (docs/solid.md §12)
+    dxk = ufl.dx(metadata={"quadrature_degree": 2 * (order - 1)})
+    dxm = ufl.dx(metadata={"quadrature_degree": 2 * order})
+    R = (RHO * ufl.dot(vnew - v0, w) / dt - RHO * ufl.dot(g, w)) * dxm + ufl.inner(P, ufl.grad(w)) * dxk
     Rform = fem.form(R)
     Jform = fem.form(ufl.derivative(R, u))
     clamped = dmesh.locate_entities_boundary(msh, 2, lambda x: np.isclose(x[0], 0.0))
@@ -209,7 +213,9 @@ def main():
                 ts = run_tsmech(a, a.n, order, material, h5)
                 with h5py.File(h5, "r") as f:
                     X = f["/mesh/vertices"][...]
-                    cells = f["/mesh/tetrahedra"][...]
+                    # quadratic tetrahedra: /mesh/cells, the 4 corners first, the vertices first in /mesh/vertices
+                    cells = f["/mesh/tetrahedra"][...] if "/mesh/tetrahedra" in f else f["/mesh/cells"][:, :4]
+                X = X[: cells.max() + 1]
                 dx = run_dolfinx(a, order, material, X, cells)
                 tipmask = np.isclose(ts["X"][:, 0], 1.0)
                 uz_ts = (ts["q"][tipmask, 2] - ts["X"][tipmask, 2]).mean()
