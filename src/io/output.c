@@ -652,6 +652,8 @@ static PetscErrorCode CreateCellFields(MechOutput out)
   PetscCall(MechSystemGetCellFields(out->sys, &nf, &names, &ncomp));
   PetscCall(MechSystemGetNodeFields(out->sys, &nn, &nnames, &nncomp));
   if (!nf && !nn) PetscFunctionReturn(0);
+  for (PetscInt g = 0; g < nn; g++)
+    for (PetscInt f = 0; f < nf; f++) PetscCheck(strcmp(nnames[g], names[f]), out->comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\" is the name of a cell field", nnames[g]);
   PetscCall(MechSystemGetIOMesh(out->sys, NULL, &X, &nc, &cells));
   PetscCheck(X, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The system has cell or node fields but no mesh (MechSystemSetIOMesh()): they cannot be written");
   PetscCall(PetscCalloc1(nf + nn, &out->cf));
