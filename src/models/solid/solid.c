@@ -96,7 +96,8 @@ static PetscErrorCode SolidDestroy(void *ctx)
 . -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the
                                         tangent at the reference)
 . -solid_g <0,0,-9.81>                - gravity (the force -M g is moved to the left-hand side)
-. -solid_output_stress <true>         - write the cells' stresses with the output (about 5 times its size)
+. -solid_output_stress <true>         - write the cells' stresses, and their recovery at the nodes, with the
+                                        output (docs/solid.md §11)
 . -solid_g_time <constant>            - gravity's time function phi(t) (the force -phi(t) M g): ramp:T loads a static
                                         analysis gradually
 . -solid_v0 <0,0,0>                   - uniform initial velocity

@@ -14,7 +14,9 @@
   be symmetric). P F^T is symmetric for an isotropic hyperelastic material (balance of angular
   momentum); its mean with its transpose removes the rounding of the product. A cell whose material
   has no stress there (J <= 0 for the neo-Hookean family: a state the model refuses anyway) gets
-  NaN stresses and its J.
+  NaN stresses and its J. Quadratic cells report the volume average over their quadrature points.
+  MechSystemSetNodeFields(): the same three recovered at the nodes (SolidNodeFields(), docs/solid.md
+  §11, (11.4)).
 */
 #include "solidimpl.h"
 
