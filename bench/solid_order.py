@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Linear against quadratic elements of the solid model (issue 32), side by side in one run.
 
-  /usr/bin/python3 bench/solid_order.py [--build build] [--parts freq,action,petsc,hypre] [--full]
+  /usr/bin/python3 bench/solid_order.py [--build build] [--parts freq,action,petsc,hypre,gamg] [--full]
 
 freq    The cantilever's first bending frequency (1 x 0.1 x 0.1, nu = 0, inverse iteration with a
         Cholesky factorization: tests/solid/test_elements -bending_one) on the boxes 8k x k x k,
@@ -20,6 +20,9 @@ petsc   PETSc's own DMPlexSNESComputeResidualFEM / DMPlexSNESComputeJacobianFEM 
         model's kernels on the same Q1 and Q2 hexahedra.
 hypre   One configuration of config/solid.opts (P1 tetrahedra, neo-Hookean, 128 x 16 x 16 boxes: 111 843 unknowns)
         with GAMG, plain BoomerAMG and BoomerAMG with HMIS coarsening (the README's options).
+gamg    GAMG's growth for order 2: config/solid.opts with -solid_order 2 on 8n x n x n boxes of P2
+        tetrahedra and Q2 hexahedra, n = 4, 8 (--full: 16): KSP iterations per Newton iteration,
+        time of a step per unknown, peak memory (not in the default --parts).
 
 Times on a shared machine vary; each figure is the best of --repeat runs.
 """
@@ -142,3 +145,17 @@ if "hypre" in parts:
         out, t, mem = run([tsmech] + common + extra)
         m = re.search(r"(\d+) Newton / (\d+) KSP iterations, ([0-9.]+) s wall", out)
         print(f"  {name:14s} {float(m.group(3)) / 3:7.3f} s/step  {m.group(1)} Newton / {m.group(2)} KSP  peak {mem:.0f} MB")
+
+if "gamg" in parts:
+    # GAMG's growth for order 2 (issue 32): config/solid.opts plus -solid_order 2 on the beam
+    # 8n x n x n (P2 tetrahedra, Q2 hexahedra), 3 steps; KSP iterations per Newton iteration and
+    # the time of a step per unknown. n = 4, 8 (--full: 16, 8.4e5 unknowns)
+    print("GAMG, order 2 (config/solid.opts -solid_order 2, 3 steps): KSP per Newton, time per step and unknown")
+    for kind in (1, 3):
+        for k in (4, 8, 16) if a.full else (4, 8):
+            cmd = [tsmech, "-options_file", "config/solid.opts"] + KINDOPT[kind].split() + ["-solid_beam_cells", f"{8 * k},{k},{k}", "-ts_max_steps", "3", "-quiet", "-solid_output_stress", "false"]
+            out, t, mem = run(cmd)
+            m = re.search(r"(\d+) Newton / (\d+) KSP iterations, ([0-9.]+) s wall", out)
+            nn, nk, wall = int(m.group(1)), int(m.group(2)), float(m.group(3))
+            unknowns = 3 * (16 * k + 1) * (2 * k + 1) ** 2
+            print(f"  {KINDS[kind]:8s} {8 * k}x{k}x{k} {unknowns:>8d} unknowns  {nn} Newton / {nk} KSP  KSP/Newton {nk / nn:5.1f}  {wall / 3:8.3f} s/step  {wall / 3 / unknowns * 1e6:6.2f} us/step/unknown  peak {mem:.0f} MB")

@@ -256,6 +256,17 @@ PETSC_EXTERN PetscErrorCode MechSystemSetCellFields(MechSystem, PetscInt nfields
 PETSC_EXTERN PetscErrorCode MechSystemGetCellFields(MechSystem, PetscInt *nfields, const char *const **names, const PetscInt **ncomp);
 /* Evaluates the fields at (t, q, v) into values[f] (ncomp[f] reals per local cell). Collective. */
 PETSC_EXTERN PetscErrorCode MechSystemComputeCellFields(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *values[]);
+/* Fills, for the nnodes nodes of this rank's part of the state (node i: entries 3i .. 3i+2 of q),
+   the values of every field at (t, q, v): values[f][ncomp[f] i + j] is component j of field f at
+   node i. Collective; an error on any rank ends every rank. */
+typedef PetscErrorCode (*MechNodeFieldsFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscInt nnodes, PetscReal *values[], void *ctx);
+/* Per-node fields of a system with a mesh: /fields/<name> [nsnap, nn] or [nsnap, nn, ncomp] in the
+   node order of /fields/q (the I/O order), node-centred attributes of the XDMF; names, components
+   and limits as for the cell fields, distinct from theirs. */
+PETSC_EXTERN PetscErrorCode MechSystemSetNodeFields(MechSystem, PetscInt nfields, const char *const names[], const PetscInt ncomp[], MechNodeFieldsFn, void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemGetNodeFields(MechSystem, PetscInt *nfields, const char *const **names, const PetscInt **ncomp);
+/* Evaluates the node fields at (t, q, v) into values[f] (ncomp[f] reals per local node, state order). Collective. */
+PETSC_EXTERN PetscErrorCode MechSystemComputeNodeFields(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *values[]);
 /* ---- end of the per-cell output fields ---- */
 /* Initial state (copied). */
 PETSC_EXTERN PetscErrorCode MechSystemSetInitialState(MechSystem, Vec q, Vec v);

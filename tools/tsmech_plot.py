@@ -12,9 +12,12 @@
       scatter for a 3-D grid model (lattice), the particles (and their path over the snapshots
       up to this one) for the other models; obstacles recorded in the file's attributes (the
       cloth's sphere: sphere = 1, sphere_x, sphere_y, sphere_z, sphere_radius) are drawn; a model
-      on a tetrahedral mesh (the solid) as its deformed surface, coloured (--color) by the
+      on a mesh (the solid) as its deformed surface, coloured (--color) by the
       displacement |q - q0| or speed |v| of its vertices, or by a per-cell field of its
-      tetrahedra: von_mises (the von Mises stress) or J (det F)
+      cells: von_mises (the von Mises stress) or J (det F). Linear tetrahedra come from
+      /mesh/tetrahedra, the other cells from /mesh/cells (Tetrahedron_10, Hexahedron,
+      Hexahedron_27): their corners are drawn, the straight cells through the vertices (an edge,
+      face or cell node of a quadratic cell is not drawn; a curved edge is drawn straight)
   tsmech_plot.py animate RUN.h5 -o run.gif [--fps 10]
       every snapshot of /fields as one frame of an animated GIF (Pillow), with fixed axes and
       colours, the obstacles and the time of each frame
@@ -148,8 +151,8 @@ class Run:
             self.label = label(f)
             self.model = text(f.attrs.get("model", ""))
             self.obstacles = obstacles(f)
-            # a model on a tetrahedral mesh (the solid): its tetrahedra and velocities
-            self.tets = f["mesh/tetrahedra"][()] if "mesh/tetrahedra" in f else None
+            # a model on a mesh (the solid): its cells' corners (tets: [nc, 4] or [nc, 8]) and velocities
+            self.tets = mesh_corners(f, path)
             self.v = f["fields/v"][:nsnap] if self.tets is not None else None
             # per-cell scalar fields of a mesh (/fields/von_mises, /fields/J: [nsnap, nc])
             self.cells = {}
@@ -186,10 +189,45 @@ class Run:
         return lo, hi
 
 
+# the corners of each kind of cell of /mesh/cells (XDMF's, VTK's node order: the corners first)
+CORNERS = {"Tetrahedron_10": 4, "Hexahedron": 8, "Hexahedron_27": 8}
+# the faces of a hexahedron by its corners (VTK's order)
+HEX_FACES = np.array([[0, 4, 7, 3], [1, 2, 6, 5], [0, 1, 5, 4], [3, 7, 6, 2], [0, 3, 2, 1], [4, 5, 6, 7]])
+
+
+def mesh_corners(f, path):
+    """The corners of a mesh's cells ([nc, 4] tetrahedra or [nc, 8] hexahedra, rows of /fields/q),
+    from /mesh/tetrahedra or /mesh/cells (by its attribute topology); None without a mesh"""
+    if "mesh/tetrahedra" in f:
+        return f["mesh/tetrahedra"][()]
+    if "mesh/cells" not in f:
+        return None
+    d = f["mesh/cells"]
+    topo = text(d.attrs.get("topology", b""))
+    if topo not in CORNERS:
+        raise PlotError(f"{path}: /mesh/cells has the topology '{topo}', not one of {', '.join(CORNERS)}")
+    if d.ndim != 2 or d.shape[1] < CORNERS[topo]:
+        raise PlotError(f"{path}: /mesh/cells has the shape {d.shape}, too few nodes for {topo}")
+    return d[()][:, : CORNERS[topo]]
+
+
 def surface_triangles(tets, X, cells=False):
-    """The boundary of a tetrahedral mesh: the faces that belong to one tetrahedron only,
-    oriented outwards in the reference configuration X, shape (m, 3) of vertex numbers (and, with
-    cells, the number of each face's tetrahedron)"""
+    """The boundary of a mesh of tetrahedra ([nc, 4]) or hexahedra ([nc, 8] corners, VTK's order):
+    the faces that belong to one cell only, oriented outwards in the reference configuration X, as
+    triangles (a hexahedron's quadrilateral as two), shape (m, 3) of vertex numbers (and, with
+    cells, the number of each triangle's cell)"""
+    if tets.shape[1] == 8:
+        faces = np.concatenate([tets[:, fc] for fc in HEX_FACES])
+        owner = np.tile(np.arange(len(tets)), 6)
+        _, first, count = np.unique(np.sort(faces, axis=1), axis=0, return_index=True, return_counts=True)
+        keep = first[count == 1]
+        quad, own = faces[keep], owner[keep]
+        n = np.cross(X[quad[:, 2]] - X[quad[:, 0]], X[quad[:, 3]] - X[quad[:, 1]])
+        inward = np.einsum("ij,ij->i", n, X[tets[own]].mean(axis=1) - X[quad].mean(axis=1)) > 0
+        quad[inward] = quad[inward][:, ::-1]
+        tri = np.concatenate([quad[:, [0, 1, 2]], quad[:, [0, 2, 3]]])
+        own = np.concatenate([own, own])
+        return (tri, own) if cells else tri
     faces = np.concatenate([tets[:, [1, 2, 3]], tets[:, [0, 3, 2]], tets[:, [0, 1, 3]], tets[:, [0, 2, 1]]])
     owner = np.tile(np.arange(len(tets)), 4)
     opposite = np.concatenate([tets[:, 0], tets[:, 1], tets[:, 2], tets[:, 3]])
@@ -252,7 +290,7 @@ CELL_COLOURS = {"von_mises": "von Mises stress", "J": "J = det F"}
 
 
 def mesh_colour(run, k):
-    """per vertex: the speed |v| or the displacement |q - q[0]| of snapshot k; per tetrahedron: a
+    """per vertex: the speed |v| or the displacement |q - q[0]| of snapshot k; per cell: a
     cell field (von_mises, J) (mesh models)"""
     if run.colour in CELL_COLOURS:
         if run.colour not in run.cells:
@@ -265,16 +303,16 @@ def mesh_colour(run, k):
 
 def face_colour(run, k):
     """per boundary triangle (surface_triangles()): the mean of its vertices' values, or its
-    tetrahedron's value of a cell field"""
+    cell's value of a cell field"""
     tri, owner = surface_triangles(run.tets, run.q[0], cells=True)
     c = mesh_colour(run, k)
     return tri, (c[owner] if run.colour in CELL_COLOURS else c[tri].mean(axis=1))
 
 
 def draw_mesh_surface(ax, run, k, norm, cmap):
-    """The deformed surface of a tetrahedral mesh: its boundary triangles at the positions of
+    """The deformed surface of a mesh: its boundary triangles at the positions of
     snapshot k, each coloured by the mean of its vertices' speed or displacement, or by its
-    tetrahedron's von Mises stress or J, and shaded"""
+    cell's von Mises stress or J, and shaded"""
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
     tri, value = face_colour(run, k)
@@ -292,7 +330,7 @@ def draw(fig, run, k, lim, norm, title):
     """one snapshot k of run into a new axes of fig; lim: (lo, hi) of the axes (grid models)"""
     q = run.q[k]
     cmap = plt.get_cmap("viridis")
-    if run.tets is not None:  # a tetrahedral mesh [nv, 3]: its deformed surface
+    if run.tets is not None:  # a mesh [nn, 3] (its cells' corners): its deformed surface
         ax = fig.add_subplot(projection="3d")
         draw_mesh_surface(ax, run, k, norm, cmap)
         set_equal(ax, *lim)
@@ -430,7 +468,7 @@ def main(argv=None):
     p.add_argument("run", metavar="RUN.h5")
     p.add_argument("--index", type=int, default=-1, help="snapshot index, negative from the end (default -1: the last)")
     p.add_argument("--time", type=float, default=None, help="the snapshot nearest to this time (instead of --index)")
-    p.add_argument("--color", choices=["displacement", "speed", "von_mises", "J"], default="displacement", help="colour of a mesh's surface (the solid): |q - q0| or |v| of the vertices, or the von Mises stress or J of the tetrahedra")
+    p.add_argument("--color", choices=["displacement", "speed", "von_mises", "J"], default="displacement", help="colour of a mesh's surface (the solid): |q - q0| or |v| of the vertices, or the von Mises stress or J of the cells")
     p.add_argument("-o", "--output", default="snapshot.png")
     p.add_argument("--dpi", type=int, default=120)
     p.set_defaults(fn=plot_snapshot)

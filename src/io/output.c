@@ -157,14 +157,34 @@ static PetscErrorCode ComputeCellFields(MechOutput out, PetscReal t, long long *
   *bytes = 0;
   if (!out->ncf) PetscFunctionReturn(0);
   PetscCall(MechSystemComputeCellFields(out->sys, t, out->q, out->v, out->cfval));
+  PetscCall(MechSystemComputeNodeFields(out->sys, t, out->q, out->v, out->cfval + out->ncellf));
   for (PetscInt f = 0; f < out->ncf; f++) {
-    PetscInt     bs, N;
+    PetscInt     bs, N, n;
     PetscScalar *a;
     MPI_Datatype unit;
 
     PetscCall(VecGetBlockSize(out->cf[f], &bs));
     PetscCall(VecGetSize(out->cf[f], &N));
     *bytes += (long long)N * (long long)sizeof(PetscScalar);
+    if (f >= out->ncellf) {
+      /* a node field: one component at a time at entry 3i of node i, through the I/O order */
+      PetscCall(VecGetLocalSize(out->cf[f], &n));
+      n /= bs;
+      for (PetscInt j = 0; j < bs; j++) {
+        PetscScalar *w;
+
+        PetscCall(VecGetArray(out->nfwork, &w));
+        for (PetscInt i = 0; i < n; i++) w[3 * i] = out->cfval[f][bs * i + j];
+        PetscCall(VecRestoreArray(out->nfwork, &w));
+        PetscCall(MechIOPermute(out->sys, out->nfwork, SCATTER_FORWARD));
+        PetscCall(VecGetArray(out->nfwork, &w));
+        PetscCall(VecGetArray(out->cf[f], &a));
+        for (PetscInt i = 0; i < n; i++) a[bs * i + j] = w[3 * i];
+        PetscCall(VecRestoreArray(out->cf[f], &a));
+        PetscCall(VecRestoreArray(out->nfwork, &w));
+      }
+      continue;
+    }
     PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)bs, MPIU_REAL, &unit));
     PetscCallMPI(MPI_Type_commit(&unit));
     PetscCall(VecGetArray(out->cf[f], &a));
@@ -513,6 +533,7 @@ PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput out)
   PetscCall(PetscFree(out->cf));
   PetscCall(PetscFree(out->cfval));
   PetscCall(PetscSFDestroy(&out->cfsf));
+  PetscCall(VecDestroy(&out->nfwork));
   PetscCall(MechSystemDestroy(&out->sys));
   PetscCall(PetscFree(out->h5path));
   PetscCall(PetscFree(out->tmppath));
@@ -621,37 +642,52 @@ static PetscErrorCode CreateStateVectors(MechOutput out)
 */
 static PetscErrorCode CreateCellFields(MechOutput out)
 {
-  const char *const *names;
-  const PetscInt    *ncomp, *cells;
-  PetscInt           nf, nc, NC, rstart, rend, *ids;
-  PetscLayout        layout;
-  Vec                X;
+  const char *const *names, *const *nnames;
+  const PetscInt *ncomp, *nncomp, *cells;
+  PetscInt        nf, nn, nc, NC = 0, rstart = 0, rend = 0, *ids, nloc;
+  PetscLayout     layout;
+  Vec             X;
 
   PetscFunctionBegin;
   PetscCall(MechSystemGetCellFields(out->sys, &nf, &names, &ncomp));
-  if (!nf) PetscFunctionReturn(0);
+  PetscCall(MechSystemGetNodeFields(out->sys, &nn, &nnames, &nncomp));
+  if (!nf && !nn) PetscFunctionReturn(0);
+  for (PetscInt g = 0; g < nn; g++)
+    for (PetscInt f = 0; f < nf; f++) PetscCheck(strcmp(nnames[g], names[f]), out->comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\" is the name of a cell field", nnames[g]);
   PetscCall(MechSystemGetIOMesh(out->sys, NULL, &X, &nc, &cells));
-  PetscCheck(X, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The system has cell fields but no mesh (MechSystemSetIOMesh()): they cannot be written");
-  PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, out->comm));
-  PetscCall(PetscLayoutCreateFromSizes(out->comm, PETSC_DECIDE, NC, 1, &layout));
-  PetscCall(PetscLayoutGetRange(layout, &rstart, &rend));
-  PetscCall(PetscMalloc1(nc + 1, &ids));
-  for (PetscInt c = 0; c < nc; c++) {
-    ids[c] = cells[(1 + out->nper) * c];
-    PetscCheck(ids[c] >= 0 && ids[c] < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", ids[c], NC);
+  PetscCheck(X, out->comm, PETSC_ERR_ARG_WRONGSTATE, "The system has cell or node fields but no mesh (MechSystemSetIOMesh()): they cannot be written");
+  PetscCall(PetscCalloc1(nf + nn, &out->cf));
+  PetscCall(PetscCalloc1(nf + nn, &out->cfval));
+  out->ncf    = nf + nn;
+  out->ncellf = nf;
+  if (nf) {
+    PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, out->comm));
+    PetscCall(PetscLayoutCreateFromSizes(out->comm, PETSC_DECIDE, NC, 1, &layout));
+    PetscCall(PetscLayoutGetRange(layout, &rstart, &rend));
+    PetscCall(PetscMalloc1(nc + 1, &ids));
+    for (PetscInt c = 0; c < nc; c++) {
+      ids[c] = cells[(1 + out->nper) * c];
+      PetscCheck(ids[c] >= 0 && ids[c] < NC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell number %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", ids[c], NC);
+    }
+    PetscCall(PetscSFCreate(out->comm, &out->cfsf));
+    PetscCall(PetscSFSetGraphLayout(out->cfsf, layout, nc, NULL, PETSC_COPY_VALUES, ids));
+    PetscCall(PetscFree(ids));
+    PetscCall(PetscLayoutDestroy(&layout));
   }
-  PetscCall(PetscSFCreate(out->comm, &out->cfsf));
-  PetscCall(PetscSFSetGraphLayout(out->cfsf, layout, nc, NULL, PETSC_COPY_VALUES, ids));
-  PetscCall(PetscFree(ids));
-  PetscCall(PetscLayoutDestroy(&layout));
-  PetscCall(PetscCalloc1(nf, &out->cf));
-  PetscCall(PetscCalloc1(nf, &out->cfval));
-  out->ncf = nf;
   for (PetscInt f = 0; f < nf; f++) {
     PetscCall(VecCreateMPI(out->comm, (rend - rstart) * ncomp[f], NC * ncomp[f], &out->cf[f]));
     PetscCall(VecSetBlockSize(out->cf[f], ncomp[f]));
     PetscCall(PetscObjectSetName((PetscObject)out->cf[f], names[f]));
     PetscCall(PetscMalloc1(nc * ncomp[f] + 1, &out->cfval[f]));
+  }
+  /* node fields: the rows of the state's layout, ncomp per node (the I/O order keeps the layout) */
+  PetscCall(VecGetLocalSize(out->q, &nloc));
+  if (nn) PetscCall(VecDuplicate(out->q, &out->nfwork));
+  for (PetscInt f = 0; f < nn; f++) {
+    PetscCall(VecCreateMPI(out->comm, (nloc / 3) * nncomp[f], PETSC_DETERMINE, &out->cf[nf + f]));
+    PetscCall(VecSetBlockSize(out->cf[nf + f], nncomp[f]));
+    PetscCall(PetscObjectSetName((PetscObject)out->cf[nf + f], nnames[f]));
+    PetscCall(PetscMalloc1((nloc / 3) * nncomp[f] + 1, &out->cfval[nf + f]));
   }
   PetscFunctionReturn(0);
 }
@@ -1051,11 +1087,16 @@ PetscErrorCode MechOutputClose(MechOutput out, TS ts)
       const char *const *cfnames = NULL;
       const PetscInt    *cfncomp = NULL;
 
+      const char *const *nfnames = NULL;
+      const PetscInt    *nfncomp = NULL;
+      PetscInt           nnf     = 0;
+
       PetscCall(MechSystemGetCellFields(out->sys, NULL, &cfnames, &cfncomp));
+      PetscCall(MechSystemGetNodeFields(out->sys, &nnf, &nfnames, &nfncomp));
       const char *topo = NULL;
 
       PetscCall(MechSystemGetIOMeshCells(out->sys, NULL, &topo));
-      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->ncells, out->nper, topo, out->nsnap, out->snaptime, out->ncf, cfnames, cfncomp);
+      ierr = MechOutputWriteXDMF(out->xmfpath, out->h5name, model ? model : "user", out->dim, out->shape, out->ncells, out->nper, topo, out->nsnap, out->snaptime, out->ncellf, cfnames, cfncomp, nnf, nfnames, nfncomp);
       PetscCall(PetscPopErrorHandler());
       if (ierr) {
         const char *text     = NULL;

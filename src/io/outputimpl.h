@@ -31,8 +31,10 @@ PETSC_INTERN PetscLogStage MECH_StageIO;
   nfields, fields, ncomp - the per-cell fields of a mesh (/fields/<name>, MechSystemSetCellFields()):
             cell attributes, a scalar (ncomp 1), a vector (3) or six scalars <name>_xx, _yy, _zz,
             _yz, _xz, _xy (a symmetric tensor, 6)
+  nnode, nodefields, nodencomp - the per-node fields of a mesh (MechSystemSetNodeFields()): node
+            attributes likewise, over the shape[0] nodes of /fields/q
 */
-PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[]);
+PETSC_INTERN PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[], PetscInt nnode, const char *const nodefields[], const PetscInt nodencomp[]);
 
 /*
   New state vectors for the I/O of a system's (q, v): global vectors of the system's DMDA if it
@@ -156,6 +158,12 @@ struct _n_MechOutput {
   Vec        *cf;
   PetscReal **cfval;
   PetscSF     cfsf; /* this rank's cells -> their rows of the vectors */
+  /* per-node fields (MechSystemSetNodeFields()) follow the cell fields in cf and cfval: cf[j],
+     ncellf <= j < ncf, has ncomp rows per node of the state, in the I/O order of /fields/q, and
+     cfval[j] the callback's values in the state's order; nfwork, a vector like the state, carries
+     one component at a time through the I/O order */
+  PetscInt ncellf;
+  Vec      nfwork;
 
   /* /monitor: one record per step; the values are kept on rank 0 only, the counts everywhere.
      Rank 0 holds records [base, nrec) in memory (base > 0 for an output continued after a

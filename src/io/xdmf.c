@@ -12,7 +12,8 @@
   ParaView's XDMF reader hands the connectivity to VTK unchanged; docs/solid.md "Output of
   quadratic fields" lists the orders), so ParaView draws the curved cells. Its per-cell fields
   (MechSystemSetCellFields(), /fields/<name>) are cell-centred attributes of each grid, hyperslabs
-  of their snapshot as well.
+  of their snapshot as well; its per-node fields (MechSystemSetNodeFields()) are node-centred
+  attributes over the nodes of /fields/q, in the same way.
 */
 #define _POSIX_C_SOURCE 200809L
 #include "outputimpl.h"
@@ -47,8 +48,8 @@ static PetscErrorCode WriteSlab(FILE *fp, const char h5name[], const char name[]
 }
 
 /*
-  A cell attribute of snapshot k: a hyperslab of /fields/<name> ([nsnap, nc] for one component,
-  [nsnap, nc, ncomp] otherwise) selecting snapshot k, all cells and either every component
+  A cell (or node) attribute of snapshot k: a hyperslab of /fields/<name> ([nsnap, nc] for one component,
+  [nsnap, nc, ncomp] otherwise, nc cells or nodes) selecting snapshot k, all cells and either every component
   (comp < 0) or component comp alone
 */
 static PetscErrorCode WriteCellSlab(FILE *fp, const char h5name[], const char name[], PetscInt nc, PetscInt ncomp, PetscInt nsnap, PetscInt k, PetscInt comp, const char indent[])
@@ -70,24 +71,24 @@ static PetscErrorCode WriteCellSlab(FILE *fp, const char h5name[], const char na
 }
 
 /*
-  The cell attributes of snapshot k: a scalar, a vector, or a symmetric tensor as six scalars
+  The cell (center "Cell") or node ("Node") attributes of snapshot k: a scalar, a vector, or a symmetric tensor as six scalars
   <name>_xx ... (XDMF's Tensor6 leaves the order of its components to the reader; six named
   scalars leave no doubt)
 */
-static PetscErrorCode WriteCellAttributes(FILE *fp, const char h5name[], PetscInt nc, PetscInt nsnap, PetscInt k, PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
+static PetscErrorCode WriteCellAttributes(FILE *fp, const char h5name[], const char center[], PetscInt nc, PetscInt nsnap, PetscInt k, PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
 {
   static const char *const voigt[6] = {"xx", "yy", "zz", "yz", "xz", "xy"};
 
   PetscFunctionBegin;
   for (PetscInt f = 0; f < nfields; f++) {
     if (ncomp[f] == 1 || ncomp[f] == 3) {
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Cell\">\n", fields[f], ncomp[f] == 1 ? "Scalar" : "Vector"));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"%s\">\n", fields[f], ncomp[f] == 1 ? "Scalar" : "Vector", center));
       PetscCall(WriteCellSlab(fp, h5name, fields[f], nc, ncomp[f], nsnap, k, -1, "          "));
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
     } else {
       PetscCheck(ncomp[f] == 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cell field %s: %" PetscInt_FMT " components cannot be described in XDMF (1, 3 or 6)", fields[f], ncomp[f]);
       for (PetscInt j = 0; j < 6; j++) {
-        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"%s_%s\" AttributeType=\"Scalar\" Center=\"Cell\">\n", fields[f], voigt[j]));
+        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        <Attribute Name=\"%s_%s\" AttributeType=\"Scalar\" Center=\"%s\">\n", fields[f], voigt[j], center));
         PetscCall(WriteCellSlab(fp, h5name, fields[f], nc, 6, nsnap, k, j, "          "));
         PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
       }
@@ -97,7 +98,7 @@ static PetscErrorCode WriteCellAttributes(FILE *fp, const char h5name[], PetscIn
 }
 
 /* The XDMF text, written to fp */
-static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
+static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[], PetscInt nnode, const char *const nodefields[], const PetscInt nodencomp[])
 {
   PetscInt k, d, rank = dim ? dim + 1 : 2; /* dimensions of one snapshot: the grid's (or the vertices') and the dof's */
 
@@ -137,7 +138,8 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
     PetscCall(WriteSlab(fp, h5name, "q", rank, shape, nsnap, 0, "            "));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "          </DataItem>\n"));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "        </Attribute>\n"));
-    if (!dim) PetscCall(WriteCellAttributes(fp, h5name, ncells, nsnap, k, nfields, fields, ncomp));
+    if (!dim) PetscCall(WriteCellAttributes(fp, h5name, "Cell", ncells, nsnap, k, nfields, fields, ncomp));
+    if (!dim) PetscCall(WriteCellAttributes(fp, h5name, "Node", shape[0], nsnap, k, nnode, nodefields, nodencomp));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "      </Grid>\n"));
   }
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "    </Grid>\n  </Domain>\n</Xdmf>\n"));
@@ -148,7 +150,7 @@ static PetscErrorCode WriteText(FILE *fp, const char h5name[], const char grid[]
   The file is written to xmfpath.tmp-<pid> and renamed over xmfpath, so a failed write (a full
   disk) leaves the previous file as it was and no partial one. Errors name the file.
 */
-PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[])
+PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], const char grid[], PetscInt dim, const PetscInt shape[], PetscInt ncells, PetscInt nper, const char topology[], PetscInt nsnap, const PetscReal times[], PetscInt nfields, const char *const fields[], const PetscInt ncomp[], PetscInt nnode, const char *const nodefields[], const PetscInt nodencomp[])
 {
   FILE          *fp;
   char           tmp[PETSC_MAX_PATH_LEN + 32];
@@ -162,7 +164,7 @@ PetscErrorCode MechOutputWriteXDMF(const char xmfpath[], const char h5name[], co
   fp = fopen(tmp, "w");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write the XDMF file %s: %s", xmfpath, strerror(errno));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = WriteText(fp, h5name, grid, dim, shape, ncells, nper, topology, nsnap, times, nfields, fields, ncomp);
+  ierr = WriteText(fp, h5name, grid, dim, shape, ncells, nper, topology, nsnap, times, nfields, fields, ncomp, nnode, nodefields, nodencomp);
   PetscCall(PetscPopErrorHandler());
   if (fflush(fp) || ferror(fp)) err = errno ? errno : EIO;
   if (fclose(fp) && !err) err = errno;

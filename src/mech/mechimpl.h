@@ -88,6 +88,12 @@ struct _p_MechSystem {
   PetscInt         cellfieldncomp[MECH_MAX_CELL_FIELDS];
   MechCellFieldsFn cellfields;
   void            *cellfieldsctx;
+  /* per-node fields (MechSystemSetNodeFields()) */
+  PetscInt         nnodefields;
+  char            *nodefieldname[MECH_MAX_CELL_FIELDS];
+  PetscInt         nodefieldncomp[MECH_MAX_CELL_FIELDS];
+  MechNodeFieldsFn nodefields;
+  void            *nodefieldsctx;
   /* ---- end of the per-cell output fields ---- */
 
   DM dm;

@@ -184,6 +184,7 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   for (PetscInt i = 0; i < s->ntextparams; i++) PetscCall(PetscFree(s->textparamname[i]));
   for (PetscInt i = 0; i < s->ntextparams; i++) PetscCall(PetscFree(s->textparamvalue[i]));
   for (PetscInt i = 0; i < s->ncellfields; i++) PetscCall(PetscFree(s->cellfieldname[i]));
+  for (PetscInt i = 0; i < s->nnodefields; i++) PetscCall(PetscFree(s->nodefieldname[i]));
   PetscCall(PetscFree(s->modelname));
   PetscCall(PetscFree(s->nonsymwhy));
   PetscCall(DMDestroy(&s->dm));
@@ -2392,5 +2393,118 @@ PetscErrorCode MechSystemComputeCellFields(MechSystem sys, PetscReal t, Vec q, V
   if (!sys->ncellfields) PetscFunctionReturn(0);
   PetscCheck(sys->iomesh, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONGSTATE, "Cell fields need the system's mesh (MechSystemSetIOMesh())");
   PetscCall(MechSystemAgree(sys, (*sys->cellfields)(sys, t, q, v, sys->ioncells, values, sys->cellfieldsctx), "cell fields"));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemSetNodeFields - Gives the HDF5 output per-node fields of the model's mesh (recovered
+  stresses, ...), written at every snapshot.
+
+  Logically Collective
+
+  Input Parameters:
++ sys     - the mechanical system, with a mesh (`MechSystemSetIOMesh()`) by the time an output is created
+. nfields - the number of fields (at most 8; 0 removes them)
+. names   - their names (copied): the datasets /fields/<name>; not q, v, time, step or a cell field's name, no '/'
+. ncomp   - their numbers of components: 1, 3 or 6 (a symmetric tensor, xx, yy, zz, yz, xz, xy)
+. fn      - the callback that evaluates them (`MechNodeFieldsFn`)
+- ctx     - its context
+
+  Level: intermediate
+
+  Notes:
+  A node is a block of 3 entries of the state. The callback fills the values of the rank's nodes
+  in the state's order; the output puts them in the I/O order of `MechSystemSetIOOrdering()`, so
+  /fields/<name> is [nsnap, nn] or [nsnap, nn, ncomp] in the node order of /fields/q, the same on
+  any number of ranks. The XDMF companion shows them as node-centred attributes.
+
+.seealso: `MechSystemSetCellFields()`, `MechSystemComputeNodeFields()`, `MechOutputCreate()`
+@*/
+PetscErrorCode MechSystemSetNodeFields(MechSystem sys, PetscInt nfields, const char *const names[], const PetscInt ncomp[], MechNodeFieldsFn fn, void *ctx)
+{
+  MPI_Comm                 comm;
+  static const char *const reserved[] = {"q", "v", "time", "step"};
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  comm = PetscObjectComm((PetscObject)sys);
+  PetscCheck(nfields >= 0 && nfields <= MECH_MAX_CELL_FIELDS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " node fields: give 0 to %d", nfields, MECH_MAX_CELL_FIELDS);
+  PetscCheck(!nfields || fn, comm, PETSC_ERR_ARG_NULL, "Node fields need a callback");
+  for (PetscInt f = 0; f < nfields; f++) {
+    size_t len;
+
+    PetscCall(PetscStrlen(names[f], &len));
+    PetscCheck(len > 0 && len < 64 && !strchr(names[f], '/') && !strchr(names[f], ','), comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\": 1 to 63 characters, no '/' or ','", names[f]);
+    for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++) PetscCheck(strcmp(names[f], reserved[k]), comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\" is the name of a dataset of /fields", names[f]);
+    for (PetscInt g = 0; g < sys->ncellfields; g++) PetscCheck(strcmp(names[f], sys->cellfieldname[g]), comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\" is the name of a cell field", names[f]);
+    for (PetscInt g = 0; g < f; g++) PetscCheck(strcmp(names[f], names[g]), comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\" given twice", names[f]);
+    PetscCheck(ncomp[f] == 1 || ncomp[f] == 3 || ncomp[f] == 6, comm, PETSC_ERR_SUP, "Node field %s: %" PetscInt_FMT " components; 1 (scalar), 3 (vector) or 6 (symmetric tensor) are supported", names[f], ncomp[f]);
+  }
+  for (PetscInt f = 0; f < sys->nnodefields; f++) PetscCall(PetscFree(sys->nodefieldname[f]));
+  for (PetscInt f = 0; f < nfields; f++) {
+    PetscCall(PetscStrallocpy(names[f], &sys->nodefieldname[f]));
+    sys->nodefieldncomp[f] = ncomp[f];
+  }
+  sys->nnodefields   = nfields;
+  sys->nodefields    = nfields ? fn : NULL;
+  sys->nodefieldsctx = nfields ? ctx : NULL;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemGetNodeFields - Gets the per-node fields of `MechSystemSetNodeFields()`.
+
+  Not Collective
+
+  Input Parameter:
+. sys - the mechanical system
+
+  Output Parameters:
++ nfields - their number, 0 if none (may be NULL)
+. names   - their names, owned by the system (may be NULL)
+- ncomp   - their numbers of components, owned by the system (may be NULL)
+
+  Level: intermediate
+
+.seealso: `MechSystemSetNodeFields()`, `MechSystemComputeNodeFields()`
+@*/
+PetscErrorCode MechSystemGetNodeFields(MechSystem sys, PetscInt *nfields, const char *const **names, const PetscInt **ncomp)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (nfields) *nfields = sys->nnodefields;
+  if (names) *names = (const char *const *)sys->nodefieldname;
+  if (ncomp) *ncomp = sys->nodefieldncomp;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechSystemComputeNodeFields - Evaluates the per-node fields at a state.
+
+  Collective
+
+  Input Parameters:
++ sys - the mechanical system
+. t   - the time
+. q   - the position
+- v   - the velocity
+
+  Output Parameter:
+. values - values[f] receives ncomp[f] reals per node of this rank's part of the state, in its order
+
+  Level: intermediate
+
+.seealso: `MechSystemSetNodeFields()`, `MechSystemGetNodeFields()`
+@*/
+PetscErrorCode MechSystemComputeNodeFields(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *values[])
+{
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (!sys->nnodefields) PetscFunctionReturn(0);
+  PetscCheck(sys->iomesh, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONGSTATE, "Node fields need the system's mesh (MechSystemSetIOMesh())");
+  PetscCall(VecGetLocalSize(q, &n));
+  PetscCall(MechSystemAgree(sys, (*sys->nodefields)(sys, t, q, v, n / 3, values, sys->nodefieldsctx), "node fields"));
   PetscFunctionReturn(0);
 }

@@ -115,6 +115,8 @@ def check_layout(args):
         for spec in args.cell_fields:
             name, ncomp = spec.split(":")
             nc = dataset(f, "mesh/tetrahedra" if "tetrahedra" in f["mesh"] else "mesh/cells").shape[0]
+            if name.endswith("_vertex"):
+                nc = q.shape[1]  # a node field: the nodes of /fields/q
             want = (len(snaps), nc) + ((int(ncomp),) if int(ncomp) > 1 else ())
             d = dataset(f, "fields/" + name)
             check(d.shape == want and d.dtype == np.float64, f"/fields/{name}: shape {d.shape}, dtype {d.dtype}; expected {want}, float64")
@@ -208,14 +210,16 @@ def check_crash(args):
 VOIGT = ["xx", "yy", "zz", "yz", "xz", "xy"]
 
 
-def check_cell_attributes(f, atts, k, nc):
+def check_cell_attributes(f, atts, k, nc, node=False):
     """The cell attributes of snapshot k of a mesh: every per-cell field of /fields (those beyond
-    q, v, time, step) and nothing else, a scalar ([nsnap, nc]), a vector ([nsnap, nc, 3]) or six
+    q, v, time, step and the node fields) and nothing else, a scalar ([nsnap, nc]), a vector ([nsnap, nc, 3]) or six
     scalars NAME_xx ... ([nsnap, nc, 6], Voigt order); each a hyperslab of its dataset that selects
-    snapshot k (and the component), whose values, selected here as the XDMF says, are that slice"""
+    snapshot k (and the component), whose values, selected here as the XDMF says, are that slice.
+    With node, the node attributes likewise: the fields named *_vertex (the solid's recovered
+    stresses, MechSystemSetNodeFields()), nc the nodes of /fields/q."""
     want = {}
     for name in f["fields"]:
-        if name in ("q", "v", "time", "step"):
+        if name in ("q", "v", "time", "step") or name.endswith("_vertex") != node:
             continue
         d = f["fields"][name]
         check(d.ndim in (2, 3) and d.shape[1] == nc, f"/fields/{name}: shape {d.shape} is not per cell of {nc}")
@@ -323,8 +327,13 @@ def check_xdmf(args):
         geo = g.find("Geometry")
         check(geo.get("GeometryType") == "XYZ", "geometry is not XYZ")
         check(slab(geo.find("DataItem"), nodes) == ("fields/q", k), f"snapshot {k}: the geometry is not /fields/q[{k}]")
-        atts = {a.get("Name"): a for a in g.findall("Attribute") if a.get("Center") != "Cell"}
-        check(sorted(atts) == ["displacement", "velocity"], f"snapshot {k}: attributes {sorted(atts)}, expected displacement and velocity")
+        atts = {a.get("Name"): a for a in g.findall("Attribute") if a.get("Center") != "Cell" and a.get("Name") in ("displacement", "velocity")}
+        nodeatts = {a.get("Name"): a for a in g.findall("Attribute") if a.get("Center") == "Node" and a.get("Name") not in ("displacement", "velocity")}
+        others = [a.get("Name") for a in g.findall("Attribute") if a.get("Center") not in ("Cell", "Node")]
+        check(sorted(atts) == ["displacement", "velocity"] and not others, f"snapshot {k}: attributes {sorted(atts) + others}, expected displacement and velocity")
+        check(not nodeatts or topo.get("TopologyType") in meshtopo, f"snapshot {k}: node fields on a grid")
+        if topo.get("TopologyType") in meshtopo:
+            check_cell_attributes(h5files[full], nodeatts, k, dataset(h5files[full], "fields/q").shape[1], node=True)
         cellatts = {a.get("Name"): a for a in g.findall("Attribute") if a.get("Center") == "Cell"}
         check(not cellatts or topo.get("TopologyType") in meshtopo, f"snapshot {k}: cell attributes on a grid")
         if topo.get("TopologyType") in meshtopo:

@@ -4,7 +4,7 @@
 #
 #   run_io.sh CASE TEST_OUTPUT MPIEXEC PYTHON SRCDIR PLOT WORKDIR
 #
-# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview | solid | stress. Exits 77 (skip)
+# CASE: chain | kepler | grid | crash | tools | cloth | lattice | paraview | solid | stress | plot_cells. Exits 77 (skip)
 # only for paraview without ParaView's pvpython.
 set -u
 case_=$1 exe=$2 mpiexec=$3 python=$4 srcdir=$5 plot=$6 work=$7
@@ -195,6 +195,50 @@ with h5py.File('nostress.h5', 'r+') as f:
   if "$python" "$plot" snapshot nostress.h5 --color von_mises -o x.png 2>err.txt; then fail "plotted a von Mises stress the file does not hold"; fi
   grep -q "tsmech_plot.py: error:.*no /fields/von_mises" err.txt || fail "no clear message: $(cat err.txt)"
   test ! -e x.png || fail "a refused plot left x.png"
+  ;;
+plot_cells)
+  # tsmech_plot.py snapshot on the cells of /mesh/cells: quadratic tetrahedra (Tetrahedron_10) and
+  # quadratic hexahedra (Hexahedron_27) of the 3 x 2 x 2 beam, deformed (-deform_quadratic), on 2
+  # ranks: a PNG for each colour; the surface drawn is that of the corners: 64 triangles (32 faces of
+  # the box, split in two), closed (every edge in two triangles), outward, each within the corners of
+  # exactly one cell, coloured by that cell's von Mises stress or J
+  for kind in tet hex; do
+    run "$mpiexec" -n 2 "$exe" -o p2_$kind.h5 -model solid -solid_beam_cells 3,2,2 -solid_cell $kind -solid_order 2 -solid_fix none -steps 0 -every 1 -deform_quadratic 0.05
+    for c in displacement von_mises J; do
+      run "$python" "$plot" snapshot p2_$kind.h5 --color $c -o p2_${kind}_$c.png
+    done
+    run "$python" -c "
+import sys, h5py, numpy as np
+sys.path.insert(0, '$(dirname "$plot")')
+import tsmech_plot as tp
+for c in ('displacement', 'von_mises', 'J'):
+    with open('p2_${kind}_' + c + '.png', 'rb') as g:
+        assert g.read(8) == b'\x89PNG\r\n\x1a\n', c + ': not a PNG'
+f = h5py.File('p2_${kind}.h5', 'r')
+C, X, q = f['mesh/cells'][()], f['mesh/vertices'][()], f['fields/q'][0]
+topo = f['mesh/cells'].attrs['topology']
+topo = topo.decode() if isinstance(topo, bytes) else str(topo)
+assert topo == ('Tetrahedron_10' if '$kind' == 'tet' else 'Hexahedron_27'), topo
+nk = 4 if '$kind' == 'tet' else 8
+run = tp.Run('p2_${kind}.h5')
+assert run.tets is not None and run.tets.shape == (C.shape[0], nk), 'the corner cells were not read'
+run.colour = 'von_mises'
+tri, value = tp.face_colour(run, 0)
+assert tri.shape == (64, 3), tri.shape
+edges = np.sort(np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]]), axis=1)
+assert np.all(np.unique(edges, axis=0, return_counts=True)[1] == 2), 'the surface is not closed'
+n = np.cross(X[tri[:, 1]] - X[tri[:, 0]], X[tri[:, 2]] - X[tri[:, 0]])
+assert np.all(np.einsum('ij,ij->i', n, X[tri].mean(axis=1) - X.mean(axis=0)) > 0), 'a triangle points inwards'
+for name in ('von_mises', 'J'):
+    run.colour = name
+    tri, value = tp.face_colour(run, 0)
+    cf = f['fields/' + name][0]
+    for t, c in zip(tri, value):
+        owners = [i for i in range(C.shape[0]) if set(t) <= set(C[i, :nk])]
+        assert len(owners) == 1 and cf[owners[0]] == c, (name, t, owners, c)
+    assert np.ptp(value) > 0, name + ' is uniform: the state is not deformed'
+print('p2_${kind}: $kind /mesh/cells ' + topo + ', the surface of', len(tri), 'triangles of the corners, closed and outward, coloured by the cells')"
+  done
   ;;
 grid)
   run "$mpiexec" -n 1 "$exe" -o sheet1.h5 -model grid2d -grid_n 7 -steps 12 -every 5 $solve

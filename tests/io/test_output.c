@@ -7,6 +7,7 @@ static const char help[] = "Writes the HDF5 output of a short run, for tests/io/
                            "  -no_monitor          record by hand: the initial state before TSSolve(), the final one at close\n"
                            "  -deform F11,...,F33  start from the positions F q0 (models whose q holds positions, the solid:\n"
                            "                       a uniform deformation gradient F, row-major)\n"
+                           "  -deform_quadratic C  then x += C (Y^2 + Z^2, X Y, X Z) at every node: a non-uniform state\n"
                            "  -check_errors        check that unwritable paths fail cleanly, then exit\n";
 
 /*
@@ -284,6 +285,29 @@ int main(int argc, char **argv)
         const PetscReal X[3] = {x[i], x[i + 1], x[i + 2]};
 
         for (PetscInt r = 0; r < 3; r++) x[i + r] = F[3 * r] * X[0] + F[3 * r + 1] * X[1] + F[3 * r + 2] * X[2];
+      }
+      PetscCall(VecRestoreArray(q, &x));
+    }
+  }
+  {
+    PetscReal c = 0;
+    PetscBool bend;
+
+    /* x += c (Y^2 + Z^2, X Y, X Z) at every node (X the node's position so far): a non-uniform
+       state, a function of the node alone, so the same on any number of ranks */
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-deform_quadratic", &c, &bend));
+    if (bend) {
+      PetscScalar *x;
+      PetscInt     n;
+
+      PetscCall(VecGetLocalSize(q, &n));
+      PetscCall(VecGetArray(q, &x));
+      for (PetscInt i = 0; i + 2 < n; i += 3) {
+        const PetscReal X[3] = {x[i], x[i + 1], x[i + 2]};
+
+        x[i] += c * (X[1] * X[1] + X[2] * X[2]);
+        x[i + 1] += c * X[0] * X[1];
+        x[i + 2] += c * X[0] * X[2];
       }
       PetscCall(VecRestoreArray(q, &x));
     }

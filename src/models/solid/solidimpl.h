@@ -11,7 +11,8 @@
     constraints.c constraints (Dirichlet conditions) by label, Gmsh group or plane, per component,
                   with prescribed motions u phi(t)
     loads.c       loads on boundary faces: dead tractions and forces, follower pressures, their options
-    stress.c      the per-cell output fields: Cauchy stress, von Mises stress, J
+    stress.c      the per-cell output fields: Cauchy stress, von Mises stress, J, and their
+                  recovery at the nodes
     iocells.c     the output's cells of quadratic tetrahedra and hexahedra (XDMF node order)
 
   THE ELEMENT LAYOUT (mesh.c, SolidSetUpCells(); docs/solid.md "Quadratic elements")
