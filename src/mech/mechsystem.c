@@ -2281,6 +2281,40 @@ PetscErrorCode MechSystemGetTextParameters(MechSystem sys, PetscInt *n, const ch
 /* Per-cell output fields                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
+/*
+  The checks and the record shared by the cell and node fields (kind "cell" or "node"): valid,
+  distinct names that are no dataset of /fields and no field of the other kind (other), 1, 3 or
+  6 components; the names, components, callback and context stored in n, name, nc, fn, ctx
+*/
+static PetscErrorCode MechSystemSetFields_Private(MechSystem sys, const char kind[], PetscInt nfields, const char *const names[], const PetscInt ncomp[], PetscBool hasfn, PetscInt nother, char *const other[], PetscInt *n, char *name[], PetscInt nc[])
+{
+  MPI_Comm                 comm;
+  static const char *const reserved[] = {"q", "v", "time", "step"};
+
+  PetscFunctionBegin;
+  comm = PetscObjectComm((PetscObject)sys);
+  PetscCheck(nfields >= 0 && nfields <= MECH_MAX_CELL_FIELDS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " %s fields: give 0 to %d", nfields, kind, MECH_MAX_CELL_FIELDS);
+  PetscCheck(!nfields || hasfn, comm, PETSC_ERR_ARG_NULL, "The %s fields need a callback", kind);
+  for (PetscInt f = 0; f < nfields; f++) {
+    size_t len;
+
+    PetscCall(PetscStrlen(names[f], &len));
+    /* the name is a dataset of /fields beside the state's */
+    PetscCheck(len > 0 && len < 64 && !strchr(names[f], '/') && !strchr(names[f], ','), comm, PETSC_ERR_ARG_WRONG, "The %s field name \"%s\": 1 to 63 characters, no '/' or ','", kind, names[f]);
+    for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++) PetscCheck(strcmp(names[f], reserved[k]), comm, PETSC_ERR_ARG_WRONG, "The %s field name \"%s\" is the name of a dataset of /fields", kind, names[f]);
+    for (PetscInt g = 0; g < nother; g++) PetscCheck(strcmp(names[f], other[g]), comm, PETSC_ERR_ARG_WRONG, "The %s field name \"%s\" is the name of a field of the other kind (cell or node)", kind, names[f]);
+    for (PetscInt g = 0; g < f; g++) PetscCheck(strcmp(names[f], names[g]), comm, PETSC_ERR_ARG_WRONG, "The %s field name \"%s\" is given twice", kind, names[f]);
+    PetscCheck(ncomp[f] == 1 || ncomp[f] == 3 || ncomp[f] == 6, comm, PETSC_ERR_SUP, "The %s field %s: %" PetscInt_FMT " components; 1 (scalar), 3 (vector) or 6 (symmetric tensor) are supported", kind, names[f], ncomp[f]);
+  }
+  for (PetscInt f = 0; f < *n; f++) PetscCall(PetscFree(name[f]));
+  for (PetscInt f = 0; f < nfields; f++) {
+    PetscCall(PetscStrallocpy(names[f], &name[f]));
+    nc[f] = ncomp[f];
+  }
+  *n = nfields;
+  PetscFunctionReturn(0);
+}
+
 /*@C
   MechSystemSetCellFields - Gives the HDF5 output per-cell fields of the model's mesh (stresses,
   strains, damage, ...), written at every snapshot.
@@ -2308,30 +2342,9 @@ PetscErrorCode MechSystemGetTextParameters(MechSystem sys, PetscInt *n, const ch
 @*/
 PetscErrorCode MechSystemSetCellFields(MechSystem sys, PetscInt nfields, const char *const names[], const PetscInt ncomp[], MechCellFieldsFn fn, void *ctx)
 {
-  MPI_Comm                 comm;
-  static const char *const reserved[] = {"q", "v", "time", "step"};
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  comm = PetscObjectComm((PetscObject)sys);
-  PetscCheck(nfields >= 0 && nfields <= MECH_MAX_CELL_FIELDS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " cell fields: give 0 to %d", nfields, MECH_MAX_CELL_FIELDS);
-  PetscCheck(!nfields || fn, comm, PETSC_ERR_ARG_NULL, "Cell fields need a callback");
-  for (PetscInt f = 0; f < nfields; f++) {
-    size_t len;
-
-    PetscCall(PetscStrlen(names[f], &len));
-    /* the name is a dataset of /fields beside the state's */
-    PetscCheck(len > 0 && len < 64 && !strchr(names[f], '/') && !strchr(names[f], ','), comm, PETSC_ERR_ARG_WRONG, "Cell field name \"%s\": 1 to 63 characters, no '/' or ','", names[f]);
-    for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++) PetscCheck(strcmp(names[f], reserved[k]), comm, PETSC_ERR_ARG_WRONG, "Cell field name \"%s\" is the name of a dataset of /fields", names[f]);
-    for (PetscInt g = 0; g < f; g++) PetscCheck(strcmp(names[f], names[g]), comm, PETSC_ERR_ARG_WRONG, "Cell field name \"%s\" given twice", names[f]);
-    PetscCheck(ncomp[f] == 1 || ncomp[f] == 3 || ncomp[f] == 6, comm, PETSC_ERR_SUP, "Cell field %s: %" PetscInt_FMT " components; 1 (scalar), 3 (vector) or 6 (symmetric tensor) are supported", names[f], ncomp[f]);
-  }
-  for (PetscInt f = 0; f < sys->ncellfields; f++) PetscCall(PetscFree(sys->cellfieldname[f]));
-  for (PetscInt f = 0; f < nfields; f++) {
-    PetscCall(PetscStrallocpy(names[f], &sys->cellfieldname[f]));
-    sys->cellfieldncomp[f] = ncomp[f];
-  }
-  sys->ncellfields   = nfields;
+  PetscCall(MechSystemSetFields_Private(sys, "cell", nfields, names, ncomp, fn ? PETSC_TRUE : PETSC_FALSE, sys->nnodefields, sys->nodefieldname, &sys->ncellfields, sys->cellfieldname, sys->cellfieldncomp));
   sys->cellfields    = nfields ? fn : NULL;
   sys->cellfieldsctx = nfields ? ctx : NULL;
   PetscFunctionReturn(0);
@@ -2422,30 +2435,9 @@ PetscErrorCode MechSystemComputeCellFields(MechSystem sys, PetscReal t, Vec q, V
 @*/
 PetscErrorCode MechSystemSetNodeFields(MechSystem sys, PetscInt nfields, const char *const names[], const PetscInt ncomp[], MechNodeFieldsFn fn, void *ctx)
 {
-  MPI_Comm                 comm;
-  static const char *const reserved[] = {"q", "v", "time", "step"};
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  comm = PetscObjectComm((PetscObject)sys);
-  PetscCheck(nfields >= 0 && nfields <= MECH_MAX_CELL_FIELDS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " node fields: give 0 to %d", nfields, MECH_MAX_CELL_FIELDS);
-  PetscCheck(!nfields || fn, comm, PETSC_ERR_ARG_NULL, "Node fields need a callback");
-  for (PetscInt f = 0; f < nfields; f++) {
-    size_t len;
-
-    PetscCall(PetscStrlen(names[f], &len));
-    PetscCheck(len > 0 && len < 64 && !strchr(names[f], '/') && !strchr(names[f], ','), comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\": 1 to 63 characters, no '/' or ','", names[f]);
-    for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++) PetscCheck(strcmp(names[f], reserved[k]), comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\" is the name of a dataset of /fields", names[f]);
-    for (PetscInt g = 0; g < sys->ncellfields; g++) PetscCheck(strcmp(names[f], sys->cellfieldname[g]), comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\" is the name of a cell field", names[f]);
-    for (PetscInt g = 0; g < f; g++) PetscCheck(strcmp(names[f], names[g]), comm, PETSC_ERR_ARG_WRONG, "Node field name \"%s\" given twice", names[f]);
-    PetscCheck(ncomp[f] == 1 || ncomp[f] == 3 || ncomp[f] == 6, comm, PETSC_ERR_SUP, "Node field %s: %" PetscInt_FMT " components; 1 (scalar), 3 (vector) or 6 (symmetric tensor) are supported", names[f], ncomp[f]);
-  }
-  for (PetscInt f = 0; f < sys->nnodefields; f++) PetscCall(PetscFree(sys->nodefieldname[f]));
-  for (PetscInt f = 0; f < nfields; f++) {
-    PetscCall(PetscStrallocpy(names[f], &sys->nodefieldname[f]));
-    sys->nodefieldncomp[f] = ncomp[f];
-  }
-  sys->nnodefields   = nfields;
+  PetscCall(MechSystemSetFields_Private(sys, "node", nfields, names, ncomp, fn ? PETSC_TRUE : PETSC_FALSE, sys->ncellfields, sys->cellfieldname, &sys->nnodefields, sys->nodefieldname, sys->nodefieldncomp));
   sys->nodefields    = nfields ? fn : NULL;
   sys->nodefieldsctx = nfields ? ctx : NULL;
   PetscFunctionReturn(0);

@@ -452,11 +452,11 @@ static PetscBool MooneyRivlinDiscreteStress(const SolidModuli *m, const PetscRea
 
 /* The materials; outputs and checkpoints record a material by its name, never by its place here */
 static const SolidMaterialOps SolidMaterialTable[] = {
-    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,            LinearDiscreteStress      },
-    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,       SvkDiscreteStress         },
+    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,             LinearDiscreteStress      },
+    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,        SvkDiscreteStress         },
     {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress  },
-    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack, SplitDiscreteStress       },
-    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack, MooneyRivlinDiscreteStress},
+    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack,  SplitDiscreteStress       },
+    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack,  MooneyRivlinDiscreteStress},
 };
 
 /* The material of that name, or NULL */
