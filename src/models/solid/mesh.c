@@ -14,7 +14,7 @@ static PetscErrorCode SolidMeshCopyNodes(DM, DM, const PetscInt[]);
   because every box is split alike). Built on rank 0 and distributed by the caller: Debian's PETSc
   has no tetrahedral mesh generator, which DMPlexCreateBoxMesh() would need for simplices.
 */
-static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const PetscReal L[3], DMPolytopeType ct, DM *dm)
+static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const PetscReal L[3], DMPolytopeType ct, PetscInt order, DM *dm)
 {
   /* a hexahedron's vertices in the order of PETSc's reference hexahedron (DMPlexCreateReferenceCell()):
      the box's corners (i + dx, j + dy, k + dz), so that every cell is positively oriented */
@@ -89,9 +89,11 @@ static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const 
           }
         }
   }
-  /* interpolated (docs/solid.md, the element layout in solidimpl.h): quadratic elements have dofs
-     on edges and faces; it costs about 10 s of the set-up at 1.6 million cells */
-  PetscCall(DMPlexCreateFromCellListPetsc(comm, 3, nc, nv, nvc, PETSC_TRUE, cells, 3, X, dm));
+  /* interpolated (docs/solid.md, the element layout in solidimpl.h) where nodes sit on edges and
+     faces (order 2) and for hexahedra; P1 tetrahedra need their vertices only, and the
+     interpolation would cost 1.9 of the 5.5 s of the set-up of 128 x 16 x 16 boxes (faces for
+     loads come from an interpolated copy, loads.c) */
+  PetscCall(DMPlexCreateFromCellListPetsc(comm, 3, nc, nv, nvc, (order == 2 || ct == DM_POLYTOPE_HEXAHEDRON) ? PETSC_TRUE : PETSC_FALSE, cells, 3, X, dm));
   PetscCall(PetscFree2(X, cells));
   PetscFunctionReturn(0);
 }
@@ -103,7 +105,7 @@ static PetscErrorCode SolidCreateBeam(MPI_Comm comm, const PetscInt n[3], const 
   file's order), or in the beam's construction order; and of each of its vertices (vertid,
   allocated here), likewise (a Gmsh file: the nodes of its tetrahedra in file order)
 */
-PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DMPolytopeType ct, DM *dm, PetscInt **cellid, PetscInt **vertid)
+PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt cells[3], const PetscReal size[3], DMPolytopeType ct, PetscInt order, DM *dm, PetscInt **cellid, PetscInt **vertid)
 {
   PetscInt cStart, cEnd, vStart, vEnd;
 
@@ -194,7 +196,7 @@ PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt 
       *dm = pdm;
     }
   } else {
-    PetscCall(SolidCreateBeam(comm, cells, size, ct, dm));
+    PetscCall(SolidCreateBeam(comm, cells, size, ct, order, dm));
     PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
     PetscCall(PetscMalloc1(cEnd - cStart, cellid));
     for (PetscInt c = cStart; c < cEnd; c++) (*cellid)[c - cStart] = c - cStart;

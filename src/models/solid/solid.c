@@ -199,7 +199,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
-  PetscCall(SolidCreateMesh(comm, file, cells, size, celltype == 1 ? DM_POLYTOPE_HEXAHEDRON : DM_POLYTOPE_TETRAHEDRON, &dm, &cellid, &vertid));
+  PetscCall(SolidCreateMesh(comm, file, cells, size, celltype == 1 ? DM_POLYTOPE_HEXAHEDRON : DM_POLYTOPE_TETRAHEDRON, order, &dm, &cellid, &vertid));
   PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
   {
     /* a Gmsh file's higher-order nodes (curved edges) for order 2 (gmsh.c) */

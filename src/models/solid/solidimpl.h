@@ -271,7 +271,7 @@ PETSC_INTERN PetscErrorCode SolidSetUpDiscreteGradient(Solid *, MechSystem);
 PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
 
 /* mesh.c */
-PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DMPolytopeType, DM *, PetscInt **, PetscInt **);
+PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DMPolytopeType, PetscInt order, DM *, PetscInt **, PetscInt **);
 PETSC_INTERN PetscErrorCode SolidCheckMesh(DM, const char[], const PetscInt[], DMPolytopeType *);
 PETSC_INTERN PetscErrorCode SolidMeshSetNodes(DM, PetscInt, PetscInt, const PetscInt[], const PetscReal[]);
 PETSC_INTERN PetscErrorCode SolidDistribute(DM *, PetscInt, PetscInt **, PetscInt **, Vec *, const char[]);
