@@ -68,6 +68,23 @@ static inline const PetscReal *GridSpringResult(const MechSpringGrid *g, const P
   return g->buf + w * (sb[(s < g->self ? g->d[s][2] : 0) + g->sw] + pb + g->bent[s]);
 }
 
+/* fr = the sum over the springs of point (i, j, k) of their forces on it, from the slab results
+   (sb, pb as for GridSpringResult()); all: the point is interior, every neighbour exists */
+static inline void GridSumSprings(const MechSpringGrid *g, const PetscInt sb[], PetscInt pb, PetscInt i, PetscInt j, PetscInt k, PetscBool all, PetscReal fr[3])
+{
+  fr[0] = fr[1] = fr[2] = 0;
+  for (PetscInt s = 0; s < g->nst; s++) {
+    const PetscReal *b;
+
+    if (s == g->self || !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
+    b = GridSpringResult(g, sb, pb, s, 3);
+    if (s < g->self)
+      for (PetscInt c = 0; c < 3; c++) fr[c] -= b[c];
+    else
+      for (PetscInt c = 0; c < 3; c++) fr[c] += b[c];
+  }
+}
+
 /* Entries of one slab of forward springs */
 static inline PetscInt GridSlabEntries(const MechSpringGrid *g)
 {
@@ -417,17 +434,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
         const PetscInt  p = GridGhost(g, i, j, k), pb = GridPointStart(g, i, j);
         const PetscBool all = GridInterior(g, i, j, k);
 
-        fr[0] = fr[1] = fr[2] = 0;
-        for (s = 0; s < g->nst; s++) {
-          const PetscReal *b;
-
-          if (s == g->self || !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
-          b = GridSpringResult(g, sb, pb, s, 3);
-          if (s < g->self)
-            for (c = 0; c < 3; c++) fr[c] -= b[c];
-          else
-            for (c = 0; c < 3; c++) fr[c] += b[c];
-        }
+        GridSumSprings(g, sb, pb, i, j, k, all, fr);
         fr[2] += g->weight;
         for (c = 0; c < 3; c++) fr[c] += g->drag * u[3 * p + c];
         if (g->extra) (void)g->extra(g->extractx, &x[3 * p], fr, 0, NULL, PETSC_FALSE);
@@ -597,17 +604,7 @@ static PetscErrorCode GridDiscreteGradient(MechSystem sys, PetscReal t, Vec q0, 
         const PetscInt  p = GridGhost(g, i, j, k), pb = GridPointStart(g, i, j);
         const PetscBool all = GridInterior(g, i, j, k);
 
-        fr[0] = fr[1] = fr[2] = 0;
-        for (s = 0; s < g->nst; s++) {
-          const PetscReal *b;
-
-          if (s == g->self || !(all || GridInside(g, i + g->d[s][0], j + g->d[s][1], k + g->d[s][2]))) continue;
-          b = GridSpringResult(g, sb, pb, s, 3);
-          if (s < g->self)
-            for (c = 0; c < 3; c++) fr[c] -= b[c];
-          else
-            for (c = 0; c < 3; c++) fr[c] += b[c];
-        }
+        GridSumSprings(g, sb, pb, i, j, k, all, fr);
         fr[2] += g->weight;
         for (c = 0; c < 3; c++) fr[c] += g->drag * u[3 * p + c];
         if (g->extra) {

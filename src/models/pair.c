@@ -12,6 +12,27 @@ typedef struct {
   PetscReal  x0[3], x1[3], v0[3], v1[3]; /* initial state */
 } Pair;
 
+/* J += [B -B; -B B] with B = cK K + cD D: the spring's block between the two particles */
+static PetscErrorCode PairAddBlock(Mat J, PetscReal cK, const PetscReal K[9], PetscReal cD, const PetscReal D[9])
+{
+  const PetscInt idx[6] = {0, 1, 2, 3, 4, 5};
+  PetscScalar    vals[36];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 3; i++) {
+    for (PetscInt j = 0; j < 3; j++) {
+      const PetscReal b = cK * K[3 * i + j] + cD * D[3 * i + j];
+
+      vals[6 * i + j]             = b;
+      vals[6 * i + 3 + j]         = -b;
+      vals[6 * (3 + i) + j]       = -b;
+      vals[6 * (3 + i) + (3 + j)] = b;
+    }
+  }
+  PetscCall(MatSetValues(J, 6, idx, 6, idx, vals, ADD_VALUES));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PairForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
 {
   const Pair        *p = (const Pair *)ctx;
@@ -47,9 +68,7 @@ static PetscErrorCode PairTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
   const Pair        *p = (const Pair *)ctx;
   const PetscScalar *x, *u;
   PetscReal          K[9], D[9];
-  PetscScalar        vals[36];
-  const PetscInt     idx[6] = {0, 1, 2, 3, 4, 5};
-  PetscInt           n, i, j;
+  PetscInt           n;
 
   PetscFunctionBegin;
   (void)sys;
@@ -61,18 +80,7 @@ static PetscErrorCode PairTangent(MechSystem sys, PetscReal t, Vec q, Vec v, Pet
     PetscCall(MechSpringEvaluate(&p->spring, &x[0], &x[3], &u[0], &u[3], NULL, K, D, NULL));
     PetscCall(VecRestoreArrayRead(v, &u));
     PetscCall(VecRestoreArrayRead(q, &x));
-    /* One block B = cK K + cD D describes the spring: [B -B; -B B] */
-    for (i = 0; i < 3; i++) {
-      for (j = 0; j < 3; j++) {
-        const PetscReal b = cK * K[3 * i + j] + cD * D[3 * i + j];
-
-        vals[6 * i + j]             = b;
-        vals[6 * i + 3 + j]         = -b;
-        vals[6 * (3 + i) + j]       = -b;
-        vals[6 * (3 + i) + (3 + j)] = b;
-      }
-    }
-    PetscCall(MatSetValues(J, 6, idx, 6, idx, vals, ADD_VALUES));
+    PetscCall(PairAddBlock(J, cK, K, cD, D));
   }
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
@@ -141,9 +149,7 @@ static PetscErrorCode PairDiscreteGradientJacobian(MechSystem sys, PetscReal t, 
   const Pair        *p = (const Pair *)ctx;
   const PetscScalar *x0, *x1, *u;
   PetscReal          K[9], D[9];
-  PetscScalar        vals[36];
-  const PetscInt     idx[6] = {0, 1, 2, 3, 4, 5};
-  PetscInt           n, i, j;
+  PetscInt           n;
 
   PetscFunctionBegin;
   (void)sys;
@@ -157,17 +163,7 @@ static PetscErrorCode PairDiscreteGradientJacobian(MechSystem sys, PetscReal t, 
     PetscCall(VecRestoreArrayRead(v, &u));
     PetscCall(VecRestoreArrayRead(q1, &x1));
     PetscCall(VecRestoreArrayRead(q0, &x0));
-    for (i = 0; i < 3; i++) {
-      for (j = 0; j < 3; j++) {
-        const PetscReal b = cK * K[3 * i + j] + cD * D[3 * i + j];
-
-        vals[6 * i + j]             = b;
-        vals[6 * i + 3 + j]         = -b;
-        vals[6 * (3 + i) + j]       = -b;
-        vals[6 * (3 + i) + (3 + j)] = b;
-      }
-    }
-    PetscCall(MatSetValues(J, 6, idx, 6, idx, vals, ADD_VALUES));
+    PetscCall(PairAddBlock(J, cK, K, cD, D));
   }
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
