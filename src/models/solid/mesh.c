@@ -632,6 +632,99 @@ static PetscErrorCode SolidReferenceLayout(DMPolytopeType ct, PetscInt order, Pe
 }
 
 /*
+  The nodes of cell c in the element layout: lo[a] (go[a]) the local (global) offset of node a;
+  the vertices in closure order, then the edges, faces and cell by their vertex sets nodev
+  (SolidReferenceLayout()). v[] gets the cell's vertices in closure order.
+*/
+static PetscErrorCode SolidCellNodes(DM dm, PetscInt c, PetscSection ls, PetscSection gs, PetscInt nen, PetscInt nodev[][9], PetscInt lo[], PetscInt go[])
+{
+  PetscInt *closure = NULL, ncl, nv = 0, v[8], vStart, vEnd;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &closure));
+  for (PetscInt k = 0; k < ncl; k++)
+    if (closure[2 * k] >= vStart && closure[2 * k] < vEnd && nv < 8) v[nv++] = closure[2 * k];
+  for (PetscInt k = 0; k < nen; k++) lo[k] = -1;
+  for (PetscInt k = 0; k < ncl; k++) {
+    const PetscInt pt = closure[2 * k];
+    PetscInt       dof, nvp, vp[8], which[8], a = -1, off;
+
+    PetscCall(PetscSectionGetDof(ls, pt, &dof));
+    if (dof <= 0) continue;
+    if (pt >= vStart && pt < vEnd) {
+      nvp   = 1;
+      vp[0] = pt;
+    } else PetscCall(ClosureVertices(dm, pt, &nvp, vp));
+    for (PetscInt j = 0; j < nvp; j++) {
+      PetscInt l = 0;
+
+      while (l < nv && v[l] != vp[j]) l++;
+      which[j] = l;
+    }
+    /* the node whose vertex set is the same (as sets: the closure may orient the point otherwise) */
+    for (PetscInt b = 0; b < nen && a < 0; b++) {
+      PetscInt match = 0;
+
+      if (nodev[b][0] != nvp) continue;
+      for (PetscInt j = 0; j < nvp; j++)
+        for (PetscInt l = 0; l < nvp; l++)
+          if (nodev[b][1 + j] == which[l]) match++;
+      if (match == nvp) a = b;
+    }
+    PetscCheck(a >= 0 && lo[a] < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT ": point %" PetscInt_FMT " of its closure matches no node of the reference cell", c, pt);
+    PetscCall(PetscSectionGetOffset(ls, pt, &lo[a]));
+    if (go) {
+      PetscCall(PetscSectionGetOffset(gs, pt, &off));
+      go[a] = off >= 0 ? off : -(off + 1);
+    }
+  }
+  PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &closure));
+  for (PetscInt a = 0; a < nen; a++) PetscCheck(lo[a] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT " has no node %" PetscInt_FMT, c, a);
+  PetscFunctionReturn(0);
+}
+
+/*
+  Whether any cell of the mesh is curved: a higher-order node away from the mean of its vertex set
+  (an edge's midpoint, a quadrangle's or hexahedron's centre: where the linear or trilinear map of
+  the vertices puts it) by more than 1e-10 of the cell's extent. Collective: every rank gets the
+  same answer.
+*/
+static PetscErrorCode SolidMeshIsCurved(Solid *s, PetscInt nen, PetscInt nodev[][9], const PetscScalar X[], PetscBool *curved)
+{
+  DM           dm = s->dm;
+  PetscSection ls;
+  PetscInt     cStart, cEnd, lo[SOLID_MAX_NEN], local = 0, any;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalSection(dm, &ls));
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  for (PetscInt c = cStart; c < cEnd && !local; c++) {
+    PetscReal vx[8][3] = {{0}}, ext = 0;
+
+    PetscCall(SolidCellNodes(dm, c, ls, NULL, nen, nodev, lo, NULL));
+    for (PetscInt a = 0; a < nen; a++)
+      if (nodev[a][0] == 1)
+        for (PetscInt i = 0; i < 3; i++) vx[nodev[a][1]][i] = PetscRealPart(X[lo[a] + i]);
+    for (PetscInt a = 0; a < nen; a++)
+      if (nodev[a][0] == 1)
+        for (PetscInt i = 0; i < 3; i++) ext = PetscMax(ext, PetscAbsReal(vx[nodev[a][1]][i] - vx[0][i]));
+    for (PetscInt a = 0; a < nen && !local; a++) {
+      if (nodev[a][0] == 1) continue;
+      for (PetscInt i = 0; i < 3; i++) {
+        PetscReal m = 0;
+
+        for (PetscInt j = 0; j < nodev[a][0]; j++) m += vx[nodev[a][1 + j]][i] / nodev[a][0];
+        if (PetscAbsReal(PetscRealPart(X[lo[a] + i]) - m) > 1e-10 * ext) local = 1;
+      }
+    }
+  }
+  PetscCall(MPIU_Allreduce(&local, &any, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)dm)));
+  *curved = any ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*
   The element data of every local cell (the layout of solidimpl.h): its nodes' dof offsets, the
   reference gradients and weights at the quadrature points, the volume and centroid; a cell with
   det dX/dxi <= 0 at a quadrature point is refused (inverted or degenerate), named by its number.
@@ -642,7 +735,7 @@ PetscErrorCode SolidSetUpCells(Solid *s, const char what[], PetscReal *hmin)
   DM                 dm   = s->dm;
   MPI_Comm           comm = PetscObjectComm((PetscObject)dm);
   PetscSection       ls, gs;
-  PetscInt           cStart, cEnd, vStart, vEnd, nodev[SOLID_MAX_NEN][9], nen, nq, bad = 0, first = PETSC_MAX_INT;
+  PetscInt           cStart, cEnd, nodev[SOLID_MAX_NEN][9], nen, nq, bad = 0, first = PETSC_MAX_INT;
   PetscReal          xi[SOLID_MAX_NEN][3], h = PETSC_MAX_REAL, vmax = 0;
   PetscQuadrature    quad;
   PetscTabulation    T;
@@ -652,21 +745,28 @@ PetscErrorCode SolidSetUpCells(Solid *s, const char what[], PetscReal *hmin)
 
   PetscFunctionBegin;
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
-  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
   PetscCall(DMGetLocalSection(dm, &ls));
   PetscCall(DMGetGlobalSection(dm, &gs));
   PetscCall(PetscMalloc1(SOLID_MAX_NEN, &s->perm));
   PetscCall(SolidReferenceLayout(s->ct, s->order, &nen, nodev, xi, &s->fe, s->perm));
   s->nen = nen;
-  /* the stiffness's quadrature: exact for the linear material's integrand on affine cells; on the
-     curved cells of a second-order mesh file (gmsh.c) exact for a uniform F's nodal forces
-     cof(dX/dxi) grad N (P2: degree 3; Q2: 6 per direction), so the patch test holds there too */
+  /* the stiffness's quadrature: exact for the linear material's integrand on affine cells (and for
+     a uniform F's nodal forces on trilinear hexahedra: Q2 with 3 points per direction, the rule of
+     deal.II and DOLFINx, docs/solid.md); on the curved cells of a second-order mesh file (gmsh.c)
+     exact for a uniform F's nodal forces cof(dX/dxi) grad N (P2: degree 3; Q2: 4 points per
+     direction), so the patch test holds there too. A second-order file whose cells are all
+     straight gets the rule of straight cells: its results are those of the first-order mesh. */
   {
     PetscBool found;
     PetscInt  forder;
 
     PetscCall(SolidMeshGetGmshCells(dm, &found, NULL, &forder, NULL, NULL, NULL));
     found = found && forder == 2 && s->order == 2 ? PETSC_TRUE : PETSC_FALSE;
+    if (found) {
+      PetscCall(VecGetArrayRead(s->Xref, &X));
+      PetscCall(SolidMeshIsCurved(s, nen, nodev, X, &found));
+      PetscCall(VecRestoreArrayRead(s->Xref, &X));
+    }
     if (s->ct == DM_POLYTOPE_TETRAHEDRON) PetscCall(PetscDTSimplexQuadrature(3, found ? 3 : PetscMax(1, 2 * (s->order - 1)), PETSCDTSIMPLEXQUAD_DEFAULT, &quad));
     else PetscCall(PetscDTGaussTensorQuadrature(3, 1, s->order + (found ? 2 : 1), -1.0, 1.0, &quad));
   }
@@ -682,50 +782,14 @@ PetscErrorCode SolidSetUpCells(Solid *s, const char what[], PetscReal *hmin)
   PetscCall(PetscMalloc6(nen * s->ncells, &s->loff, nen * s->ncells, &s->goff, (size_t)3 * nen * s->nq * s->ncells, &s->grad, (size_t)s->nq * s->ncells, &s->wdet, s->ncells, &s->vol, 3 * s->ncells, &s->ctr));
   PetscCall(VecGetArrayRead(s->Xref, &X));
   for (PetscInt c = cStart; c < cEnd; c++) {
-    const PetscInt cl      = c - cStart;
-    PetscInt      *closure = NULL, ncl, nv = 0, v[8], *lo = &s->loff[nen * cl], *go = &s->goff[nen * cl];
+    const PetscInt cl = c - cStart;
+    PetscInt      *lo = &s->loff[nen * cl], *go = &s->goff[nen * cl], nv = 0;
     PetscReal      Xa[SOLID_MAX_NEN][3], vol = 0;
     PetscBool      inverted = PETSC_FALSE;
 
-    /* the nodes: vertices in closure order, then the edges, faces and cell by their vertices */
-    PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &closure));
-    for (PetscInt k = 0; k < ncl; k++)
-      if (closure[2 * k] >= vStart && closure[2 * k] < vEnd && nv < 8) v[nv++] = closure[2 * k];
-    for (PetscInt k = 0; k < nen; k++) lo[k] = -1;
-    for (PetscInt k = 0; k < ncl; k++) {
-      const PetscInt pt = closure[2 * k];
-      PetscInt       dof, nvp, vp[8], which[8], a = -1, off;
-
-      PetscCall(PetscSectionGetDof(ls, pt, &dof));
-      if (dof <= 0) continue;
-      if (pt >= vStart && pt < vEnd) {
-        nvp   = 1;
-        vp[0] = pt;
-      } else PetscCall(ClosureVertices(dm, pt, &nvp, vp));
-      for (PetscInt j = 0; j < nvp; j++) {
-        PetscInt l = 0;
-
-        while (l < nv && v[l] != vp[j]) l++;
-        which[j] = l;
-      }
-      /* the node whose vertex set is the same (as sets: the closure may orient the point otherwise) */
-      for (PetscInt b = 0; b < nen && a < 0; b++) {
-        PetscInt match = 0;
-
-        if (nodev[b][0] != nvp) continue;
-        for (PetscInt j = 0; j < nvp; j++)
-          for (PetscInt l = 0; l < nvp; l++)
-            if (nodev[b][1 + j] == which[l]) match++;
-        if (match == nvp) a = b;
-      }
-      PetscCheck(a >= 0 && lo[a] < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT ": point %" PetscInt_FMT " of its closure matches no node of the reference cell", c, pt);
-      PetscCall(PetscSectionGetOffset(ls, pt, &lo[a]));
-      PetscCall(PetscSectionGetOffset(gs, pt, &off));
-      go[a] = off >= 0 ? off : -(off + 1);
-    }
-    PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &closure));
+    PetscCall(SolidCellNodes(dm, c, ls, gs, nen, nodev, lo, go));
     for (PetscInt a = 0; a < nen; a++) {
-      PetscCheck(lo[a] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cell %" PetscInt_FMT " has no node %" PetscInt_FMT, c, a);
+      if (nodev[a][0] == 1) nv++;
       for (PetscInt i = 0; i < 3; i++) Xa[a][i] = PetscRealPart(X[lo[a] + i]);
     }
     for (PetscInt i = 0; i < 3; i++) {
