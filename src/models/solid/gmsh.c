@@ -156,9 +156,11 @@ typedef struct {
   /* elements */
   GmshSet         set[GS_N];
   PetscInt        nelem, n2d, nother, nmixed;
-  PetscInt64      othertag, mixedtag;
-  const GmshType *othertype, *mixedtype;
-  const GmshType *celltype; /* the type of the first cell: every cell must have it */
+  PetscInt64      othertag;
+  const GmshType *othertype;
+  const GmshType *celltype;                                          /* the type of the first cell: every cell must have it */
+  PetscInt        ncellof[sizeof(GmshTypes) / sizeof(GmshTypes[0])]; /* the supported cells of each type */
+  PetscInt64      firstof[sizeof(GmshTypes) / sizeof(GmshTypes[0])]; /* and the first one's tag */
   /* the mesh for DMPlex: the cells' corners (PETSc's orientation) and the corners' coordinates */
   PetscInt   nc, nv, ncorner;
   PetscInt  *cells, *vnum; /* vnum: per node its vertex number or -1 */
@@ -750,11 +752,10 @@ static PetscErrorCode GmshAddElement(GmshReader *r, const GmshType *t, PetscInt6
         r->othertype = t;
       }
     } else if (r->celltype && r->celltype != t) {
-      if (!r->nmixed++) {
-        r->mixedtag  = tag;
-        r->mixedtype = t;
-      }
+      if (!r->ncellof[t - GmshTypes]++) r->firstof[t - GmshTypes] = tag;
+      r->nmixed++;
     } else {
+      if (!r->ncellof[t - GmshTypes]++) r->firstof[t - GmshTypes] = tag;
       if (!r->celltype) {
         r->celltype        = t;
         r->set[GS_CELL].nv = t->nnodes;
@@ -1094,7 +1095,18 @@ static PetscErrorCode GmshBuild(GmshReader *r)
   PetscCheck(ncells || !r->n2d, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh is 2-D (no 3-D elements); the solid model needs a 3-D mesh of tetrahedra or hexahedra");
   PetscCheck(ncells, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh has no cells (no 3-D elements)");
   PetscCheck(!r->nother, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " of the %" PetscInt_FMT " cells are neither tetrahedra nor hexahedra of order 1 or 2 (the first, element %lld, is a %s, Gmsh element type %d); the solid model reads 4- and 10-node tetrahedra and 8- and 27-node hexahedra", r->nother, ncells, (long long)r->othertag, r->othertype->name, r->othertype->type);
-  PetscCheck(!r->nmixed, PETSC_COMM_SELF, PETSC_ERR_SUP, "mixed cells: %" PetscInt_FMT " of the %" PetscInt_FMT " cells differ from the first, a %s (Gmsh element type %d), the first of them element %lld, a %s (type %d); the solid model reads meshes of one kind and order of cell", r->nmixed, ncells, t->name, t->type, (long long)r->mixedtag, r->mixedtype->name, r->mixedtype->type);
+  if (r->nmixed) {
+    char   list[1024] = "";
+    size_t len        = 0;
+
+    /* every kind with its count and first element, in the order of Gmsh's types */
+    for (size_t i = 0; i < sizeof(GmshTypes) / sizeof(GmshTypes[0]); i++) {
+      if (!r->ncellof[i]) continue;
+      PetscCall(PetscSNPrintf(list + len, sizeof(list) - len, "%s%s: %" PetscInt_FMT " (Gmsh type %d, %selement %lld)", len ? ", " : "", GmshTypes[i].name, r->ncellof[i], GmshTypes[i].type, r->ncellof[i] > 1 ? "the first " : "", (long long)r->firstof[i]));
+      len = strlen(list);
+    }
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "mixed cells: of the %" PetscInt_FMT " cells, %s; the solid model reads meshes of one kind and order of cell", ncells, list);
+  }
   nn   = t->nnodes;
   kind = t->kind == GK_TET ? "tetrahedra" : "hexahedra";
   if (t->kind == GK_TET) {
