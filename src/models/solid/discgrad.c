@@ -7,8 +7,8 @@
   (MechSystemSetTangentNonsymmetric()).
 
   The element loop is SolidForce()'s, per cell and quadrature point (every order and cell of the
-  element layout, solidimpl.h), with the discrete stress in place of P(F); its exact derivative's
-  is the tangent's, with dPbar/dF1 in place of dP/dF (SolidDiscreteGradientJacobian()).
+  element layout, solidimpl.h), with the discrete stress in place of P(F); that of its exact
+  derivative is the tangent's, with dPbar/dF1 in place of dP/dF (SolidDiscreteGradientJacobian()).
 */
 #include "solidimpl.h"
 
@@ -80,7 +80,7 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
   const PetscInt     n = 3 * s->nen;
   Vec                q0l, q1l;
   const PetscScalar *x0, *x1;
-  PetscReal          F0[9], F1[9], P[9], A[81], dF[9], dP[9], *Ke;
+  PetscReal          F0[9], F1[9], P[9], A[81], dP[9], *Ke;
   PetscInt           idx[3 * SOLID_MAX_NEN];
   MatNullSpace       nsp;
 
@@ -95,7 +95,7 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
     PetscBool ok = PETSC_TRUE;
 
     PetscCall(PetscArrayzero(Ke, n * n));
-    for (PetscInt k = 0; k < s->nq && ok; k++) {
+    for (PetscInt k = 0; k < s->nq; k++) {
       const PetscReal *g = SolidGrad(s, c, k);
       const PetscReal  V = cK * SolidWeight(s, c, k);
 
@@ -106,12 +106,10 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
         ok = PETSC_FALSE;
         break;
       }
-      /* column (b, kk): dPbar for dF1 = e_kk g_b^T */
+      /* column (b, kk): dPbar for dF1 = e_kk g_b^T, which has only row kk */
       for (PetscInt b = 0; b < s->nen; b++) {
         for (PetscInt kk = 0; kk < 3; kk++) {
-          for (PetscInt i = 0; i < 9; i++) dF[i] = 0;
-          for (PetscInt l = 0; l < 3; l++) dF[3 * kk + l] = g[3 * b + l];
-          for (PetscInt p = 0; p < 9; p++) dP[p] = A[9 * p + 3 * kk] * dF[3 * kk] + A[9 * p + 3 * kk + 1] * dF[3 * kk + 1] + A[9 * p + 3 * kk + 2] * dF[3 * kk + 2];
+          for (PetscInt p = 0; p < 9; p++) dP[p] = A[9 * p + 3 * kk] * g[3 * b] + A[9 * p + 3 * kk + 1] * g[3 * b + 1] + A[9 * p + 3 * kk + 2] * g[3 * b + 2];
           for (PetscInt a = 0; a < s->nen; a++)
             for (PetscInt i = 0; i < 3; i++) Ke[(3 * a + i) * n + 3 * b + kk] += V * (dP[3 * i] * g[3 * a] + dP[3 * i + 1] * g[3 * a + 1] + dP[3 * i + 2] * g[3 * a + 2]);
         }
