@@ -7,7 +7,8 @@
   (MechSystemSetTangentNonsymmetric()).
 
   The element loop is SolidForce()'s, per cell and quadrature point (every order and cell of the
-  element layout, solidimpl.h), with the discrete stress in place of P(F).
+  element layout, solidimpl.h), with the discrete stress in place of P(F); that of its exact
+  derivative is the tangent's, with dPbar/dF1 in place of dP/dF (SolidDiscreteGradientJacobian()).
 */
 #include "solidimpl.h"
 
@@ -67,14 +68,77 @@ static PetscErrorCode SolidDiscreteGradient(MechSystem sys, PetscReal t, Vec q0,
 }
 
 /*
-  Gives the solid its discrete gradient: frame-invariant for the materials of C (Pbar Fm^T
-  symmetric), not for linear elasticity. Its derivative is left to the system (the midpoint
-  tangent as preconditioning matrix, discgrad2's matrix-free Newton).
+  MechDiscreteGradientJacobianFn of the solid: J = cK dfbar/dq1 + cD dfbar/dv. fbar_a = sum_k w_k
+  Pbar(F0, F1) g_a and F1 = sum_b x1_b g_b^T, so per quadrature point
+  (dfbar/dq1)_{ai,bk} = w_k sum_jl g_aj (dPbar/dF1)_{ij,kl} g_bl, with the material's exact
+  dPbar/dF1 (materials.c, docs/schemes.md §11): not symmetric, in the tangent's pattern. Dead
+  loads and gravity do not depend on the state; dfbar/dv is the Rayleigh damping alpha M + beta K0.
+*/
+static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t, Vec q0, Vec q1, Vec v, PetscReal cK, PetscReal cD, Mat J, void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  const PetscInt     n = 3 * s->nen;
+  Vec                q0l, q1l;
+  const PetscScalar *x0, *x1;
+  PetscReal          F0[9], F1[9], P[9], A[81], dP[9], *Ke;
+  PetscInt           idx[3 * SOLID_MAX_NEN];
+  MatNullSpace       nsp;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCall(PetscMalloc1(n * n, &Ke));
+  PetscCall(SolidGetLocal(s, q0, &q0l, &x0));
+  PetscCall(SolidGetLocal(s, q1, &q1l, &x1));
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    PetscBool ok = PETSC_TRUE;
+
+    PetscCall(PetscArrayzero(Ke, n * n));
+    for (PetscInt k = 0; k < s->nq; k++) {
+      const PetscReal *g = SolidGrad(s, c, k);
+      const PetscReal  V = cK * SolidWeight(s, c, k);
+
+      SolidDeformationAt(s, c, k, x0, F0);
+      SolidDeformationAt(s, c, k, x1, F1);
+      /* an inverted element has no derivative: its residual is not finite and has failed the stage */
+      if (!s->mat->discstressjac(&s->mod, F0, F1, P, A)) {
+        ok = PETSC_FALSE;
+        break;
+      }
+      /* column (b, kk): dPbar for dF1 = e_kk g_b^T, which has only row kk */
+      for (PetscInt b = 0; b < s->nen; b++) {
+        for (PetscInt kk = 0; kk < 3; kk++) {
+          for (PetscInt p = 0; p < 9; p++) dP[p] = A[9 * p + 3 * kk] * g[3 * b] + A[9 * p + 3 * kk + 1] * g[3 * b + 1] + A[9 * p + 3 * kk + 2] * g[3 * b + 2];
+          for (PetscInt a = 0; a < s->nen; a++)
+            for (PetscInt i = 0; i < 3; i++) Ke[(3 * a + i) * n + 3 * b + kk] += V * (dP[3 * i] * g[3 * a] + dP[3 * i + 1] * g[3 * a + 1] + dP[3 * i + 2] * g[3 * a + 2]);
+        }
+      }
+    }
+    if (!ok) continue;
+    SolidCellIndices(s, c, idx);
+    PetscCall(MatSetValues(J, n, idx, n, idx, Ke, ADD_VALUES));
+  }
+  PetscCall(SolidRestoreLocal(s, &q1l, &x1));
+  PetscCall(SolidRestoreLocal(s, &q0l, &x0));
+  PetscCall(PetscFree(Ke));
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SAME_NONZERO_PATTERN));
+  if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
+  PetscCall(MatGetNearNullSpace(J, &nsp));
+  if (!nsp) PetscCall(MatSetNearNullSpace(J, s->nullsp));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Gives the solid its discrete gradient and its exact derivative: frame-invariant for the
+  materials of C (Pbar Fm^T symmetric), not for linear elasticity.
 */
 PetscErrorCode SolidSetUpDiscreteGradient(Solid *s, MechSystem sys)
 {
   PetscFunctionBegin;
   if (!s->mat->discstress) PetscFunctionReturn(0);
-  PetscCall(MechSystemSetDiscreteGradient(sys, SolidDiscreteGradient, NULL, s->mat->linear ? PETSC_FALSE : PETSC_TRUE, s));
+  PetscCall(MechSystemSetDiscreteGradient(sys, SolidDiscreteGradient, s->mat->discstressjac ? SolidDiscreteGradientJacobian : NULL, s->mat->linear ? PETSC_FALSE : PETSC_TRUE, s));
   PetscFunctionReturn(0);
 }

@@ -340,12 +340,16 @@ static PetscBool LinearDiscreteStress(const SolidModuli *m, const PetscReal F0[9
   return PETSC_TRUE;
 }
 
-/* S = 2 dW/dC at C, from the material at Fh = L^T, C = L L^T (Cholesky; W depends on C only):
-   S = Fh^-1 P(Fh), symmetrized */
-static PetscBool StressOfC(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), const PetscReal C[9], PetscReal S[9])
-{
-  PetscReal  L[9] = {0}, Fh[9], Fhinv[9], Ph[9], A[9], det;
+/* The material at C: Fh = L^T with C = L L^T (Cholesky; W depends on C only), its point, Fh^-1 and S */
+typedef struct {
   SolidPoint p;
+  PetscReal  Fh[9], Fhinv[9], S[9];
+} SolidPointOfC;
+
+/* S = 2 dW/dC at C from the material at Fh: S = Fh^-1 P(Fh), symmetrized; keeps what DStressOfC() needs */
+static PetscBool PointOfC(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), const PetscReal C[9], SolidPointOfC *pc)
+{
+  PetscReal L[9] = {0}, Ph[9], A[9], det;
 
   L[0] = PetscSqrtReal(C[0]);
   L[3] = C[3] / L[0];
@@ -354,15 +358,43 @@ static PetscBool StressOfC(const SolidModuli *m, PetscBool (*setup)(const SolidM
   L[7] = (C[7] - L[6] * L[3]) / L[4];
   L[8] = PetscSqrtReal(C[8] - L[6] * L[6] - L[7] * L[7]);
   for (PetscInt i = 0; i < 3; i++)
-    for (PetscInt j = 0; j < 3; j++) Fh[3 * i + j] = L[3 * j + i];
-  det = SolidDet3(Fh);
-  if (!(det > 0) || !setup(m, Fh, &p)) return PETSC_FALSE;
-  stress(m, &p, Ph, NULL);
-  SolidInv3(Fh, det, Fhinv);
-  SolidMul3(Fhinv, Ph, A);
+    for (PetscInt j = 0; j < 3; j++) pc->Fh[3 * i + j] = L[3 * j + i];
+  det = SolidDet3(pc->Fh);
+  if (!(det > 0) || !setup(m, pc->Fh, &pc->p)) return PETSC_FALSE;
+  stress(m, &pc->p, Ph, NULL);
+  SolidInv3(pc->Fh, det, pc->Fhinv);
+  SolidMul3(pc->Fhinv, Ph, A);
   for (PetscInt i = 0; i < 3; i++)
-    for (PetscInt j = 0; j < 3; j++) S[3 * i + j] = 0.5 * (A[3 * i + j] + A[3 * j + i]);
+    for (PetscInt j = 0; j < 3; j++) pc->S[3 * i + j] = 0.5 * (A[3 * i + j] + A[3 * j + i]);
   return PETSC_TRUE;
+}
+
+/* S = 2 dW/dC at C (PointOfC()) */
+static PetscBool StressOfC(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), const PetscReal C[9], PetscReal S[9])
+{
+  SolidPointOfC pc;
+
+  if (!PointOfC(m, setup, stress, C, &pc)) return PETSC_FALSE;
+  for (PetscInt i = 0; i < 9; i++) S[i] = pc.S[i];
+  return PETSC_TRUE;
+}
+
+/*
+  dS = (dS/dC) X at the point of C for a symmetric X, from the material's dP: dFh = Fh^-T X / 2
+  satisfies Fh^T dFh + dFh^T Fh = X (a change of C by X), and P = Fh S gives dS = Fh^-1 (dP - dFh S)
+*/
+static void DStressOfC(const SolidModuli *m, void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal[9], PetscReal[9]), const SolidPointOfC *pc, const PetscReal X[9], PetscReal dS[9])
+{
+  PetscReal dFh[9], dP[9], B[9], A[9];
+
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) dFh[3 * i + j] = 0.5 * (pc->Fhinv[i] * X[j] + pc->Fhinv[3 + i] * X[3 + j] + pc->Fhinv[6 + i] * X[6 + j]);
+  dstress(m, &pc->p, dFh, dP);
+  SolidMul3(dFh, pc->S, B);
+  for (PetscInt i = 0; i < 9; i++) dP[i] -= B[i];
+  SolidMul3(pc->Fhinv, dP, A);
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) dS[3 * i + j] = 0.5 * (A[3 * i + j] + A[3 * j + i]);
 }
 
 /*
@@ -446,17 +478,152 @@ static PetscBool MooneyRivlinDiscreteStress(const SolidModuli *m, const PetscRea
   return DiscreteStressC(m, SplitSetUp, MooneyRivlinStress, PETSC_FALSE, F0, F1, Pbar);
 }
 
+/*
+  The derivatives of the discrete stresses in F1 (the Jacobian of discgrad2's Newton, discgrad.c;
+  docs/schemes.md §11): A = dPbar/dF1, 9 x 9 row-major, A[9 p + r] = dPbar_p / dF1_r with p, r the
+  row-major places of the 3 x 3 matrices. Generally not symmetric.
+*/
+
+/* The linear material: Pbar = P(Fm) is linear in F1 with the slope half the tangent */
+static PetscBool LinearDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
+{
+  SolidPoint p;
+  PetscReal  H[9] = {0}, dP[9];
+
+  (void)LinearDiscreteStress(m, F0, F1, Pbar);
+  (void)LinearSetUp(m, F1, &p); /* LinearStressDiff() reads none of it */
+  for (PetscInt r = 0; r < 9; r++) {
+    H[r] = 1;
+    LinearStressDiff(m, &p, H, dP);
+    H[r] = 0;
+    for (PetscInt q = 0; q < 9; q++) A[9 * q + r] = 0.5 * dP[q];
+  }
+  return PETSC_TRUE;
+}
+
+/*
+  Pbar and dPbar/dF1 of DiscreteStressC(), differentiating what it computes, branch by branch.
+  A change H of F1 changes C1 by G = F1^T H + H^T F1, Cm by G/2, dC by G and dC:dC by 2 dC:G;
+  dPbar = H Sbar / 2 + Fm dSbar with, for the correction Sbar = Sm + 2 br dC / (dC:dC),
+
+      dSbar = dSm + 2 [dbr / (dC:dC) - 2 br (dC:G) / (dC:dC)^2] dC + 2 br G / (dC:dC),   dSm = S'(Cm) G/2,
+
+  Gonzalez's bracket br = W(C1) - W(C0) - Sm:dC/2:  dbr = P(F1):H - (dSm:dC + Sm:G)/2,
+  the Gauss bracket br = 5/36 (Sa + Sb - 2 Sm):dC, Sa,b = S(Cm -+ h dC):
+      dbr = 5/36 [(S'(Ca) (1/2 - h) G + S'(Cb) (1/2 + h) G - 2 dSm):dC + (Sa + Sb - 2 Sm):G].
+  S' X (DStressOfC()) is the material's own dP at the Cholesky point of C; PETSC_FALSE where
+  DiscreteStressC() fails.
+*/
+static PetscBool DiscreteStressCJacobian(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal[9], PetscReal[9]), PetscBool quadratic, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
+{
+  const PetscReal h = 0.5 * PetscSqrtReal(0.6);
+  PetscReal       C0[9], C1[9], Cm[9], dC[9], Fm[9], Sbar[9], P1[9], Sab[9], dd = 0, cc = 0, br = 0;
+  SolidPointOfC   pm, pa, pb;
+  PetscInt        branch = 0; /* 0: Sbar = Sm, 1: Gonzalez's bracket, 2: the Gauss bracket */
+
+  RightCauchyGreen(F0, C0);
+  RightCauchyGreen(F1, C1);
+  for (PetscInt i = 0; i < 9; i++) {
+    Cm[i] = 0.5 * (C0[i] + C1[i]);
+    dC[i] = C1[i] - C0[i];
+    Fm[i] = 0.5 * (F0[i] + F1[i]);
+    dd += dC[i] * dC[i];
+    cc += Cm[i] * Cm[i];
+  }
+  if (!PointOfC(m, setup, stress, Cm, &pm)) return PETSC_FALSE;
+  if (!quadratic && dd > 0) {
+    if (dd > 1e-6 * cc) {
+      PetscReal  W0, W1;
+      SolidPoint p;
+
+      if (!setup(m, F0, &p) || !(p.J > 0)) return PETSC_FALSE;
+      stress(m, &p, P1, &W0);
+      if (!setup(m, F1, &p) || !(p.J > 0)) return PETSC_FALSE;
+      stress(m, &p, P1, &W1);
+      br     = W1 - W0 - 0.5 * Contract(pm.S, dC);
+      branch = 1;
+    } else {
+      PetscReal Cs[9];
+
+      if (SolidDet3(F0) <= 0 || SolidDet3(F1) <= 0) return PETSC_FALSE;
+      for (PetscInt i = 0; i < 9; i++) Cs[i] = Cm[i] - h * dC[i];
+      if (!PointOfC(m, setup, stress, Cs, &pa)) return PETSC_FALSE;
+      for (PetscInt i = 0; i < 9; i++) Cs[i] = Cm[i] + h * dC[i];
+      if (!PointOfC(m, setup, stress, Cs, &pb)) return PETSC_FALSE;
+      for (PetscInt i = 0; i < 9; i++) Sab[i] = (pa.S[i] - pm.S[i]) + (pb.S[i] - pm.S[i]);
+      br     = 5.0 / 36.0 * Contract(Sab, dC);
+      branch = 2;
+    }
+  }
+  for (PetscInt i = 0; i < 9; i++) Sbar[i] = pm.S[i] + (branch ? 2 * br / dd * dC[i] : 0);
+  SolidMul3(Fm, Sbar, Pbar);
+  for (PetscInt r = 0; r < 9; r++) {
+    const PetscInt ri = r / 3, rl = r % 3; /* H = e_ri e_rl^T */
+    PetscReal      G[9], G2[9], dSm[9], dSbar[9], dP[9];
+
+    for (PetscInt j = 0; j < 3; j++)
+      for (PetscInt k = 0; k < 3; k++) G[3 * j + k] = (k == rl ? F1[3 * ri + j] : 0) + (j == rl ? F1[3 * ri + k] : 0);
+    for (PetscInt i = 0; i < 9; i++) G2[i] = 0.5 * G[i];
+    DStressOfC(m, dstress, &pm, G2, dSm);
+    for (PetscInt i = 0; i < 9; i++) dSbar[i] = dSm[i];
+    if (branch) {
+      const PetscReal dGd = Contract(dC, G);
+      PetscReal       dbr, c1, c2;
+
+      if (branch == 1) dbr = P1[r] - 0.5 * (Contract(dSm, dC) + Contract(pm.S, G));
+      else {
+        PetscReal X[9], dSa[9], dSb[9];
+
+        for (PetscInt i = 0; i < 9; i++) X[i] = (0.5 - h) * G[i];
+        DStressOfC(m, dstress, &pa, X, dSa);
+        for (PetscInt i = 0; i < 9; i++) X[i] = (0.5 + h) * G[i];
+        DStressOfC(m, dstress, &pb, X, dSb);
+        for (PetscInt i = 0; i < 9; i++) X[i] = (dSa[i] - dSm[i]) + (dSb[i] - dSm[i]);
+        dbr = 5.0 / 36.0 * (Contract(X, dC) + Contract(Sab, G));
+      }
+      c1 = 2 * (dbr / dd - 2 * br * dGd / (dd * dd));
+      c2 = 2 * br / dd;
+      for (PetscInt i = 0; i < 9; i++) dSbar[i] += c1 * dC[i] + c2 * G[i];
+    }
+    /* dPbar = H Sbar / 2 + Fm dSbar; H Sbar is row rl of Sbar in row ri */
+    SolidMul3(Fm, dSbar, dP);
+    for (PetscInt j = 0; j < 3; j++) dP[3 * ri + j] += 0.5 * Sbar[3 * rl + j];
+    for (PetscInt q = 0; q < 9; q++) A[9 * q + r] = dP[q];
+  }
+  return PETSC_TRUE;
+}
+
+static PetscBool SvkDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
+{
+  return DiscreteStressCJacobian(m, SvkSetUp, SvkStress, SvkStressDiff, PETSC_TRUE, F0, F1, Pbar, A);
+}
+
+static PetscBool NeoHookeanDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
+{
+  return DiscreteStressCJacobian(m, NeoHookeanSetUp, NeoHookeanStress, NeoHookeanStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
+}
+
+static PetscBool SplitDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
+{
+  return DiscreteStressCJacobian(m, SplitSetUp, SplitStress, SplitStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
+}
+
+static PetscBool MooneyRivlinDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
+{
+  return DiscreteStressCJacobian(m, SplitSetUp, MooneyRivlinStress, MooneyRivlinStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The table                                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
 /* The materials; outputs and checkpoints record a material by its name, never by its place here */
 static const SolidMaterialOps SolidMaterialTable[] = {
-    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,             LinearDiscreteStress      },
-    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,        SvkDiscreteStress         },
-    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress  },
-    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack,  SplitDiscreteStress       },
-    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack,  MooneyRivlinDiscreteStress},
+    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,             LinearDiscreteStress,       LinearDiscreteStressJacobian      },
+    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,        SvkDiscreteStress,          SvkDiscreteStressJacobian         },
+    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian  },
+    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack,  SplitDiscreteStress,        SplitDiscreteStressJacobian       },
+    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack,  MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian},
 };
 
 /* The material of that name, or NULL */

@@ -86,6 +86,8 @@ typedef struct {
   /* the discrete stress (discgrad.c, docs/schemes.md §11): Pbar with
      W(F1) - W(F0) = Pbar : (F1 - F0); PETSC_FALSE where W is undefined (J <= 0) */
   PetscBool (*discstress)(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
+  /* and its derivative: Pbar and dPbar/dF1 (9 x 9 row-major, dPbar_p / dF1_r at 9 p + r), failing where discstress does */
+  PetscBool (*discstressjac)(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal dPbar[81]);
 } SolidMaterialOps;
 
 PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
