@@ -14,7 +14,16 @@ static const char help[] = "The properties a TS type reports of itself (TSMechGe
      it agrees with midpoint2 to O(tau^2). Registered with TSRegister() alone (what a new type had
      before its properties were its own), TSMechSetSolution() takes it for a first-order type and
      hands it [q; v]: the run fails (checked with -plain_register, which must fail).
-  3. A second TSMechRegister() of a name taken is refused.
+     Its option -ts_leapfrog2_substeps (substeps of tau/n per step: 2 substeps at dt = 0.05 give
+     the run at dt = 0.025) is one that takes a value.
+  3. A second TSMechRegister() of a name taken is refused, as is a bad list (an option without its
+     "-", no description).
+  4. The types say themselves what they are (issue 31: adding a type touches its file and its
+     registration, no list elsewhere): TSMechGetTypeNames() lists tsmech's 8 types with a
+     description each, and leapfrog2 after its registration; TSMechGetValuedOptions() holds the
+     options the types gave (gauss2's and discgrad2's Newton options under their prefixes,
+     leapfrog2's), each once, and the driver's check (MechOptionsCheckValuesGiven()) with that
+     list refuses -ts_leapfrog2_substeps given without a value and accepts it with one.
 */
 #include <tsmech.h>
 #include <petsc/private/tsimpl.h>
@@ -25,7 +34,8 @@ static const char help[] = "The properties a TS type reports of itself (TSMechGe
 
 /* ---- leapfrog2 ---- */
 typedef struct {
-  Vec f, a;
+  Vec      f, a;
+  PetscInt substeps;
 } TS_Leapfrog2;
 
 /* a = -M^{-1} f(t, q, v) */
@@ -45,18 +55,31 @@ static PetscErrorCode Leapfrog2Accel(TS ts, PetscReal t, Vec q, Vec v, Vec a)
 static PetscErrorCode TSStep_Leapfrog2(TS ts)
 {
   TS_Leapfrog2 *lf  = (TS_Leapfrog2 *)ts->data;
-  PetscReal     tau = ts->time_step, t = ts->ptime;
+  PetscReal     tau = ts->time_step / lf->substeps, t = ts->ptime;
   Vec           q, v;
 
   PetscFunctionBegin;
   PetscCall(TS2GetSolution(ts, &q, &v));
   PetscCheck(v, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "leapfrog2 needs the state as (q, v) (TS2SetSolution()): it was given a first-order form");
-  PetscCall(Leapfrog2Accel(ts, t, q, v, lf->a));
-  PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
-  PetscCall(VecAXPY(q, tau, v));
-  PetscCall(Leapfrog2Accel(ts, t + tau, q, v, lf->a));
-  PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
-  ts->ptime += tau;
+  for (PetscInt i = 0; i < lf->substeps; i++, t += tau) {
+    PetscCall(Leapfrog2Accel(ts, t, q, v, lf->a));
+    PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
+    PetscCall(VecAXPY(q, tau, v));
+    PetscCall(Leapfrog2Accel(ts, t + tau, q, v, lf->a));
+    PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
+  }
+  ts->ptime += ts->time_step;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSetFromOptions_Leapfrog2(TS ts, PetscOptionItems *PetscOptionsObject)
+{
+  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Leapfrog2 (Stormer-Verlet in velocity form) options");
+  PetscCall(PetscOptionsInt("-ts_leapfrog2_substeps", "Leapfrog substeps of tau/n per step", "TSLEAPFROG2", lf->substeps, &lf->substeps, NULL));
+  PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
 
@@ -65,6 +88,7 @@ static PetscErrorCode TSSetUp_Leapfrog2(TS ts)
   TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
 
   PetscFunctionBegin;
+  PetscCheck(lf->substeps >= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_leapfrog2_substeps %" PetscInt_FMT ": must be at least 1", lf->substeps);
   PetscCall(VecDuplicate(ts->vec_sol, &lf->f));
   PetscCall(VecDuplicate(ts->vec_sol, &lf->a));
   PetscFunctionReturn(0);
@@ -93,13 +117,15 @@ static PetscErrorCode TSCreate_Leapfrog2(TS ts)
   TS_Leapfrog2 *lf;
 
   PetscFunctionBegin;
-  ts->ops->setup         = TSSetUp_Leapfrog2;
-  ts->ops->step          = TSStep_Leapfrog2;
-  ts->ops->reset         = TSReset_Leapfrog2;
-  ts->ops->destroy       = TSDestroy_Leapfrog2;
-  ts->default_adapt_type = TSADAPTNONE;
+  ts->ops->setup          = TSSetUp_Leapfrog2;
+  ts->ops->setfromoptions = TSSetFromOptions_Leapfrog2;
+  ts->ops->step           = TSStep_Leapfrog2;
+  ts->ops->reset          = TSReset_Leapfrog2;
+  ts->ops->destroy        = TSDestroy_Leapfrog2;
+  ts->default_adapt_type  = TSADAPTNONE;
   PetscCall(PetscNew(&lf));
-  ts->data = (void *)lf;
+  ts->data     = (void *)lf;
+  lf->substeps = 1;
   PetscFunctionReturn(0);
 }
 
@@ -113,6 +139,10 @@ static PetscErrorCode Leapfrog2Properties(TS ts, TSMechProperties *p)
   p->restart     = TSMECH_RESTART_FIXED_STEP;
   PetscFunctionReturn(0);
 }
+
+/* What leapfrog2 says of itself at its registration */
+static const char *const Leapfrog2Description = "Stormer-Verlet (leapfrog) in velocity form, explicit, order 2";
+static const char *const Leapfrog2Valued[]    = {"-ts_leapfrog2_substeps", NULL};
 
 /* ---- the properties table ---- */
 typedef struct {
@@ -220,15 +250,17 @@ static PetscErrorCode Run(const char model[], const char modelopts[], const char
 }
 
 /* leapfrog2 on the oscillator q'' + 4 q = 0 from q = 1, v = 0: the error at T = 1 against cos(2 t) */
-static PetscErrorCode OscillatorError(PetscReal dt, PetscReal *err)
+static PetscErrorCode OscillatorError(PetscReal dt, const char extra[], PetscReal *err)
 {
   Vec                q, v;
   const PetscScalar *qa, *va;
   PetscInt           n;
   PetscReal          mine = 0;
+  char               opts[256];
 
   PetscFunctionBegin;
-  PetscCall(Run("oscillator", "-oscillator_m 1 -oscillator_k 4 -oscillator_c 0 -oscillator_g 0 -oscillator_q0 1 -oscillator_v0 0", "leapfrog2", dt, 1.0, &q, &v));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-oscillator_m 1 -oscillator_k 4 -oscillator_c 0 -oscillator_g 0 -oscillator_q0 1 -oscillator_v0 0 %s", extra));
+  PetscCall(Run("oscillator", opts, "leapfrog2", dt, 1.0, &q, &v));
   PetscCall(VecGetLocalSize(q, &n));
   PetscCall(VecGetArrayRead(q, &qa));
   PetscCall(VecGetArrayRead(v, &va));
@@ -243,13 +275,16 @@ static PetscErrorCode OscillatorError(PetscReal dt, PetscReal *err)
 
 static PetscErrorCode CheckLeapfrog(void)
 {
-  PetscReal e1, e2, rel;
+  PetscReal e1, e2, es, rel;
   Vec       q, v, qm, vm;
 
   PetscFunctionBegin;
-  PetscCall(OscillatorError(0.05, &e1));
-  PetscCall(OscillatorError(0.025, &e2));
+  PetscCall(OscillatorError(0.05, "", &e1));
+  PetscCall(OscillatorError(0.025, "", &e2));
   Check(e1 < 1e-2 && e1 / e2 > 3.6 && e1 / e2 < 4.4, "leapfrog2 on the oscillator: errors %g and %g at dt 0.05 and 0.025 (ratio %g, expected 4)", (double)e1, (double)e2, (double)(e1 / e2));
+  /* its option is read: two substeps of 0.025 make the step of 0.05 */
+  PetscCall(OscillatorError(0.05, "-ts_leapfrog2_substeps 2", &es));
+  Check(PetscAbsReal(es - e2) <= 1e-10 * e2, "leapfrog2 with -ts_leapfrog2_substeps 2 at dt 0.05: error %g, at dt 0.025: %g", (double)es, (double)e2);
   /* the distributed chain, undamped, at half its stable step: leapfrog2 and midpoint2 agree to O(tau^2) */
   PetscCall(Run("chain", "-chain_n 24 -chain_c 0 -chain_drag 0", "leapfrog2", 1e-4, 0.05, &q, &v));
   PetscCall(Run("chain", "-chain_n 24 -chain_c 0 -chain_drag 0", "midpoint2", 1e-4, 0.05, &qm, &vm));
@@ -260,6 +295,106 @@ static PetscErrorCode CheckLeapfrog(void)
   PetscCall(VecDestroy(&v));
   PetscCall(VecDestroy(&qm));
   PetscCall(VecDestroy(&vm));
+  PetscFunctionReturn(0);
+}
+
+/* Whether list (n names) holds name, and how often */
+static PetscInt Count(PetscInt n, const char *const list[], const char name[])
+{
+  PetscInt c = 0;
+
+  for (PetscInt i = 0; i < n; i++)
+    if (!strcmp(list[i], name)) c++;
+  return c;
+}
+
+/* Whether the driver's check with the types' list refuses the option given without a value (and accepts it with one) */
+static PetscErrorCode RefusedWithoutValue(const char opt[], PetscBool *refused)
+{
+  const char *const *valued;
+  const char        *text = NULL, *specific = NULL;
+  PetscInt           n;
+  PetscErrorCode     ierr;
+  char               expect[128];
+
+  PetscFunctionBegin;
+  PetscCall(TSMechGetValuedOptions(&n, &valued));
+  PetscCall(PetscOptionsSetValue(NULL, opt, NULL));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MechOptionsCheckValuesGiven(PETSC_COMM_WORLD, n, valued);
+  PetscCall(PetscPopErrorHandler());
+  *refused = ierr ? PETSC_TRUE : PETSC_FALSE;
+  if (ierr) {
+    /* the driver's message, naming the option */
+    PetscCall(PetscErrorMessage(ierr, &text, (char **)&specific));
+    PetscCall(PetscSNPrintf(expect, sizeof(expect), "%s: needs a value", opt));
+    Check(specific && strstr(specific, expect), "%s given without a value: the message is \"%s\", expected \"%s\"", opt, specific ? specific : "", expect);
+  }
+  PetscCall(PetscOptionsSetValue(NULL, opt, "2"));
+  PetscCall(MechOptionsCheckValuesGiven(PETSC_COMM_WORLD, n, valued));
+  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The lists the types give of themselves, before (registered false) and after leapfrog2's
+  registration: the names with a description each, the valued options, and the driver's check
+*/
+static PetscErrorCode CheckTypeLists(PetscBool registered)
+{
+  static const char *const own[]    = {TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, TSSYMEULER2, TSGAUSS2, TSDISCGRAD2};
+  static const char *const valued[] = {"-ts_theta_theta", "-ts_theta_linearized_guess", "-ts_theta_ne_depth", "-ts_gauss2_stages", "-ts_gauss2_pc_rebuild_growth", "-gauss2_pc_type", "-ts_discgrad2_jacobian", "-ts_discgrad2_ew_safeguard", "-ts_alpha_radius"};
+  static PetscInt          nbefore  = -1;
+  const char *const *names, *const *descriptions, *const *opts;
+  PetscInt  n, nopts;
+  PetscBool refused;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechGetTypeNames(&n, &names, &descriptions));
+  Check(!names[n] && !descriptions[n], "TSMechGetTypeNames(): the lists are not NULL-terminated");
+  /* the 8 types of tsmech are a floor: a new one is listed by its registration alone */
+  for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) Check(Count(n, names, own[i]) == 1, "TSMechGetTypeNames() lists %s %d times", own[i], (int)Count(n, names, own[i]));
+  for (PetscInt i = 0; i < n; i++) Check(descriptions[i] && descriptions[i][0] && !strchr(descriptions[i], '\n'), "TSMechGetTypeNames(): %s has no one-line description", names[i]);
+  Check(Count(n, names, "leapfrog2") == (registered ? 1 : 0), "TSMechGetTypeNames() lists leapfrog2 %d times (registered: %d)", (int)Count(n, names, "leapfrog2"), (int)registered);
+  if (!registered) nbefore = n;
+  else {
+    Check(n == nbefore + 1 && !strcmp(names[n - 1], "leapfrog2") && !strcmp(descriptions[n - 1], Leapfrog2Description), "TSMechGetTypeNames() after TSMechRegister(): %d types (before %d), the last %s: %s", (int)n, (int)nbefore, names[n - 1], descriptions[n - 1]);
+  }
+  PetscCall(TSMechGetValuedOptions(&nopts, &opts));
+  Check(!opts[nopts], "TSMechGetValuedOptions(): the list is not NULL-terminated");
+  for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) Check(Count(nopts, opts, valued[i]) == 1, "TSMechGetValuedOptions() holds %s %d times", valued[i], (int)Count(nopts, opts, valued[i]));
+  for (PetscInt i = 0; i < nopts; i++) Check(Count(nopts, opts, opts[i]) == 1 && opts[i][0] == '-', "TSMechGetValuedOptions(): %s is not an option listed once", opts[i]);
+  Check(Count(nopts, opts, "-ts_leapfrog2_substeps") == (registered ? 1 : 0), "TSMechGetValuedOptions() holds -ts_leapfrog2_substeps %d times (registered: %d)", (int)Count(nopts, opts, "-ts_leapfrog2_substeps"), (int)registered);
+  /* the driver's check takes the types' list: a type's own option is refused once it is registered */
+  PetscCall(RefusedWithoutValue("-ts_leapfrog2_substeps", &refused));
+  Check(refused == registered, "-ts_leapfrog2_substeps given without a value: refused %d, leapfrog2 registered %d", (int)refused, (int)registered);
+  PetscCall(RefusedWithoutValue("-ts_gauss2_pc_rebuild_growth", &refused));
+  Check(refused, "-ts_gauss2_pc_rebuild_growth given without a value was accepted");
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s leapfrog2's registration: %d types listed with their descriptions, %d valued options\n", registered ? "after" : "before", (int)n, (int)nopts));
+  PetscFunctionReturn(0);
+}
+
+/* TSMechRegister() refuses a bad description or list before it registers anything */
+static PetscErrorCode CheckBadRegistrations(void)
+{
+  static const char *const nodash[] = {"ts_leapfrog3_substeps", NULL};
+  PetscErrorCode           ierr[4];
+  PetscErrorCode (*fn)(void) = NULL;
+  const char *const *names;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr[0] = TSMechRegister("leapfrog3", Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, nodash);
+  ierr[1] = TSMechRegister("leapfrog3", NULL, TSCreate_Leapfrog2, Leapfrog2Properties, NULL);
+  ierr[2] = TSMechRegister("leapfrog3", "two\nlines", TSCreate_Leapfrog2, Leapfrog2Properties, NULL);
+  ierr[3] = TSMechRegister(TSBDF, Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, NULL);
+  PetscCall(PetscPopErrorHandler());
+  Check(ierr[0] && ierr[1] && ierr[2], "TSMechRegister() accepted an option without its \"-\" (%d), no description (%d) or one of two lines (%d)", (int)!ierr[0], (int)!ierr[1], (int)!ierr[2]);
+  Check(ierr[3], "TSMechRegister() of PETSc's bdf was accepted");
+  PetscCall(PetscFunctionListFind(TSList, "leapfrog3", &fn));
+  PetscCall(TSMechGetTypeNames(&n, &names, NULL));
+  Check(!fn && !Count(n, names, "leapfrog3"), "a refused TSMechRegister() left leapfrog3 registered");
   PetscFunctionReturn(0);
 }
 
@@ -278,19 +413,22 @@ int main(int argc, char **argv)
   } else {
     PetscErrorCode ierr;
 
-    PetscCall(TSMechRegister("leapfrog2", TSCreate_Leapfrog2, Leapfrog2Properties));
+    PetscCall(CheckTypeLists(PETSC_FALSE));
+    PetscCall(TSMechRegister("leapfrog2", Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, Leapfrog2Valued));
+    PetscCall(CheckTypeLists(PETSC_TRUE));
     PetscCall(CheckTable());
     PetscCall(CheckLeapfrog());
     /* a name taken is refused, tsmech's own too */
     PetscErrorCode ierr2;
 
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr  = TSMechRegister("leapfrog2", TSCreate_Leapfrog2, Leapfrog2Properties);
-    ierr2 = TSMechRegister(TSMIDPOINT2, TSCreate_Leapfrog2, Leapfrog2Properties);
+    ierr  = TSMechRegister("leapfrog2", Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, Leapfrog2Valued);
+    ierr2 = TSMechRegister(TSMIDPOINT2, Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, NULL);
     PetscCall(PetscPopErrorHandler());
     Check(ierr, "a second TSMechRegister() of leapfrog2 was accepted");
     Check(ierr2, "TSMechRegister() of midpoint2 was accepted");
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "names taken refused\n"));
+    PetscCall(CheckBadRegistrations());
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "names taken and bad lists refused\n"));
   }
   PetscCall(PetscFinalize());
   return 0;
