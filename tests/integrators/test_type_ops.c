@@ -6,7 +6,7 @@ static const char help[] = "The properties a TS type reports of itself (TSMechGe
      against a table: explicit, order, second-order form, how a restart continues it, whether it
      puts prescribed motions and multigrid coarse operators itself, and the restart note of the
      matrix-free Newton object on a nonlinear problem (none on a linear one).
-  2. leapfrog2, Stormer-Verlet in velocity form written here with the public API only,
+  2. leapfrog2 (leapfrog2.c), Stormer-Verlet in velocity form written with the public API only,
        v1/2 = v - tau/2 M^{-1} f(t, q, v),  q+ = q + tau v1/2,  v+ = v1/2 - tau/2 M^{-1} f(t + tau, q+, v1/2),
      registered with TSMechRegister() as explicit, second order, second-order form. tsmech must then
      give it the state as (q, v) (TSMechSetSolution()): on the oscillator q'' + 4 q = 0 its error
@@ -28,121 +28,10 @@ static const char help[] = "The properties a TS type reports of itself (TSMechGe
 #include <tsmech.h>
 #include <petsc/private/tsimpl.h>
 #include "testutil.h"
+#include "leapfrog2.h"
 #include <string.h>
 
 #define Check(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
-
-/* ---- leapfrog2 ---- */
-typedef struct {
-  Vec      f, a;
-  PetscInt substeps;
-} TS_Leapfrog2;
-
-/* a = -M^{-1} f(t, q, v) */
-static PetscErrorCode Leapfrog2Accel(TS ts, PetscReal t, Vec q, Vec v, Vec a)
-{
-  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
-  MechSystem    sys;
-
-  PetscFunctionBegin;
-  PetscCall(TSMechGetSystem(ts, &sys));
-  PetscCall(MechSystemComputeForce(sys, t, q, v, lf->f));
-  PetscCall(MechSystemSolveMass(sys, lf->f, a));
-  PetscCall(VecScale(a, -1.0));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSStep_Leapfrog2(TS ts)
-{
-  TS_Leapfrog2 *lf  = (TS_Leapfrog2 *)ts->data;
-  PetscReal     tau = ts->time_step / lf->substeps, t = ts->ptime;
-  Vec           q, v;
-
-  PetscFunctionBegin;
-  PetscCall(TS2GetSolution(ts, &q, &v));
-  PetscCheck(v, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "leapfrog2 needs the state as (q, v) (TS2SetSolution()): it was given a first-order form");
-  for (PetscInt i = 0; i < lf->substeps; i++, t += tau) {
-    PetscCall(Leapfrog2Accel(ts, t, q, v, lf->a));
-    PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
-    PetscCall(VecAXPY(q, tau, v));
-    PetscCall(Leapfrog2Accel(ts, t + tau, q, v, lf->a));
-    PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
-  }
-  ts->ptime += ts->time_step;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSSetFromOptions_Leapfrog2(TS ts, PetscOptionItems *PetscOptionsObject)
-{
-  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
-
-  PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "Leapfrog2 (Stormer-Verlet in velocity form) options");
-  PetscCall(PetscOptionsInt("-ts_leapfrog2_substeps", "Leapfrog substeps of tau/n per step", "TSLEAPFROG2", lf->substeps, &lf->substeps, NULL));
-  PetscOptionsHeadEnd();
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSSetUp_Leapfrog2(TS ts)
-{
-  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCheck(lf->substeps >= 1, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "-ts_leapfrog2_substeps %" PetscInt_FMT ": must be at least 1", lf->substeps);
-  PetscCall(VecDuplicate(ts->vec_sol, &lf->f));
-  PetscCall(VecDuplicate(ts->vec_sol, &lf->a));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSReset_Leapfrog2(TS ts)
-{
-  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(VecDestroy(&lf->f));
-  PetscCall(VecDestroy(&lf->a));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSDestroy_Leapfrog2(TS ts)
-{
-  PetscFunctionBegin;
-  PetscCall(TSReset_Leapfrog2(ts));
-  PetscCall(PetscFree(ts->data));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSCreate_Leapfrog2(TS ts)
-{
-  TS_Leapfrog2 *lf;
-
-  PetscFunctionBegin;
-  ts->ops->setup          = TSSetUp_Leapfrog2;
-  ts->ops->setfromoptions = TSSetFromOptions_Leapfrog2;
-  ts->ops->step           = TSStep_Leapfrog2;
-  ts->ops->reset          = TSReset_Leapfrog2;
-  ts->ops->destroy        = TSDestroy_Leapfrog2;
-  ts->default_adapt_type  = TSADAPTNONE;
-  PetscCall(PetscNew(&lf));
-  ts->data     = (void *)lf;
-  lf->substeps = 1;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Leapfrog2Properties(TS ts, TSMechProperties *p)
-{
-  PetscFunctionBegin;
-  (void)ts;
-  p->explicit_   = PETSC_TRUE;
-  p->order       = 2;
-  p->secondorder = PETSC_TRUE;
-  p->restart     = TSMECH_RESTART_FIXED_STEP;
-  PetscFunctionReturn(0);
-}
-
-/* What leapfrog2 says of itself at its registration */
-static const char *const Leapfrog2Description = "Stormer-Verlet (leapfrog) in velocity form, explicit, order 2";
-static const char *const Leapfrog2Valued[]    = {"-ts_leapfrog2_substeps", NULL};
 
 /* ---- the properties table ---- */
 typedef struct {
