@@ -1,3 +1,5 @@
+/* dup(), dup2() and fileno() are POSIX */
+#define _POSIX_C_SOURCE 200809L
 static const char help[] = "The properties a TS type reports of itself (TSMechGetProperties()), and a type of one's own\n"
                            "registered with TSMechRegister() that tsmech then treats as it says.\n";
 
@@ -24,12 +26,19 @@ static const char help[] = "The properties a TS type reports of itself (TSMechGe
      options the types gave (gauss2's and discgrad2's Newton options under their prefixes,
      leapfrog2's), each once, and the driver's check (MechOptionsCheckValuesGiven()) with that
      list refuses -ts_leapfrog2_substeps given without a value and accepts it with one.
+  5. The lists are complete: every option that takes a value which a type's options block prints
+     under -help (theirs, besides those a PETSc type with the same prefix prints too) is in
+     TSMechGetValuedOptions(). A type that reads a new valued option and does not list it fails.
 */
 #include <tsmech.h>
 #include <petsc/private/tsimpl.h>
 #include "testutil.h"
 #include "leapfrog2.h"
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define Check(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
 
@@ -263,6 +272,106 @@ static PetscErrorCode CheckTypeLists(PetscBool registered)
   PetscFunctionReturn(0);
 }
 
+/* -help's text of the options blocks, captured (PetscHelpPrintf) */
+static char   HelpText[1 << 18];
+static size_t HelpLen = 0;
+
+static PetscErrorCode CaptureHelp(MPI_Comm comm, const char format[], ...)
+{
+  va_list ap;
+  int     len;
+
+  (void)comm;
+  va_start(ap, format);
+  len = vsnprintf(HelpText + HelpLen, sizeof(HelpText) - HelpLen, format, ap);
+  va_end(ap);
+  if (len > 0) HelpLen = PetscMin(HelpLen + (size_t)len, sizeof(HelpText) - 1);
+  return 0;
+}
+
+/*
+  The options that take a value which TSSetFromOptions() of a TS of the type prints under -help (an
+  option block's line "  -<prefix>name <value : default>: ..."; a flag prints "-name: <...>"), under
+  the prefix given, which is taken off; NULL-terminated, freed by PetscStrArrayDestroy(). PETSc
+  prints the choices of an object's type (-ts_type, -ksp_type: generic) to stdout itself, not
+  through PetscHelpPrintf: stdout is silenced meanwhile, and those are not seen.
+*/
+static PetscErrorCode HelpValuedOptions(const char type[], const char prefix[], char ***opts)
+{
+  PetscErrorCode (*saved)(MPI_Comm, const char[], ...) = PetscHelpPrintf;
+  TS       ts;
+  char    *line, *next, *list[512], want[64];
+  PetscInt n   = 0;
+  int      out = -1, null = -1;
+
+  PetscFunctionBegin;
+  HelpLen     = 0;
+  HelpText[0] = 0;
+  PetscCall(PetscOptionsSetValue(NULL, "-help", NULL));
+  PetscHelpPrintf = CaptureHelp;
+  PetscCheck(fflush(stdout) == 0 && (out = dup(fileno(stdout))) >= 0 && (null = open("/dev/null", O_WRONLY)) >= 0 && dup2(null, fileno(stdout)) >= 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot silence stdout");
+  PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
+  PetscCall(TSSetOptionsPrefix(ts, prefix));
+  PetscCall(TSSetType(ts, type));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSDestroy(&ts));
+  PetscCheck(fflush(stdout) == 0 && dup2(out, fileno(stdout)) >= 0 && close(out) == 0 && close(null) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot restore stdout");
+  PetscHelpPrintf = saved;
+  PetscCall(PetscOptionsClearValue(NULL, "-help"));
+  PetscCall(PetscSNPrintf(want, sizeof(want), "-%s", prefix));
+  for (line = HelpText; line && *line; line = next) {
+    char *name = line + strspn(line, " "), *end;
+
+    next = strchr(line, '\n');
+    if (next) *next++ = 0;
+    if (strncmp(name, want, strlen(want))) continue;
+    end = strchr(name, ' ');
+    if (!end || end[1] != '<' || end[-1] == ':') continue;
+    /* "-h3_ts_theta_ne_rtol" -> "-ts_theta_ne_rtol" */
+    *end = 0;
+    Check(n < 511, "%s: more options than the test holds", type);
+    list[n]    = name + strlen(want) - 1;
+    list[n][0] = '-';
+    n++;
+  }
+  list[n] = NULL;
+  PetscCall(PetscStrArrayallocpy((const char *const *)list, opts));
+  PetscFunctionReturn(0);
+}
+
+/* Every valued option a registered type's block prints under -help is in TSMechGetValuedOptions() */
+static PetscErrorCode CheckValuedComplete(void)
+{
+  const char *const *names, *const *valued;
+  PetscInt n, nvalued, nown = 0;
+  char   **ref, **opts, prefix[32];
+
+  PetscFunctionBegin;
+  /* what PETSc's beuler prints too (TS, SNES, KSP, PC, controller) is no type's own */
+  PetscCall(HelpValuedOptions(TSBEULER, "href_", &ref));
+  Check(ref[0], "no option of beuler's seen under -help: the test reads the help text wrongly");
+  PetscCall(TSMechGetTypeNames(&n, &names, NULL));
+  PetscCall(TSMechGetValuedOptions(&nvalued, &valued));
+  for (PetscInt t = 0; t < n; t++) {
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "h%d_", (int)t));
+    PetscCall(HelpValuedOptions(names[t], prefix, &opts));
+    for (PetscInt i = 0; opts[i]; i++) {
+      PetscBool generic = PETSC_FALSE;
+
+      for (PetscInt j = 0; ref[j] && !generic; j++) generic = strcmp(ref[j], opts[i]) ? PETSC_FALSE : PETSC_TRUE;
+      if (generic) continue;
+      nown++;
+      Check(Count(nvalued, valued, opts[i]) == 1, "%s reads %s, which takes a value, but does not list it (its family's table, TSMechGetValuedOptions())", names[t], opts[i]);
+    }
+    PetscCall(PetscStrArrayDestroy(&opts));
+  }
+  PetscCall(PetscStrArrayDestroy(&ref));
+  /* theta2's, the Newton object's under three prefixes, gauss2's stages, discgrad2's Jacobian, leapfrog2's substeps: many */
+  Check(nown >= 20, "only %d valued options of the types seen under -help", (int)nown);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d valued options the types print under -help, all in their lists\n", (int)nown));
+  PetscFunctionReturn(0);
+}
+
 /* TSMechRegister() refuses a bad description or list before it registers anything */
 static PetscErrorCode CheckBadRegistrations(void)
 {
@@ -305,6 +414,7 @@ int main(int argc, char **argv)
     PetscCall(CheckTypeLists(PETSC_FALSE));
     PetscCall(TSMechRegister("leapfrog2", Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, Leapfrog2Valued));
     PetscCall(CheckTypeLists(PETSC_TRUE));
+    PetscCall(CheckValuedComplete());
     PetscCall(CheckTable());
     PetscCall(CheckLeapfrog());
     /* a name taken is refused, tsmech's own too */
