@@ -197,6 +197,7 @@ static PetscInt               NumFamilies                   = TSMECH_PETSC_FAMIL
 static const char *TypeNames[TSMECH_MAX_TYPES + 1], *TypeDescriptions[TSMECH_MAX_TYPES + 1];
 static const char *ValuedNames[TSMECH_MAX_VALUED + 1];
 
+/* The number of names before the NULL (0 for no list) */
 static PetscInt ListLength(const char *const list[])
 {
   PetscInt n = 0;
@@ -288,6 +289,7 @@ static PetscErrorCode UserProperties(TS ts, TSMechProperties *p)
   PetscFunctionReturn(0);
 }
 
+/* Frees a user's family with the copies of its description and list */
 static PetscErrorCode UserFamilyDestroy(UserFamily **u)
 {
   PetscFunctionBegin;

@@ -47,6 +47,7 @@ static PetscErrorCode TSStep_Leapfrog2(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* Its option that takes a value (Leapfrog2Valued: listed at its registration) */
 static PetscErrorCode TSSetFromOptions_Leapfrog2(TS ts, PetscOptionItems *PetscOptionsObject)
 {
   TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;

@@ -276,6 +276,7 @@ static PetscErrorCode CheckTypeLists(PetscBool registered)
 static char   HelpText[1 << 18];
 static size_t HelpLen = 0;
 
+/* PetscHelpPrintf while the options are read: appends to HelpText (every rank: the same text) */
 static PetscErrorCode CaptureHelp(MPI_Comm comm, const char format[], ...)
 {
   va_list ap;
