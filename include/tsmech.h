@@ -382,9 +382,14 @@ typedef struct {
 
 /* The properties of the TS's type (tsmech's types report their own; PETSc's known ones too) */
 PETSC_EXTERN PetscErrorCode TSMechGetProperties(TS, TSMechProperties *);
-/* Registers a TS type of one's own (TSRegister()) with the properties it reports, so that tsmech
+/* Registers a TS type of one's own (TSRegister()) with a one-line description, the properties it
+   reports and its options that take a value (NULL-terminated, NULL: none), so that tsmech
    (TSMechSetSolution(), the run guard, checkpoints, the driver) treats it as it says */
-PETSC_EXTERN PetscErrorCode TSMechRegister(const char[], PetscErrorCode (*)(TS), PetscErrorCode (*)(TS, TSMechProperties *));
+PETSC_EXTERN PetscErrorCode TSMechRegister(const char name[], const char description[], PetscErrorCode (*)(TS), PetscErrorCode (*)(TS, TSMechProperties *), const char *const valued[]);
+/* The TS types of tsmech and of TSMechRegister(), with their descriptions (each type gives its own) */
+PETSC_EXTERN PetscErrorCode TSMechGetTypeNames(PetscInt *n, const char *const **names, const char *const **descriptions);
+/* The options of the TS types that take a value (each type lists its own), for MechOptionsCheckValuesGiven() */
+PETSC_EXTERN PetscErrorCode TSMechGetValuedOptions(PetscInt *n, const char *const **names);
 
 /* The run guard (src/ts/guard.c): after every step the state is checked (finite; for explicit
    types no energy blow-up: a gain of more than TSMECH_GUARD_BLOWUP_FACTOR times what the state

@@ -35,14 +35,25 @@ from .reader import Run, read
 from .system import Model, System, get_solution, set_solution
 
 __version__ = "0.1.0"
-__all__ = ["MODELS", "TS_TYPES", "Error", "Model", "System", "Output", "Checkpoint", "Guard", "Run", "read", "solve",
+__all__ = ["MODELS", "TS_TYPES", "TS_TYPE_DESCRIPTIONS", "Error", "Model", "System", "Output", "Checkpoint", "Guard", "Run", "read", "solve",
            "set_solution", "get_solution", "library_path"]
 
 _lib.call("TSMechInitializePackage")
 _lib.install_excepthook()
 
-#: the TS types tsmech registers (besides PETSc's own, which run a system too: alpha2, theta, cn, ...)
-TS_TYPES = ("theta2", "beuler2", "cn2", "midpoint2", "euler2", "symeuler2", "gauss2", "discgrad2")
+
+def _type_names():
+    """The TS types as their registration lists them (TSMechGetTypeNames()), with their descriptions."""
+    n = _lib.Int()
+    names, descriptions = ctypes.POINTER(ctypes.c_char_p)(), ctypes.POINTER(ctypes.c_char_p)()
+    _lib.call("TSMechGetTypeNames", ctypes.byref(n), ctypes.byref(names), ctypes.byref(descriptions))
+    return tuple(names[i].decode() for i in range(n.value)), {names[i].decode(): descriptions[i].decode() for i in range(n.value)}
+
+
+#: the TS types tsmech registers (besides PETSc's own, which run a system too: alpha2, theta, cn, ...),
+#: read from the library at import: each type lists itself at its registration
+#: (with those a program registered with TSMechRegister() before the import)
+TS_TYPES, TS_TYPE_DESCRIPTIONS = _type_names()
 
 
 class _FunctionList(ctypes.Structure):

@@ -4,7 +4,7 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
                            "  mpirun -n P tsmech -model cloth [-output run.h5] [-checkpoint ck.h5 -checkpoint_every N] [PETSc options]\n"
                            "  mpirun -n P tsmech <the same options> -restart ck.h5    continues an interrupted run exactly\n"
                            "Every -ts_, -snes_, -ksp_, -pc_ option applies; the integrator is chosen with -ts_type\n"
-                           "(theta2, beuler2, cn2, midpoint2, euler2, symeuler2, gauss2, discgrad2, alpha2, or PETSc's first-order types).\n"
+                           "(tsmech's types, listed with -help under \"TS types\", alpha2, or PETSc's first-order types).\n"
                            "Exit status: 0 done, 2 bad input (nothing written), 3 the integration failed, 1 another error,\n"
                            "128 + N interrupted by signal N.\n";
 
@@ -543,6 +543,24 @@ static PetscErrorCode Summary(App *app)
 /* Set-up: every check before any file is written                                             */
 /* ------------------------------------------------------------------------------------------ */
 
+/* -help: the TS types as they describe themselves (TSMechGetTypeNames(): a new type is listed without a word here) */
+static PetscErrorCode PrintTypesHelp(MPI_Comm comm)
+{
+  const char *const *names, *const *descriptions;
+  PetscInt n;
+  char     line[4608] = "";
+
+  PetscFunctionBegin;
+  PetscCall(TSMechGetTypeNames(&n, &names, &descriptions));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscStrlcat(line, names[i], sizeof(line)));
+    PetscCall(PetscStrlcat(line, ", ", sizeof(line)));
+  }
+  PetscCall((*PetscHelpPrintf)(comm, "----------------------------------------\nTS types (-ts_type): %salpha2, or PETSc's first-order types\n", line));
+  for (PetscInt i = 0; i < n; i++) PetscCall((*PetscHelpPrintf)(comm, "  %s: %s\n", names[i], descriptions[i]));
+  PetscFunctionReturn(0);
+}
+
 /* The driver's own options, read in one options block (so -help documents them) and checked */
 static PetscErrorCode ReadOptions(App *app)
 {
@@ -556,6 +574,8 @@ static PetscErrorCode ReadOptions(App *app)
   app->every         = 10;
   app->keep          = 1;
   app->pause_at_step = -1;
+  PetscCall(PetscOptionsHasHelp(NULL, &set));
+  if (set) PetscCall(PrintTypesHelp(comm));
   PetscOptionsBegin(comm, NULL, "tsmech driver options", "tsmech");
   PetscCall(MechModelRegisterAll());
   PetscCall(PetscOptionsFList("-model", "Model to integrate", "MechCreateModel", MechModelList, app->model, app->model, sizeof(app->model), NULL));
@@ -586,17 +606,22 @@ static PetscErrorCode ReadOptions(App *app)
 }
 
 /*
-  Options of PETSc's and of the tsmech types that take a value, given without one: PETSc reads
+  Options of PETSc's and of the TS types that take a value, given without one: PETSc reads
   "-ts_dt" and "-ts_dt ''" alike as not given and keeps the default, so a run would silently
-  differ from what was asked. (The models' and the driver's own options check themselves:
-  MechOptionsReal() and its kind.)
+  differ from what was asked. The types list their own (TSMechGetValuedOptions()); the generic
+  ones are below. (The models' and the driver's own options check themselves: MechOptionsReal()
+  and its kind.)
 */
 static PetscErrorCode CheckValuesGiven(MPI_Comm comm)
 {
-  static const char *const valued[] = {"-ts_type", "-ts_dt", "-ts_max_time", "-ts_max_steps", "-ts_max_snes_failures", "-ts_max_reject", "-ts_rtol", "-ts_atol", "-ts_adapt_type", "-ts_adapt_dt_min", "-ts_adapt_dt_max", "-ts_adapt_safety", "-ts_adapt_clip", "-ts_theta_theta", "-ts_theta_linearized_guess", "-ts_theta_pc_rebuild_growth", "-ts_theta_ew_safeguard", "-ts_theta_ne_depth", "-ts_theta_ne_reach", "-ts_theta_ne_max_it", "-ts_theta_ne_rtol", "-ts_gauss2_stages", "-gauss2_ksp_type", "-gauss2_ksp_rtol", "-gauss2_ksp_atol", "-gauss2_ksp_max_it", "-gauss2_pc_type", "-ts_alpha_radius", "-snes_type", "-snes_rtol", "-snes_atol", "-snes_stol", "-snes_max_it", "-snes_max_funcs", "-snes_linesearch_type", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-pc_type", "-pc_factor_mat_solver_type", "-mass_ksp_type", "-mass_pc_type", "-dm_mat_type", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-options_file"};
+  static const char *const valued[] = {"-ts_type", "-ts_dt", "-ts_max_time", "-ts_max_steps", "-ts_max_snes_failures", "-ts_max_reject", "-ts_rtol", "-ts_atol", "-ts_adapt_type", "-ts_adapt_dt_min", "-ts_adapt_dt_max", "-ts_adapt_safety", "-ts_adapt_clip", "-snes_type", "-snes_rtol", "-snes_atol", "-snes_stol", "-snes_max_it", "-snes_max_funcs", "-snes_linesearch_type", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-pc_type", "-pc_factor_mat_solver_type", "-mass_ksp_type", "-mass_pc_type", "-dm_mat_type", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-options_file"};
+  const char *const       *typevalued;
+  PetscInt                 n;
 
   PetscFunctionBegin;
   PetscCall(MechOptionsCheckValuesGiven(comm, (PetscInt)(sizeof(valued) / sizeof(valued[0])), valued));
+  PetscCall(TSMechGetValuedOptions(&n, &typevalued));
+  PetscCall(MechOptionsCheckValuesGiven(comm, n, typevalued));
   PetscFunctionReturn(0);
 }
 

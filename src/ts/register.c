@@ -27,8 +27,8 @@ PetscErrorCode TSMechFinalizePackage(void)
 }
 
 /*@C
-  TSMechInitializePackage - Registers the TS types of tsmech: `TSTHETA2`, `TSBEULER2`, `TSCN2`,
-  `TSMIDPOINT2`, `TSEULER2`, `TSSYMEULER2`, `TSGAUSS2` and `TSDISCGRAD2`.
+  TSMechInitializePackage - Registers the TS types of tsmech, family by family (each family's
+  registration lists its types: `TSMechGetTypeNames()`).
 
   Not Collective
 
@@ -40,7 +40,7 @@ PetscErrorCode TSMechFinalizePackage(void)
   PetscDLLibraryRegister_tsmech() when the library is loaded with -dll_append; safe to call more
   than once.
 
-.seealso: `TSMechFinalizePackage()`, `MechInitializePackage()`, `MechSystemCreate()`, `TSSetType()`
+.seealso: `TSMechFinalizePackage()`, `MechInitializePackage()`, `MechSystemCreate()`, `TSSetType()`, `TSMechGetTypeNames()`
 @*/
 PetscErrorCode TSMechInitializePackage(void)
 {

@@ -172,9 +172,14 @@ static PetscErrorCode ExplicitProperties(TS ts, TSMechProperties *p)
   PetscFunctionReturn(0);
 }
 
-static const TSMechFamilyOps FamilyTheta    = {TSMECH_FAMILY_THETA, ThetaTypes, PETSC_FALSE, ThetaDeclare, ThetaGet, ThetaSet, ThetaCheck, ThetaProperties, NULL, NULL};
-static const TSMechFamilyOps FamilyAlpha2   = {TSMECH_FAMILY_ALPHA2, Alpha2Types, PETSC_FALSE, Alpha2Declare, Alpha2Get, Alpha2Set, Alpha2Check, Alpha2Properties, NULL, NULL};
-static const TSMechFamilyOps FamilyExplicit = {TSMECH_FAMILY_OTHER, ExplicitTypes, PETSC_FALSE, NULL, NULL, NULL, NULL, ExplicitProperties, NULL, NULL};
+/* The options of PETSc's types that take a value (their descriptions: PETSc's manual pages) */
+static const char *const ThetaValued[]    = {"-ts_theta_theta", NULL};
+static const char *const Alpha2Valued[]   = {"-ts_alpha_radius", "-ts_alpha_alpha_m", "-ts_alpha_alpha_f", "-ts_alpha_gamma", "-ts_alpha_beta", NULL};
+static const char *const ExplicitValued[] = {"-ts_rk_type", "-ts_ssp_type", "-ts_ssp_nstages", NULL};
+
+static const TSMechFamilyOps FamilyTheta    = {TSMECH_FAMILY_THETA, ThetaTypes, PETSC_FALSE, ThetaDeclare, ThetaGet, ThetaSet, ThetaCheck, ThetaProperties, NULL, NULL, NULL, ThetaValued};
+static const TSMechFamilyOps FamilyAlpha2   = {TSMECH_FAMILY_ALPHA2, Alpha2Types, PETSC_FALSE, Alpha2Declare, Alpha2Get, Alpha2Set, Alpha2Check, Alpha2Properties, NULL, NULL, NULL, Alpha2Valued};
+static const TSMechFamilyOps FamilyExplicit = {TSMECH_FAMILY_OTHER, ExplicitTypes, PETSC_FALSE, NULL, NULL, NULL, NULL, ExplicitProperties, NULL, NULL, NULL, ExplicitValued};
 
 /*
   The registry of families: PETSc's, then those TSMechInitializePackage() registers (each tsmech
@@ -186,10 +191,50 @@ static const TSMechFamilyOps FamilyExplicit = {TSMECH_FAMILY_OTHER, ExplicitType
 static const TSMechFamilyOps *Families[TSMECH_MAX_FAMILIES] = {&FamilyTheta, &FamilyAlpha2, &FamilyExplicit};
 static PetscInt               NumFamilies                   = TSMECH_PETSC_FAMILIES;
 
+/* The room of the lists the accessors give (TSMechGetTypeNames(), TSMechGetValuedOptions()) */
+#define TSMECH_MAX_TYPES  64
+#define TSMECH_MAX_VALUED 256
+static const char *TypeNames[TSMECH_MAX_TYPES + 1], *TypeDescriptions[TSMECH_MAX_TYPES + 1];
+static const char *ValuedNames[TSMECH_MAX_VALUED + 1];
+
+/* The number of names before the NULL (0 for no list) */
+static PetscInt ListLength(const char *const list[])
+{
+  PetscInt n = 0;
+
+  while (list && list[n]) n++;
+  return n;
+}
+
+/*
+  The descriptions and the valued options of a family of the types types, as the accessors give
+  them: one non-empty line per type, names that begin with "-" and hold no blank, room left in the
+  lists (code: the error to raise, PETSC_ERR_PLIB for tsmech's own tables)
+*/
+static PetscErrorCode FamilyListsCheck(const char *const types[], const char *const descriptions[], const char *const valued[], PetscErrorCode code)
+{
+  PetscInt ntypes = 0, nvalued = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(descriptions && ListLength(descriptions) == ListLength(types), PETSC_COMM_SELF, code, "The TS types of %s need one description each", types[0]);
+  for (PetscInt i = 0; types[i]; i++) {
+    PetscCheck(descriptions[i] && descriptions[i][0] && !strchr(descriptions[i], '\n'), PETSC_COMM_SELF, code, "The description of the TS type %s must be one non-empty line", types[i]);
+  }
+  for (PetscInt i = 0; valued && valued[i]; i++) {
+    PetscCheck(valued[i][0] == '-' && valued[i][1] && !strpbrk(valued[i], " \t\n"), PETSC_COMM_SELF, code, "The option \"%s\" of the TS type %s that takes a value: an option name begins with \"-\" and holds no blank", valued[i], types[0]);
+  }
+  for (PetscInt f = TSMECH_PETSC_FAMILIES; f < NumFamilies; f++) ntypes += ListLength(Families[f]->types);
+  for (PetscInt f = 0; f < NumFamilies; f++) nvalued += ListLength(Families[f]->valued);
+  PetscCheck(ntypes + ListLength(types) <= TSMECH_MAX_TYPES, PETSC_COMM_SELF, code, "More than %d TS types of tsmech registered", TSMECH_MAX_TYPES);
+  PetscCheck(nvalued + ListLength(valued) <= TSMECH_MAX_VALUED, PETSC_COMM_SELF, code, "More than %d options of the TS types that take a value registered", TSMECH_MAX_VALUED);
+  PetscFunctionReturn(0);
+}
+
 /*
   TSMechSchemeRegister - Adds a family of TS types (its table, TSMechFamilyOps): its recorded
-  parameters, its properties and its history. A table registered already is skipped; a family
-  number or a type name that another table has is refused.
+  parameters, its properties, its history, the descriptions of its types and its options that take
+  a value. A table registered already is skipped; a family number or a type name that another
+  table has is refused.
 */
 PetscErrorCode TSMechSchemeRegister(const TSMechFamilyOps *ops)
 {
@@ -199,6 +244,7 @@ PetscErrorCode TSMechSchemeRegister(const TSMechFamilyOps *ops)
   PetscCheck(NumFamilies < TSMECH_MAX_FAMILIES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d families of TS types registered", TSMECH_MAX_FAMILIES);
   PetscCheck(ops->family == TSMECH_FAMILY_OTHER || (ops->declare && ops->get && ops->set && ops->check), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The family %" PetscInt_FMT " of %s records parameters but lacks the operations for them", ops->family, ops->types[0]);
   PetscCheck(!ops->history || (ops->savehistory && ops->loadhistory && ops->family != TSMECH_FAMILY_OTHER), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The family of %s keeps history but lacks savehistory, loadhistory or a family number (checkpoints record the family)", ops->types[0]);
+  PetscCall(FamilyListsCheck(ops->types, ops->descriptions, ops->valued, PETSC_ERR_PLIB));
   for (PetscInt f = 0; f < NumFamilies; f++) {
     PetscCheck(ops->family == TSMECH_FAMILY_OTHER || Families[f]->family != ops->family, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The family number %" PetscInt_FMT " of %s is that of %s already: take a free one", ops->family, ops->types[0], Families[f]->types[0]);
     for (PetscInt i = 0; ops->types[i]; i++) {
@@ -212,11 +258,13 @@ PetscErrorCode TSMechSchemeRegister(const TSMechFamilyOps *ops)
   PetscFunctionReturn(0);
 }
 
-/* A family of one type of a user's (TSMechRegister()): its table, its name list, its properties */
+/* A family of one type of a user's (TSMechRegister()): its table, its lists (copies), its properties */
 typedef struct {
   TSMechFamilyOps ops;
-  const char     *types[2];
+  const char     *types[2], *descriptions[2];
   char            name[TSMECH_SCHEME_NAMELEN];
+  char           *description;
+  char          **valued;
   PetscErrorCode (*properties)(TS, TSMechProperties *);
 } UserFamily;
 
@@ -241,6 +289,19 @@ static PetscErrorCode UserProperties(TS ts, TSMechProperties *p)
   PetscFunctionReturn(0);
 }
 
+/* Frees a user's family with the copies of its description and list */
+static PetscErrorCode UserFamilyDestroy(UserFamily **u)
+{
+  PetscFunctionBegin;
+  if (!*u) PetscFunctionReturn(0);
+  PetscCall(PetscFree((*u)->description));
+  PetscCall(PetscStrArrayDestroy(&(*u)->valued));
+  PetscCall(PetscFree(*u));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TypeOps(const char[], const TSMechFamilyOps **);
+
 /*@C
   TSMechRegister - Registers a TS type of one's own (`TSRegister()`) together with the properties
   it reports (`TSMechGetProperties()`), so that tsmech treats it as it says: the state given in the
@@ -250,10 +311,13 @@ static PetscErrorCode UserProperties(TS ts, TSMechProperties *p)
   Not Collective
 
   Input Parameters:
-+ name       - the type's name
-. create     - its create function, as for `TSRegister()`
-- properties - fills in its properties for a TS of the type (called with those of an implicit
-               first-order-form type that restarts as at a first step); NULL keeps them
++ name        - the type's name
+. description - one line that says what the type is (`TSMechGetTypeNames()`, the driver's -help)
+. create      - its create function, as for `TSRegister()`
+. properties  - fills in its properties for a TS of the type (called with those of an implicit
+                first-order-form type that restarts as at a first step); NULL keeps them
+- valued      - its options that take a value, with their "-", NULL-terminated; NULL if none.
+                The driver refuses them given without a value (`TSMechGetValuedOptions()`)
 
   Level: advanced
 
@@ -261,38 +325,126 @@ static PetscErrorCode UserProperties(TS ts, TSMechProperties *p)
   The type records no parameters in outputs and checkpoints and keeps no history in them (a
   restart with `TSMECH_RESTART_EXACT` is treated as `TSMECH_RESTART_FIXED_STEP`); tsmech's own
   types do both through their family's table (src/ts/scheme.h, src/ts/tsimpl2.h, "Adding a TS
-  type"). A name tsmech or an earlier call registered is refused.
+  type"). A name tsmech or an earlier call registered is refused. The description and the list
+  are copied.
 
-.seealso: `TSMechGetProperties()`, `TSRegister()`, `TSMechIsSecondOrder()`, `TSMechIsExplicit()`
+.seealso: `TSMechGetProperties()`, `TSMechGetTypeNames()`, `TSMechGetValuedOptions()`, `TSRegister()`
 @*/
-PetscErrorCode TSMechRegister(const char name[], PetscErrorCode (*create)(TS), PetscErrorCode (*properties)(TS, TSMechProperties *))
+PetscErrorCode TSMechRegister(const char name[], const char description[], PetscErrorCode (*create)(TS), PetscErrorCode (*properties)(TS, TSMechProperties *), const char *const valued[])
 {
-  UserFamily *u;
+  UserFamily            *u;
+  const TSMechFamilyOps *taken;
+  const char            *types[2] = {name, NULL}, *descriptions[2] = {description, NULL};
+  PetscErrorCode (*fn)(void) = NULL;
 
   PetscFunctionBegin;
   PetscValidCharPointer(name, 1);
   PetscCall(TSMechInitializePackage());
-  PetscCheck(NumUserFamilies < TSMECH_MAX_FAMILIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "TSMechRegister(): at most %d types of one's own", TSMECH_MAX_FAMILIES);
+  PetscCheck(NumFamilies < TSMECH_MAX_FAMILIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "TSMechRegister(): at most %d types of one's own", TSMECH_MAX_FAMILIES - (int)(NumFamilies - NumUserFamilies));
+  PetscCheck(name[0] && strlen(name) < TSMECH_SCHEME_NAMELEN, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "TSMechRegister(): the name \"%s\" must have 1 to %d characters", name, TSMECH_SCHEME_NAMELEN - 1);
+  /* a name of tsmech's or of PETSc's is refused before anything is registered */
+  PetscCall(TypeOps(name, &taken));
+  PetscCall(PetscFunctionListFind(TSList, name, &fn));
+  PetscCheck(!taken && !fn, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "TSMechRegister(): the TS type %s is registered already", name);
+  PetscCheck(description && description[0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "TSMechRegister(): the TS type %s needs a one-line description", name);
+  /* what the accessors would refuse, before anything is registered */
+  PetscCall(FamilyListsCheck(types, descriptions, valued, PETSC_ERR_ARG_WRONG));
   PetscCall(PetscNew(&u));
   PetscCall(PetscStrncpy(u->name, name, sizeof(u->name)));
-  u->types[0]       = u->name;
-  u->types[1]       = NULL;
-  u->properties     = properties;
-  u->ops.family     = TSMECH_FAMILY_OTHER;
-  u->ops.types      = u->types;
-  u->ops.properties = properties ? UserProperties : NULL;
-  {
-    PetscErrorCode ierr;
-
-    /* a name taken is refused before the type is registered */
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = TSMechSchemeRegister(&u->ops);
-    PetscCall(PetscPopErrorHandler());
-    if (ierr) PetscCall(PetscFree(u));
-    PetscCheck(!ierr, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "TSMechRegister(): the TS type %s is registered already", name);
-  }
+  PetscCall(PetscStrallocpy(description, &u->description));
+  PetscCall(PetscStrArrayallocpy(valued ? valued : types + 1, &u->valued));
+  u->types[0]                     = u->name;
+  u->descriptions[0]              = u->description;
+  u->properties                   = properties;
+  u->ops.family                   = TSMECH_FAMILY_OTHER;
+  u->ops.types                    = u->types;
+  u->ops.descriptions             = u->descriptions;
+  u->ops.valued                   = (const char *const *)u->valued;
+  u->ops.properties               = properties ? UserProperties : NULL;
   UserFamilies[NumUserFamilies++] = u;
+  PetscCall(TSMechSchemeRegister(&u->ops));
   PetscCall(TSRegister(name, create));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSMechGetTypeNames - The TS types of tsmech and those registered with `TSMechRegister()`, in the
+  order of their registration, with the one-line description each gives of itself.
+
+  Not Collective
+
+  Output Parameters:
++ n            - the number of types
+. names        - their names (NULL-terminated; pass NULL if not wanted)
+- descriptions - their descriptions, in the same order (NULL-terminated; pass NULL if not wanted)
+
+  Level: intermediate
+
+  Notes:
+  It registers tsmech's types first (`TSMechInitializePackage()`). The arrays belong to tsmech: do
+  not free them; a later registration may change them. PETSc's own types (alpha2, theta, rk, ...)
+  are not listed: `TSList` holds every type.
+
+.seealso: `TSMechGetValuedOptions()`, `TSMechRegister()`, `TSMechGetProperties()`
+@*/
+PetscErrorCode TSMechGetTypeNames(PetscInt *n, const char *const **names, const char *const **descriptions)
+{
+  PetscInt k = 0;
+
+  PetscFunctionBegin;
+  PetscValidIntPointer(n, 1);
+  PetscCall(TSMechInitializePackage());
+  for (PetscInt f = TSMECH_PETSC_FAMILIES; f < NumFamilies; f++)
+    for (PetscInt i = 0; Families[f]->types[i]; i++) {
+      TypeNames[k]          = Families[f]->types[i];
+      TypeDescriptions[k++] = Families[f]->descriptions[i];
+    }
+  TypeNames[k] = TypeDescriptions[k] = NULL;
+  *n                                 = k;
+  if (names) *names = TypeNames;
+  if (descriptions) *descriptions = TypeDescriptions;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  TSMechGetValuedOptions - The options of the TS types tsmech knows (its own, those registered with
+  `TSMechRegister()`, and PETSc's theta, alpha2, rk and ssp) that take a value, each once: what
+  `MechOptionsCheckValuesGiven()` refuses when given without a value, since PETSc then keeps the
+  default silently.
+
+  Not Collective
+
+  Output Parameters:
++ n     - the number of options
+- names - the options, with their "-" (NULL-terminated)
+
+  Level: intermediate
+
+  Notes:
+  Each type lists its own (its family's table, src/ts/scheme.h). PETSc's generic options (-ts_dt,
+  -snes_rtol, ...) are not in the list. The array belongs to tsmech: do not free it.
+
+.seealso: `TSMechGetTypeNames()`, `MechOptionsCheckValuesGiven()`, `TSMechRegister()`
+@*/
+PetscErrorCode TSMechGetValuedOptions(PetscInt *n, const char *const **names)
+{
+  PetscInt k = 0;
+
+  PetscFunctionBegin;
+  PetscValidIntPointer(n, 1);
+  PetscValidPointer(names, 2);
+  PetscCall(TSMechInitializePackage());
+  for (PetscInt f = 0; f < NumFamilies; f++)
+    for (PetscInt i = 0; Families[f]->valued && Families[f]->valued[i]; i++) {
+      PetscBool dup = PETSC_FALSE;
+
+      /* -ts_theta_theta is PETSc's theta's and theta2's */
+      for (PetscInt j = 0; j < k && !dup; j++) dup = strcmp(ValuedNames[j], Families[f]->valued[i]) ? PETSC_FALSE : PETSC_TRUE;
+      if (!dup) ValuedNames[k++] = Families[f]->valued[i];
+    }
+  ValuedNames[k] = NULL;
+  *n             = k;
+  *names         = ValuedNames;
   PetscFunctionReturn(0);
 }
 
@@ -302,7 +454,7 @@ PetscErrorCode TSMechSchemeRegistryReset(void)
   PetscFunctionBegin;
   for (PetscInt f = TSMECH_PETSC_FAMILIES; f < NumFamilies; f++) Families[f] = NULL;
   NumFamilies = TSMECH_PETSC_FAMILIES;
-  for (PetscInt f = 0; f < NumUserFamilies; f++) PetscCall(PetscFree(UserFamilies[f]));
+  for (PetscInt f = 0; f < NumUserFamilies; f++) PetscCall(UserFamilyDestroy(&UserFamilies[f]));
   NumUserFamilies = 0;
   PetscFunctionReturn(0);
 }

@@ -62,6 +62,11 @@ typedef struct {
   - savehistory, loadhistory (with history): the velocity at the start of the last step, and
     whether there is one; the position is the TS's solution and the time ptime - time_step when
     loadhistory is called (the checkpoint sets them for the call).
+  - descriptions: one line per type, in the order of types, NULL-terminated (TSMechGetTypeNames(): the driver's
+    -help, the Python package's TS_TYPES).
+  - valued: its options that take a value, with their "-", NULL-terminated (NULL: none): the
+    driver refuses them given without one (TSMechGetValuedOptions()), since PETSc then keeps the
+    default silently.
 */
 typedef struct {
   PetscInt           family;
@@ -74,6 +79,8 @@ typedef struct {
   PetscErrorCode (*properties)(TS, TSMechProperties *);
   PetscErrorCode (*savehistory)(TS, Vec vprev, PetscBool *has);
   PetscErrorCode (*loadhistory)(TS, Vec vprev);
+  const char *const *descriptions; /* NULL-terminated, as many as types */
+  const char *const *valued;       /* NULL-terminated, or NULL */
 } TSMechFamilyOps;
 
 PETSC_INTERN PetscErrorCode TSMechSchemeRegister(const TSMechFamilyOps *);

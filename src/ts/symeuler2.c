@@ -120,7 +120,10 @@ static PetscErrorCode SymEuler2Properties(TS ts, TSMechProperties *p)
 
 static const char *const SymEuler2Types[] = {TSSYMEULER2, NULL};
 
-static const TSMechFamilyOps SymEuler2Family = {TSMECH_FAMILY_OTHER, SymEuler2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, SymEuler2Properties, NULL, NULL};
+static const char *const SymEuler2Descriptions[] = {"symplectic Euler, explicit: one mass solve per step (order 1)", NULL};
+
+/* its options that take a value are the mass solve's (-mass_ksp_type, -mass_pc_type), every explicit type's */
+static const TSMechFamilyOps SymEuler2Family = {TSMECH_FAMILY_OTHER, SymEuler2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, SymEuler2Properties, NULL, NULL, SymEuler2Descriptions, NULL};
 
 /*MC
   TSSYMEULER2 - "symeuler2": symplectic Euler for M q'' + f(t, q, q') = 0 (docs/schemes.md §5;

@@ -96,6 +96,9 @@ PETSC_INTERN PetscErrorCode TSMechNewtonCreateBlockMatrix(TSMechNewton, Mat *);
 PETSC_INTERN PetscErrorCode TSMechNewtonBlocksBegin(TSMechNewton, PetscReal tau, PetscBool *rebuild);
 PETSC_INTERN PetscErrorCode TSMechNewtonComputeBlock(TSMechNewton, const TSMechNewtonStage *, Mat);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton, PetscOptionItems *);
+/* The options of TSMechNewtonSetFromOptions() that take a value, under the prefix p (a literal, that
+   of TSMechNewtonCreate()): for the list of the type's valued options in its family's table */
+#define TSMECH_NEWTON_VALUED_OPTIONS(p) "-" p "pc_rebuild_growth", "-" p "ew_safeguard", "-" p "ne_depth", "-" p "ne_reach", "-" p "ne_max_it", "-" p "ne_rtol"
 PETSC_INTERN PetscErrorCode TSMechNewtonSetUp(TSMechNewton, MechSystem, TSMechNewtonMode, const char why[]);
 PETSC_INTERN PetscErrorCode TSMechNewtonComputeOperators(TSMechNewton, const TSMechNewtonStage *, Mat J, Mat P);
 PETSC_INTERN PetscErrorCode TSMechNewtonSNESJacobian(SNES, Vec, Mat, Mat, void *);
@@ -135,11 +138,14 @@ PETSC_INTERN PetscErrorCode TSMechNewtonGetNonlinearElimination(TSMechNewton, Pe
     restart continues it, whether it puts prescribed motions and multigrid coarse operators itself)
     and, if it keeps history, its savehistory/loadhistory (the velocity at the start of the last
     step; checkpoints hold it without a change of format);
-  - TSMechRegister<X>(): TSMechSchemeRegister(&table), then TSRegister() of each of its types.
+  - TSMechRegister<X>(): TSMechSchemeRegister(&table), then TSRegister() of each of its types;
+    the table also gives each type's one-line description and the type's options that take a
+    value (TSMECH_NEWTON_VALUED_OPTIONS() for the Newton object's): the driver's -help, its check
+    of options given without a value and the Python package read them there.
 
   and the registration is one line here (the declaration below), one call in
   TSMechInitializePackage() (register.c), the file in src/meson.build and its type name in
-  include/tsmech.h. Nothing in src/io, scheme.c or tsmech.c names a type.
+  include/tsmech.h. Nothing in src/io, scheme.c, tsmech.c, the driver or python/ names a type.
 */
 PETSC_INTERN PetscErrorCode TSMechRegisterTheta2(void);    /* theta2, beuler2, cn2, midpoint2, euler2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterSymEuler2(void); /* symeuler2 */

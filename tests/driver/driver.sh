@@ -37,6 +37,25 @@ else
   echo "FAIL -help: exit code"; fail=1
 fi
 
+# -help lists the TS types as their registration describes them (TSMechGetTypeNames()): tsmech's
+# 8 (at least) in one line, then one line each
+if run -help -model chain; then
+  types=$(grep "^TS types (-ts_type): .*, alpha2, or PETSc's first-order types$" "$tmp/out" | sed 's/^TS types (-ts_type)://')
+  missing=""
+  for t in theta2 beuler2 cn2 midpoint2 euler2 symeuler2 gauss2 discgrad2; do
+    case "$types," in *" $t,"*) ;; *) missing="$missing $t" ;; esac
+  done
+  if [ -z "$types" ] || [ -n "$missing" ]; then
+    echo "FAIL -help: the line of the registered TS types lacks:${missing:- the line}"; fail=1
+  elif ! grep -q "^  gauss2: Gauss-Legendre collocation" "$tmp/out" || ! grep -q "^  discgrad2: discrete gradient" "$tmp/out"; then
+    echo "FAIL -help: the types' descriptions are missing"; fail=1
+  else
+    echo "ok   -help lists the registered TS types"
+  fi
+else
+  echo "FAIL -help (types): exit code"; fail=1
+fi
+
 # bad input: expected words in the message, non-zero exit, no output file created
 bad() {
   expect=$1; shift
@@ -57,6 +76,11 @@ bad "-ts_dt" -model chain -ts_dt -1
 bad "-ts_theta_theta" -model chain -ts_type theta2 -ts_theta_theta 1.5
 bad "-chain_n" -model chain -chain_n 1
 bad "-ts_theta_linearized_guess" -model chain -ts_type theta2 -ts_theta_linearized -ts_theta_linearized_guess bogus
+# the types' own options that take a value (TSMechGetValuedOptions()), given without one
+bad "-ts_gauss2_pc_rebuild_growth: needs a value" -model chain -ts_type gauss2 -ts_gauss2_pc_rebuild_growth
+bad "-ts_discgrad2_ew_safeguard: needs a value" -model chain -ts_type discgrad2 -ts_discgrad2_ew_safeguard
+bad "-ts_theta_ne_rtol: needs a value" -model chain -ts_type midpoint2 -ts_theta_ne_rtol
+bad "-ts_alpha_beta: needs a value" -model chain -ts_type alpha2 -ts_alpha_beta
 # PCMG's own Galerkin products (TSALPHA2's) have no BAIJ version: refused at set-up with the reason
 bad "-dm_mat_type baij with -pc_type mg" -model cloth -cloth_n 16 -ts_type alpha2 -ksp_type cg -pc_type mg -dm_mat_type baij
 exit $fail

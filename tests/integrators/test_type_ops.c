@@ -1,3 +1,5 @@
+/* dup(), dup2() and fileno() are POSIX */
+#define _POSIX_C_SOURCE 200809L
 static const char help[] = "The properties a TS type reports of itself (TSMechGetProperties()), and a type of one's own\n"
                            "registered with TSMechRegister() that tsmech then treats as it says.\n";
 
@@ -6,7 +8,7 @@ static const char help[] = "The properties a TS type reports of itself (TSMechGe
      against a table: explicit, order, second-order form, how a restart continues it, whether it
      puts prescribed motions and multigrid coarse operators itself, and the restart note of the
      matrix-free Newton object on a nonlinear problem (none on a linear one).
-  2. leapfrog2, Stormer-Verlet in velocity form written here with the public API only,
+  2. leapfrog2 (leapfrog2.c), Stormer-Verlet in velocity form written with the public API only,
        v1/2 = v - tau/2 M^{-1} f(t, q, v),  q+ = q + tau v1/2,  v+ = v1/2 - tau/2 M^{-1} f(t + tau, q+, v1/2),
      registered with TSMechRegister() as explicit, second order, second-order form. tsmech must then
      give it the state as (q, v) (TSMechSetSolution()): on the oscillator q'' + 4 q = 0 its error
@@ -14,105 +16,31 @@ static const char help[] = "The properties a TS type reports of itself (TSMechGe
      it agrees with midpoint2 to O(tau^2). Registered with TSRegister() alone (what a new type had
      before its properties were its own), TSMechSetSolution() takes it for a first-order type and
      hands it [q; v]: the run fails (checked with -plain_register, which must fail).
-  3. A second TSMechRegister() of a name taken is refused.
+     Its option -ts_leapfrog2_substeps (substeps of tau/n per step: 2 substeps at dt = 0.05 give
+     the run at dt = 0.025) is one that takes a value.
+  3. A second TSMechRegister() of a name taken is refused, as is a bad list (an option without its
+     "-", no description).
+  4. The types say themselves what they are (issue 31: adding a type touches its file and its
+     registration, no list elsewhere): TSMechGetTypeNames() lists tsmech's 8 types with a
+     description each, and leapfrog2 after its registration; TSMechGetValuedOptions() holds the
+     options the types gave (gauss2's and discgrad2's Newton options under their prefixes,
+     leapfrog2's), each once, and the driver's check (MechOptionsCheckValuesGiven()) with that
+     list refuses -ts_leapfrog2_substeps given without a value and accepts it with one.
+  5. The lists are complete: every option that takes a value which a type's options block prints
+     under -help (theirs, besides those a PETSc type with the same prefix prints too) is in
+     TSMechGetValuedOptions(). A type that reads a new valued option and does not list it fails.
 */
 #include <tsmech.h>
 #include <petsc/private/tsimpl.h>
 #include "testutil.h"
+#include "leapfrog2.h"
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define Check(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
-
-/* ---- leapfrog2 ---- */
-typedef struct {
-  Vec f, a;
-} TS_Leapfrog2;
-
-/* a = -M^{-1} f(t, q, v) */
-static PetscErrorCode Leapfrog2Accel(TS ts, PetscReal t, Vec q, Vec v, Vec a)
-{
-  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
-  MechSystem    sys;
-
-  PetscFunctionBegin;
-  PetscCall(TSMechGetSystem(ts, &sys));
-  PetscCall(MechSystemComputeForce(sys, t, q, v, lf->f));
-  PetscCall(MechSystemSolveMass(sys, lf->f, a));
-  PetscCall(VecScale(a, -1.0));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSStep_Leapfrog2(TS ts)
-{
-  TS_Leapfrog2 *lf  = (TS_Leapfrog2 *)ts->data;
-  PetscReal     tau = ts->time_step, t = ts->ptime;
-  Vec           q, v;
-
-  PetscFunctionBegin;
-  PetscCall(TS2GetSolution(ts, &q, &v));
-  PetscCheck(v, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "leapfrog2 needs the state as (q, v) (TS2SetSolution()): it was given a first-order form");
-  PetscCall(Leapfrog2Accel(ts, t, q, v, lf->a));
-  PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
-  PetscCall(VecAXPY(q, tau, v));
-  PetscCall(Leapfrog2Accel(ts, t + tau, q, v, lf->a));
-  PetscCall(VecAXPY(v, 0.5 * tau, lf->a));
-  ts->ptime += tau;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSSetUp_Leapfrog2(TS ts)
-{
-  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(ts->vec_sol, &lf->f));
-  PetscCall(VecDuplicate(ts->vec_sol, &lf->a));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSReset_Leapfrog2(TS ts)
-{
-  TS_Leapfrog2 *lf = (TS_Leapfrog2 *)ts->data;
-
-  PetscFunctionBegin;
-  PetscCall(VecDestroy(&lf->f));
-  PetscCall(VecDestroy(&lf->a));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSDestroy_Leapfrog2(TS ts)
-{
-  PetscFunctionBegin;
-  PetscCall(TSReset_Leapfrog2(ts));
-  PetscCall(PetscFree(ts->data));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSCreate_Leapfrog2(TS ts)
-{
-  TS_Leapfrog2 *lf;
-
-  PetscFunctionBegin;
-  ts->ops->setup         = TSSetUp_Leapfrog2;
-  ts->ops->step          = TSStep_Leapfrog2;
-  ts->ops->reset         = TSReset_Leapfrog2;
-  ts->ops->destroy       = TSDestroy_Leapfrog2;
-  ts->default_adapt_type = TSADAPTNONE;
-  PetscCall(PetscNew(&lf));
-  ts->data = (void *)lf;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Leapfrog2Properties(TS ts, TSMechProperties *p)
-{
-  PetscFunctionBegin;
-  (void)ts;
-  p->explicit_   = PETSC_TRUE;
-  p->order       = 2;
-  p->secondorder = PETSC_TRUE;
-  p->restart     = TSMECH_RESTART_FIXED_STEP;
-  PetscFunctionReturn(0);
-}
 
 /* ---- the properties table ---- */
 typedef struct {
@@ -220,15 +148,17 @@ static PetscErrorCode Run(const char model[], const char modelopts[], const char
 }
 
 /* leapfrog2 on the oscillator q'' + 4 q = 0 from q = 1, v = 0: the error at T = 1 against cos(2 t) */
-static PetscErrorCode OscillatorError(PetscReal dt, PetscReal *err)
+static PetscErrorCode OscillatorError(PetscReal dt, const char extra[], PetscReal *err)
 {
   Vec                q, v;
   const PetscScalar *qa, *va;
   PetscInt           n;
   PetscReal          mine = 0;
+  char               opts[256];
 
   PetscFunctionBegin;
-  PetscCall(Run("oscillator", "-oscillator_m 1 -oscillator_k 4 -oscillator_c 0 -oscillator_g 0 -oscillator_q0 1 -oscillator_v0 0", "leapfrog2", dt, 1.0, &q, &v));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-oscillator_m 1 -oscillator_k 4 -oscillator_c 0 -oscillator_g 0 -oscillator_q0 1 -oscillator_v0 0 %s", extra));
+  PetscCall(Run("oscillator", opts, "leapfrog2", dt, 1.0, &q, &v));
   PetscCall(VecGetLocalSize(q, &n));
   PetscCall(VecGetArrayRead(q, &qa));
   PetscCall(VecGetArrayRead(v, &va));
@@ -243,13 +173,16 @@ static PetscErrorCode OscillatorError(PetscReal dt, PetscReal *err)
 
 static PetscErrorCode CheckLeapfrog(void)
 {
-  PetscReal e1, e2, rel;
+  PetscReal e1, e2, es, rel;
   Vec       q, v, qm, vm;
 
   PetscFunctionBegin;
-  PetscCall(OscillatorError(0.05, &e1));
-  PetscCall(OscillatorError(0.025, &e2));
+  PetscCall(OscillatorError(0.05, "", &e1));
+  PetscCall(OscillatorError(0.025, "", &e2));
   Check(e1 < 1e-2 && e1 / e2 > 3.6 && e1 / e2 < 4.4, "leapfrog2 on the oscillator: errors %g and %g at dt 0.05 and 0.025 (ratio %g, expected 4)", (double)e1, (double)e2, (double)(e1 / e2));
+  /* its option is read: two substeps of 0.025 make the step of 0.05 */
+  PetscCall(OscillatorError(0.05, "-ts_leapfrog2_substeps 2", &es));
+  Check(PetscAbsReal(es - e2) <= 1e-10 * e2, "leapfrog2 with -ts_leapfrog2_substeps 2 at dt 0.05: error %g, at dt 0.025: %g", (double)es, (double)e2);
   /* the distributed chain, undamped, at half its stable step: leapfrog2 and midpoint2 agree to O(tau^2) */
   PetscCall(Run("chain", "-chain_n 24 -chain_c 0 -chain_drag 0", "leapfrog2", 1e-4, 0.05, &q, &v));
   PetscCall(Run("chain", "-chain_n 24 -chain_c 0 -chain_drag 0", "midpoint2", 1e-4, 0.05, &qm, &vm));
@@ -260,6 +193,207 @@ static PetscErrorCode CheckLeapfrog(void)
   PetscCall(VecDestroy(&v));
   PetscCall(VecDestroy(&qm));
   PetscCall(VecDestroy(&vm));
+  PetscFunctionReturn(0);
+}
+
+/* Whether list (n names) holds name, and how often */
+static PetscInt Count(PetscInt n, const char *const list[], const char name[])
+{
+  PetscInt c = 0;
+
+  for (PetscInt i = 0; i < n; i++)
+    if (!strcmp(list[i], name)) c++;
+  return c;
+}
+
+/* Whether the driver's check with the types' list refuses the option given without a value (and accepts it with one) */
+static PetscErrorCode RefusedWithoutValue(const char opt[], PetscBool *refused)
+{
+  const char *const *valued;
+  const char        *text = NULL, *specific = NULL;
+  PetscInt           n;
+  PetscErrorCode     ierr;
+  char               expect[128];
+
+  PetscFunctionBegin;
+  PetscCall(TSMechGetValuedOptions(&n, &valued));
+  PetscCall(PetscOptionsSetValue(NULL, opt, NULL));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MechOptionsCheckValuesGiven(PETSC_COMM_WORLD, n, valued);
+  PetscCall(PetscPopErrorHandler());
+  *refused = ierr ? PETSC_TRUE : PETSC_FALSE;
+  if (ierr) {
+    /* the driver's message, naming the option */
+    PetscCall(PetscErrorMessage(ierr, &text, (char **)&specific));
+    PetscCall(PetscSNPrintf(expect, sizeof(expect), "%s: needs a value", opt));
+    Check(specific && strstr(specific, expect), "%s given without a value: the message is \"%s\", expected \"%s\"", opt, specific ? specific : "", expect);
+  }
+  PetscCall(PetscOptionsSetValue(NULL, opt, "2"));
+  PetscCall(MechOptionsCheckValuesGiven(PETSC_COMM_WORLD, n, valued));
+  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The lists the types give of themselves, before (registered false) and after leapfrog2's
+  registration: the names with a description each, the valued options, and the driver's check
+*/
+static PetscErrorCode CheckTypeLists(PetscBool registered)
+{
+  static const char *const own[]    = {TSTHETA2, TSBEULER2, TSCN2, TSMIDPOINT2, TSEULER2, TSSYMEULER2, TSGAUSS2, TSDISCGRAD2};
+  static const char *const valued[] = {"-ts_theta_theta", "-ts_theta_linearized_guess", "-ts_theta_ne_depth", "-ts_gauss2_stages", "-ts_gauss2_pc_rebuild_growth", "-gauss2_pc_type", "-ts_discgrad2_jacobian", "-ts_discgrad2_ew_safeguard", "-ts_alpha_radius"};
+  static PetscInt          nbefore  = -1;
+  const char *const *names, *const *descriptions, *const *opts;
+  PetscInt  n, nopts;
+  PetscBool refused;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechGetTypeNames(&n, &names, &descriptions));
+  Check(!names[n] && !descriptions[n], "TSMechGetTypeNames(): the lists are not NULL-terminated");
+  /* the 8 types of tsmech are a floor: a new one is listed by its registration alone */
+  for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) Check(Count(n, names, own[i]) == 1, "TSMechGetTypeNames() lists %s %d times", own[i], (int)Count(n, names, own[i]));
+  for (PetscInt i = 0; i < n; i++) Check(descriptions[i] && descriptions[i][0] && !strchr(descriptions[i], '\n'), "TSMechGetTypeNames(): %s has no one-line description", names[i]);
+  Check(Count(n, names, "leapfrog2") == (registered ? 1 : 0), "TSMechGetTypeNames() lists leapfrog2 %d times (registered: %d)", (int)Count(n, names, "leapfrog2"), (int)registered);
+  if (!registered) nbefore = n;
+  else {
+    Check(n == nbefore + 1 && !strcmp(names[n - 1], "leapfrog2") && !strcmp(descriptions[n - 1], Leapfrog2Description), "TSMechGetTypeNames() after TSMechRegister(): %d types (before %d), the last %s: %s", (int)n, (int)nbefore, names[n - 1], descriptions[n - 1]);
+  }
+  PetscCall(TSMechGetValuedOptions(&nopts, &opts));
+  Check(!opts[nopts], "TSMechGetValuedOptions(): the list is not NULL-terminated");
+  for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) Check(Count(nopts, opts, valued[i]) == 1, "TSMechGetValuedOptions() holds %s %d times", valued[i], (int)Count(nopts, opts, valued[i]));
+  for (PetscInt i = 0; i < nopts; i++) Check(Count(nopts, opts, opts[i]) == 1 && opts[i][0] == '-', "TSMechGetValuedOptions(): %s is not an option listed once", opts[i]);
+  Check(Count(nopts, opts, "-ts_leapfrog2_substeps") == (registered ? 1 : 0), "TSMechGetValuedOptions() holds -ts_leapfrog2_substeps %d times (registered: %d)", (int)Count(nopts, opts, "-ts_leapfrog2_substeps"), (int)registered);
+  /* the driver's check takes the types' list: a type's own option is refused once it is registered */
+  PetscCall(RefusedWithoutValue("-ts_leapfrog2_substeps", &refused));
+  Check(refused == registered, "-ts_leapfrog2_substeps given without a value: refused %d, leapfrog2 registered %d", (int)refused, (int)registered);
+  PetscCall(RefusedWithoutValue("-ts_gauss2_pc_rebuild_growth", &refused));
+  Check(refused, "-ts_gauss2_pc_rebuild_growth given without a value was accepted");
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s leapfrog2's registration: %d types listed with their descriptions, %d valued options\n", registered ? "after" : "before", (int)n, (int)nopts));
+  PetscFunctionReturn(0);
+}
+
+/* -help's text of the options blocks, captured (PetscHelpPrintf) */
+static char   HelpText[1 << 18];
+static size_t HelpLen = 0;
+
+/* PetscHelpPrintf while the options are read: appends to HelpText (every rank: the same text) */
+static PetscErrorCode CaptureHelp(MPI_Comm comm, const char format[], ...)
+{
+  va_list ap;
+  int     len;
+
+  (void)comm;
+  va_start(ap, format);
+  len = vsnprintf(HelpText + HelpLen, sizeof(HelpText) - HelpLen, format, ap);
+  va_end(ap);
+  if (len > 0) HelpLen = PetscMin(HelpLen + (size_t)len, sizeof(HelpText) - 1);
+  return 0;
+}
+
+/*
+  The options that take a value which TSSetFromOptions() of a TS of the type prints under -help (an
+  option block's line "  -<prefix>name <value : default>: ..."; a flag prints "-name: <...>"), under
+  the prefix given, which is taken off; NULL-terminated, freed by PetscStrArrayDestroy(). PETSc
+  prints the choices of an object's type (-ts_type, -ksp_type: generic) to stdout itself, not
+  through PetscHelpPrintf: stdout is silenced meanwhile, and those are not seen.
+*/
+static PetscErrorCode HelpValuedOptions(const char type[], const char prefix[], char ***opts)
+{
+  PetscErrorCode (*saved)(MPI_Comm, const char[], ...) = PetscHelpPrintf;
+  TS       ts;
+  char    *line, *next, *list[512], want[64];
+  PetscInt n   = 0;
+  int      out = -1, null = -1;
+
+  PetscFunctionBegin;
+  HelpLen     = 0;
+  HelpText[0] = 0;
+  PetscCall(PetscOptionsSetValue(NULL, "-help", NULL));
+  PetscHelpPrintf = CaptureHelp;
+  PetscCheck(fflush(stdout) == 0 && (out = dup(fileno(stdout))) >= 0 && (null = open("/dev/null", O_WRONLY)) >= 0 && dup2(null, fileno(stdout)) >= 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot silence stdout");
+  PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
+  PetscCall(TSSetOptionsPrefix(ts, prefix));
+  PetscCall(TSSetType(ts, type));
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSDestroy(&ts));
+  PetscCheck(fflush(stdout) == 0 && dup2(out, fileno(stdout)) >= 0 && close(out) == 0 && close(null) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot restore stdout");
+  PetscHelpPrintf = saved;
+  PetscCall(PetscOptionsClearValue(NULL, "-help"));
+  PetscCall(PetscSNPrintf(want, sizeof(want), "-%s", prefix));
+  for (line = HelpText; line && *line; line = next) {
+    char *name = line + strspn(line, " "), *end;
+
+    next = strchr(line, '\n');
+    if (next) *next++ = 0;
+    if (strncmp(name, want, strlen(want))) continue;
+    end = strchr(name, ' ');
+    if (!end || end[1] != '<' || end[-1] == ':') continue;
+    /* "-h3_ts_theta_ne_rtol" -> "-ts_theta_ne_rtol" */
+    *end = 0;
+    Check(n < 511, "%s: more options than the test holds", type);
+    list[n]    = name + strlen(want) - 1;
+    list[n][0] = '-';
+    n++;
+  }
+  list[n] = NULL;
+  PetscCall(PetscStrArrayallocpy((const char *const *)list, opts));
+  PetscFunctionReturn(0);
+}
+
+/* Every valued option a registered type's block prints under -help is in TSMechGetValuedOptions() */
+static PetscErrorCode CheckValuedComplete(void)
+{
+  const char *const *names, *const *valued;
+  PetscInt n, nvalued, nown = 0;
+  char   **ref, **opts, prefix[32];
+
+  PetscFunctionBegin;
+  /* what PETSc's beuler prints too (TS, SNES, KSP, PC, controller) is no type's own */
+  PetscCall(HelpValuedOptions(TSBEULER, "href_", &ref));
+  Check(ref[0], "no option of beuler's seen under -help: the test reads the help text wrongly");
+  PetscCall(TSMechGetTypeNames(&n, &names, NULL));
+  PetscCall(TSMechGetValuedOptions(&nvalued, &valued));
+  for (PetscInt t = 0; t < n; t++) {
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "h%d_", (int)t));
+    PetscCall(HelpValuedOptions(names[t], prefix, &opts));
+    for (PetscInt i = 0; opts[i]; i++) {
+      PetscBool generic = PETSC_FALSE;
+
+      for (PetscInt j = 0; ref[j] && !generic; j++) generic = strcmp(ref[j], opts[i]) ? PETSC_FALSE : PETSC_TRUE;
+      if (generic) continue;
+      nown++;
+      Check(Count(nvalued, valued, opts[i]) == 1, "%s reads %s, which takes a value, but does not list it (its family's table, TSMechGetValuedOptions())", names[t], opts[i]);
+    }
+    PetscCall(PetscStrArrayDestroy(&opts));
+  }
+  PetscCall(PetscStrArrayDestroy(&ref));
+  /* theta2's, the Newton object's under three prefixes, gauss2's stages, discgrad2's Jacobian, leapfrog2's substeps: many */
+  Check(nown >= 20, "only %d valued options of the types seen under -help", (int)nown);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d valued options the types print under -help, all in their lists\n", (int)nown));
+  PetscFunctionReturn(0);
+}
+
+/* TSMechRegister() refuses a bad description or list before it registers anything */
+static PetscErrorCode CheckBadRegistrations(void)
+{
+  static const char *const nodash[] = {"ts_leapfrog3_substeps", NULL};
+  PetscErrorCode           ierr[4];
+  PetscErrorCode (*fn)(void) = NULL;
+  const char *const *names;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr[0] = TSMechRegister("leapfrog3", Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, nodash);
+  ierr[1] = TSMechRegister("leapfrog3", NULL, TSCreate_Leapfrog2, Leapfrog2Properties, NULL);
+  ierr[2] = TSMechRegister("leapfrog3", "two\nlines", TSCreate_Leapfrog2, Leapfrog2Properties, NULL);
+  ierr[3] = TSMechRegister(TSBDF, Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, NULL);
+  PetscCall(PetscPopErrorHandler());
+  Check(ierr[0] && ierr[1] && ierr[2], "TSMechRegister() accepted an option without its \"-\" (%d), no description (%d) or one of two lines (%d)", (int)!ierr[0], (int)!ierr[1], (int)!ierr[2]);
+  Check(ierr[3], "TSMechRegister() of PETSc's bdf was accepted");
+  PetscCall(PetscFunctionListFind(TSList, "leapfrog3", &fn));
+  PetscCall(TSMechGetTypeNames(&n, &names, NULL));
+  Check(!fn && !Count(n, names, "leapfrog3"), "a refused TSMechRegister() left leapfrog3 registered");
   PetscFunctionReturn(0);
 }
 
@@ -278,19 +412,23 @@ int main(int argc, char **argv)
   } else {
     PetscErrorCode ierr;
 
-    PetscCall(TSMechRegister("leapfrog2", TSCreate_Leapfrog2, Leapfrog2Properties));
+    PetscCall(CheckTypeLists(PETSC_FALSE));
+    PetscCall(TSMechRegister("leapfrog2", Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, Leapfrog2Valued));
+    PetscCall(CheckTypeLists(PETSC_TRUE));
+    PetscCall(CheckValuedComplete());
     PetscCall(CheckTable());
     PetscCall(CheckLeapfrog());
     /* a name taken is refused, tsmech's own too */
     PetscErrorCode ierr2;
 
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr  = TSMechRegister("leapfrog2", TSCreate_Leapfrog2, Leapfrog2Properties);
-    ierr2 = TSMechRegister(TSMIDPOINT2, TSCreate_Leapfrog2, Leapfrog2Properties);
+    ierr  = TSMechRegister("leapfrog2", Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, Leapfrog2Valued);
+    ierr2 = TSMechRegister(TSMIDPOINT2, Leapfrog2Description, TSCreate_Leapfrog2, Leapfrog2Properties, NULL);
     PetscCall(PetscPopErrorHandler());
     Check(ierr, "a second TSMechRegister() of leapfrog2 was accepted");
     Check(ierr2, "TSMechRegister() of midpoint2 was accepted");
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "names taken refused\n"));
+    PetscCall(CheckBadRegistrations());
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "names taken and bad lists refused\n"));
   }
   PetscCall(PetscFinalize());
   return 0;
