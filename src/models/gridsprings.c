@@ -416,7 +416,7 @@ static PetscErrorCode GridForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f
   const PetscScalar    *x, *u;
   PetscScalar          *fa;
   PetscReal             fr[3];
-  PetscInt              i, j, k, s, c, r = 0, sb[3]; /* sw <= 2 */
+  PetscInt              i, j, k, c, r = 0, sb[3]; /* sw <= 2 */
 
   PetscFunctionBegin;
   (void)sys;
@@ -586,7 +586,7 @@ static PetscErrorCode GridDiscreteGradient(MechSystem sys, PetscReal t, Vec q0, 
   const PetscScalar    *x0, *x1, *u;
   PetscScalar          *fa;
   PetscReal             fr[3];
-  PetscInt              i, j, k, s, c, r = 0, sb[3];
+  PetscInt              i, j, k, c, r = 0, sb[3];
 
   PetscFunctionBegin;
   (void)sys;
