@@ -249,7 +249,7 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
     PetscCall(DMGetMatType(sys->dm, &mtype));
     PetscCall(PetscStrendswith(mtype, "baij", &baij));
     PetscCall(TSGetType(ts, &type));
-    PetscCheck(ours || !baij, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-dm_mat_type %s with -pc_type mg: PCMG's Galerkin products, which -ts_type %s uses, have no point-block (BAIJ) version in PETSc; use -dm_mat_type aij, or a theta2 type (theta2, beuler2, cn2, midpoint2), which forms them itself", mtype, type);
+    PetscCheck(ours || !baij, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-dm_mat_type %s with -pc_type mg: PCMG's Galerkin products, which -ts_type %s uses, have no point-block (BAIJ) version in PETSc; use -dm_mat_type aij, or a tsmech type that forms them itself (TSMechGetProperties(): owncoarse; the implicit tsmech types of -help)", mtype, type);
   }
   PetscFunctionReturn(0);
 }
