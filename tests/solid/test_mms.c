@@ -1,0 +1,370 @@
+static const char help[] = "A manufactured solution of linear elasticity: the solid's displacement error rates for P1, P2 tetrahedra and Q1, Q2 hexahedra.\n";
+
+/*
+  The body force of MechSolidSetBodyForce() and the error norms of MechSolidComputeError()
+  (src/models/solid/bodyforce.c, docs/solid.md §13). Every check prints its measured number and
+  counts a failure when it misses its bound.
+
+  rates      linear elasticity (mu = 1, lambda = 1.5) on the unit cube, all six faces clamped,
+             exact u = A sin(pi x) sin(pi y) sin(pi z) (1, 2, 3), body force b = -div sigma(u)
+             computed here; static solve K u = F (K the system's tangent at q = X, F = -f(X) from
+             the body force; CG + GAMG, -mms_ksp_*). n = 2, 4, 8 boxes per side (and 16 for P1, Q1).
+             The observed rates on the finest pair within 0.25 of p + 1 (L2) and p (H1), the
+             quadratic elements' errors below the linear ones' on the finest common mesh, f(q) = 0
+             at the solution. The table (n, errors, rates) is printed.
+  potential  f is the gradient of the potential with the body force (fourth-order differences),
+             the potential's body-force part -int b . u = F . u exact, and the discrete gradient
+             meets V(q1) - V(q0) = fbar . (q1 - q0); on P2 tetrahedra and Q2 hexahedra.
+  time       b(t, X) = (1 + t) b(X): f(X) at t = 1 is twice f(X) at t = 0, and at t = 0 again the
+             same (the assembled load is kept per time).
+  refusals   (-mpi, several ranks) an error of the body force on the last rank only ends the
+             force evaluation on every rank with its message; a body force that is not finite is
+             refused with its point; MechSolidSetBodyForce() on another model and with NULL refused.
+*/
+#include "fdcheck.h"
+#include "testutil.h"
+
+static PetscInt failures = 0;
+
+#define CHECK(cond, ...)                                                \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      failures++;                                                       \
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
+    }                                                                   \
+  } while (0)
+
+#define NKIND 4
+static const char *const kinds[NKIND]     = {"-solid_cell tet -solid_order 1", "-solid_cell tet -solid_order 2", "-solid_cell hex -solid_order 1", "-solid_cell hex -solid_order 2"};
+static const char *const kindname[NKIND]  = {"P1 tet", "P2 tet", "Q1 hex", "Q2 hex"};
+static const PetscInt    kindorder[NKIND] = {1, 2, 1, 2};
+
+/* The manufactured solution: u = A s(X) c, s = sin(pi x) sin(pi y) sin(pi z), c = (1, 2, 3) */
+typedef struct {
+  PetscReal mu, lambda, A;
+  PetscReal tscale; /* b is multiplied by 1 + tscale t */
+  PetscInt  fail;   /* the body force fails on this rank (-1: never) */
+  PetscBool nan;    /* the body force returns NaN */
+} MMS;
+
+static const PetscReal mmsc[3] = {1, 2, 3};
+
+/* b = -div sigma(u) = -(mu lap u + (lambda + mu) grad div u) */
+static PetscErrorCode MMSBody(PetscReal t, const PetscReal X[], PetscReal b[], void *ctx)
+{
+  MMS        *m = (MMS *)ctx;
+  PetscReal   sn[3], cs[3], H[9], s;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCheck(m->fail != rank, PETSC_COMM_SELF, PETSC_ERR_USER, "the test's body force fails on rank %d", (int)rank);
+  for (PetscInt d = 0; d < 3; d++) {
+    sn[d] = PetscSinReal(PETSC_PI * X[d]);
+    cs[d] = PetscCosReal(PETSC_PI * X[d]);
+  }
+  s = sn[0] * sn[1] * sn[2];
+  /* H_ij = d_i d_j s */
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) H[3 * i + j] = i == j ? -PETSC_PI * PETSC_PI * s : PETSC_PI * PETSC_PI * cs[i] * cs[j] * sn[3 - i - j];
+  for (PetscInt i = 0; i < 3; i++) {
+    PetscReal gd = 0;
+
+    for (PetscInt j = 0; j < 3; j++) gd += mmsc[j] * H[3 * i + j];
+    b[i] = -m->A * (1 + m->tscale * t) * (m->mu * (-3 * PETSC_PI * PETSC_PI) * mmsc[i] * s + (m->lambda + m->mu) * gd);
+  }
+  if (m->nan) b[1] = (PetscReal)NAN;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MMSExact(PetscReal t, const PetscReal X[], PetscReal u[], PetscReal gu[], void *ctx)
+{
+  MMS      *m = (MMS *)ctx;
+  PetscReal sn[3], cs[3], g[3];
+
+  PetscFunctionBegin;
+  (void)t;
+  for (PetscInt d = 0; d < 3; d++) {
+    sn[d] = PetscSinReal(PETSC_PI * X[d]);
+    cs[d] = PetscCosReal(PETSC_PI * X[d]);
+  }
+  g[0] = PETSC_PI * cs[0] * sn[1] * sn[2];
+  g[1] = PETSC_PI * sn[0] * cs[1] * sn[2];
+  g[2] = PETSC_PI * sn[0] * sn[1] * cs[2];
+  for (PetscInt i = 0; i < 3; i++) {
+    u[i] = m->A * mmsc[i] * sn[0] * sn[1] * sn[2];
+    for (PetscInt j = 0; j < 3; j++) gu[3 * i + j] = m->A * mmsc[i] * g[j];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The unit cube of n^3 boxes of element kind e, linear elasticity, all six faces clamped, with the body force of m */
+static PetscErrorCode CreateCube(PetscInt e, PetscInt n, MMS *m, MechSystem *sys)
+{
+  char opts[1024];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                          "%s -solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -solid_beam_size 1,1,1 -solid_material linear -solid_mu %g -solid_lambda %g -solid_density 1 -solid_g 0,0,0 -solid_output_stress false "
+                          "-solid_bc wall -solid_bc_wall_where box",
+                          kinds[e], n, n, n, (double)m->mu, (double)m->lambda));
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, sys));
+  PetscCall(MechSolidSetBodyForce(*sys, MMSBody, m));
+  PetscFunctionReturn(0);
+}
+
+/* The static solution q of f(q) = 0 (one linear solve: the material is linear) and its errors; res: |f(q)| / |f(X)| */
+static PetscErrorCode SolveStatic(MechSystem sys, MMS *m, PetscReal *l2, PetscReal *h1, PetscReal *res, PetscInt *ndofs)
+{
+  Vec          q, v, f, du;
+  Mat          K;
+  IS           fixed;
+  KSP          ksp;
+  PC           pc;
+  MatNullSpace nsp;
+  PetscReal    f0, f1;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemCreateState(sys, &q, &v));
+  PetscCall(VecGetSize(q, ndofs));
+  PetscCall(VecDuplicate(q, &f));
+  PetscCall(VecDuplicate(q, &du));
+  PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+  PetscCall(VecNorm(f, NORM_2, &f0));
+  PetscCall(MechSystemCreateOperator(sys, &K));
+  PetscCall(MechSystemComputeOperator(sys, 0, q, v, 1, 0, 0, K));
+  /* the fixed dofs' rows and columns are decoupled with a zero diagonal: give them 1 (du = 0 there) */
+  PetscCall(MechSystemGetFixed(sys, &fixed));
+  PetscCall(MatZeroRowsColumnsIS(K, fixed, 1.0, NULL, NULL));
+  PetscCall(MatNullSpaceCreateRigidBody(q, &nsp));
+  PetscCall(MatSetNearNullSpace(K, nsp));
+  PetscCall(MatNullSpaceDestroy(&nsp));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "mms_"));
+  PetscCall(KSPSetOperators(ksp, K, K));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCGAMG));
+  PetscCall(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, 2000));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecScale(f, -1));
+  PetscCall(KSPSolve(ksp, f, du));
+  {
+    KSPConvergedReason reason;
+
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    CHECK(reason > 0, "the static solve did not converge (%s)\n", KSPConvergedReasons[reason]);
+  }
+  PetscCall(VecAXPY(q, 1, du));
+  PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+  PetscCall(VecNorm(f, NORM_2, &f1));
+  *res = f1 / f0;
+  PetscCall(MechSolidComputeError(sys, 0, q, MMSExact, m, l2, h1));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&K));
+  PetscCall(VecDestroy(&du));
+  PetscCall(VecDestroy(&f));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscFunctionReturn(0);
+}
+
+/* The error table and its rates for every element */
+static PetscErrorCode TestRates(void)
+{
+  MMS       m = {1.0, 1.5, 0.01, 0, -1, PETSC_FALSE};
+  PetscReal err[NKIND][4][2];
+  PetscInt  only = -1;
+
+  PetscFunctionBegin;
+  /* -only E: the rates of element E (0..3) only, without the comparisons between elements */
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-only", &only, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "manufactured solution u = %g sin(pi x) sin(pi y) sin(pi z) (1, 2, 3), mu = %g, lambda = %g, unit cube clamped on all faces\n", (double)m.A, (double)m.mu, (double)m.lambda));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "| element | n | dofs | L2 error | L2 rate | H1 error | H1 rate |\n|---|---|---|---|---|---|---|\n"));
+  for (PetscInt e = 0; e < NKIND; e++) {
+    const PetscInt p = kindorder[e], nmesh = p == 1 ? 4 : 3;
+
+    if (only >= 0 && e != only) continue;
+    for (PetscInt k = 0; k < nmesh; k++) {
+      const PetscInt n = 2 << k;
+      MechSystem     sys;
+      PetscReal      res, r[2] = {0, 0};
+      PetscInt       ndofs;
+      char           rate[2][16] = {"", ""};
+
+      PetscLogDouble t0, t1, t2;
+
+      PetscCall(PetscTime(&t0));
+      PetscCall(CreateCube(e, n, &m, &sys));
+      PetscCall(PetscTime(&t1));
+      PetscCall(SolveStatic(sys, &m, &err[e][k][0], &err[e][k][1], &res, &ndofs));
+      PetscCall(MechSystemDestroy(&sys));
+      PetscCall(PetscTime(&t2));
+      PetscCall(PetscInfo(NULL, "%s n = %" PetscInt_FMT ": set-up %.2f s, solve %.2f s\n", kindname[e], n, t1 - t0, t2 - t1));
+      for (PetscInt j = 0; j < 2 && k > 0; j++) {
+        r[j] = PetscLog2Real(err[e][k - 1][j] / err[e][k][j]);
+        PetscCall(PetscSNPrintf(rate[j], sizeof(rate[j]), "%.2f", (double)r[j]));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "| %s | %" PetscInt_FMT " | %" PetscInt_FMT " | %.3e | %s | %.3e | %s |\n", kindname[e], n, ndofs, (double)err[e][k][0], rate[0], (double)err[e][k][1], rate[1]));
+      CHECK(res <= 1e-9, "%s n = %" PetscInt_FMT ": f(q) at the static solution %.2e of f(X)\n", kindname[e], n, (double)res);
+      if (k == nmesh - 1) {
+        CHECK(PetscAbsReal(r[0] - (p + 1)) <= 0.25, "%s: observed L2 rate %.2f, expected %d +- 0.25\n", kindname[e], (double)r[0], (int)(p + 1));
+        CHECK(PetscAbsReal(r[1] - p) <= 0.25, "%s: observed H1 rate %.2f, expected %d +- 0.25\n", kindname[e], (double)r[1], (int)p);
+      }
+    }
+  }
+  /* on n = 8 (index 2), the finest mesh of every element */
+  for (PetscInt e = 1; e < NKIND && only < 0; e += 2)
+    for (PetscInt j = 0; j < 2; j++) CHECK(err[e][2][j] < err[e - 1][2][j], "%s's %s error %.3e not below %s's %.3e on n = 8\n", kindname[e], j ? "H1" : "L2", (double)err[e][2][j], kindname[e - 1], (double)err[e - 1][2][j]);
+  PetscFunctionReturn(0);
+}
+
+/* The body force in the potential and the discrete gradient, and its time dependence */
+static PetscErrorCode TestPotential(void)
+{
+  MMS         m = {1.0, 1.5, 0.01, 0.5, -1, PETSC_FALSE};
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 11, &rnd));
+  for (PetscInt e = 1; e < NKIND; e += 2) {
+    MechSystem  sys;
+    Vec         q0, q1, v, f, r, X;
+    PetscReal   errV, V0, V1, Vx, T, dg, fu, ratio, back, n0, scale;
+    PetscScalar d;
+
+    PetscCall(CreateCube(e, 2, &m, &sys));
+    PetscCall(MechSystemCreateState(sys, &q0, &v));
+    PetscCall(VecDuplicate(q0, &X));
+    PetscCall(VecCopy(q0, X));
+    PetscCall(VecDuplicate(q0, &q1));
+    PetscCall(VecDuplicate(q0, &f));
+    PetscCall(VecDuplicate(q0, &r));
+    /* the potential's body-force part: at q = X + w (w free, the clamped faces at rest) the elastic
+       energy is 1/2 w.K w = 1/2 w.(f(X + w) - f(X)), the rest is F . w = f(X) . w; w along -f(X)
+       and a random field, so that F . w is not small */
+    PetscCall(MechSystemComputeForce(sys, 0.25, X, v, f));
+    PetscCall(VecSetRandom(r, rnd));
+    PetscCall(VecAXPBY(r, -0.1, 0.01, f));
+    PetscCall(VecWAXPY(q1, 1, r, X));
+    PetscCall(MechSystemApplyFixed(sys, q1, v));
+    PetscCall(VecWAXPY(r, -1, X, q1));
+    PetscCall(MechSystemComputeEnergy(sys, 0.25, q1, v, &T, &V1));
+    PetscCall(MechSystemComputeEnergy(sys, 0.25, X, v, &T, &Vx));
+    PetscCall(VecDot(f, r, &d));
+    fu = PetscRealPart(d);
+    PetscCall(MechSystemComputeForce(sys, 0.25, q1, v, q0));
+    PetscCall(VecAXPY(q0, -1, f));
+    PetscCall(VecDot(q0, r, &d));
+    scale = PetscAbsReal(fu) + PetscAbsReal(0.5 * PetscRealPart(d));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "potential %s: V(X) = %.2e, V(X + w) - (w.K w / 2 + f(X) . w) = %.2e, f(X) . w = %.2e of %.2e\n", kindname[e], (double)Vx, (double)(V1 - 0.5 * PetscRealPart(d) - fu), (double)fu, (double)scale));
+    CHECK(PetscAbsReal(Vx) <= 1e-14 * scale && PetscAbsReal(V1 - 0.5 * PetscRealPart(d) - fu) <= 1e-10 * scale && PetscAbsReal(fu) > 0.1 * scale, "%s: the body force's potential is not -int b . u\n", kindname[e]);
+    /* f is the gradient of the potential */
+    PetscCall(FDCheckPotential(sys, q1, rnd, 1e-3, 4, &errV));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "potential %s: |f - dV| %.2e\n", kindname[e], (double)errV));
+    CHECK(errV <= 1e-8, "%s: the force with the body force is not the gradient of the potential: %.2e\n", kindname[e], (double)errV);
+    /* the discrete gradient: V(q1) - V(q0) = fbar . (q1 - q0) */
+    PetscCall(VecCopy(X, q0));
+    PetscCall(VecSetRandom(r, rnd));
+    PetscCall(VecAXPY(q0, 0.02, r));
+    PetscCall(MechSystemApplyFixed(sys, q0, v));
+    PetscCall(MechSystemComputeEnergy(sys, 0.25, q0, v, &T, &V0));
+    PetscCall(MechSystemComputeEnergy(sys, 0.25, q1, v, &T, &V1));
+    PetscCall(MechSystemComputeDiscreteGradient(sys, 0.25, q0, q1, v, f));
+    PetscCall(VecWAXPY(r, -1, q0, q1));
+    PetscCall(VecDot(f, r, &d));
+    dg = PetscAbsReal(V1 - V0 - PetscRealPart(d)) / (PetscAbsReal(V1) + PetscAbsReal(V0));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "potential %s: |V(q1) - V(q0) - fbar . (q1 - q0)| %.2e relative\n", kindname[e], (double)dg));
+    CHECK(dg <= 1e-12, "%s: the discrete gradient misses the body force: %.2e\n", kindname[e], (double)dg);
+    /* b (1 + t/2): f(X) at t = 2 is twice f(X) at t = 0, and t = 0 again gives the first */
+    PetscCall(MechSystemComputeForce(sys, 0, X, v, f));
+    PetscCall(MechSystemComputeForce(sys, 2, X, v, r));
+    PetscCall(VecNorm(f, NORM_2, &n0));
+    PetscCall(VecAXPY(r, -2, f));
+    PetscCall(VecNorm(r, NORM_2, &ratio));
+    PetscCall(MechSystemComputeForce(sys, 0, X, v, r));
+    PetscCall(VecAXPY(r, -1, f));
+    PetscCall(VecNorm(r, NORM_2, &back));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "time %s: |f(2) - 2 f(0)| %.2e, |f(0) again - f(0)| %.2e of |f(0)| %.2e\n", kindname[e], (double)ratio, (double)back, (double)n0));
+    CHECK(n0 > 0 && ratio <= 1e-13 * n0 && back == 0, "%s: the body force does not follow its time dependence\n", kindname[e]);
+    PetscCall(VecDestroy(&X));
+    PetscCall(VecDestroy(&q0));
+    PetscCall(VecDestroy(&q1));
+    PetscCall(VecDestroy(&f));
+    PetscCall(VecDestroy(&r));
+    PetscCall(VecDestroy(&v));
+    PetscCall(MechSystemDestroy(&sys));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(0);
+}
+
+/* The refusals: an error on one rank reaches every rank; NaN; another model; NULL */
+static PetscErrorCode TestRefusals(void)
+{
+  MMS            m = {1.0, 1.5, 0.01, 0, -1, PETSC_FALSE};
+  MechSystem     sys, osc;
+  Vec            q, v, f;
+  PetscErrorCode ierr;
+  PetscMPIInt    size;
+  const char    *text;
+  char          *msg = NULL;
+  PetscBool      found;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(CreateCube(0, 2, &m, &sys));
+  PetscCall(MechSystemCreateState(sys, &q, &v));
+  PetscCall(VecDuplicate(q, &f));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  /* the last rank fails */
+  m.fail = size - 1;
+  ierr   = MechSystemComputeForce(sys, 0, q, v, f);
+  (void)PetscErrorMessage(ierr, &text, &msg);
+  found = msg && strstr(msg, "the test's body force fails on rank") ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "refusal (rank of %d): error %d \"%s\"\n", (int)size, (int)ierr, msg ? msg : ""));
+  CHECK(ierr && found, "an error of the body force on rank %d did not reach every rank\n", (int)(size - 1));
+  m.fail = -1;
+  m.nan  = PETSC_TRUE;
+  ierr   = MechSystemComputeForce(sys, 1, q, v, f);
+  (void)PetscErrorMessage(ierr, &text, &msg);
+  found = msg && strstr(msg, "the body force is not finite at t = 1") ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refusal: NaN body force: \"%s\"\n", msg ? msg : ""));
+  CHECK(ierr && found, "a body force that is not finite was not refused\n");
+  m.nan = PETSC_FALSE;
+  ierr  = MechSolidSetBodyForce(sys, NULL, NULL);
+  CHECK(ierr == PETSC_ERR_ARG_NULL, "MechSolidSetBodyForce(NULL) was not refused\n");
+  PetscCall(TestCreateModel(PETSC_COMM_WORLD, "oscillator", "", &osc));
+  ierr = MechSolidSetBodyForce(osc, MMSBody, &m);
+  (void)PetscErrorMessage(ierr, &text, &msg);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refusal: another model: \"%s\"\n", msg ? msg : ""));
+  CHECK(ierr == PETSC_ERR_ARG_WRONG, "MechSolidSetBodyForce() on the oscillator was not refused\n");
+  PetscCall(PetscPopErrorHandler());
+  /* the system still works after the refusals */
+  PetscCall(MechSystemComputeForce(sys, 2, q, v, f));
+  PetscCall(MechSystemDestroy(&osc));
+  PetscCall(VecDestroy(&f));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage());
+  PetscCall(TestRates());
+  {
+    PetscBool only;
+
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-only", &only));
+    if (!only) {
+      PetscCall(TestPotential());
+      PetscCall(TestRefusals());
+    }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failure(s)\n", failures ? "FAILED" : "passed", failures));
+  PetscCall(PetscFinalize());
+  return failures ? 1 : 0;
+}
