@@ -458,7 +458,7 @@ PETSC_EXTERN PetscErrorCode MechOptionsIntList_Private(PetscOptionItems *, const
    any: how many, the smallest rank-independent element number (the mesh file's tetrahedron, from
    0) and the time of that evaluation */
 PETSC_EXTERN PetscErrorCode MechSolidGetInverted(MechSystem, Vec q, PetscInt *count, PetscInt *element, PetscReal *time);
-/* ---- the solid's body force and error norms (src/models/solid/bodyforce.c, docs/solid.md §13) ---- */
+/* ---- the solid's body force and error norms (src/models/solid/bodyforce.c, docs/solid.md §14) ---- */
 /* b(t, X): the body force per unit reference volume at time t and reference point X (b[0..2]) */
 typedef PetscErrorCode (*MechSolidBodyForceFn)(PetscReal t, const PetscReal X[], PetscReal b[], void *ctx);
 /* The solid's body force: f_a -= int N_a b dV0 on every cell type and order, in the residual, the

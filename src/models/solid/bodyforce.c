@@ -1,16 +1,16 @@
 /*
   The solid's body force b(t, X) per unit reference volume (MechSolidSetBodyForce()) and the error
-  of a displacement against an exact field (MechSolidComputeError()), docs/solid.md §13.
+  of a displacement against an exact field (MechSolidComputeError()), docs/solid.md §14.
 
   Both integrate over the cells of the element layout (solidimpl.h) with a rule of their own,
   finer than the stiffness's: degree 2 order + 2 on tetrahedra (PetscDTSimplexQuadrature()),
   order + 2 Gauss points per direction on hexahedra. The stiffness's rule (one point on P1
-  tetrahedra) integrates N_a b exactly only for constant b; this one is exact for the products of
-  the shape functions with polynomial fields of degree order + 2 on affine cells, so the load's
-  quadrature error stays below the discretization's (Ciarlet, The Finite Element Method for
-  Elliptic Problems, §4.1: a rule exact to degree 2 order - 2 keeps the H1 rate, finer keeps the
-  L2 rate), and the error norms are measured, not the rule's own error. The geometry is the
-  layout's isoparametric one, X(xi) = sum_a X_a N_a(xi), curved cells of a mesh file included.
+  tetrahedra) integrates N_a b exactly only for constant b. A rule exact to degree 2 order - 2
+  keeps the H1 rate (Ciarlet 1978, Theorem 4.1.6; docs/solid.md §10); this one, exact for the
+  shape functions times fields of degree order + 2 on affine cells, keeps the load's quadrature
+  error below the discretization's in both norms, and the error norms measure the solution, not
+  the rule. The geometry is the layout's isoparametric one, X(xi) = sum_a X_a N_a(xi), curved
+  cells of a mesh file included.
 
   With the force on the left-hand side (M q'' + f = 0) the body force enters as
   f_a -= int N_a b(t, X) dV0: the vector fb(t) = -int N_a b dV0 is assembled when the force is first
@@ -246,7 +246,8 @@ static PetscErrorCode SolidFromSystem(MechSystem sys, const char caller[], Solid
   direction on hexahedra), on every cell type and order. They do not depend on the state: the
   tangent is unchanged (a linear material stays linear), the potential energy gains
   -int b(t) . u dV0 (u = q - X) and the discrete gradient (discgrad2) adds them exactly. fn is
-  evaluated when the force is first asked for at a time t and its integral kept until t changes.
+  evaluated when the force is first asked for at a time t and its integral kept until t changes:
+  call MechSolidSetBodyForce() again after changing what ctx holds.
   A b that varies in time makes the potential depend on t, as a load's time function does
   (docs/solid.md §5): the energy then changes by the work of that variation.
 
@@ -268,6 +269,8 @@ PetscErrorCode MechSolidSetBodyForce(MechSystem sys, MechSolidBodyForceFn fn, vo
   if (!s->body) {
     SolidBody body;
 
+    /* first, so that a system whose parameter table is full is refused unchanged */
+    PetscCall(MechSystemAddParameter(sys, "body_force", 1.0));
     PetscCall(PetscNew(&body));
     PetscCall(SolidBodyRule(s, &body->quad, &body->T));
     PetscCall(VecDuplicate(s->work, &body->fb));
@@ -275,7 +278,6 @@ PetscErrorCode MechSolidSetBodyForce(MechSystem sys, MechSolidBodyForceFn fn, vo
     PetscCall(DMLocalToGlobalBegin(s->dm, s->Xref, INSERT_VALUES, body->Xg));
     PetscCall(DMLocalToGlobalEnd(s->dm, s->Xref, INSERT_VALUES, body->Xg));
     s->body = body;
-    PetscCall(MechSystemAddParameter(sys, "body_force", 1.0));
   }
   s->body->fn    = fn;
   s->body->ctx   = ctx;
