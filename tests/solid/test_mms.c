@@ -11,7 +11,9 @@ static const char help[] = "A manufactured solution of linear elasticity: the so
              the body force; CG with block Jacobi and ICC, -mms_ksp_*, -mms_pc_*). n = 2, 4, 8 boxes per side (and 16 for P1, Q1).
              The observed rates on the finest pair within 0.25 of p + 1 (L2) and p (H1), the
              quadratic elements' errors below the linear ones' on the finest common mesh, f(q) = 0
-             at the solution. The table (n, errors, rates) is printed.
+             at the solution, the L2 errors equal to PETSc's DMComputeL2Diff() (PETSc's Lagrange
+             element on a clone of the solid's DM, the same rule; the cube's cells are straight)
+             to 1e-11. The table (n, errors, rates) is printed.
   potential  f is the gradient of the potential with the body force (fourth-order differences),
              the potential's body-force part -int b . u = F . u exact, and the discrete gradient
              meets V(q1) - V(q0) = fbar . (q1 - q0); on P2 tetrahedra and Q2 hexahedra.
@@ -25,6 +27,7 @@ static const char help[] = "A manufactured solution of linear elasticity: the so
              refused with its point; MechSolidSetBodyForce() on another model and with NULL refused,
              -solid_fix box refused (a plane only).
 */
+#include <petscfe.h>
 #include "fdcheck.h"
 #include "testutil.h"
 
@@ -102,6 +105,64 @@ static PetscErrorCode MMSExact(PetscReal t, const PetscReal X[], PetscReal u[], 
   PetscFunctionReturn(0);
 }
 
+/* The exact displacement for DMComputeL2Diff() */
+static PetscErrorCode MMSExactPETSc(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt Nc, PetscScalar u[], void *ctx)
+{
+  PetscReal gu[9], ur[3];
+
+  PetscFunctionBegin;
+  (void)dim;
+  (void)Nc;
+  PetscCall(MMSExact(t, x, ur, gu, ctx));
+  for (PetscInt i = 0; i < 3; i++) u[i] = ur[i];
+  PetscFunctionReturn(0);
+}
+
+/*
+  The L2 error of q - X by PETSc's DMComputeL2Diff() on a clone of the solid's DM given PETSc's
+  Lagrange element of order p (3 components, quadrature of degree 2 p + 2): the same number on the
+  built-in cube, whose cells are straight and whose nodes are PETSc's (one per vertex, edge, face,
+  cell)
+*/
+static PetscErrorCode PETScL2(MechSystem sys, PetscInt e, Vec q, MMS *m, PetscReal *l2)
+{
+  DM       dm, cdm;
+  PetscFE  fe;
+  Vec      u, X, v;
+  PetscInt n, nc;
+  void    *ctxs[1]                                                                                    = {m};
+  PetscErrorCode (*funcs[1])(PetscInt, PetscReal, const PetscReal[], PetscInt, PetscScalar[], void *) = {MMSExactPETSc};
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemGetDM(sys, &dm));
+  PetscCall(DMClone(dm, &cdm));
+  PetscCall(PetscFECreateLagrange(PETSC_COMM_WORLD, 3, 3, e < 2 ? PETSC_TRUE : PETSC_FALSE, kindorder[e], PETSC_DETERMINE, &fe));
+  /* the rule of MechSolidComputeError() (bodyforce.c), so that both compute the same sum */
+  {
+    PetscQuadrature quad;
+
+    if (e < 2) PetscCall(PetscDTSimplexQuadrature(3, 2 * kindorder[e] + 2, PETSCDTSIMPLEXQUAD_DEFAULT, &quad));
+    else PetscCall(PetscDTGaussTensorQuadrature(3, 1, kindorder[e] + 2, -1.0, 1.0, &quad));
+    PetscCall(PetscFESetQuadrature(fe, quad));
+    PetscCall(PetscQuadratureDestroy(&quad));
+  }
+  PetscCall(DMSetField(cdm, 0, NULL, (PetscObject)fe));
+  PetscCall(DMCreateDS(cdm));
+  PetscCall(DMCreateGlobalVector(cdm, &u));
+  PetscCall(VecGetLocalSize(u, &n));
+  PetscCall(VecGetLocalSize(q, &nc));
+  PetscCheck(n == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc's layout has %" PetscInt_FMT " local dofs, the solid's %" PetscInt_FMT, n, nc);
+  PetscCall(MechSystemCreateState(sys, &X, &v));
+  PetscCall(VecWAXPY(u, -1, X, q));
+  PetscCall(DMComputeL2Diff(cdm, 0, funcs, ctxs, u, l2));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&u));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMDestroy(&cdm));
+  PetscFunctionReturn(0);
+}
+
 /* The unit cube of n^3 boxes of element kind e, linear elasticity, all six faces clamped, with the body force of m */
 static PetscErrorCode CreateCube(PetscInt e, PetscInt n, MMS *m, MechSystem *sys)
 {
@@ -117,8 +178,11 @@ static PetscErrorCode CreateCube(PetscInt e, PetscInt n, MMS *m, MechSystem *sys
   PetscFunctionReturn(0);
 }
 
-/* The static solution q of f(q) = 0 (one linear solve: the material is linear) and its errors; res: |f(q)| / |f(X)| */
-static PetscErrorCode SolveStatic(MechSystem sys, MMS *m, PetscReal *l2, PetscReal *h1, PetscReal *res, PetscInt *ndofs)
+/*
+  The static solution q of f(q) = 0 (one linear solve: the material is linear) of the cube of element
+  e and its errors, pl2 the L2 error by DMComputeL2Diff(); res: |f(q)| / |f(X)|
+*/
+static PetscErrorCode SolveStatic(MechSystem sys, PetscInt e, MMS *m, PetscReal *l2, PetscReal *h1, PetscReal *pl2, PetscReal *res, PetscInt *ndofs)
 {
   Vec          q, v, f, du;
   Mat          K;
@@ -184,6 +248,7 @@ static PetscErrorCode SolveStatic(MechSystem sys, MMS *m, PetscReal *l2, PetscRe
   PetscCall(VecNorm(f, NORM_2, &f1));
   *res = f1 / f0;
   PetscCall(MechSolidComputeError(sys, 0, q, MMSExact, m, l2, h1));
+  PetscCall(PETScL2(sys, e, q, m, pl2));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&K));
   PetscCall(VecDestroy(&du));
@@ -207,12 +272,13 @@ static PetscErrorCode TestRates(void)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "| element | n | dofs | L2 error | L2 rate | H1 error | H1 rate |\n|---|---|---|---|---|---|---|\n"));
   for (PetscInt e = 0; e < NKIND; e++) {
     const PetscInt p = kindorder[e], nmesh = p == 1 ? 4 : 3;
+    PetscReal      dpetsc = 0;
 
     if (only >= 0 && e != only) continue;
     for (PetscInt k = 0; k < nmesh; k++) {
       const PetscInt n = 2 << k;
       MechSystem     sys;
-      PetscReal      res, r[2] = {0, 0};
+      PetscReal      res, r[2] = {0, 0}, pl2;
       PetscInt       ndofs;
       char           rate[2][16] = {"", ""};
 
@@ -221,7 +287,8 @@ static PetscErrorCode TestRates(void)
       PetscCall(PetscTime(&t0));
       PetscCall(CreateCube(e, n, &m, &sys));
       PetscCall(PetscTime(&t1));
-      PetscCall(SolveStatic(sys, &m, &err[e][k][0], &err[e][k][1], &res, &ndofs));
+      PetscCall(SolveStatic(sys, e, &m, &err[e][k][0], &err[e][k][1], &pl2, &res, &ndofs));
+      dpetsc = PetscMax(dpetsc, PetscAbsReal(pl2 - err[e][k][0]) / err[e][k][0]);
       PetscCall(MechSystemDestroy(&sys));
       PetscCall(PetscTime(&t2));
       PetscCall(PetscInfo(NULL, "%s n = %" PetscInt_FMT ": set-up %.2f s, solve %.2f s\n", kindname[e], n, t1 - t0, t2 - t1));
@@ -236,6 +303,8 @@ static PetscErrorCode TestRates(void)
         CHECK(PetscAbsReal(r[1] - p) <= 0.25, "%s: observed H1 rate %.2f, expected %d +- 0.25\n", kindname[e], (double)r[1], (int)p);
       }
     }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: MechSolidComputeError() against DMComputeL2Diff() with the same rule: %.1e relative at most\n", kindname[e], (double)dpetsc));
+    CHECK(dpetsc <= 1e-11, "%s: the L2 error differs from DMComputeL2Diff()'s by %.2e\n", kindname[e], (double)dpetsc);
   }
   /* on n = 8 (index 2), the finest mesh of every element */
   for (PetscInt e = 1; e < NKIND && only < 0; e += 2)
