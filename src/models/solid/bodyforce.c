@@ -255,7 +255,8 @@ static PetscErrorCode SolidFromSystem(MechSystem sys, const char caller[], Solid
   rank with the message of the lowest rank that failed. A second call replaces the function; fn
   NULL is refused (give a function returning zero). The model parameter body_force (1) is
   recorded at the first call, so that a checkpoint of a run with a body force is not continued
-  without one; the function itself is not recorded: set it, the same, before a restart.
+  without one: make that call before creating the run's output or checkpoint, which record the
+  parameters. The function itself is not recorded: set it, the same, before a restart.
 
 .seealso: `MechCreateSolid()`, `MechSolidComputeError()`, `MechSystemComputeForce()`
 @*/
