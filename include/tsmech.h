@@ -463,6 +463,18 @@ PETSC_EXTERN PetscErrorCode MechOptionsIntList_Private(PetscOptionItems *, const
    any: how many, the smallest rank-independent element number (the mesh file's tetrahedron, from
    0) and the time of that evaluation */
 PETSC_EXTERN PetscErrorCode MechSolidGetInverted(MechSystem, Vec q, PetscInt *count, PetscInt *element, PetscReal *time);
+/* ---- the solid's body force and error norms (src/models/solid/bodyforce.c, docs/solid.md §14) ---- */
+/* b(t, X): the body force per unit reference volume at time t and reference point X (b[0..2]) */
+typedef PetscErrorCode (*MechSolidBodyForceFn)(PetscReal t, const PetscReal X[], PetscReal b[], void *ctx);
+/* The solid's body force: f_a -= int N_a b dV0 on every cell type and order, in the residual, the
+   potential (-int b . u dV0) and the discrete gradient; a second call replaces it. Collective. */
+PETSC_EXTERN PetscErrorCode MechSolidSetBodyForce(MechSystem, MechSolidBodyForceFn, void *ctx);
+/* u(t, X) and gradu[3 i + j] = du_i/dX_j: an exact displacement field */
+typedef PetscErrorCode (*MechSolidExactFn)(PetscReal t, const PetscReal X[], PetscReal u[], PetscReal gradu[], void *ctx);
+/* The L2 norm and the H1 seminorm (either may be NULL) of u_h - u, u_h = q - X the displacement of
+   the positions q in the elements' own interpolation, over the reference body. Collective. */
+PETSC_EXTERN PetscErrorCode MechSolidComputeError(MechSystem, PetscReal t, Vec q, MechSolidExactFn, void *ctx, PetscReal *l2, PetscReal *h1);
+/* ---- end of the solid's body force ---- */
 
 /* Time functions phi(t) of loads and prescribed motions: constant, ramp:T, hat:T1,T2, sin:OMEGA,
    table:FILE (src/mech/timefunction.c) */

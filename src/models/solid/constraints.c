@@ -4,7 +4,8 @@
     -solid_bc clamp,sym
     -solid_bc_clamp_label "Face Sets" -solid_bc_clamp_value 1   a label and value,
     -solid_bc_clamp_group clamp                                  or a Gmsh physical group by name,
-    -solid_bc_sym_where z=0                                      or a coordinate plane, or all
+    -solid_bc_sym_where z=0                                      or a coordinate plane, or all,
+                                                                 or box (the mesh's bounding box)
     -solid_bc_sym_components z                                   the components held (default xyz)
     -solid_bc_clamp_u 0,0.01,0 -solid_bc_clamp_time ramp:1       prescribed displacement u phi(t)
 
@@ -45,13 +46,17 @@ static const char *const SolidAxes = "xyz";
 
 static PetscErrorCode SolidMotion(MechSystem, PetscReal, Vec, Vec, Vec, void *);
 
-/* Parses "x=1.5" (axis 0..2 and value) or "all" (axis -1); false if neither */
+/* Parses "x=1.5" (axis 0..2 and value), "all" (axis -1) or "box" (axis 3); false if none */
 static PetscBool ParseWhere(const char w[], PetscInt *axis, PetscReal *value)
 {
   char *end;
 
   if (!strcmp(w, "all")) {
     *axis = -1;
+    return PETSC_TRUE;
+  }
+  if (!strcmp(w, "box")) {
+    *axis = 3;
     return PETSC_TRUE;
   }
   *axis = -2;
@@ -64,21 +69,32 @@ static PetscBool ParseWhere(const char w[], PetscInt *axis, PetscReal *value)
 
 /*
   Marks (mark[i] = 1) the owned vertices on the plane axis = value (within 1e-3 of the smallest
-  cell size), or all (axis -1); returns how many over all ranks
+  cell size), all (axis -1), or those on the six planes of the mesh's bounding box (axis 3: the
+  whole surface of a box, which one constraint then clamps); returns how many over all ranks
 */
 static PetscErrorCode MarkWhere(Vec X, PetscInt axis, PetscReal value, PetscReal hmin, PetscInt mark[], PetscInt *count)
 {
   const PetscScalar *x;
   PetscInt           n, k = 0;
+  PetscReal          lo[3], hi[3];
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(X, &n));
+  for (PetscInt d = 0; d < 3 && axis == 3; d++) {
+    PetscCall(VecStrideMin(X, d, NULL, &lo[d]));
+    PetscCall(VecStrideMax(X, d, NULL, &hi[d]));
+  }
   PetscCall(VecGetArrayRead(X, &x));
-  for (PetscInt i = 0; i < n; i += 3)
-    if (axis < 0 || PetscAbsReal(x[i + axis] - value) <= 1e-3 * hmin) {
+  for (PetscInt i = 0; i < n; i += 3) {
+    PetscBool on = axis == 3 ? PETSC_FALSE : (axis < 0 || PetscAbsReal(x[i + axis] - value) <= 1e-3 * hmin);
+
+    for (PetscInt d = 0; d < 3 && axis == 3; d++)
+      if (PetscAbsReal(x[i + d] - lo[d]) <= 1e-3 * hmin || PetscAbsReal(x[i + d] - hi[d]) <= 1e-3 * hmin) on = PETSC_TRUE;
+    if (on) {
       mark[i / 3] = 1;
       k++;
     }
+  }
   PetscCall(VecRestoreArrayRead(X, &x));
   PetscCall(MPIU_Allreduce(&k, count, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)X)));
   PetscFunctionReturn(0);
@@ -120,7 +136,7 @@ static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscRe
   PetscCall(PetscSNPrintf(opt[2], sizeof(opt[2]), "-solid_bc_%s_group", name));
   PetscCall(MechOptionsString(opt[2], "Constraint: a Gmsh physical group by name", "MechCreateSolid", group, group, sizeof(group), &setgroup));
   PetscCall(PetscSNPrintf(opt[3], sizeof(opt[3]), "-solid_bc_%s_where", name));
-  PetscCall(MechOptionsString(opt[3], "Constraint: the vertices on a coordinate plane (x=0) or all", "MechCreateSolid", where, where, sizeof(where), &setwhere));
+  PetscCall(MechOptionsString(opt[3], "Constraint: the vertices on a coordinate plane (x=0), all, or box (on the mesh's bounding box)", "MechCreateSolid", where, where, sizeof(where), &setwhere));
   PetscCall(PetscSNPrintf(opt[4], sizeof(opt[4]), "-solid_bc_%s_components", name));
   PetscCall(MechOptionsString(opt[4], "Constraint: the components held (x, y, z)", "MechCreateSolid", comps, comps, sizeof(comps), NULL));
   PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-solid_bc_%s_u", name));
@@ -135,7 +151,7 @@ static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscRe
   PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_time", name));
   PetscCall(MechTimeFunctionCreate(comm, timef, opt[1], &bc->tf));
   if (setwhere) {
-    PetscCheck(ParseWhere(where, &axis, &pv), comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or all", name, where);
+    PetscCheck(ParseWhere(where, &axis, &pv), comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, all or box", name, where);
     PetscCall(MarkWhere(X, axis, pv, hmin, mark, &count));
     PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: no vertex of %s lies on the plane %c = %g", name, where, what, SolidAxes[axis < 0 ? 0 : axis], (double)pv);
   } else {
@@ -202,7 +218,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     bc->comps = 7;
     PetscCall(MechTimeFunctionCreate(comm, "constant", "-solid_fix", &bc->tf));
     if (fix[0]) {
-      PetscCheck(ParseWhere(fix, &axis, &pv) && axis >= 0, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
+      PetscCheck(ParseWhere(fix, &axis, &pv) && axis >= 0 && axis < 3, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
       PetscCall(MarkWhere(q, axis, pv, hmin, mark, &count));
       PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: no vertex of %s lies on the plane %c = %g", fix, what, SolidAxes[axis], (double)pv);
     } else {

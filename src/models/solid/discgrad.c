@@ -56,6 +56,8 @@ static PetscErrorCode SolidDiscreteGradient(MechSystem sys, PetscReal t, Vec q0,
     PetscCall(MechTimeFunctionEvaluate(s->gtime, t, &phi, NULL, NULL));
     PetscCall(VecAXPY(f, phi, s->fg));
   }
+  /* the body force, a dead load: exact */
+  PetscCall(SolidBodyAddForce(s, t, f));
   if (s->alpha != 0) {
     PetscCall(MatMult(s->M, v, s->work));
     PetscCall(VecAXPY(f, s->alpha, s->work));

@@ -129,6 +129,8 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
     PetscCall(MechTimeFunctionEvaluate(s->gtime, t, &phi, NULL, NULL));
     PetscCall(VecAXPY(f, phi, s->fg));
   }
+  /* the body force b(t, X) (bodyforce.c) */
+  PetscCall(SolidBodyAddForce(s, t, f));
   if (s->alpha != 0) {
     PetscCall(MatMult(s->M, v, s->work));
     PetscCall(VecAXPY(f, s->alpha, s->work));
@@ -337,7 +339,7 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscFunctionReturn(0);
 }
 
-/* Elastic energy plus the gravitational potential -g . (M q) = fg . q and the loads' (loads.c) */
+/* Elastic energy plus the gravitational potential -g . (M q) = fg . q, the loads' (loads.c) and the body force's (bodyforce.c) */
 PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
 {
   Solid             *s = (Solid *)ctx;
@@ -376,6 +378,13 @@ PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRe
     PetscCall(MechTimeFunctionEvaluate(s->gtime, t, &phi, NULL, NULL));
     PetscCall(VecDot(s->fg, q, &eg));
     eg *= phi;
+  }
+  /* the body force's -int b . u dV0 (bodyforce.c) */
+  {
+    PetscReal eb;
+
+    PetscCall(SolidBodyPotential(s, t, q, &eb));
+    eg += eb;
   }
   *potential = e + eg;
   PetscFunctionReturn(0);

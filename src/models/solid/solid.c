@@ -58,6 +58,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(PetscFree(s->store));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
+  PetscCall(SolidBodyDestroy(&s->body));
   PetscCall(PetscFree(s));
   PetscFunctionReturn(0);
 }

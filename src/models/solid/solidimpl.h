@@ -11,6 +11,7 @@
     constraints.c constraints (Dirichlet conditions) by label, Gmsh group or plane, per component,
                   with prescribed motions u phi(t)
     loads.c       loads on boundary faces: dead tractions and forces, follower pressures, their options
+    bodyforce.c   the body force b(t, X) of MechSolidSetBodyForce(), the error norms of MechSolidComputeError()
     stress.c      the per-cell output fields: Cauchy stress, von Mises stress, J, and their
                   recovery at the nodes
     iocells.c     the output's cells of quadratic tetrahedra and hexahedra (XDMF node order)
@@ -96,6 +97,7 @@ PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const Soli
 
 typedef struct _n_Solid             Solid;
 typedef struct _n_SolidConstraints *SolidConstraints;
+typedef struct _n_SolidBody        *SolidBody;
 
 /* A load on boundary faces (loads.c): a dead traction (a total force becomes one) or a follower pressure */
 typedef enum {
@@ -169,6 +171,7 @@ struct _n_Solid {
   SolidInvariant          inv[6];
   SolidConstraints        bc;    /* constraints.c */
   MechTimeFunction        gtime; /* gravity's time function (NULL: constant) */
+  SolidBody               body;  /* the body force b(t, X) (bodyforce.c; NULL: none) */
 };
 
 static inline PetscReal SolidDet3(const PetscReal A[9])
@@ -267,6 +270,10 @@ PETSC_INTERN PetscErrorCode SolidLoadsAddTangent(Solid *, PetscReal, const Petsc
 PETSC_INTERN PetscErrorCode SolidLoadsLinearize(Solid *, PetscReal, const PetscScalar[], PetscReal);
 PETSC_INTERN PetscErrorCode SolidLoadsApply(Solid *, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SolidLoadsPotential(Solid *, PetscReal, const PetscScalar[], PetscReal *);
+/* bodyforce.c */
+PETSC_INTERN PetscErrorCode SolidBodyAddForce(Solid *, PetscReal, Vec);
+PETSC_INTERN PetscErrorCode SolidBodyPotential(Solid *, PetscReal, Vec, PetscReal *);
+PETSC_INTERN PetscErrorCode SolidBodyDestroy(SolidBody *);
 /* discgrad.c */
 PETSC_INTERN PetscErrorCode SolidSetUpDiscreteGradient(Solid *, MechSystem);
 /* stress.c */
