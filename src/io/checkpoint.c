@@ -98,6 +98,21 @@ static PetscErrorCode VecChecksum(Vec x, uint64_t *sum)
 /* Create, destroy                                                                            */
 /* ------------------------------------------------------------------------------------------ */
 
+/* The names of a list of parameters joined by commas must fit the header's field (checkpointimpl.h):
+   refused with the reason, not cut short (a restart would then compare other parameters) */
+static PetscErrorCode CheckListLength(MechCheckpoint ck, const char kind[], PetscInt n, const char *const names[], size_t room)
+{
+  size_t len = 0, l;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscStrlen(names[i], &l));
+    len += l + (i ? 1 : 0);
+  }
+  PetscCheck(len < room, ck->comm, PETSC_ERR_SUP, "Checkpoint: the model's %" PetscInt_FMT " %s names take %zu characters; a checkpoint holds at most %zu", n, kind, len, room - 1);
+  PetscFunctionReturn(0);
+}
+
 /*@C
   MechCheckpointCreate - Creates the checkpointer of a run.
 
@@ -147,6 +162,16 @@ PetscErrorCode MechCheckpointCreate(MechSystem sys, TS ts, MechCheckpoint *ckp)
   ck->pause_in_write = -1;
   ck->last_step      = -1;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_in_write", &ck->pause_in_write, NULL));
+  {
+    const char *const *names;
+    PetscInt           n;
+
+    /* refused before the first step, not at the first write */
+    PetscCall(MechSystemGetParameters(sys, &n, &names, NULL));
+    PetscCall(CheckListLength(ck, "parameter", n, names, MECH_CKPT_LISTLEN));
+    PetscCall(MechSystemGetTextParameters(sys, &n, &names, NULL));
+    PetscCall(CheckListLength(ck, "text parameter", n, names, MECH_CKPT_LISTLEN));
+  }
   PetscCall(MechIOCreateStateVectors(sys, &ck->vec[0], &ck->vec[1], NULL, NULL));
   PetscCall(VecDuplicate(ck->vec[1], &ck->vec[2]));
   PetscCall(VecDuplicate(ck->vec[0], &ck->vec[3]));
@@ -279,6 +304,7 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
   PetscCall(MechSystemGetModelName(ck->sys, &model));
   PetscCall(PetscStrncpy(f->model, model ? model : "user", sizeof(f->model)));
   PetscCall(MechSystemGetParameters(ck->sys, &np, &pnames, &pvalues));
+  PetscCall(CheckListLength(ck, "parameter", np, pnames, sizeof(f->plist)));
   for (i = 0; i < np; i++) {
     if (i) PetscCall(PetscStrlcat(f->plist, ",", sizeof(f->plist)));
     PetscCall(PetscStrlcat(f->plist, pnames[i], sizeof(f->plist)));
@@ -290,6 +316,7 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
     PetscInt nt;
 
     PetscCall(MechSystemGetTextParameters(ck->sys, &nt, &tnames, &texts));
+    PetscCall(CheckListLength(ck, "text parameter", nt, tnames, sizeof(f->tlist)));
     PetscCall(PetscCalloc1(nt + 1, &f->tvalues));
     for (i = 0; i < nt; i++) {
       if (i) PetscCall(PetscStrlcat(f->tlist, ",", sizeof(f->tlist)));

@@ -58,8 +58,8 @@ typedef struct {
   uint64_t     sum[MECH_CKPT_NVEC];
 } Header;
 
-#define MECH_CKPT_STRLEN  256  /* the longest string attribute, with its NUL */
-#define MECH_CKPT_LISTLEN 4096 /* the longest model_parameters list, with its NUL */
+#define MECH_CKPT_STRLEN  256   /* the longest string attribute, with its NUL */
+#define MECH_CKPT_LISTLEN 16384 /* the longest model_parameters list, with its NUL */
 
 /* Everything the attributes of a checkpoint hold */
 typedef struct {

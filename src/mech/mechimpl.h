@@ -6,7 +6,7 @@
 #include <petsc/private/petscimpl.h>
 
 #define MECH_MAX_INVARIANTS 8
-#define MECH_MAX_PARAMS     32
+#define MECH_MAX_PARAMS     192 /* the solid: about 30, and 5 per named constraint (at most 16) */
 /* per-cell output fields (MechSystemSetCellFields()) and text parameters (MechSystemAddTextParameter()) */
 #define MECH_MAX_CELL_FIELDS 8
 #define MECH_MAX_TEXT_PARAMS 16

@@ -1524,7 +1524,7 @@ PetscErrorCode MechSystemGetModelName(MechSystem sys, const char **name)
   Level: intermediate
 
   Notes:
-  A system records at most 32 parameters. `MechSystemView()` prints them, the HDF5 output and
+  A system records at most 192 parameters. `MechSystemView()` prints them, the HDF5 output and
   checkpoints store them, and `MechCheckpointLoad()` refuses a checkpoint whose parameters differ.
 
 .seealso: `MechSystemGetParameters()`, `MechSystemSetModelName()`
@@ -1533,7 +1533,7 @@ PetscErrorCode MechSystemAddParameter(MechSystem sys, const char name[], PetscRe
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  PetscCheck(sys->nparams < MECH_MAX_PARAMS, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "At most %d parameters", MECH_MAX_PARAMS);
+  PetscCheck(sys->nparams < MECH_MAX_PARAMS, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "Model %s: parameter %s: a system records at most %d parameters", sys->modelname ? sys->modelname : "(unnamed)", name, MECH_MAX_PARAMS);
   PetscCall(PetscStrallocpy(name, &sys->paramname[sys->nparams]));
   sys->paramvalue[sys->nparams++] = value;
   PetscFunctionReturn(0);

@@ -169,6 +169,25 @@ out = run(f"{BEAM} {other} -ts_type cn2 -ts_max_steps 30 -checkpoint ck.h5 -rest
 print(f"restart    with another u: {out.strip()}")
 check("bc_tip_uz" in out, "the restart with another prescribed displacement is not refused by name")
 
+# many: the 16 named constraints a run may have, with long names, recorded in the output and the
+# checkpoint (5 parameters each: the system's table once held 32 and refused the third constraint)
+names = [f"constraint_with_a_long_name_{i}" for i in range(1, 17)]
+MANY = "-solid_bc " + ",".join(names) + "".join(f" -solid_bc_{n}_where x=0 -solid_bc_{n}_components {'xyz'[i % 3]}" for i, n in enumerate(names))
+clean("many.h5", "many.xmf", "manyck.h5", "manyfull.h5", "manyfull.xmf")
+run(f"{BEAM} {MANY} -ts_type midpoint2 -ts_max_steps 4 -output manyfull.h5")
+run(f"{BEAM} {MANY} -ts_type midpoint2 -ts_max_steps 2 -output many.h5 -checkpoint manyck.h5")
+run(f"{BEAM} {MANY} -ts_type midpoint2 -ts_max_steps 4 -output many.h5 -checkpoint manyck.h5 -restart manyck.h5")
+a, b = load("manyfull.h5"), load("many.h5")
+same = all(np.array_equal(a[k], b[k]) for k in ("fields/q", "fields/v", "fields/time"))
+with h5py.File("manyck.h5", "r") as f:
+    recorded = [n for n in names if f"bc_{n}_components" in f["checkpoint/model_parameters"].attrs]
+print(f"many       16 named constraints: {len(recorded)} recorded in the checkpoint, restart {'bitwise equal' if same else 'different'}")
+check(same and len(recorded) == 16, f"16 named constraints: {len(recorded)} recorded, restart equal {same}")
+other = MANY.replace(f"-solid_bc_{names[-1]}_components {'xyz'[15 % 3]}", f"-solid_bc_{names[-1]}_components xyz")
+out = run(f"{BEAM} {other} -ts_type midpoint2 -ts_max_steps 6 -checkpoint manyck.h5 -restart manyck.h5", expect=2)
+print(f"many       with the last constraint changed: {out.strip()}")
+check(f"bc_{names[-1]}_components" in out or "constrained_dofs" in out, "a restart with a changed 16th constraint is not refused by name")
+
 # refused: bad constraints
 for args, expect in (
     ("-solid_bc a -solid_bc_a_where x=0 -solid_bc_a_components q", "-solid_bc_a_components q: give the components held"),
