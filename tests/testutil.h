@@ -34,4 +34,13 @@ PetscErrorCode TestGatherAll(Vec x, Vec *all);
 PetscErrorCode TestCompareByPosition(Vec X, Vec q, Vec v, Vec Xref, Vec qref, Vec vref, PetscReal match, PetscReal *rel, PetscInt *unmatched);
 /* Fails with a message when cond is false */
 #define TestCheck(comm, cond, ...) PetscCheck(cond, comm, PETSC_ERR_PLIB, __VA_ARGS__)
+/* A check that counts a failure in the counter failures and goes on, so that a test reports every
+   failed check before it fails */
+#define TestCount(failures, cond, ...)                                  \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      (failures)++;                                                     \
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
+    }                                                                   \
+  } while (0)
 #endif

@@ -27,13 +27,7 @@ static const char help[] = "Tests of the solid model's elements: P1 and P2 tetra
 
 static PetscInt failures = 0;
 
-#define CHECK(cond, ...)                                                \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      failures++;                                                       \
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
-    }                                                                   \
-  } while (0)
+#define CHECK(cond, ...) TestCount(failures, cond, __VA_ARGS__)
 
 #define NKIND 4
 static const char *const kinds[NKIND]    = {"-solid_cell tet -solid_order 1", "-solid_cell tet -solid_order 2", "-solid_cell hex -solid_order 1", "-solid_cell hex -solid_order 2"};

@@ -45,13 +45,7 @@ static const char help[] = "Tests of the solid's loads: tangents, uniform stress
 
 static PetscInt failures = 0;
 
-#define CHECK(cond, ...)                                                \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      failures++;                                                       \
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
-    }                                                                   \
-  } while (0)
+#define CHECK(cond, ...) TestCount(failures, cond, __VA_ARGS__)
 
 static char dir[PETSC_MAX_PATH_LEN] = ".";
 

@@ -30,13 +30,7 @@ static const char help[] = "Mesh files for the solid model: every valid one read
 
 static PetscInt failures = 0;
 
-#define CHECK(cond, ...)                                                \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      failures++;                                                       \
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
-    }                                                                   \
-  } while (0)
+#define CHECK(cond, ...) TestCount(failures, cond, __VA_ARGS__)
 
 static const char run[]   = "-solid_fix x=0 -solid_E 1e5 -solid_material svk -solid_v0 0,0,-0.5";
 static const char tight[] = "-snes_rtol 1e-14 -snes_atol 1e-13 -snes_stol 0 -snes_max_it 30 -ksp_type gmres -ksp_rtol 1e-15 -ksp_atol 1e-16 -ksp_max_it 2000 -pc_type jacobi";

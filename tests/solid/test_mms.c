@@ -35,13 +35,7 @@ static const char help[] = "A manufactured solution of linear elasticity: the so
 
 static PetscInt failures = 0;
 
-#define CHECK(cond, ...)                                                \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      failures++;                                                       \
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
-    }                                                                   \
-  } while (0)
+#define CHECK(cond, ...) TestCount(failures, cond, __VA_ARGS__)
 
 #define NKIND 4
 static const char *const kinds[NKIND]     = {"-solid_cell tet -solid_order 1", "-solid_cell tet -solid_order 2", "-solid_cell hex -solid_order 1", "-solid_cell hex -solid_order 2"};

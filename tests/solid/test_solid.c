@@ -38,13 +38,7 @@ static const char help[] = "Tests of the solid model: tangents, patch tests, con
 
 static PetscInt failures = 0;
 
-#define CHECK(cond, ...)                                                \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      failures++;                                                       \
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: " __VA_ARGS__)); \
-    }                                                                   \
-  } while (0)
+#define CHECK(cond, ...) TestCount(failures, cond, __VA_ARGS__)
 
 #define NMAT 5
 static const char *const materials[NMAT] = {"linear", "svk", "neohookean", "neohookean_split", "mooney_rivlin"};
