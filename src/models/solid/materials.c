@@ -397,6 +397,22 @@ static void DStressOfC(const SolidModuli *m, void (*dstress)(const SolidModuli *
     for (PetscInt j = 0; j < 3; j++) dS[3 * i + j] = 0.5 * (A[3 * i + j] + A[3 * j + i]);
 }
 
+/* The states of a step as the discrete stresses of C use them: C0, C1, their mean Cm and
+   difference dC, the mean F, dC : dC and Cm : Cm */
+static void DiscreteStressStates(const PetscReal F0[9], const PetscReal F1[9], PetscReal C0[9], PetscReal C1[9], PetscReal Cm[9], PetscReal dC[9], PetscReal Fm[9], PetscReal *dd, PetscReal *cc)
+{
+  RightCauchyGreen(F0, C0);
+  RightCauchyGreen(F1, C1);
+  *dd = *cc = 0;
+  for (PetscInt i = 0; i < 9; i++) {
+    Cm[i] = 0.5 * (C0[i] + C1[i]);
+    dC[i] = C1[i] - C0[i];
+    Fm[i] = 0.5 * (F0[i] + F1[i]);
+    *dd += dC[i] * dC[i];
+    *cc += Cm[i] * Cm[i];
+  }
+}
+
 /*
   Pbar = Fm Sbar, Fm = (F0 + F1)/2, for an energy W(C) (Gonzalez, Comput. Methods Appl. Mech.
   Engrg. 190, 2000): with Cm = (C0 + C1)/2, dC = C1 - C0 and S(C) = 2 dW/dC,
@@ -419,15 +435,7 @@ static PetscBool DiscreteStressC(const SolidModuli *m, PetscBool (*setup)(const 
 {
   PetscReal C0[9], C1[9], Cm[9], dC[9], Sm[9], Fm[9], dd = 0, cc = 0, br;
 
-  RightCauchyGreen(F0, C0);
-  RightCauchyGreen(F1, C1);
-  for (PetscInt i = 0; i < 9; i++) {
-    Cm[i] = 0.5 * (C0[i] + C1[i]);
-    dC[i] = C1[i] - C0[i];
-    Fm[i] = 0.5 * (F0[i] + F1[i]);
-    dd += dC[i] * dC[i];
-    cc += Cm[i] * Cm[i];
-  }
+  DiscreteStressStates(F0, F1, C0, C1, Cm, dC, Fm, &dd, &cc);
   if (!StressOfC(m, setup, stress, Cm, Sm)) return PETSC_FALSE;
   if (!quadratic && dd > 0) {
     if (dd > 1e-6 * cc) {
@@ -521,15 +529,7 @@ static PetscBool DiscreteStressCJacobian(const SolidModuli *m, PetscBool (*setup
   SolidPointOfC   pm, pa, pb;
   PetscInt        branch = 0; /* 0: Sbar = Sm, 1: Gonzalez's bracket, 2: the Gauss bracket */
 
-  RightCauchyGreen(F0, C0);
-  RightCauchyGreen(F1, C1);
-  for (PetscInt i = 0; i < 9; i++) {
-    Cm[i] = 0.5 * (C0[i] + C1[i]);
-    dC[i] = C1[i] - C0[i];
-    Fm[i] = 0.5 * (F0[i] + F1[i]);
-    dd += dC[i] * dC[i];
-    cc += Cm[i] * Cm[i];
-  }
+  DiscreteStressStates(F0, F1, C0, C1, Cm, dC, Fm, &dd, &cc);
   if (!PointOfC(m, setup, stress, Cm, &pm)) return PETSC_FALSE;
   if (!quadratic && dd > 0) {
     if (dd > 1e-6 * cc) {
