@@ -891,7 +891,7 @@ static PetscErrorCode TSSetFromOptions_Gauss2(TS ts, PetscOptionItems *PetscOpti
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Gauss2 (Gauss-Legendre collocation in velocity form for M q'' + f = 0) options");
   PetscCall(PetscOptionsInt("-ts_gauss2_stages", "Number of stages s: 1 (midpoint rule, order 2), 2 (order 4), 3 (order 6)", "TSGauss2SetStages", gs->s, &gs->s, NULL));
-  PetscCall(PetscOptionsInt("-ts_gauss2_direct_max", "Largest s N (global) whose stage system Newton solves with the assembled s N Jacobian and a direct solver (-gauss2_pc_type, LU), not with the block preconditioner (0: never)", "", gs->directmax, &gs->directmax, NULL));
+  PetscCall(PetscOptionsInt("-ts_gauss2_direct_max", "Largest s N (global) whose stage system Newton solves with the assembled s N Jacobian and a direct solver (-gauss2_pc_type, LU), not with the block preconditioner (0: never; -ts_gauss2_matrix_free, _pc_definite, _pc_reduced keep the blocks)", "TSGAUSS2", gs->directmax, &gs->directmax, NULL));
   /* -ts_gauss2_matrix_free (the stage Jacobian by finite differences of the stage residual),
      -ts_gauss2_pc_definite, -ts_gauss2_pc_reduced, ...: the Newton object's */
   PetscCall(TSMechNewtonSetFromOptions(gs->newton, PetscOptionsObject));
@@ -911,8 +911,14 @@ static PetscErrorCode TSView_Gauss2(TS ts, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (iascii) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Gauss-Legendre collocation, %" PetscInt_FMT " stage%s (order %" PetscInt_FMT "), velocity form: Newton on the %" PetscInt_FMT " stage velocities (s N unknowns)\n", gs->s, gs->s > 1 ? "s" : "", 2 * gs->s, gs->s));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  Stage Jacobian %s; preconditioner: %" PetscInt_FMT " block operator%s cM M + tau D + cK tau^2 K%s at the start of the step\n", gs->matrixfree ? "by finite differences (MFFD)" : "from the assembled stage tangents", gs->setup ? gs->nblk : (gs->s + 1) / 2, (gs->setup ? gs->nblk : (gs->s + 1) / 2) > 1 ? "s" : "", gs->pcdefinite ? " (semidefinite tangent)" : ""));
-    if (gs->setup) {
+    if (gs->direct) {
+      PetscInt N;
+
+      PetscCall(VecGetSize(ts->vec_sol, &N));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Stage system solved directly: Newton with the assembled s N Jacobian (s N = %" PetscInt_FMT ", at most -ts_gauss2_direct_max %" PetscInt_FMT "), its KSP (prefix gauss2_) below\n", gs->s * N, gs->directmax));
+      PetscCall(TSMechNewtonView(gs->newton, TSMECH_NEWTON_FULL, viewer));
+    } else PetscCall(PetscViewerASCIIPrintf(viewer, "  Stage Jacobian %s; preconditioner: %" PetscInt_FMT " block operator%s cM M + tau D + cK tau^2 K%s at the start of the step\n", gs->matrixfree ? "by finite differences (MFFD)" : "from the assembled stage tangents", gs->setup ? gs->nblk : (gs->s + 1) / 2, (gs->setup ? gs->nblk : (gs->s + 1) / 2) > 1 ? "s" : "", gs->pcdefinite ? " (semidefinite tangent)" : ""));
+    if (gs->setup && !gs->direct) {
       for (k = 0; k < gs->nblk; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "    block %" PetscInt_FMT ": cM = %.6g, cK = %.6g\n", k, (double)gs->cM[k], (double)gs->cK[k]));
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Linear iterations in the blocks: %" PetscInt_FMT "\n", gs->blockits));
       PetscCall(TSMechNewtonView(gs->newton, TSMECH_NEWTON_BLOCKS, viewer));
@@ -1118,8 +1124,10 @@ static PetscErrorCode TSCreate_Gauss2(TS ts)
   ts->data = (void *)gs;
   gs->s    = 2;
   /* the direct mode for small systems (Kepler, a pair; bench/README.md, "gauss2 against midpoint2 ...") */
-  gs->directmax = 100;
+  gs->directmax = 32;
   PetscCall(TSMechNewtonCreate(ts, "ts_gauss2_", &gs->newton));
+  /* its options act on the preconditioner's blocks; no nonlinear elimination, no lagged coarse levels */
+  PetscCall(TSMechNewtonSetType(gs->newton, TSGAUSS2, TSMECH_NEWTON_FEATURE_BLOCKS));
   PetscCall(TSMechNewtonSetDifferenced(gs->newton, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2SetStages_C", TSGauss2SetStages_Gauss2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2GetStages_C", TSGauss2GetStages_Gauss2));
