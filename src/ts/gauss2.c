@@ -24,6 +24,11 @@
   under midpoint2); the stage system's own KSP has the prefix gauss2_ (FGMRES). s = 1 is the
   implicit midpoint rule (midpoint2).
 
+  The direct mode (-ts_gauss2_direct_max, docs/schemes.md §10): a small system (s N at most that,
+  Kepler, the pair) runs Newton with the stage Jacobian assembled as one s N AIJ matrix and the
+  stage KSP preonly + LU (PCREDUNDANT in parallel), exact Newton where the blocks' Krylov iterations
+  and per-block solves cost more than the whole factorization.
+
   The shared Newton object (newton2.c, docs/solvers.md §7, mode TSMECH_NEWTON_BLOCKS) gives the
   convergence test with the round-off floor (at s times the residual scale), the EW safeguard and
   the blocks with its options under -ts_gauss2_ (matrix_free, pc_definite, pc_reduced,
@@ -1088,6 +1093,7 @@ static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyT
 . -ts_gauss2_pc_definite - the preconditioner's block operators from the semidefinite tangent
 . -ts_gauss2_pc_reduced - the blocks of the model's reduced pattern (cloth, lattice)
 . -ts_gauss2_pc_rebuild_growth <1.1> - with -ts_gauss2_matrix_free: the blocks kept across steps until the linear iterations grow this much (0: every step)
+. -ts_gauss2_direct_max <32> - s N at most this (and no matrix_free, pc_definite, pc_reduced): Newton with the assembled s N Jacobian and LU instead of the blocks (0: never)
 . -ksp_type, -pc_type - the solver of each block operator cM M + tau D + cK tau^2 K (as for midpoint2)
 - -gauss2_ksp_type <fgmres>, -gauss2_ksp_rtol <1e-5> - the solver of the stage system (-gauss2_pc_type none: no preconditioner)
 
