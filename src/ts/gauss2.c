@@ -846,6 +846,13 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetType(pc, size == 1 ? PCLU : PCREDUNDANT));
     PetscCall(KSPSetFromOptions(ksp));
+    {
+      PetscBool preonly, none;
+
+      PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+      PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &none));
+      PetscCheck(!(preonly && none), comm, PETSC_ERR_ARG_INCOMP, "-%spc_type none with the direct mode of -ts_type gauss2 (s N = %" PetscInt_FMT " <= -ts_gauss2_direct_max %" PetscInt_FMT "): its KSP is preonly, so Newton would take the residual as its step; give -%sksp_type gmres or -ts_gauss2_direct_max 0", bprefix, s * N, gs->directmax, bprefix);
+    }
     gs->blockits = 0;
     PetscFunctionReturn(0);
   }

@@ -4,7 +4,8 @@
 # (-ts_theta_ne*), the lagged coarse levels and "theta tau"; gauss2 lists neither elimination nor
 # pc_lag_coarse, names no theta and no TSTheta2 function, and lists its direct mode; discgrad2 lists
 # pc_lag_coarse but no elimination and no theta. The options a type does not honour are refused
-# with exit 2 and a line naming them, not ignored; so is a negative -ts_gauss2_direct_max.
+# with exit 2 and a line naming them, not ignored; so are a negative -ts_gauss2_direct_max and
+# -gauss2_pc_type none in the direct mode.
 # usage: help_types.sh <tsmech>
 set -u
 tsmech=$1
@@ -81,15 +82,22 @@ refuse() {
 refuse -ts_gauss2_ne_rtol -ts_type gauss2 -ts_gauss2_ne_rtol 0.1
 refuse -ts_gauss2_pc_lag_coarse -ts_type gauss2 -ts_gauss2_pc_lag_coarse 0
 refuse -ts_discgrad2_ne_max_it -ts_type discgrad2 -ts_discgrad2_ne_max_it 2
-# gauss2's own option, checked at set-up the same way
-(cd "$dir" && "$tsmech" -model kepler -ts_type gauss2 -ts_gauss2_direct_max -1 -ts_max_steps 2 -output refused.h5 >"$dir/out" 2>"$dir/err")
-rc=$?
-if [ $rc -ne 2 ] || ! grep -F -q -e "-ts_gauss2_direct_max -1 must be non-negative" "$dir/err" || [ -e "$dir/refused.h5" ]; then
-  fail "-ts_gauss2_direct_max -1: exit $rc (expected 2, a line naming the option, no output file)"
-  cat "$dir/err"
-else
-  echo "ok (exit 2): -ts_gauss2_direct_max -1 -> $(head -n 1 "$dir/err")"
-fi
+# gauss2's own checks at set-up, the same way: a negative -ts_gauss2_direct_max, and no
+# preconditioner in the direct mode (its KSP is preonly)
+refuse_msg() {
+  pattern=$1
+  shift
+  (cd "$dir" && "$tsmech" -model kepler -ts_type gauss2 -ts_max_steps 2 -output refused.h5 "$@" >"$dir/out" 2>"$dir/err")
+  rc=$?
+  if [ $rc -ne 2 ] || ! grep -F -q -e "$pattern" "$dir/err" || [ -e "$dir/refused.h5" ]; then
+    fail "$*: exit $rc (expected 2, a line with '$pattern', no output file)"
+    cat "$dir/err"
+  else
+    echo "ok (exit 2): $* -> $(head -n 1 "$dir/err")"
+  fi
+}
+refuse_msg "-ts_gauss2_direct_max -1 must be non-negative" -ts_gauss2_direct_max -1
+refuse_msg "-gauss2_pc_type none with the direct mode" -gauss2_pc_type none
 
 if [ $failures -ne 0 ]; then
   echo "help_types: $failures failure(s)"
