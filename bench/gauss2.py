@@ -14,6 +14,9 @@ on two problems:
 
 Both with unit masses (Kepler's are; the chain gets -chain_mass 100): PETSc 3.18's TSIRK forms its
 Jacobian as if dF/dUdot = I, which the first-order form has only for M = I (docs/schemes.md §10).
+gauss2 runs with its defaults: Kepler (s N = 4, 6) in the direct mode (-ts_gauss2_direct_max 32:
+Newton with the assembled s N Jacobian and LU), the chain (s N = 600, 900) with the block
+preconditioner; --tsmech-args '-ts_gauss2_direct_max 0' measures Kepler with the blocks.
 
 Run with Debian's interpreter (h5py, numpy), from the repository root after `meson compile -C build`:
 

@@ -312,6 +312,8 @@ static PetscErrorCode TSCreate_DiscGrad2(TS ts)
   ts->data    = (void *)dg;
   dg->jactype = DISCGRAD2_JACOBIAN_AUTO;
   PetscCall(TSMechNewtonCreate(ts, "ts_discgrad2_", &dg->newton));
+  /* no nonlinear elimination (its patch solves M a + f, not the discrete gradient); tau, not theta tau */
+  PetscCall(TSMechNewtonSetType(dg->newton, TSDISCGRAD2, TSMECH_NEWTON_FEATURE_LAG_COARSE));
   PetscCall(TSMechNewtonSetStageFunction(dg->newton, DiscGrad2Stage, ts));
   PetscCall(TSMechNewtonSetJacobianFunction(dg->newton, DiscGrad2ExactJacobian, ts));
   PetscFunctionReturn(0);

@@ -24,6 +24,11 @@
   under midpoint2); the stage system's own KSP has the prefix gauss2_ (FGMRES). s = 1 is the
   implicit midpoint rule (midpoint2).
 
+  The direct mode (-ts_gauss2_direct_max, docs/schemes.md §10): a small system (s N at most that,
+  Kepler, the pair) runs Newton with the stage Jacobian assembled as one s N AIJ matrix and the
+  stage KSP preonly + LU (PCREDUNDANT in parallel), exact Newton where the blocks' Krylov iterations
+  and per-block solves cost more than the whole factorization.
+
   The shared Newton object (newton2.c, docs/solvers.md §7, mode TSMECH_NEWTON_BLOCKS) gives the
   convergence test with the round-off floor (at s times the residual scale), the EW safeguard and
   the blocks with its options under -ts_gauss2_ (matrix_free, pc_definite, pc_reduced,
@@ -42,13 +47,17 @@
 
 typedef struct {
   TSMechStepState st;
-  PetscInt        s;                                                             /* stages */
-  PetscReal       A[GAUSS2_MAXS * GAUSS2_MAXS], b[GAUSS2_MAXS], c[GAUSS2_MAXS];  /* the tableau, row-major */
-  PetscReal       W[GAUSS2_MAXS * GAUSS2_MAXS], d[GAUSS2_MAXS];                  /* A^{-1} and W^T b */
-  PetscReal       T[GAUSS2_MAXS * GAUSS2_MAXS], Ti[GAUSS2_MAXS * GAUSS2_MAXS];   /* the real eigenbasis of A and its inverse */
-  PetscInt        nblk, blk[GAUSS2_MAXS];                                        /* distinct block operators; the block of each transformed stage */
-  PetscReal       cM[GAUSS2_MAXS], cK[GAUSS2_MAXS];                              /* their coefficients */
-  PetscBool       matrixfree, pcdefinite;                                        /* options */
+  PetscInt        s;                                                            /* stages */
+  PetscReal       A[GAUSS2_MAXS * GAUSS2_MAXS], b[GAUSS2_MAXS], c[GAUSS2_MAXS]; /* the tableau, row-major */
+  PetscReal       W[GAUSS2_MAXS * GAUSS2_MAXS], d[GAUSS2_MAXS];                 /* A^{-1} and W^T b */
+  PetscReal       T[GAUSS2_MAXS * GAUSS2_MAXS], Ti[GAUSS2_MAXS * GAUSS2_MAXS];  /* the real eigenbasis of A and its inverse */
+  PetscInt        nblk, blk[GAUSS2_MAXS];                                       /* distinct block operators; the block of each transformed stage */
+  PetscReal       cM[GAUSS2_MAXS], cK[GAUSS2_MAXS];                             /* their coefficients */
+  PetscBool       matrixfree, pcdefinite;                                       /* options */
+  PetscInt        directmax;                                                    /* -ts_gauss2_direct_max: largest s N solved directly */
+  PetscBool       direct;                                                       /* this set-up solves the assembled s N system directly */
+  PetscInt        wlen, *wcols;                                                 /* row work of the direct mode's assembly */
+  PetscScalar    *wvals;
   PetscBool       setup;                                                         /* the tableau is that of s */
   Vec             X, R;                                                          /* stage velocities and residual, s N */
   Vec             xs[GAUSS2_MAXS], ys[GAUSS2_MAXS];                              /* views of one stage of an s N vector */
@@ -408,6 +417,131 @@ static PetscErrorCode MatMult_Gauss2(Mat J, Vec X, Vec Y)
   PetscFunctionReturn(0);
 }
 
+/*
+  The global row or column of stage k of the N-numbered dof j in the s N layout, where each rank's
+  local block holds its s stages one after another (Gauss2GetStages()); j's owner by bisection on
+  the ownership ranges of q (the last rank whose range starts at or before j: empty ranks skipped)
+*/
+static inline PetscInt Gauss2Index(const PetscInt ranges[], PetscMPIInt size, PetscInt s, PetscInt k, PetscInt j)
+{
+  PetscMPIInt lo = 0, hi = size - 1;
+
+  while (lo < hi) {
+    PetscMPIInt mid = (lo + hi + 1) / 2;
+
+    if (ranges[mid] <= j) lo = mid;
+    else hi = mid - 1;
+  }
+  return s * ranges[lo] + k * (ranges[lo + 1] - ranges[lo]) + (j - ranges[lo]);
+}
+
+/* Adds coef[k] B(r, :) to row `row` of J in the columns of stage k, for every k with coef[k] != 0 */
+static PetscErrorCode Gauss2AddRow(TS ts, Mat J, Mat B, PetscInt r, PetscInt row, const PetscReal coef[])
+{
+  TS_Gauss2         *gs = (TS_Gauss2 *)ts->data;
+  const PetscInt    *cols, *ranges;
+  const PetscScalar *vals;
+  PetscInt           nc, c, k;
+  PetscMPIInt        size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+  PetscCall(VecGetOwnershipRanges(ts->vec_sol, &ranges));
+  PetscCall(MatGetRow(B, r, &nc, &cols, &vals));
+  PetscCheck(nc <= gs->wlen, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row %" PetscInt_FMT " of a stage operator has %" PetscInt_FMT " entries, more than the %" PetscInt_FMT " of the pattern", r, nc, gs->wlen);
+  for (k = 0; k < gs->s; k++) {
+    if (coef[k] == 0) continue;
+    for (c = 0; c < nc; c++) {
+      gs->wcols[c] = Gauss2Index(ranges, size, gs->s, k, cols[c]);
+      gs->wvals[c] = coef[k] * vals[c];
+    }
+    PetscCall(MatSetValues(J, 1, &row, nc, gs->wcols, gs->wvals, ADD_VALUES));
+  }
+  PetscCall(MatRestoreRow(B, r, &nc, &cols, &vals));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The direct mode's stage Jacobian, assembled: block (i, k) is w_ik M + tau^2 a_ik K_i + delta_ik
+  tau D_i (the operator MatMult_Gauss2() applies), from the stage tangents K_i, D_i (D already
+  scaled by tau) and the mass with the fixed dofs decoupled
+*/
+static PetscErrorCode Gauss2AssembleDirect(TS ts, Mat J)
+{
+  TS_Gauss2      *gs  = (TS_Gauss2 *)ts->data;
+  MechSystem      sys = gs->st.sys;
+  const PetscInt *ranges;
+  PetscInt        i, k, r, rstart, rend, s = gs->s;
+  PetscMPIInt     size;
+  PetscReal       tau = ts->time_step, ck[GAUSS2_MAXS], cd[GAUSS2_MAXS];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ts), &size));
+  PetscCall(VecGetOwnershipRanges(ts->vec_sol, &ranges));
+  PetscCall(VecGetOwnershipRange(ts->vec_sol, &rstart, &rend));
+  PetscCall(MatZeroEntries(J));
+  for (i = 0; i < s; i++) {
+    for (k = 0; k < s; k++) {
+      ck[k] = tau * tau * gs->A[i * s + k];
+      cd[k] = k == i ? 1 : 0;
+    }
+    for (r = rstart; r < rend; r++) {
+      PetscInt row = Gauss2Index(ranges, size, s, i, r);
+
+      PetscCall(Gauss2AddRow(ts, J, gs->K[i], r, row, ck));
+      if (gs->D[i]) PetscCall(Gauss2AddRow(ts, J, gs->D[i], r, row, cd));
+      PetscCall(Gauss2AddRow(ts, J, sys->Mfix, r, row, &gs->W[i * s]));
+    }
+  }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The direct mode's s N matrix, preallocated from the pattern of the stage operators (that of
+  K + D + M, which holds M's): each block (i, k) has it
+*/
+static PetscErrorCode Gauss2CreateDirect(TS ts)
+{
+  TS_Gauss2      *gs   = (TS_Gauss2 *)ts->data;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)ts);
+  const PetscInt *cols, *ranges;
+  PetscInt        i, r, c, n, N, rstart, rend, nc, *dnnz, *onnz, s = gs->s;
+  PetscMPIInt     size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(VecGetOwnershipRanges(ts->vec_sol, &ranges));
+  PetscCall(VecGetOwnershipRange(ts->vec_sol, &rstart, &rend));
+  PetscCall(VecGetSize(ts->vec_sol, &N));
+  n = rend - rstart;
+  PetscCall(PetscCalloc2(s * n, &dnnz, s * n, &onnz));
+  gs->wlen = 0;
+  for (r = rstart; r < rend; r++) {
+    PetscInt nd = 0, nm;
+
+    PetscCall(MatGetRow(gs->K[0], r, &nc, &cols, NULL));
+    for (c = 0; c < nc; c++)
+      if (cols[c] >= rstart && cols[c] < rend) nd++;
+    for (i = 0; i < s; i++) {
+      dnnz[i * n + r - rstart] = s * nd;
+      onnz[i * n + r - rstart] = s * (nc - nd);
+    }
+    gs->wlen = PetscMax(gs->wlen, nc);
+    PetscCall(MatRestoreRow(gs->K[0], r, &nc, &cols, NULL));
+    PetscCall(MatGetRow(gs->st.sys->Mfix, r, &nm, NULL, NULL));
+    gs->wlen = PetscMax(gs->wlen, nm);
+    PetscCall(MatRestoreRow(gs->st.sys->Mfix, r, &nm, NULL, NULL));
+  }
+  PetscCall(MatCreateAIJ(comm, s * n, s * n, s * N, s * N, 0, dnnz, 0, onnz, &gs->J));
+  PetscCall(PetscFree2(dnnz, onnz));
+  /* the pattern is that of the stage operators; should a model's row outgrow it, a malloc, not an error */
+  PetscCall(MatSetOption(gs->J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(PetscMalloc2(gs->wlen, &gs->wcols, gs->wlen, &gs->wvals));
+  PetscFunctionReturn(0);
+}
+
 /* The stage tangents at the stage states of X (the damping's scaled by tau, as it enters J) */
 static PetscErrorCode SNESTSFormJacobian_Gauss2(SNES snes, Vec X, Mat J, Mat P, TS ts)
 {
@@ -427,6 +561,10 @@ static PetscErrorCode SNESTSFormJacobian_Gauss2(SNES snes, Vec X, Mat J, Mat P, 
 
     PetscCall(MechSystemComputeOperator(gs->st.sys, t, gs->Q[i], gs->V[i], 1, 0, 0, gs->K[i]));
     if (gs->D[i]) PetscCall(MechSystemComputeOperator(gs->st.sys, t, gs->Q[i], gs->V[i], 0, ts->time_step, 0, gs->D[i]));
+  }
+  if (gs->direct) {
+    PetscCall(Gauss2AssembleDirect(ts, J));
+    PetscFunctionReturn(0);
   }
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
@@ -481,6 +619,7 @@ static PetscErrorCode Gauss2BuildBlocks(TS ts)
   PetscBool  rebuild;
 
   PetscFunctionBegin;
+  if (gs->direct) PetscFunctionReturn(0);
   PetscCall(TSMechNewtonBlocksBegin(gs->newton, tau, &rebuild));
   if (!rebuild) PetscFunctionReturn(0);
   for (k = 0; k < gs->nblk; k++) {
@@ -578,6 +717,8 @@ static PetscErrorCode TSReset_Gauss2(TS ts)
   PetscCall(VecDestroy(&gs->q1));
   PetscCall(VecDestroy(&gs->v1));
   PetscCall(MatDestroy(&gs->J));
+  PetscCall(PetscFree2(gs->wcols, gs->wvals));
+  gs->wlen = 0;
   PetscFunctionReturn(0);
 }
 
@@ -615,7 +756,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   TS_Gauss2  *gs   = (TS_Gauss2 *)ts->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)ts);
   PetscInt    i, n, N, s;
-  PetscBool   none, motion;
+  PetscBool   none, motion, reduced;
   KSP         ksp;
   PC          pc;
   const char *prefix;
@@ -652,16 +793,29 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &gs->q1));
   PetscCall(VecDuplicate(ts->vec_sol, &gs->v1));
 
+  /*
+    The direct mode (-ts_gauss2_direct_max): a small system's Newton runs with the assembled s N
+    Jacobian and a direct solve, where the block preconditioner's Krylov iterations and s block
+    solves per iteration cost more than the whole factorization (Kepler, N = 2). Decided from the
+    global size and the options, alike on every rank; the blocks' own options (matrix-free,
+    semidefinite or reduced blocks) keep the block preconditioner.
+  */
+  PetscCheck(gs->directmax >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_gauss2_direct_max %" PetscInt_FMT " must be non-negative (0: never solve the stage system directly)", gs->directmax);
+  PetscCall(TSMechNewtonGetPCReduced(gs->newton, &reduced, NULL));
+  gs->direct = (!gs->matrixfree && !gs->pcdefinite && !reduced && s * N <= gs->directmax) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(TSGetSNES(ts, &ts->snes));
   PetscCall(SNESSetFunction(ts->snes, gs->R, SNESTSFormFunction, ts));
   if (gs->matrixfree) {
     PetscCall(MatCreateSNESMF(ts->snes, &gs->J));
   } else {
-    PetscCall(MatCreateShell(comm, s * n, s * n, s * N, s * N, ts, &gs->J));
-    PetscCall(MatShellSetOperation(gs->J, MATOP_MULT, (void (*)(void))MatMult_Gauss2));
     for (i = 0; i < s; i++) {
       PetscCall(MechSystemCreateOperator(gs->st.sys, &gs->K[i]));
       if (gs->st.sys->hasdamping) PetscCall(MechSystemCreateOperator(gs->st.sys, &gs->D[i]));
+    }
+    if (gs->direct) PetscCall(Gauss2CreateDirect(ts));
+    else {
+      PetscCall(MatCreateShell(comm, s * n, s * n, s * N, s * N, ts, &gs->J));
+      PetscCall(MatShellSetOperation(gs->J, MATOP_MULT, (void (*)(void))MatMult_Gauss2));
     }
   }
   PetscCall(SNESSetJacobian(ts->snes, gs->J, gs->J, SNESTSFormJacobian, ts));
@@ -683,6 +837,25 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     gs->prefixed = PETSC_TRUE;
   }
   PetscCall(PetscSNPrintf(bprefix, sizeof(bprefix), "%sgauss2_", gs->uprefix));
+  if (gs->direct) {
+    PetscMPIInt size;
+
+    /* LU of the assembled s N system (gathered onto every rank in parallel: it is small) */
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, size == 1 ? PCLU : PCREDUNDANT));
+    PetscCall(KSPSetFromOptions(ksp));
+    {
+      PetscBool preonly, none;
+
+      PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+      PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &none));
+      PetscCheck(!(preonly && none), comm, PETSC_ERR_ARG_INCOMP, "-%spc_type none with the direct mode of -ts_type gauss2 (s N = %" PetscInt_FMT " <= -ts_gauss2_direct_max %" PetscInt_FMT "): its KSP is preonly, so Newton would take the residual as its step; give -%sksp_type gmres or -ts_gauss2_direct_max 0", bprefix, s * N, gs->directmax, bprefix);
+    }
+    gs->blockits = 0;
+    PetscFunctionReturn(0);
+  }
   PetscCall(KSPSetType(ksp, KSPFGMRES));
   PetscCall(KSPSetTolerances(ksp, 1e-5, 1e-50, 1e4, 10000));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -730,6 +903,7 @@ static PetscErrorCode TSSetFromOptions_Gauss2(TS ts, PetscOptionItems *PetscOpti
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Gauss2 (Gauss-Legendre collocation in velocity form for M q'' + f = 0) options");
   PetscCall(PetscOptionsInt("-ts_gauss2_stages", "Number of stages s: 1 (midpoint rule, order 2), 2 (order 4), 3 (order 6)", "TSGauss2SetStages", gs->s, &gs->s, NULL));
+  PetscCall(PetscOptionsInt("-ts_gauss2_direct_max", "Largest s N (global) whose stage system Newton solves with the assembled s N Jacobian and a direct solver (-gauss2_pc_type, LU), not with the block preconditioner (0: never; -ts_gauss2_matrix_free, _pc_definite, _pc_reduced keep the blocks)", "TSGAUSS2", gs->directmax, &gs->directmax, NULL));
   /* -ts_gauss2_matrix_free (the stage Jacobian by finite differences of the stage residual),
      -ts_gauss2_pc_definite, -ts_gauss2_pc_reduced, ...: the Newton object's */
   PetscCall(TSMechNewtonSetFromOptions(gs->newton, PetscOptionsObject));
@@ -749,8 +923,14 @@ static PetscErrorCode TSView_Gauss2(TS ts, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (iascii) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Gauss-Legendre collocation, %" PetscInt_FMT " stage%s (order %" PetscInt_FMT "), velocity form: Newton on the %" PetscInt_FMT " stage velocities (s N unknowns)\n", gs->s, gs->s > 1 ? "s" : "", 2 * gs->s, gs->s));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  Stage Jacobian %s; preconditioner: %" PetscInt_FMT " block operator%s cM M + tau D + cK tau^2 K%s at the start of the step\n", gs->matrixfree ? "by finite differences (MFFD)" : "from the assembled stage tangents", gs->setup ? gs->nblk : (gs->s + 1) / 2, (gs->setup ? gs->nblk : (gs->s + 1) / 2) > 1 ? "s" : "", gs->pcdefinite ? " (semidefinite tangent)" : ""));
-    if (gs->setup) {
+    if (gs->direct) {
+      PetscInt N;
+
+      PetscCall(VecGetSize(ts->vec_sol, &N));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Stage system solved directly: Newton with the assembled s N Jacobian (s N = %" PetscInt_FMT ", at most -ts_gauss2_direct_max %" PetscInt_FMT "), its KSP (prefix gauss2_) below\n", gs->s * N, gs->directmax));
+      PetscCall(TSMechNewtonView(gs->newton, TSMECH_NEWTON_FULL, viewer));
+    } else PetscCall(PetscViewerASCIIPrintf(viewer, "  Stage Jacobian %s; preconditioner: %" PetscInt_FMT " block operator%s cM M + tau D + cK tau^2 K%s at the start of the step\n", gs->matrixfree ? "by finite differences (MFFD)" : "from the assembled stage tangents", gs->setup ? gs->nblk : (gs->s + 1) / 2, (gs->setup ? gs->nblk : (gs->s + 1) / 2) > 1 ? "s" : "", gs->pcdefinite ? " (semidefinite tangent)" : ""));
+    if (gs->setup && !gs->direct) {
       for (k = 0; k < gs->nblk; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "    block %" PetscInt_FMT ": cM = %.6g, cK = %.6g\n", k, (double)gs->cM[k], (double)gs->cK[k]));
       PetscCall(PetscViewerASCIIPrintf(viewer, "  Linear iterations in the blocks: %" PetscInt_FMT "\n", gs->blockits));
       PetscCall(TSMechNewtonView(gs->newton, TSMECH_NEWTON_BLOCKS, viewer));
@@ -924,6 +1104,7 @@ static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyT
 . -ts_gauss2_pc_definite - the preconditioner's block operators from the semidefinite tangent
 . -ts_gauss2_pc_reduced - the blocks of the model's reduced pattern (cloth, lattice)
 . -ts_gauss2_pc_rebuild_growth <1.1> - with -ts_gauss2_matrix_free: the blocks kept across steps until the linear iterations grow this much (0: every step)
+. -ts_gauss2_direct_max <32> - s N at most this (and no matrix_free, pc_definite, pc_reduced): Newton with the assembled s N Jacobian and LU instead of the blocks (0: never)
 . -ksp_type, -pc_type - the solver of each block operator cM M + tau D + cK tau^2 K (as for midpoint2)
 - -gauss2_ksp_type <fgmres>, -gauss2_ksp_rtol <1e-5> - the solver of the stage system (-gauss2_pc_type none: no preconditioner)
 
@@ -959,7 +1140,11 @@ static PetscErrorCode TSCreate_Gauss2(TS ts)
   PetscCall(PetscNew(&gs));
   ts->data = (void *)gs;
   gs->s    = 2;
+  /* the direct mode for small systems (Kepler, a pair; bench/README.md, "gauss2 against midpoint2 ...") */
+  gs->directmax = 32;
   PetscCall(TSMechNewtonCreate(ts, "ts_gauss2_", &gs->newton));
+  /* its options act on the preconditioner's blocks; no nonlinear elimination, no lagged coarse levels */
+  PetscCall(TSMechNewtonSetType(gs->newton, TSGAUSS2, TSMECH_NEWTON_FEATURE_BLOCKS));
   PetscCall(TSMechNewtonSetDifferenced(gs->newton, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2SetStages_C", TSGauss2SetStages_Gauss2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2GetStages_C", TSGauss2GetStages_Gauss2));

@@ -10,11 +10,14 @@
   coefficients). The object owns everything about J and its preconditioner and nothing about
   the scheme: it never sees the type's context (ts->data), only the TS, the attached MechSystem
   and the stages the type hands it. Its options keep the names of theta2's (-ts_theta_matrix_free,
-  ...), or take the prefix the type gives.
+  ...), or take the prefix the type gives; a type other than theta2 names itself and the options it
+  honours beyond the common ones (TSMechNewtonSetType(): nonlinear elimination, lagged coarse
+  levels), so that its -help lists only those, in its words, and set-up refuses the others.
 
   Life cycle, for a type (theta2.c is the example):
 
     TSCreate_X:           TSMechNewtonCreate(ts, "ts_theta_", &nw);
+                          TSMechNewtonSetType(nw, TSX, features)  (not theta2: gauss2.c, discgrad2.c)
                           TSMechNewtonSetStageFunction(nw, XStage, ts);  the stage at an iterate x
                           TSMechNewtonSetJacobianFunction(nw, XJac, ts)  only if R's derivative is
                           not the stage operator (discgrad2.c): XJac assembles it, the stage gives
@@ -53,11 +56,16 @@
 #include "tsimpl2.h"
 #include <petsc/private/snesimpl.h>
 #include <stdio.h>
+#include <ctype.h>
 
 struct _n_TSMechNewton {
   TS                  ts;
   MechSystem          sys;
-  char                prefix[64]; /* of the options, e.g. "ts_theta_" */
+  char                prefix[64];  /* of the options, e.g. "ts_theta_" */
+  char                tsname[32];  /* the type using it, for the help and the messages (TSMechNewtonSetType()) */
+  PetscInt            features;    /* TSMechNewtonFeature: the options beyond the common ones it offers */
+  char                refused[96]; /* an option of another type's that was given (refused at set-up), or "" */
+  const char         *refusedwhy;
   TSMechNewtonStageFn stagefn;
   void               *stagectx;
 
@@ -142,6 +150,8 @@ PetscErrorCode TSMechNewtonCreate(TS ts, const char prefix[], TSMechNewton *newt
   PetscCall(PetscNew(&nw));
   nw->ts = ts;
   PetscCall(PetscStrncpy(nw->prefix, prefix ? prefix : "", sizeof(nw->prefix)));
+  PetscCall(PetscStrncpy(nw->tsname, "theta2", sizeof(nw->tsname)));
+  nw->features      = TSMECH_NEWTON_FEATURE_ELIMINATION | TSMECH_NEWTON_FEATURE_LAG_COARSE | TSMECH_NEWTON_FEATURE_THETA;
   nw->pcgrowth      = 1.1;
   nw->lagcoarse     = PETSC_TRUE;
   nw->galerkin      = PC_MG_GALERKIN_EXTERNAL;
@@ -156,6 +166,19 @@ PetscErrorCode TSMechNewtonCreate(TS ts, const char prefix[], TSMechNewton *newt
   nw->nemaxit       = 3;
   nw->nertol        = 1e-4;
   *newton           = nw;
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechNewtonSetType - The type that uses the object (default: theta2, with every feature) and the
+  options beyond the common ones it honours (TSMechNewtonFeature): -help lists only those, in the
+  type's words, and set-up refuses the others if given
+*/
+PetscErrorCode TSMechNewtonSetType(TSMechNewton nw, const char type[], PetscInt features)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(nw->tsname, type, sizeof(nw->tsname)));
+  nw->features = features;
   PetscFunctionReturn(0);
 }
 
@@ -694,44 +717,88 @@ static void OptionName(TSMechNewton nw, const char name[], char opt[], size_t le
 }
 
 /*
+  An option of the object's that this type does not honour: not in its -help, and if given, refused
+  at set-up (TSMechNewtonSetUp()) rather than ignored; looked up without registering it
+*/
+static PetscErrorCode NewtonRefuseOption(TSMechNewton nw, const char name[], const char why[])
+{
+  char      opt[96];
+  PetscBool set;
+
+  PetscFunctionBegin;
+  OptionName(nw, name, opt, sizeof(opt));
+  PetscCall(PetscOptionsHasName(((PetscObject)nw->ts)->options, ((PetscObject)nw->ts)->prefix, opt, &set));
+  if (set && !nw->refused[0]) {
+    PetscCall(PetscStrncpy(nw->refused, opt, sizeof(nw->refused)));
+    nw->refusedwhy = why;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
   TSMechNewtonSetFromOptions - The object's options, inside the type's options block (so -help
-  lists them under the type).
+  lists them under the type): those the type honours (TSMechNewtonSetType()), with help in its
+  words (theta2's step theta tau, gauss2's blocks) and the manual page of its setters
 */
 PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton nw, PetscOptionItems *PetscOptionsObject)
 {
-  char      opt[96], mf[96], help[512];
-  PetscBool flg, set;
+  char        opt[96], mf[96], help[512], man[64];
+  PetscBool   flg, set, isth = (nw->features & TSMECH_NEWTON_FEATURE_THETA) ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool   blocks = (nw->features & TSMECH_NEWTON_FEATURE_BLOCKS) ? PETSC_TRUE : PETSC_FALSE;
+  const char *step   = isth ? "theta tau" : "tau";
+  size_t      i;
 
   PetscFunctionBegin;
+  nw->refused[0] = 0;
+  /* theta2's settings have their functions (TSTheta2Set...()); another type's options its manual page, TS<TYPE> */
+  (void)snprintf(man, sizeof(man), "TS%s", nw->tsname);
+  for (i = 2; man[i]; i++) man[i] = (char)toupper((unsigned char)man[i]);
+#define NEWTON_MAN(theta2fn) (isth ? (theta2fn) : man)
   OptionName(nw, "matrix_free", mf, sizeof(mf));
-  PetscCall(PetscOptionsBool(mf, nw->differenced ? "Jacobian by differencing the residual (MATMFFD); the assembled stage operator only preconditions, rebuilt when the linear iterations grow" : "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow", "TSTheta2SetMatrixFree", nw->matrixfree, &nw->matrixfree, NULL));
+  if (blocks) (void)snprintf(help, sizeof(help), "The stage Jacobian by finite differences of the %s stage residual (MATMFFD); the preconditioner's blocks are kept across steps, reassembled when the linear iterations grow", nw->tsname);
+  else if (nw->differenced) (void)snprintf(help, sizeof(help), "Jacobian by differencing the residual (MATMFFD); the assembled stage operator only preconditions, rebuilt when the linear iterations grow");
+  else (void)snprintf(help, sizeof(help), "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow");
+  PetscCall(PetscOptionsBool(mf, help, NEWTON_MAN("TSTheta2SetMatrixFree"), nw->matrixfree, &nw->matrixfree, NULL));
   OptionName(nw, "pc_definite", opt, sizeof(opt));
-  PetscCall(PetscOptionsBool(opt, "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", "TSTheta2SetPCDefinite", nw->pcdefinite, &flg, &set));
+  PetscCall(PetscOptionsBool(opt, blocks ? "The preconditioner's blocks from the system's semidefinite tangent (clamped compressed springs)" : "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", NEWTON_MAN("TSTheta2SetPCDefinite"), nw->pcdefinite, &flg, &set));
   if (set) PetscCall(TSMechNewtonSetPCDefinite(nw, flg));
   OptionName(nw, "pc_reduced", opt, sizeof(opt));
-  (void)snprintf(help, sizeof(help), "With %s: preconditioning matrix of the model's reduced pattern (nearest-neighbour couplings), less memory, more linear iterations", mf);
-  PetscCall(PetscOptionsBool(opt, help, "TSTheta2SetPCReduced", nw->pcreduced, &flg, &set));
+  if (blocks) (void)snprintf(help, sizeof(help), "The preconditioner's blocks of the model's reduced pattern (nearest-neighbour couplings): less memory, more linear iterations");
+  else (void)snprintf(help, sizeof(help), "With %s: preconditioning matrix of the model's reduced pattern (nearest-neighbour couplings), less memory, more linear iterations", mf);
+  PetscCall(PetscOptionsBool(opt, help, NEWTON_MAN("TSTheta2SetPCReduced"), nw->pcreduced, &flg, &set));
   if (set) PetscCall(TSMechNewtonSetPCReduced(nw, flg));
   OptionName(nw, "pc_rebuild_growth", opt, sizeof(opt));
-  (void)snprintf(help, sizeof(help), "With %s: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", mf);
-  PetscCall(PetscOptionsReal(opt, help, "TSTheta2SetMatrixFree", nw->pcgrowth, &nw->pcgrowth, NULL));
+  if (blocks) (void)snprintf(help, sizeof(help), "With %s: reassemble the preconditioner's blocks when the linear iterations per Newton iteration exceed this factor times those after the last assembly (0: at every step)", mf);
+  else (void)snprintf(help, sizeof(help), "With %s: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", mf);
+  PetscCall(PetscOptionsReal(opt, help, NEWTON_MAN("TSTheta2SetMatrixFree"), nw->pcgrowth, &nw->pcgrowth, NULL));
   OptionName(nw, "ew_safeguard", opt, sizeof(opt));
-  PetscCall(PetscOptionsReal(opt, "With -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance, Kelley's safeguard against oversolving (0: off)", "TSTheta2SetEWSafeguard", nw->ewguard, &nw->ewguard, NULL));
-  OptionName(nw, "ne", opt, sizeof(opt));
-  PetscCall(PetscOptionsBool(opt, "Nonlinear elimination: Newton on the points near the fixed dofs alone before each step's Newton solve", "TSTheta2SetNonlinearElimination", nw->neon, &nw->neon, NULL));
-  OptionName(nw, "ne_depth", opt, sizeof(opt));
-  (void)snprintf(help, sizeof(help), "Nonlinear elimination: graph distance of the patch from the fixed dofs; given, turns it on (-1: from -%sne_reach)", nw->prefix);
-  PetscCall(PetscOptionsInt(opt, help, "TSTheta2SetNonlinearElimination", nw->nedepth, &nw->nedepth, &set));
-  if (set) nw->neon = PETSC_TRUE;
-  OptionName(nw, "ne_reach", opt, sizeof(opt));
-  PetscCall(PetscOptionsReal(opt, "Nonlinear elimination: radius of the automatic patch in decay lengths theta tau sqrt(k/m) of one step", "TSTheta2SetNonlinearElimination", nw->nereach, &nw->nereach, NULL));
-  OptionName(nw, "ne_max_it", opt, sizeof(opt));
-  PetscCall(PetscOptionsInt(opt, "Nonlinear elimination: local Newton iterations at most", "TSTheta2SetNonlinearElimination", nw->nemaxit, &nw->nemaxit, NULL));
-  OptionName(nw, "ne_rtol", opt, sizeof(opt));
-  PetscCall(PetscOptionsReal(opt, "Nonlinear elimination: reduction of the patch residual at which the local Newton stops", "TSTheta2SetNonlinearElimination", nw->nertol, &nw->nertol, NULL));
+  PetscCall(PetscOptionsReal(opt, "With -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance, Kelley's safeguard against oversolving (0: off)", NEWTON_MAN("TSTheta2SetEWSafeguard"), nw->ewguard, &nw->ewguard, NULL));
+  if (nw->features & TSMECH_NEWTON_FEATURE_ELIMINATION) {
+    OptionName(nw, "ne", opt, sizeof(opt));
+    PetscCall(PetscOptionsBool(opt, "Nonlinear elimination: Newton on the points near the fixed dofs alone before each step's Newton solve", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->neon, &nw->neon, NULL));
+    OptionName(nw, "ne_depth", opt, sizeof(opt));
+    (void)snprintf(help, sizeof(help), "Nonlinear elimination: graph distance of the patch from the fixed dofs; given, turns it on (-1: from -%sne_reach)", nw->prefix);
+    PetscCall(PetscOptionsInt(opt, help, NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nedepth, &nw->nedepth, &set));
+    if (set) nw->neon = PETSC_TRUE;
+    OptionName(nw, "ne_reach", opt, sizeof(opt));
+    (void)snprintf(help, sizeof(help), "Nonlinear elimination: radius of the automatic patch in decay lengths %s sqrt(k/m) of one step", step);
+    PetscCall(PetscOptionsReal(opt, help, NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nereach, &nw->nereach, NULL));
+    OptionName(nw, "ne_max_it", opt, sizeof(opt));
+    PetscCall(PetscOptionsInt(opt, "Nonlinear elimination: local Newton iterations at most", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nemaxit, &nw->nemaxit, NULL));
+    OptionName(nw, "ne_rtol", opt, sizeof(opt));
+    PetscCall(PetscOptionsReal(opt, "Nonlinear elimination: reduction of the patch residual at which the local Newton stops", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nertol, &nw->nertol, NULL));
+  } else {
+    const char *names[] = {"ne", "ne_depth", "ne_reach", "ne_max_it", "ne_rtol"};
+    const char *why     = "nonlinear elimination solves the one-stage equations M a + f(t, q, v) of theta2 before its Newton iterations";
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) PetscCall(NewtonRefuseOption(nw, names[i], why));
+  }
   OptionName(nw, "pc_lag_coarse", opt, sizeof(opt));
-  (void)snprintf(help, sizeof(help), "With %s and -pc_type mg: a rebuild for growing iterations renews the finest level only, the coarse levels keep their Galerkin products until theta tau changes, a solve fails or the finest level alone no longer helps", mf);
-  PetscCall(PetscOptionsBool(opt, help, "TSTheta2SetPCLagCoarse", nw->lagcoarse, &nw->lagcoarse, NULL));
+  if (nw->features & TSMECH_NEWTON_FEATURE_LAG_COARSE) {
+    (void)snprintf(help, sizeof(help), "With %s and -pc_type mg: a rebuild for growing iterations renews the finest level only, the coarse levels keep their Galerkin products until %s changes, a solve fails or the finest level alone no longer helps", mf, step);
+    PetscCall(PetscOptionsBool(opt, help, NEWTON_MAN("TSTheta2SetPCLagCoarse"), nw->lagcoarse, &nw->lagcoarse, NULL));
+  } else PetscCall(NewtonRefuseOption(nw, "pc_lag_coarse", "its multigrid coarse levels are PCMG's own Galerkin products, never lagged"));
+#undef NEWTON_MAN
   /* the values are checked in TSMechNewtonSetUp(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
 }
@@ -751,6 +818,7 @@ PetscErrorCode TSMechNewtonSetUp(TSMechNewton nw, MechSystem sys, TSMechNewtonMo
 
   PetscFunctionBegin;
   nw->sys = sys;
+  PetscCheck(!nw->refused[0], comm, PETSC_ERR_ARG_INCOMP, "%s: not an option of -ts_type %s: %s", nw->refused, nw->tsname, nw->refusedwhy ? nw->refusedwhy : "");
   PetscCheck(nw->ewguard >= 0 && nw->ewguard < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sew_safeguard %g must be in [0, 1): the fraction of Newton's tolerance at which a linear solve stops", pre, (double)nw->ewguard);
   PetscCheck(nw->pcgrowth >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%spc_rebuild_growth %g must be non-negative", pre, (double)nw->pcgrowth);
   PetscCheck(nw->nedepth >= 1 || nw->nedepth == PETSC_DECIDE, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%sne_depth %" PetscInt_FMT " must be at least 1 (or -1: from -%sne_reach)", pre, nw->nedepth, pre);

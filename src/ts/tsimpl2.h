@@ -86,7 +86,18 @@ typedef PetscErrorCode (*TSMechNewtonStageFn)(void *ctx, Vec x, TSMechNewtonStag
    (discgrad2: not the stage operator; the stage then gives the preconditioning matrix) */
 typedef PetscErrorCode (*TSMechNewtonJacobianFn)(void *ctx, Vec x, Mat);
 
+/* What a type's Newton object offers beyond the options every type honours (matrix_free,
+   pc_definite, pc_reduced, pc_rebuild_growth, ew_safeguard): its -help lists, and it accepts, only
+   these (TSMechNewtonSetType()); the wording follows the type */
+typedef enum {
+  TSMECH_NEWTON_FEATURE_ELIMINATION = 0x1, /* -<prefix>ne*: nonlinear elimination (theta2) */
+  TSMECH_NEWTON_FEATURE_LAG_COARSE  = 0x2, /* -<prefix>pc_lag_coarse: lagged multigrid coarse levels (theta2, discgrad2) */
+  TSMECH_NEWTON_FEATURE_THETA       = 0x4, /* the stage's step is theta tau (theta2) */
+  TSMECH_NEWTON_FEATURE_BLOCKS      = 0x8  /* the options act on the blocks of a stage system's preconditioner (gauss2) */
+} TSMechNewtonFeature;
+
 PETSC_INTERN PetscErrorCode TSMechNewtonCreate(TS, const char prefix[], TSMechNewton *);
+PETSC_INTERN PetscErrorCode TSMechNewtonSetType(TSMechNewton, const char type[], PetscInt features);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetStageFunction(TSMechNewton, TSMechNewtonStageFn, void *ctx);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetJacobianFunction(TSMechNewton, TSMechNewtonJacobianFn, void *ctx);
 PETSC_INTERN PetscErrorCode TSMechNewtonSetRoundoffFloor(TSMechNewton, PetscReal factor, PetscBool stuck);

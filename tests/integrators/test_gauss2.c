@@ -6,7 +6,10 @@ static const char help[] = "gauss2 (Gauss-Legendre collocation in velocity form,
                            "  4. Kepler over -long_steps steps: angular momentum to 1e-13, energy bounded without drift;\n"
                            "  5. the blocks from the shared Newton object on the cloth: the reduced pattern and, with the\n"
                            "     matrix-free stage Jacobian, blocks lagged across steps, both to solver tolerance.\n"
-                           "  -part <0>        run only part 1, 2, 3, 4 or 5 (0: all)\n"
+                           "  6. the direct mode (-ts_gauss2_direct_max: Newton with the assembled s N Jacobian and LU) gives\n"
+                           "     the block preconditioner's result to solver tolerance, s = 1, 2, 3; Kepler (s N = 6) takes it\n"
+                           "     by default.\n"
+                           "  -part <0>        run only part 1, 2, 3, 4, 5 or 6 (0: all)\n"
                            "  -long_steps <100000>\n";
 
 #include "integ.h"
@@ -285,6 +288,70 @@ static PetscErrorCode CheckNewtonObject(MPI_Comm comm, PetscInt *failures)
   PetscFunctionReturn(0);
 }
 
+/*
+  Part 6: the direct mode for small systems (-ts_gauss2_direct_max, docs/schemes.md §10) on the
+  damped nonlinear chain, s = 1, 2, 3: the assembled s N Jacobian with LU against the block
+  preconditioner (-ts_gauss2_direct_max 0), the same result to solver tolerance, and the view names
+  the mode. Kepler (s N = 6) takes the direct mode by default, its Newton converging as exact Newton.
+*/
+static PetscErrorCode CheckDirect(MPI_Comm comm, PetscInt *failures)
+{
+  MechSystem      sys, kep;
+  const PetscInt  steps = 20;
+  const PetscReal dt    = 2e-3;
+  ViewCtx         vc    = {steps, "test_gauss2_direct.txt"};
+
+  PetscFunctionBegin;
+  PetscCall(IntegCreateModel(comm, "chain", "-chain_n 8 -chain_mass 8 -chain_stretch 1.1 -chain_c 0.5 -chain_drag 0.2 -chain_g 9.81", &sys));
+  PetscCall(IntegKickChain(sys, 8, 3));
+  for (PetscInt s = 1; s <= 3; s++) {
+    Vec       qa, va, qb, vb;
+    PetscReal rel;
+    PetscInt  direct, blocks;
+    char      opts[512];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_gauss2_stages %" PetscInt_FMT " -ts_gauss2_direct_max 0 %s", s, Tight));
+    PetscCall(IntegRun(sys, "gauss2", opts, dt, steps, ViewMonitor, &vc, &qa, &va, NULL));
+    PetscCall(NumberAfter(comm, vc.name, "Stage system solved directly", &blocks));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_gauss2_stages %" PetscInt_FMT " -ts_gauss2_direct_max 1000 %s", s, Tight));
+    PetscCall(IntegRun(sys, "gauss2", opts, dt, steps, ViewMonitor, &vc, &qb, &vb, NULL));
+    PetscCall(NumberAfter(comm, vc.name, "Stage system solved directly", &direct));
+    PetscCall(RelDiff(qb, vb, qa, va, &rel));
+    PetscCall(PetscPrintf(comm, "gauss2 s = %" PetscInt_FMT " on the chain, direct mode against the blocks: relative difference %.3e (tolerance 1e-10); the view %s the direct mode (and %s it with -ts_gauss2_direct_max 0)\n", s, (double)rel, direct >= 0 ? "names" : "does not name", blocks >= 0 ? "names" : "does not name"));
+    if (!(rel <= 1e-10)) {
+      (*failures)++;
+      PetscCall(PetscPrintf(comm, "FAILED: the direct mode changes the result\n"));
+    }
+    if (direct < 0 || blocks >= 0) {
+      (*failures)++;
+      PetscCall(PetscPrintf(comm, "FAILED: -ts_gauss2_direct_max does not choose the mode\n"));
+    }
+    PetscCall(VecDestroy(&qa));
+    PetscCall(VecDestroy(&va));
+    PetscCall(VecDestroy(&qb));
+    PetscCall(VecDestroy(&vb));
+  }
+  PetscCall(MechSystemDestroy(&sys));
+  /* Kepler by default: the direct mode, Newton to 1e-12 in at most 3 iterations a step */
+  PetscCall(IntegCreateModel(comm, "kepler", "-kepler_e 0.6", &kep));
+  {
+    Vec      q, v;
+    PetscInt direct, nits;
+
+    PetscCall(IntegRun(kep, "gauss2", "-ts_gauss2_stages 3 -snes_rtol 1e-12 -snes_atol 1e-14", 0.05, steps, ViewMonitor, &vc, &q, &v, &nits));
+    PetscCall(NumberAfter(comm, vc.name, "Stage system solved directly", &direct));
+    PetscCall(PetscPrintf(comm, "gauss2 s = 3 on Kepler by default: %s, %" PetscInt_FMT " Newton iterations in %" PetscInt_FMT " steps\n", direct >= 0 ? "the direct mode" : "not the direct mode", nits, steps));
+    if (direct < 0 || nits > 3 * steps) {
+      (*failures)++;
+      PetscCall(PetscPrintf(comm, "FAILED: Kepler does not take the direct mode by default, or its Newton does not converge as exact Newton\n"));
+    }
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+  }
+  PetscCall(MechSystemDestroy(&kep));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PetscInt  failures = 0, part = 0, nlong = 100000;
@@ -303,6 +370,7 @@ int main(int argc, char **argv)
   }
   if (!part || part == 4) PetscCall(CheckLong(comm, nlong, &failures));
   if (!part || part == 5) PetscCall(CheckNewtonObject(comm, &failures));
+  if (!part || part == 6) PetscCall(CheckDirect(comm, &failures));
   TestCheck(comm, !failures, "%" PetscInt_FMT " gauss2 checks failed", failures);
   PetscCall(PetscPrintf(comm, "all gauss2 checks passed\n"));
   PetscCall(PetscFinalize());

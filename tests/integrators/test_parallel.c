@@ -26,6 +26,7 @@ static const char *const cases[][2] = {
     {"symeuler2", ""                                                                                               },
     {"gauss2",    "-ts_gauss2_stages 2"                                                                            },
     {"gauss2",    "-ts_gauss2_stages 3 -ts_gauss2_matrix_free"                                                     },
+    {"gauss2",    "-ts_gauss2_stages 3 -ts_gauss2_direct_max 100000"                                               },
     {"discgrad2", ""                                                                                               },
     {"discgrad2", "-ts_discgrad2_jacobian mf"                                                                      },
 };
