@@ -812,6 +812,14 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
       PetscCall(MechSystemCreateOperator(gs->st.sys, &gs->K[i]));
       if (gs->st.sys->hasdamping) PetscCall(MechSystemCreateOperator(gs->st.sys, &gs->D[i]));
     }
+    if (gs->direct) {
+      PetscBool rowsK, rowsM;
+
+      /* the direct mode reads the operators by rows: a model's shell operators keep the blocks */
+      PetscCall(MatHasOperation(gs->K[0], MATOP_GET_ROW, &rowsK));
+      PetscCall(MatHasOperation(gs->st.sys->Mfix, MATOP_GET_ROW, &rowsM));
+      if (!rowsK || !rowsM) gs->direct = PETSC_FALSE;
+    }
     if (gs->direct) PetscCall(Gauss2CreateDirect(ts));
     else {
       PetscCall(MatCreateShell(comm, s * n, s * n, s * N, s * N, ts, &gs->J));
