@@ -14,7 +14,11 @@ freq    The cantilever's first bending frequency (1 x 0.1 x 0.1, nu = 0, inverse
         the mesh and error are extrapolated with the observed rate and marked so.
 action  Per unknown: the force, the assembly of the tangent, the matrix-free tangent action and the
         product with the assembled tangent, for every material and element at equal unknowns
-        (tests/solid/test_elements -bench_action).
+        (tests/solid/test_elements -bench_action; CPU time, so that other jobs on the machine weigh
+        less): 15 795 unknowns, or with --action-size large 111 843 (P1 tetrahedra and Q1 hexahedra
+        on 128 x 16 x 16 boxes, P2 tetrahedra and Q2 hexahedra on 64 x 8 x 8: the size of the
+        DOLFINx comparison, bench/dolfinx_solid.py, where the matrices no longer fit in a cache);
+        --action-materials chooses the materials.
 petsc   PETSc's own DMPlexSNESComputeResidualFEM / DMPlexSNESComputeJacobianFEM /
         DMSNESComputeJacobianAction with pointwise functions (bench/solid_petscfem.c) against the
         model's kernels on the same Q1 and Q2 hexahedra.
@@ -39,6 +43,8 @@ ap.add_argument("--build", default="build")
 ap.add_argument("--parts", default="freq,action,petsc,hypre")
 ap.add_argument("--full", action="store_true")
 ap.add_argument("--repeat", type=int, default=1)
+ap.add_argument("--action-size", choices=("small", "large"), default="small")
+ap.add_argument("--action-materials", default="linear,svk,neohookean,neohookean_split,mooney_rivlin")
 a = ap.parse_args()
 parts = a.parts.split(",")
 elements = os.path.join(a.build, "tests/solid/test_elements")
@@ -116,9 +122,12 @@ if "freq" in parts:
 
 if "action" in parts:
     print("per unknown (ns): force, assembly of the tangent, matrix-free action, assembled product; nonzeros per row")
-    cells = {0: "64,8,8", 1: "32,4,4", 2: "64,8,8", 3: "32,4,4"}
+    if a.action_size == "small":
+        cells = {0: "64,8,8", 1: "32,4,4", 2: "64,8,8", 3: "32,4,4"}
+    else:
+        cells = {0: "128,16,16", 1: "64,8,8", 2: "128,16,16", 3: "64,8,8"}
     for kind in (0, 1, 2, 3):
-        for mat in ("linear", "svk", "neohookean", "neohookean_split", "mooney_rivlin"):
+        for mat in a.action_materials.split(","):
             out, _, _ = run([elements, "-bench_action", "-bench_kind", str(kind), "-bench_material", mat, "-bench_cells", cells[kind], "-bench_reps", "10"])
             m = re.search(r"unknowns (\d+) force_ns (\S+) assembly_ns (\S+) linearize_ns (\S+) action_ns (\S+) matmult_ns (\S+) nnz \S+ nnz_per_row (\S+)", out)
             n, fo, asm, lin, act, mm, nzr = m.groups()

@@ -37,6 +37,120 @@ static void SolidElementTangent(const Solid *s, PetscInt c, PetscInt k, const So
   }
 }
 
+/*
+  Prepares the insertion of element matrices into J. On one rank, into a SeqAIJ matrix whose every
+  node's 3 rows hold the 3 columns of every node it shares a cell with (SolidCreatePattern()'s
+  pattern), the values are added in place: the places of the node pairs of every cell are found
+  once per matrix and nonzero state (s->aijoff) and each entry is then one addition, where
+  MatSetValues() searched its column in the row (two thirds of the assembly: bench/README.md, "The
+  solid's kernels"). The entries receive the same sums in the same order: the matrix is bitwise
+  the same. Otherwise (several ranks, another matrix type or pattern) *aa stays NULL and the cells
+  go through MatSetValues().
+*/
+static PetscErrorCode SolidCellMatrixSetUp(Solid *s, Mat J, PetscScalar **aa, const PetscInt **ia)
+{
+  const PetscInt   nen = s->nen;
+  PetscMPIInt      size;
+  PetscBool        seqaij, assembled, done, ok = PETSC_TRUE;
+  PetscObjectId    id;
+  PetscObjectState st;
+  PetscInt         nr;
+  const PetscInt  *ja;
+
+  PetscFunctionBegin;
+  *aa = NULL;
+  *ia = NULL;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)J), &size));
+  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATSEQAIJ, &seqaij));
+  if (size > 1 || !seqaij) PetscFunctionReturn(0);
+  PetscCall(MatAssembled(J, &assembled));
+  if (!assembled) PetscFunctionReturn(0);
+  PetscCall(PetscObjectGetId((PetscObject)J, &id));
+  PetscCall(MatGetNonzeroState(J, &st));
+  PetscCall(MatGetRowIJ(J, 0, PETSC_FALSE, PETSC_FALSE, &nr, ia, &ja, &done));
+  if (!done) PetscFunctionReturn(0);
+  if (!s->aijoff || id != s->aijid || st != s->aijstate) {
+    if (!s->aijoff) PetscCall(PetscMalloc1((size_t)nen * nen * s->ncells, &s->aijoff));
+    for (PetscInt c = 0; c < s->ncells && ok; c++) {
+      const PetscInt *go = &s->goff[nen * c];
+
+      for (PetscInt a = 0; a < nen && ok; a++) {
+        for (PetscInt b = 0; b < nen && ok; b++) {
+          const PetscInt r = go[a], col = go[b];
+          PetscInt       lo = (*ia)[r], hi = (*ia)[r + 1] - 1, off;
+
+          /* the column's place in the first row, then the same place in the node's other rows */
+          while (lo < hi) {
+            const PetscInt mid = (lo + hi) / 2;
+
+            if (ja[mid] < col) lo = mid + 1;
+            else hi = mid;
+          }
+          off = lo - (*ia)[r];
+          for (PetscInt i = 0; i < 3 && ok; i++)
+            for (PetscInt k = 0; k < 3 && ok; k++) {
+              const PetscInt q = (*ia)[r + i] + off + k;
+
+              if (r + i >= nr || q >= (*ia)[r + i + 1] || ja[q] != col + k) ok = PETSC_FALSE;
+            }
+          s->aijoff[((size_t)c * nen + a) * nen + b] = off;
+        }
+      }
+    }
+    s->aijid    = ok ? id : 0;
+    s->aijstate = st;
+  }
+  if (!ok) {
+    PetscCall(MatRestoreRowIJ(J, 0, PETSC_FALSE, PETSC_FALSE, &nr, ia, &ja, &done));
+    *ia = NULL;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatSeqAIJGetArray(J, aa));
+  PetscFunctionReturn(0);
+}
+
+/* Ends what SolidCellMatrixSetUp() began */
+static PetscErrorCode SolidCellMatrixEnd(Mat J, PetscScalar **aa, const PetscInt **ia)
+{
+  PetscInt        nr;
+  const PetscInt *ja = NULL;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  if (!*aa) PetscFunctionReturn(0);
+  PetscCall(MatSeqAIJRestoreArray(J, aa));
+  PetscCall(MatRestoreRowIJ(J, 0, PETSC_FALSE, PETSC_FALSE, &nr, ia, &ja, &done));
+  *ia = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* Adds the element matrix Ke (3 nen square; row (a, i), column (b, k)) of cell c into J: in place
+   where SolidCellMatrixSetUp() gave the values aa, otherwise by MatSetValues() */
+static PetscErrorCode SolidCellMatrixAdd(const Solid *s, PetscInt c, const PetscReal Ke[], PetscScalar *aa, const PetscInt *ia, Mat J)
+{
+  const PetscInt nen = s->nen, n = 3 * nen;
+
+  PetscFunctionBegin;
+  if (aa) {
+    const PetscInt *go = &s->goff[nen * c], *off = &s->aijoff[(size_t)c * nen * nen];
+
+    for (PetscInt a = 0; a < nen; a++)
+      for (PetscInt i = 0; i < 3; i++) {
+        PetscScalar     *row = aa + ia[go[a] + i];
+        const PetscReal *ke  = &Ke[(3 * a + i) * n];
+
+        for (PetscInt b = 0; b < nen; b++)
+          for (PetscInt k = 0; k < 3; k++) row[off[a * nen + b] + k] += ke[3 * b + k];
+      }
+  } else {
+    PetscInt idx[3 * SOLID_MAX_NEN];
+
+    SolidCellIndices(s, c, idx);
+    PetscCall(MatSetValues(J, n, idx, n, idx, Ke, ADD_VALUES));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SolidGetLocal(const Solid *s, Vec x, Vec *xl, const PetscScalar **a)
 {
   PetscFunctionBegin;
@@ -144,13 +258,15 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
    configuration, without loads) and the follower loads' stiffness into the assembled J */
 PetscErrorCode SolidAddElementTangents(Solid *s, PetscReal t, const PetscScalar x[], PetscReal scale, Mat J)
 {
-  const PetscInt n = 3 * s->nen;
-  PetscReal      F[9], *Ke;
-  PetscInt       idx[3 * SOLID_MAX_NEN];
-  SolidPoint     p;
+  const PetscInt  n = 3 * s->nen;
+  PetscReal       F[9], *Ke;
+  PetscScalar    *aa;
+  const PetscInt *ia;
+  SolidPoint      p;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(n * n, &Ke));
+  PetscCall(SolidCellMatrixSetUp(s, J, &aa, &ia));
   for (PetscInt c = 0; c < s->ncells; c++) {
     PetscBool ok = PETSC_TRUE;
 
@@ -168,9 +284,9 @@ PetscErrorCode SolidAddElementTangents(Solid *s, PetscReal t, const PetscScalar 
       if (ok) SolidElementTangent(s, c, k, &p, SolidWeight(s, c, k) * scale, Ke);
     }
     if (!ok) continue;
-    SolidCellIndices(s, c, idx);
-    PetscCall(MatSetValues(J, n, idx, n, idx, Ke, ADD_VALUES));
+    PetscCall(SolidCellMatrixAdd(s, c, Ke, aa, ia, J));
   }
+  PetscCall(SolidCellMatrixEnd(J, &aa, &ia));
   PetscCall(PetscFree(Ke));
   if (x && s->follower) PetscCall(SolidLoadsAddTangent(s, t, x, scale, J));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
@@ -461,7 +577,9 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
 {
   const PetscInt     nen = s->nen, n = 3 * nen;
   PetscReal         *Me, *Ms;
-  PetscInt           idx[3 * SOLID_MAX_NEN], nq = 0;
+  PetscInt           nq = 0;
+  PetscScalar       *aa;
+  const PetscInt    *ia;
   PetscQuadrature    quad = NULL;
   PetscTabulation    T    = NULL;
   const PetscReal   *qw   = NULL;
@@ -470,6 +588,7 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(n * n, &Me, nen * nen, &Ms));
+  PetscCall(SolidCellMatrixSetUp(s, M, &aa, &ia));
   if (!p1) {
     const PetscReal *qp;
 
@@ -517,9 +636,9 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
       for (PetscInt r = 0; r < n; r++)
         for (PetscInt k = 0; k < n; k++) Me[n * r + k] = r % 3 != k % 3 ? 0.0 : Ms[(r / 3) * nen + k / 3];
     }
-    SolidCellIndices(s, c, idx);
-    PetscCall(MatSetValues(M, n, idx, n, idx, Me, ADD_VALUES));
+    PetscCall(SolidCellMatrixAdd(s, c, Me, aa, ia, M));
   }
+  PetscCall(SolidCellMatrixEnd(M, &aa, &ia));
   if (!p1) {
     PetscCall(VecRestoreArrayRead(s->Xref, &X));
     PetscCall(PetscTabulationDestroy(&T));

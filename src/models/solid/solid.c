@@ -56,6 +56,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(VecDestroy(&s->work));
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
+  PetscCall(PetscFree(s->aijoff));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
   PetscCall(PetscFree(s));

@@ -167,6 +167,12 @@ struct _n_Solid {
   SolidInvariant          inv[6];
   SolidConstraints        bc;    /* constraints.c */
   MechTimeFunction        gtime; /* gravity's time function (NULL: constant) */
+  /* direct insertion into a sequential AIJ matrix (elements.c, SolidCellMatrixSetUp()): per cell
+     and node pair (a, b), where node b's first column lies in node a's rows, from the row's start;
+     valid for the matrix of id aijid in the nonzero state aijstate */
+  PetscInt        *aijoff;
+  PetscObjectId    aijid;
+  PetscObjectState aijstate;
 };
 
 static inline PetscReal SolidDet3(const PetscReal A[9])
