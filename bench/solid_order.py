@@ -12,8 +12,9 @@ freq    The cantilever's first bending frequency (1 x 0.1 x 0.1, nu = 0, inverse
         set), and the time of one step of the dynamic problem on it (config/solid.opts: midpoint2,
         matrix-free, CG + GAMG). P1 tetrahedra stop at 64 x 8 x 8 (--full: 128 x 16 x 16); beyond,
         the mesh and error are extrapolated with the observed rate and marked so.
-action  Per unknown: the force, the assembly of the tangent, the matrix-free tangent action and the
-        product with the assembled tangent, for every material and element at equal unknowns
+action  Per unknown: the force, the assembly of the tangent, the linearization of the matrix-free
+        action, the action and the product with the assembled tangent, and the matrix-free operator
+        M + K of a step (the action plus the product with the assembled consistent mass), for every material and element at equal unknowns
         (tests/solid/test_elements -bench_action; CPU time, so that other jobs on the machine weigh
         less): 15 795 unknowns, or with --action-size large 111 843 (P1 tetrahedra and Q1 hexahedra
         on 128 x 16 x 16 boxes, P2 tetrahedra and Q2 hexahedra on 64 x 8 x 8: the size of the
@@ -129,9 +130,9 @@ if "action" in parts:
     for kind in (0, 1, 2, 3):
         for mat in a.action_materials.split(","):
             out, _, _ = run([elements, "-bench_action", "-bench_kind", str(kind), "-bench_material", mat, "-bench_cells", cells[kind], "-bench_reps", "10"])
-            m = re.search(r"unknowns (\d+) force_ns (\S+) assembly_ns (\S+) linearize_ns (\S+) action_ns (\S+) matmult_ns (\S+) nnz \S+ nnz_per_row (\S+)", out)
-            n, fo, asm, lin, act, mm, nzr = m.groups()
-            print(f"  {KINDS[kind]:8s} {mat:16s} {n:>7s} unknowns  force {float(fo):8.1f}  assembly {float(asm):9.1f}  action {float(act):8.1f}  product {float(mm):8.1f}  action/product {float(act) / float(mm):5.2f}  nnz/row {nzr}")
+            m = re.search(r"unknowns (\d+) force_ns (\S+) assembly_ns (\S+) linearize_ns (\S+) action_ns (\S+) matmult_ns (\S+) nnz \S+ nnz_per_row (\S+) operator_ns (\S+)", out)
+            n, fo, asm, lin, act, mm, nzr, op = m.groups()
+            print(f"  {KINDS[kind]:8s} {mat:16s} {n:>7s} unknowns  force {float(fo):8.1f}  assembly {float(asm):9.1f}  linearize {float(lin):7.1f}  action {float(act):8.1f}  product {float(mm):8.1f}  action/product {float(act) / float(mm):5.2f}  M+K matrix-free {float(op):8.1f} (/product {float(op) / float(mm):4.2f})  nnz/row {nzr}")
 
 if "petsc" in parts:
     print("PETSc's FEM (DMPlexSNESComputeResidualFEM, ...JacobianFEM, DMSNESComputeJacobianAction) against the model, per unknown (ns)")
