@@ -63,6 +63,8 @@ def run_tsmech(a, n, order, material, h5):
     wall, cpu = time.perf_counter() - t0, child_cpu() - c0
     if p.returncode:
         sys.exit("tsmech failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-2000:]))
+    if a.log_view:
+        print(p.stdout, flush=True)
     m = re.search(r"^TSStep\s+\d+\s+\S+\s+(\S+)", p.stdout, re.M)
     its = re.search(r"(\d+) Newton / (\d+) KSP iterations", p.stdout + p.stderr)
     with h5py.File(h5, "r") as f:
@@ -170,6 +172,8 @@ def run_dolfinx(a, order, material, X, cells):
         opts.delValue(k.lstrip("-"))
     x = u.vector.copy()
     setup = time.perf_counter() - t0
+    if a.log_view:
+        PETSc.Log.begin()
     snesits = kspits = 0
     t1, c1 = time.perf_counter(), time.process_time()
     for _ in range(a.steps):
@@ -187,6 +191,8 @@ def run_dolfinx(a, order, material, X, cells):
         v0.vector.axpy(-2.0 / dt, u0.vector)
         u0.vector.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
     step, cpu = (time.perf_counter() - t1) / a.steps, (time.process_time() - c1) / a.steps
+    if a.log_view:
+        PETSc.Log.view()
     # the tip: the displacement at the vertices of x = 1, averaged
     xy = V.tabulate_dof_coordinates()
     tip = np.isclose(xy[:, 0], 1.0)
@@ -233,6 +239,8 @@ def main():
     ap.add_argument("--dolfinx-options", default=None,
                     help="PETSc options of the DOLFINx peer, prefix dx_ (default: for the linear material one linear "
                     "solve per step with the matrix and preconditioner set up once, otherwise SNES's defaults)")
+    ap.add_argument("--log-view", action="store_true",
+                    help="print PETSc's -log_view of both peers (DOLFINx's: its steps, through petsc4py's PETSc.Log)")
     a = ap.parse_args()
     try:
         import dolfinx  # noqa: F401
