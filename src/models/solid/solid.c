@@ -303,7 +303,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   /* matrices: the exact vertex couplings of the mesh, block size 3 */
   PetscCall(SolidCreatePattern(s, &J));
-  PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->M));
+  PetscCall(SolidCreateMassPattern(s, &s->M));
   PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
   if (s->beta != 0) {
     PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
