@@ -1,4 +1,4 @@
-static const char help[] = "Tests of the solid's assembly of the tangent: in-place insertion on one rank.\n";
+static const char help[] = "Tests of the solid's assembly of the tangent (in-place insertion on one rank) and of its mass's pattern.\n";
 
 /*
   On one rank the solid adds its element matrices in place into the sequential AIJ operator
@@ -10,6 +10,10 @@ static const char help[] = "Tests of the solid's assembly of the tangent: in-pla
               SeqAIJ matrix equals, bit for bit, the one assembled through MatSetValues() into the
               same matrix converted to MPIAIJ (on this one rank): the in-place sums are those of
               MatSetValues().
+  mass        the mass has the couplings of M = M_s x I3 only, a third of the tangent's nonzeros
+              (it had the tangent's pattern, with explicit zeros), and its product equals, bit for
+              bit, that of the same mass in the tangent's pattern: the products the residual and
+              the matrix-free operator M + K make stream a third of the entries for the same sums.
   cost        (-cost, registered for P1 and P2 tetrahedra) an assembly of the tangent costs at most
               -max_ratio (default 30) matrix-free tangent actions, in CPU time, the best of 3
               trials of 5 each: 52 (P1) and 43 (P2) before the in-place insertion, 19 after
@@ -92,6 +96,43 @@ static PetscErrorCode SameBits(PetscInt k, const char mat[])
   PetscFunctionReturn(0);
 }
 
+/* The mass's pattern (a third of the tangent's) and its product against the same mass in the tangent's pattern */
+static PetscErrorCode MassPattern(PetscInt k)
+{
+  MechSystem sys;
+  Vec        q, v, y, z;
+  Mat        A, M, F;
+  MatInfo    ia, im;
+  PetscBool  eq;
+
+  PetscFunctionBegin;
+  PetscCall(CreateSolid(k, "neohookean", "6,2,2", &sys, &q, &v));
+  PetscCall(MechSystemCreateOperator(sys, &A));
+  PetscCall(MechSystemGetMass(sys, &M));
+  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &ia));
+  PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &im));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mass %s: %.0f nonzeros, the tangent %.0f\n", kindname[k], im.nz_used, ia.nz_used));
+  CHECK(3 * im.nz_used == ia.nz_used, "%s: the mass has %.0f nonzeros, not a third of the tangent's %.0f\n", kindname[k], im.nz_used, ia.nz_used);
+  /* the same mass in the tangent's pattern: F = 0 + 1 M */
+  PetscCall(MatDuplicate(A, MAT_DO_NOT_COPY_VALUES, &F));
+  PetscCall(MatZeroEntries(F));
+  PetscCall(MatAXPY(F, 1.0, M, SUBSET_NONZERO_PATTERN));
+  PetscCall(VecDuplicate(q, &y));
+  PetscCall(VecDuplicate(q, &z));
+  PetscCall(MatMult(M, v, y));
+  PetscCall(MatMult(F, v, z));
+  PetscCall(VecEqual(y, z, &eq));
+  CHECK(eq, "%s: the mass's product differs from that of the same mass in the tangent's pattern\n", kindname[k]);
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&A));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(MechSystemDestroy(&sys));
+  PetscFunctionReturn(0);
+}
+
 /* An assembly of the tangent in matrix-free actions (CPU time, best of 3 trials) */
 static PetscErrorCode Cost(PetscInt k, PetscReal maxratio)
 {
@@ -149,6 +190,7 @@ int main(int argc, char **argv)
     for (PetscInt k = 0; k < 2; k++) PetscCall(Cost(k, maxratio));
   } else {
     for (PetscInt k = 0; k < NKIND; k++) PetscCall(SameBits(k, "neohookean"));
+    for (PetscInt k = 0; k < NKIND; k++) PetscCall(MassPattern(k));
     PetscCall(SameBits(1, "linear"));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failures\n", failures ? "FAILED" : "passed", failures));
