@@ -14,7 +14,8 @@ DOLFINx's unknowns: u+ the displacement, v+ = 2 (u+ - u)/dt - v, and
 which is tsmech's midpoint2 (docs/schemes.md) for the same mass and forces. Both stop Newton at
 the same relative residual and the KSP at the same relative tolerance; the tip displacements are
 compared (they must agree to the solver tolerance), then the time per step of each peer and their
-ratio are printed. Both integrate with the same rules: degree 2 (order - 1) for the stiffness, 2 order
+ratio are printed, in wall time and in CPU time (on a shared machine the CPU time is the one to compare:
+tsmech's is that of its run less that of the same run without steps, DOLFINx's that of its step loop). Both integrate with the same rules: degree 2 (order - 1) for the stiffness, 2 order
 for the mass. Materials: linear (small-strain) and neohookean,
 W = mu/2 (I1 - 3) - mu ln J + lambda/2 (ln J)^2 (tsmech's `neohookean`).
 
@@ -23,6 +24,7 @@ W = mu/2 (I1 - 3) - mu ln J + lambda/2 (ln J)^2 (tsmech's `neohookean`).
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,27 +36,47 @@ import numpy as np
 E, NU, RHO, G = 1e7, 0.3, 1000.0, np.array([0.0, 0.0, -9.81])
 
 
-def run_tsmech(a, n, order, material, h5):
-    """The tsmech peer: the driver, timed by -log_view's TSStep (the steps, not the set-up)."""
+def child_cpu():
+    """The CPU seconds (user + system) of this process's finished children"""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def tsmech_command(a, n, order, material, h5, steps):
+    """The tsmech peer's command line for the given number of steps"""
     cmd = [a.tsmech, "-model", "solid", "-solid_beam_cells", "%d,%d,%d" % (8 * n, n, n), "-solid_beam_size", "1,0.1,0.1",
            "-solid_material", material, "-solid_E", str(E), "-solid_nu", str(NU), "-solid_density", str(RHO),
-           "-solid_g", "0,0,-9.81", "-ts_type", "midpoint2", "-ts_dt", str(a.dt), "-ts_max_steps", str(a.steps),
+           "-solid_g", "0,0,-9.81", "-ts_type", "midpoint2", "-ts_dt", str(a.dt), "-ts_max_steps", str(steps),
            "-snes_rtol", str(a.snes_rtol), "-snes_atol", "1e-50", "-ksp_type", "cg", "-ksp_rtol", str(a.ksp_rtol),
-           "-pc_type", "gamg", "-output", h5, "-output_every", str(a.steps), "-log_view"]
+           "-pc_type", "gamg", "-output", h5, "-output_every", str(max(steps, 1)), "-log_view"]
     if order != 1:
         cmd += ["-solid_order", str(order)]
-    cmd += a.tsmech_options.split()
-    t0 = time.perf_counter()
+    return cmd + tsmech_options(a, order, material).split()
+
+
+def run_tsmech(a, n, order, material, h5):
+    """The tsmech peer: the driver, timed by -log_view's TSStep (the steps, not the set-up), and its CPU time per
+    step: that of the run less that of the same run without steps (the set-up and the output)"""
+    cmd = tsmech_command(a, n, order, material, h5, a.steps)
+    c0, t0 = child_cpu(), time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, child_cpu() - c0
     if p.returncode:
         sys.exit("tsmech failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-2000:]))
+    if a.log_view:
+        print(p.stdout, flush=True)
     m = re.search(r"^TSStep\s+\d+\s+\S+\s+(\S+)", p.stdout, re.M)
     its = re.search(r"(\d+) Newton / (\d+) KSP iterations", p.stdout + p.stderr)
     with h5py.File(h5, "r") as f:
         q = f["/fields/q"][-1]
         X = f["/fields/q"][0]
-    return dict(step=float(m.group(1)) / a.steps, wall=wall, snes=int(its.group(1)), ksp=int(its.group(2)), q=q, X=X)
+    c0 = child_cpu()
+    p0 = subprocess.run(tsmech_command(a, n, order, material, h5 + ".0", 0), capture_output=True, text=True)
+    if p0.returncode:
+        sys.exit("tsmech failed (%d) without steps:\n%s" % (p0.returncode, p0.stderr[-2000:]))
+    cpu -= child_cpu() - c0
+    return dict(step=float(m.group(1)) / a.steps, cpu=cpu / a.steps, wall=wall, snes=int(its.group(1)),
+                ksp=int(its.group(2)), q=q, X=X)
 
 
 def rigid_body_modes(V):
@@ -150,8 +172,10 @@ def run_dolfinx(a, order, material, X, cells):
         opts.delValue(k.lstrip("-"))
     x = u.vector.copy()
     setup = time.perf_counter() - t0
+    if a.log_view:
+        PETSc.Log.begin()
     snesits = kspits = 0
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     for _ in range(a.steps):
         x.copy(u0.vector)
         snes.solve(None, x)
@@ -166,12 +190,14 @@ def run_dolfinx(a, order, material, X, cells):
         v0.vector.axpy(2.0 / dt, u.vector)
         v0.vector.axpy(-2.0 / dt, u0.vector)
         u0.vector.ghostUpdate(addv=PETSc.InsertMode.INSERT, mode=PETSc.ScatterMode.FORWARD)
-    step = (time.perf_counter() - t1) / a.steps
+    step, cpu = (time.perf_counter() - t1) / a.steps, (time.process_time() - c1) / a.steps
+    if a.log_view:
+        PETSc.Log.view()
     # the tip: the displacement at the vertices of x = 1, averaged
     xy = V.tabulate_dof_coordinates()
     tip = np.isclose(xy[:, 0], 1.0)
     uz = u.x.array.reshape(-1, 3)[: len(xy)][tip, 2].mean()
-    return dict(step=step, setup=setup, snes=snesits, ksp=kspits, uz=uz, ndofs=3 * V.dofmap.index_map.size_global)
+    return dict(step=step, cpu=cpu, setup=setup, snes=snesits, ksp=kspits, uz=uz, ndofs=3 * V.dofmap.index_map.size_global)
 
 
 def dolfinx_options(a, material):
@@ -185,6 +211,18 @@ def dolfinx_options(a, material):
     return ""
 
 
+def tsmech_options(a, order, material):
+    """The tsmech peer's configuration: README's recommended one for the material (config/solid.opts for the
+    neo-Hookean material; config/solid_linear.opts for the linear one: a linear problem takes one Newton iteration per
+    step whatever the norm, so CG tests its natural preconditioned norm, and the operator M + K, which never changes,
+    is assembled once: its product is cheaper than the matrix-free action plus the consistent mass's product)"""
+    if a.tsmech_options is not None:
+        return a.tsmech_options
+    if material == "linear":
+        return ""
+    return "-ts_theta_matrix_free -ksp_norm_type unpreconditioned -pc_use_amat 0"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tsmech", default="build/tsmech")
@@ -195,11 +233,14 @@ def main():
     ap.add_argument("--dt", type=float, default=1e-3)
     ap.add_argument("--snes-rtol", type=float, default=1e-8)
     ap.add_argument("--ksp-rtol", type=float, default=1e-8)
-    ap.add_argument("--tsmech-options", default="-ts_theta_matrix_free -ksp_norm_type unpreconditioned -pc_use_amat 0",
-                    help="the tsmech peer's configuration (default: config/solid.opts's)")
+    ap.add_argument("--tsmech-options", default=None,
+                    help="the tsmech peer's configuration (default: the recommended one for the material and order, "
+                    "config/solid.opts's for the neo-Hookean material)")
     ap.add_argument("--dolfinx-options", default=None,
                     help="PETSc options of the DOLFINx peer, prefix dx_ (default: for the linear material one linear "
                     "solve per step with the matrix and preconditioner set up once, otherwise SNES's defaults)")
+    ap.add_argument("--log-view", action="store_true",
+                    help="print PETSc's -log_view of both peers (DOLFINx's: its steps, through petsc4py's PETSc.Log)")
     a = ap.parse_args()
     try:
         import dolfinx  # noqa: F401
@@ -221,10 +262,11 @@ def main():
                 uz_ts = (ts["q"][tipmask, 2] - ts["X"][tipmask, 2]).mean()
                 rel = abs(uz_ts - dx["uz"]) / abs(dx["uz"])
                 rows.append((order, material, dx["ndofs"], ts, dx, uz_ts, rel))
-                print("order %d %-10s %8d dofs: tsmech %.3f s/step (%d Newton, %d KSP), DOLFINx %.3f s/step (%d Newton, "
-                      "%d KSP); tip uz %.6e vs %.6e (rel. diff %.1e); DOLFINx/tsmech %.2f" %
-                      (order, material, dx["ndofs"], ts["step"], ts["snes"], ts["ksp"], dx["step"], dx["snes"], dx["ksp"],
-                       uz_ts, dx["uz"], rel, dx["step"] / ts["step"]), flush=True)
+                print("order %d %-10s %8d dofs: tsmech %.3f s/step, CPU %.3f s (%d Newton, %d KSP), DOLFINx %.3f s/step, "
+                      "CPU %.3f s (%d Newton, %d KSP); tip uz %.6e vs %.6e (rel. diff %.1e); DOLFINx/tsmech %.2f, CPU %.2f" %
+                      (order, material, dx["ndofs"], ts["step"], ts["cpu"], ts["snes"], ts["ksp"], dx["step"], dx["cpu"],
+                       dx["snes"], dx["ksp"], uz_ts, dx["uz"], rel, dx["step"] / ts["step"], dx["cpu"] / ts["cpu"]),
+                      flush=True)
     bad = [r for r in rows if r[6] > 1e-4]
     if bad:
         sys.exit("the peers disagree: %s" % ", ".join("order %d %s (%.1e)" % (r[0], r[1], r[6]) for r in bad))

@@ -12,9 +12,14 @@ freq    The cantilever's first bending frequency (1 x 0.1 x 0.1, nu = 0, inverse
         set), and the time of one step of the dynamic problem on it (config/solid.opts: midpoint2,
         matrix-free, CG + GAMG). P1 tetrahedra stop at 64 x 8 x 8 (--full: 128 x 16 x 16); beyond,
         the mesh and error are extrapolated with the observed rate and marked so.
-action  Per unknown: the force, the assembly of the tangent, the matrix-free tangent action and the
-        product with the assembled tangent, for every material and element at equal unknowns
-        (tests/solid/test_elements -bench_action).
+action  Per unknown: the force, the assembly of the tangent, the linearization of the matrix-free
+        action, the action and the product with the assembled tangent, and the matrix-free operator
+        M + K of a step (the action plus the product with the assembled consistent mass), for every material and element at equal unknowns
+        (tests/solid/test_elements -bench_action; CPU time, so that other jobs on the machine weigh
+        less): 15 795 unknowns, or with --action-size large 111 843 (P1 tetrahedra and Q1 hexahedra
+        on 128 x 16 x 16 boxes, P2 tetrahedra and Q2 hexahedra on 64 x 8 x 8: the size of the
+        DOLFINx comparison, bench/dolfinx_solid.py, where the matrices no longer fit in a cache);
+        --action-materials chooses the materials.
 petsc   PETSc's own DMPlexSNESComputeResidualFEM / DMPlexSNESComputeJacobianFEM /
         DMSNESComputeJacobianAction with pointwise functions (bench/solid_petscfem.c) against the
         model's kernels on the same Q1 and Q2 hexahedra.
@@ -39,6 +44,8 @@ ap.add_argument("--build", default="build")
 ap.add_argument("--parts", default="freq,action,petsc,hypre")
 ap.add_argument("--full", action="store_true")
 ap.add_argument("--repeat", type=int, default=1)
+ap.add_argument("--action-size", choices=("small", "large"), default="small")
+ap.add_argument("--action-materials", default="linear,svk,neohookean,neohookean_split,mooney_rivlin")
 a = ap.parse_args()
 parts = a.parts.split(",")
 elements = os.path.join(a.build, "tests/solid/test_elements")
@@ -116,13 +123,16 @@ if "freq" in parts:
 
 if "action" in parts:
     print("per unknown (ns): force, assembly of the tangent, matrix-free action, assembled product; nonzeros per row")
-    cells = {0: "64,8,8", 1: "32,4,4", 2: "64,8,8", 3: "32,4,4"}
+    if a.action_size == "small":
+        cells = {0: "64,8,8", 1: "32,4,4", 2: "64,8,8", 3: "32,4,4"}
+    else:
+        cells = {0: "128,16,16", 1: "64,8,8", 2: "128,16,16", 3: "64,8,8"}
     for kind in (0, 1, 2, 3):
-        for mat in ("linear", "svk", "neohookean", "neohookean_split", "mooney_rivlin"):
+        for mat in a.action_materials.split(","):
             out, _, _ = run([elements, "-bench_action", "-bench_kind", str(kind), "-bench_material", mat, "-bench_cells", cells[kind], "-bench_reps", "10"])
-            m = re.search(r"unknowns (\d+) force_ns (\S+) assembly_ns (\S+) linearize_ns (\S+) action_ns (\S+) matmult_ns (\S+) nnz \S+ nnz_per_row (\S+)", out)
-            n, fo, asm, lin, act, mm, nzr = m.groups()
-            print(f"  {KINDS[kind]:8s} {mat:16s} {n:>7s} unknowns  force {float(fo):8.1f}  assembly {float(asm):9.1f}  action {float(act):8.1f}  product {float(mm):8.1f}  action/product {float(act) / float(mm):5.2f}  nnz/row {nzr}")
+            m = re.search(r"unknowns (\d+) force_ns (\S+) assembly_ns (\S+) linearize_ns (\S+) action_ns (\S+) matmult_ns (\S+) nnz \S+ nnz_per_row (\S+) operator_ns (\S+)", out)
+            n, fo, asm, lin, act, mm, nzr, op = m.groups()
+            print(f"  {KINDS[kind]:8s} {mat:16s} {n:>7s} unknowns  force {float(fo):8.1f}  assembly {float(asm):9.1f}  linearize {float(lin):7.1f}  action {float(act):8.1f}  product {float(mm):8.1f}  action/product {float(act) / float(mm):5.2f}  M+K matrix-free {float(op):8.1f} (/product {float(op) / float(mm):4.2f})  nnz/row {nzr}")
 
 if "petsc" in parts:
     print("PETSc's FEM (DMPlexSNESComputeResidualFEM, ...JacobianFEM, DMSNESComputeJacobianAction) against the model, per unknown (ns)")

@@ -37,6 +37,120 @@ static void SolidElementTangent(const Solid *s, PetscInt c, PetscInt k, const So
   }
 }
 
+/*
+  Prepares the insertion of element matrices into J. On one rank, into a SeqAIJ matrix whose every
+  node's 3 rows hold the 3 columns of every node it shares a cell with (SolidCreatePattern()'s
+  pattern), the values are added in place: the places of the node pairs of every cell are found
+  once per matrix and nonzero state (s->aijoff) and each entry is then one addition, where
+  MatSetValues() searched its column in the row (two thirds of the assembly: bench/README.md, "The
+  solid's kernels"). The entries receive the same sums in the same order: the matrix is bitwise
+  the same. Otherwise (several ranks, another matrix type or pattern) *aa stays NULL and the cells
+  go through MatSetValues().
+*/
+static PetscErrorCode SolidCellMatrixSetUp(Solid *s, Mat J, PetscScalar **aa, const PetscInt **ia)
+{
+  const PetscInt   nen = s->nen;
+  PetscMPIInt      size;
+  PetscBool        seqaij, assembled, done, ok = PETSC_TRUE;
+  PetscObjectId    id;
+  PetscObjectState st;
+  PetscInt         nr;
+  const PetscInt  *ja;
+
+  PetscFunctionBegin;
+  *aa = NULL;
+  *ia = NULL;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)J), &size));
+  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATSEQAIJ, &seqaij));
+  if (size > 1 || !seqaij) PetscFunctionReturn(0);
+  PetscCall(MatAssembled(J, &assembled));
+  if (!assembled) PetscFunctionReturn(0);
+  PetscCall(PetscObjectGetId((PetscObject)J, &id));
+  PetscCall(MatGetNonzeroState(J, &st));
+  PetscCall(MatGetRowIJ(J, 0, PETSC_FALSE, PETSC_FALSE, &nr, ia, &ja, &done));
+  if (!done) PetscFunctionReturn(0);
+  if (!s->aijoff || id != s->aijid || st != s->aijstate) {
+    if (!s->aijoff) PetscCall(PetscMalloc1((size_t)nen * nen * s->ncells, &s->aijoff));
+    for (PetscInt c = 0; c < s->ncells && ok; c++) {
+      const PetscInt *go = &s->goff[nen * c];
+
+      for (PetscInt a = 0; a < nen && ok; a++) {
+        for (PetscInt b = 0; b < nen && ok; b++) {
+          const PetscInt r = go[a], col = go[b];
+          PetscInt       lo = (*ia)[r], hi = (*ia)[r + 1] - 1, off;
+
+          /* the column's place in the first row, then the same place in the node's other rows */
+          while (lo < hi) {
+            const PetscInt mid = (lo + hi) / 2;
+
+            if (ja[mid] < col) lo = mid + 1;
+            else hi = mid;
+          }
+          off = lo - (*ia)[r];
+          for (PetscInt i = 0; i < 3 && ok; i++)
+            for (PetscInt k = 0; k < 3 && ok; k++) {
+              const PetscInt q = (*ia)[r + i] + off + k;
+
+              if (r + i >= nr || q >= (*ia)[r + i + 1] || ja[q] != col + k) ok = PETSC_FALSE;
+            }
+          s->aijoff[((size_t)c * nen + a) * nen + b] = off;
+        }
+      }
+    }
+    s->aijid    = ok ? id : 0;
+    s->aijstate = st;
+  }
+  if (!ok) {
+    PetscCall(MatRestoreRowIJ(J, 0, PETSC_FALSE, PETSC_FALSE, &nr, ia, &ja, &done));
+    *ia = NULL;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatSeqAIJGetArray(J, aa));
+  PetscFunctionReturn(0);
+}
+
+/* Ends what SolidCellMatrixSetUp() began */
+static PetscErrorCode SolidCellMatrixEnd(Mat J, PetscScalar **aa, const PetscInt **ia)
+{
+  PetscInt        nr;
+  const PetscInt *ja = NULL;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  if (!*aa) PetscFunctionReturn(0);
+  PetscCall(MatSeqAIJRestoreArray(J, aa));
+  PetscCall(MatRestoreRowIJ(J, 0, PETSC_FALSE, PETSC_FALSE, &nr, ia, &ja, &done));
+  *ia = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* Adds the element matrix Ke (3 nen square; row (a, i), column (b, k)) of cell c into J: in place
+   where SolidCellMatrixSetUp() gave the values aa, otherwise by MatSetValues() */
+static PetscErrorCode SolidCellMatrixAdd(const Solid *s, PetscInt c, const PetscReal Ke[], PetscScalar *aa, const PetscInt *ia, Mat J)
+{
+  const PetscInt nen = s->nen, n = 3 * nen;
+
+  PetscFunctionBegin;
+  if (aa) {
+    const PetscInt *go = &s->goff[nen * c], *off = &s->aijoff[(size_t)c * nen * nen];
+
+    for (PetscInt a = 0; a < nen; a++)
+      for (PetscInt i = 0; i < 3; i++) {
+        PetscScalar     *row = aa + ia[go[a] + i];
+        const PetscReal *ke  = &Ke[(3 * a + i) * n];
+
+        for (PetscInt b = 0; b < nen; b++)
+          for (PetscInt k = 0; k < 3; k++) row[off[a * nen + b] + k] += ke[3 * b + k];
+      }
+  } else {
+    PetscInt idx[3 * SOLID_MAX_NEN];
+
+    SolidCellIndices(s, c, idx);
+    PetscCall(MatSetValues(J, n, idx, n, idx, Ke, ADD_VALUES));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode SolidGetLocal(const Solid *s, Vec x, Vec *xl, const PetscScalar **a)
 {
   PetscFunctionBegin;
@@ -146,13 +260,15 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
    configuration, without loads) and the follower loads' stiffness into the assembled J */
 PetscErrorCode SolidAddElementTangents(Solid *s, PetscReal t, const PetscScalar x[], PetscReal scale, Mat J)
 {
-  const PetscInt n = 3 * s->nen;
-  PetscReal      F[9], *Ke;
-  PetscInt       idx[3 * SOLID_MAX_NEN];
-  SolidPoint     p;
+  const PetscInt  n = 3 * s->nen;
+  PetscReal       F[9], *Ke;
+  PetscScalar    *aa;
+  const PetscInt *ia;
+  SolidPoint      p;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(n * n, &Ke));
+  PetscCall(SolidCellMatrixSetUp(s, J, &aa, &ia));
   for (PetscInt c = 0; c < s->ncells; c++) {
     PetscBool ok = PETSC_TRUE;
 
@@ -170,9 +286,9 @@ PetscErrorCode SolidAddElementTangents(Solid *s, PetscReal t, const PetscScalar 
       if (ok) SolidElementTangent(s, c, k, &p, SolidWeight(s, c, k) * scale, Ke);
     }
     if (!ok) continue;
-    SolidCellIndices(s, c, idx);
-    PetscCall(MatSetValues(J, n, idx, n, idx, Ke, ADD_VALUES));
+    PetscCall(SolidCellMatrixAdd(s, c, Ke, aa, ia, J));
   }
+  PetscCall(SolidCellMatrixEnd(J, &aa, &ia));
   PetscCall(PetscFree(Ke));
   if (x && s->follower) PetscCall(SolidLoadsAddTangent(s, t, x, scale, J));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
@@ -194,7 +310,8 @@ PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   PetscCall(SolidAddElementTangents(s, t, x, cK, J));
   PetscCall(SolidRestoreLocal(s, &ql, &x));
-  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SAME_NONZERO_PATTERN));
+  /* the mass has a third of the tangent's couplings (SolidCreateMassPattern()) */
+  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SUBSET_NONZERO_PATTERN));
   if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
   PetscCall(MatGetNearNullSpace(J, &nsp));
   if (!nsp) PetscCall(MatSetNearNullSpace(J, s->nullsp));
@@ -459,6 +576,52 @@ PetscErrorCode SolidCreatePattern(Solid *s, Mat *A)
 }
 
 /*
+  A matrix with the mass's couplings: component i of a node with component i of every node it
+  shares a cell with (M = M_s x I3), a third of the tangent's pattern, so that the products with
+  the mass (the residual, and the matrix-free operator M + K of every Krylov iteration) stream a
+  third of the entries: the sums are those of the full pattern without its explicit zeros, the
+  same bits. Counted with MATPREALLOCATOR as SolidCreatePattern().
+*/
+PetscErrorCode SolidCreateMassPattern(Solid *s, Mat *A)
+{
+  MPI_Comm   comm = PetscObjectComm((PetscObject)s->dm);
+  PetscReal *zeros;
+  PetscInt   m, M, idx[SOLID_MAX_NEN];
+  Vec        x;
+  Mat        pre;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(s->dm, &x));
+  PetscCall(VecGetLocalSize(x, &m));
+  PetscCall(VecGetSize(x, &M));
+  PetscCall(DMRestoreGlobalVector(s->dm, &x));
+  PetscCall(MatCreate(comm, &pre));
+  PetscCall(MatSetType(pre, MATPREALLOCATOR));
+  PetscCall(MatSetSizes(pre, m, m, M, M));
+  /* block size 1: MatPreallocatorPreallocate() fills whole blocks otherwise */
+  PetscCall(MatSetBlockSize(pre, 1));
+  PetscCall(MatSetUp(pre));
+  PetscCall(PetscCalloc1(s->nen * s->nen, &zeros));
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    for (PetscInt i = 0; i < 3; i++) {
+      for (PetscInt a = 0; a < s->nen; a++) idx[a] = s->goff[s->nen * c + a] + i;
+      PetscCall(MatSetValues(pre, s->nen, idx, s->nen, idx, zeros, INSERT_VALUES));
+    }
+  }
+  PetscCall(PetscFree(zeros));
+  PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetSizes(*A, m, m, M, M));
+  PetscCall(MatSetBlockSize(*A, 3));
+  PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, *A));
+  PetscCall(MatDestroy(&pre));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*
   The mass. P1 tetrahedra: consistent rho V0/20 (1 + delta_ab) I3 per element, or lumped rho V0/4
   per vertex. Other cells: consistent M_ab = sum_k rho N_a N_b w_k I3 with a rule exact for the
   integrand on affine cells (degree 2 order on tetrahedra, order + 1 Gauss points per direction on
@@ -468,9 +631,9 @@ PetscErrorCode SolidCreatePattern(Solid *s, Mat *A)
 */
 PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
 {
-  const PetscInt     nen = s->nen, n = 3 * nen;
-  PetscReal         *Me, *Ms;
-  PetscInt           idx[3 * SOLID_MAX_NEN], nq = 0;
+  const PetscInt     nen = s->nen;
+  PetscReal         *Ms;
+  PetscInt           nq   = 0, idx[SOLID_MAX_NEN];
   PetscQuadrature    quad = NULL;
   PetscTabulation    T    = NULL;
   const PetscReal   *qw   = NULL;
@@ -478,7 +641,7 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
   const PetscBool    p1   = s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(n * n, &Me, nen * nen, &Ms));
+  PetscCall(PetscMalloc1(nen * nen, &Ms));
   if (!p1) {
     const PetscReal *qp;
 
@@ -492,12 +655,8 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
     if (p1) {
       const PetscReal m = s->rho * s->vol[c];
 
-      for (PetscInt r = 0; r < 12; r++)
-        for (PetscInt k = 0; k < 12; k++) {
-          const PetscInt a = r / 3, i = r % 3, b = k / 3, j = k % 3;
-
-          Me[12 * r + k] = i != j ? 0.0 : (lumped ? (a == b ? m / 4 : 0.0) : m / 20 * (a == b ? 2.0 : 1.0));
-        }
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt b = 0; b < 4; b++) Ms[4 * a + b] = lumped ? (a == b ? m / 4 : 0.0) : m / 20 * (a == b ? 2.0 : 1.0);
     } else {
       const PetscInt *o = &s->loff[nen * c];
 
@@ -523,18 +682,19 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
         for (PetscInt a = 0; a < nen; a++)
           for (PetscInt b = 0; b < nen; b++) Ms[a * nen + b] = a == b ? Ms[a * nen + a] * m / d : 0.0;
       }
-      for (PetscInt r = 0; r < n; r++)
-        for (PetscInt k = 0; k < n; k++) Me[n * r + k] = r % 3 != k % 3 ? 0.0 : Ms[(r / 3) * nen + k / 3];
     }
-    SolidCellIndices(s, c, idx);
-    PetscCall(MatSetValues(M, n, idx, n, idx, Me, ADD_VALUES));
+    /* M = M_s x I3: the scalar element mass into each component's couplings (SolidCreateMassPattern()) */
+    for (PetscInt i = 0; i < 3; i++) {
+      for (PetscInt a = 0; a < nen; a++) idx[a] = s->goff[nen * c + a] + i;
+      PetscCall(MatSetValues(M, nen, idx, nen, idx, Ms, ADD_VALUES));
+    }
   }
   if (!p1) {
     PetscCall(VecRestoreArrayRead(s->Xref, &X));
     PetscCall(PetscTabulationDestroy(&T));
     PetscCall(PetscQuadratureDestroy(&quad));
   }
-  PetscCall(PetscFree2(Me, Ms));
+  PetscCall(PetscFree(Ms));
   PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);

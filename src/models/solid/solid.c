@@ -56,6 +56,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(VecDestroy(&s->work));
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
+  PetscCall(PetscFree(s->aijoff));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
   PetscCall(SolidBodyDestroy(&s->body));
@@ -303,7 +304,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   /* matrices: the exact vertex couplings of the mesh, block size 3 */
   PetscCall(SolidCreatePattern(s, &J));
-  PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->M));
+  PetscCall(SolidCreateMassPattern(s, &s->M));
   PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
   if (s->beta != 0) {
     PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));

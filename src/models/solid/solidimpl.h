@@ -172,6 +172,12 @@ struct _n_Solid {
   SolidConstraints        bc;    /* constraints.c */
   MechTimeFunction        gtime; /* gravity's time function (NULL: constant) */
   SolidBody               body;  /* the body force b(t, X) (bodyforce.c; NULL: none) */
+  /* direct insertion into a sequential AIJ matrix (elements.c, SolidCellMatrixSetUp()): per cell
+     and node pair (a, b), where node b's first column lies in node a's rows, from the row's start;
+     valid for the matrix of id aijid in the nonzero state aijstate */
+  PetscInt        *aijoff;
+  PetscObjectId    aijid;
+  PetscObjectState aijstate;
 };
 
 static inline PetscReal SolidDet3(const PetscReal A[9])
@@ -256,6 +262,7 @@ PETSC_INTERN PetscErrorCode SolidPotential(MechSystem, PetscReal, Vec, Vec, Pets
 PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
 PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);
 PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, Mat *);
+PETSC_INTERN PetscErrorCode SolidCreateMassPattern(Solid *, Mat *);
 PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
 
 /* constraints.c */
