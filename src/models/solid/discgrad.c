@@ -126,7 +126,7 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
   PetscCall(PetscFree(Ke));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SAME_NONZERO_PATTERN));
+  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SUBSET_NONZERO_PATTERN));
   if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
   PetscCall(MatGetNearNullSpace(J, &nsp));
   if (!nsp) PetscCall(MatSetNearNullSpace(J, s->nullsp));
