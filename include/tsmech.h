@@ -316,6 +316,8 @@ PETSC_EXTERN PetscErrorCode MechSystemComputeResidualScale(MechSystem, PetscReal
    scale; the scale is evaluated where the residual is within TSMECH_ROUNDOFF_GATE of that floor */
 #define TSMECH_ROUNDOFF_FACTOR 4
 #define TSMECH_ROUNDOFF_GATE   2
+/* ... and, where Newton stagnates (the residual not halved by an iteration), at most this factor */
+#define TSMECH_ROUNDOFF_STUCK 32
 /* J = cK K + cD D + cM M */
 PETSC_EXTERN PetscErrorCode MechSystemComputeOperator(MechSystem, PetscReal, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J);
 /* P = cK K~ + cD D~ + cM M with the semidefinite approximation of MechSystemSetTangentDefinite()

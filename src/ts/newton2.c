@@ -605,7 +605,9 @@ PetscErrorCode TSMechNewtonSNESJacobian(SNES snes, Vec x, Mat J, Mat P, void *ct
   failed the step. S costs two force evaluations, so it is evaluated at most once a step and only
   where it can decide: at the first step, when the residual is within TSMECH_ROUNDOFF_GATE of the
   floor of the last step that evaluated it (S moves little from step to step), or when Newton
-  stagnates (the residual not halved), which also covers a scale that jumped (contact). Ordinary
+  stagnates (the residual not halved), which also covers a scale that jumped (contact); a
+  stagnating Newton is accepted up to TSMECH_ROUNDOFF_STUCK eps S (a residual that no iteration
+  halves is round-off: the solid's discrete gradient stagnates at 16 eps S). Ordinary
   steps converge by the default test before any of this. fnorm and S are global: every rank
   decides alike. A type may set the floor to a multiple of S and test it only where Newton
   stagnates (TSMechNewtonSetRoundoffFloor(), gauss2).
@@ -627,8 +629,8 @@ static PetscErrorCode NewtonSNESConverged(SNES snes, PetscInt it, PetscReal xnor
       PetscCall(MechSystemComputeResidualScale(nw->sys, ts->ptime, nw->q0, nw->v0, ts->time_step, &nw->rscale));
       nw->rscaleprev = nw->rscale;
     }
-    if (nw->rscale >= 0 && (stuck || !nw->floorstuck) && fnorm <= TSMECH_ROUNDOFF_FACTOR * eps * nw->floorfactor * nw->rscale) {
-      PetscCall(PetscInfo(snes, "Converged: residual norm %g at the round-off of its terms (%g eps times the residual scale %g)\n", (double)fnorm, (double)TSMECH_ROUNDOFF_FACTOR, (double)nw->rscale));
+    if (nw->rscale >= 0 && (stuck || !nw->floorstuck) && fnorm <= (stuck ? TSMECH_ROUNDOFF_STUCK : TSMECH_ROUNDOFF_FACTOR) * eps * nw->floorfactor * nw->rscale) {
+      PetscCall(PetscInfo(snes, "Converged: residual norm %g at the round-off of its terms (%g eps times the residual scale %g%s)\n", (double)fnorm, (double)(stuck ? TSMECH_ROUNDOFF_STUCK : TSMECH_ROUNDOFF_FACTOR), (double)nw->rscale, stuck ? ", Newton stagnating" : ""));
       *reason = SNES_CONVERGED_FNORM_ABS;
     }
   }
