@@ -310,7 +310,7 @@ PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   PetscCall(SolidAddElementTangents(s, t, x, cK, J));
   PetscCall(SolidRestoreLocal(s, &ql, &x));
-  /* the mass has a third of the tangent's couplings (SolidCreateMassPattern()) */
+  /* the mass has a third of the tangent's couplings (SolidCreatePattern(), mass) */
   if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SUBSET_NONZERO_PATTERN));
   if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
   PetscCall(MatGetNearNullSpace(J, &nsp));
@@ -538,51 +538,12 @@ PetscErrorCode SolidMomentum(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRea
   zeros). The couplings are counted with MATPREALLOCATOR from the cells' nodes (it sends the rows
   of nodes owned elsewhere to their owners): DMCreateMatrix() derives the same pattern from the
   mesh's adjacency, at several times the cost (26 s against 3 s for 1.6 million cells).
+  mass: the mass's couplings only, component i of a node with component i of every node it shares
+  a cell with (M = M_s x I3), a third of the tangent's pattern, so that the products with the mass
+  (the residual, and the matrix-free operator M + K of every Krylov iteration) stream a third of
+  the entries: the sums are those of the full pattern without its explicit zeros, the same bits.
 */
-PetscErrorCode SolidCreatePattern(Solid *s, Mat *A)
-{
-  MPI_Comm   comm = PetscObjectComm((PetscObject)s->dm);
-  PetscReal *zeros;
-  PetscInt   m, M, bidx[SOLID_MAX_NEN];
-  Vec        x;
-  Mat        pre;
-
-  PetscFunctionBegin;
-  PetscCall(DMGetGlobalVector(s->dm, &x));
-  PetscCall(VecGetLocalSize(x, &m));
-  PetscCall(VecGetSize(x, &M));
-  PetscCall(DMRestoreGlobalVector(s->dm, &x));
-  PetscCall(MatCreate(comm, &pre));
-  PetscCall(MatSetType(pre, MATPREALLOCATOR));
-  PetscCall(MatSetSizes(pre, m, m, M, M));
-  PetscCall(MatSetBlockSize(pre, 3));
-  PetscCall(MatSetUp(pre));
-  PetscCall(PetscCalloc1(9 * s->nen * s->nen, &zeros));
-  for (PetscInt c = 0; c < s->ncells; c++) {
-    for (PetscInt a = 0; a < s->nen; a++) bidx[a] = s->goff[s->nen * c + a] / 3;
-    PetscCall(MatSetValuesBlocked(pre, s->nen, bidx, s->nen, bidx, zeros, INSERT_VALUES));
-  }
-  PetscCall(PetscFree(zeros));
-  PetscCall(MatAssemblyBegin(pre, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(pre, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatCreate(comm, A));
-  PetscCall(MatSetType(*A, MATAIJ));
-  PetscCall(MatSetSizes(*A, m, m, M, M));
-  PetscCall(MatSetBlockSize(*A, 3));
-  PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, *A));
-  PetscCall(MatDestroy(&pre));
-  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
-  PetscFunctionReturn(0);
-}
-
-/*
-  A matrix with the mass's couplings: component i of a node with component i of every node it
-  shares a cell with (M = M_s x I3), a third of the tangent's pattern, so that the products with
-  the mass (the residual, and the matrix-free operator M + K of every Krylov iteration) stream a
-  third of the entries: the sums are those of the full pattern without its explicit zeros, the
-  same bits. Counted with MATPREALLOCATOR as SolidCreatePattern().
-*/
-PetscErrorCode SolidCreateMassPattern(Solid *s, Mat *A)
+PetscErrorCode SolidCreatePattern(Solid *s, PetscBool mass, Mat *A)
 {
   MPI_Comm   comm = PetscObjectComm((PetscObject)s->dm);
   PetscReal *zeros;
@@ -598,14 +559,19 @@ PetscErrorCode SolidCreateMassPattern(Solid *s, Mat *A)
   PetscCall(MatCreate(comm, &pre));
   PetscCall(MatSetType(pre, MATPREALLOCATOR));
   PetscCall(MatSetSizes(pre, m, m, M, M));
-  /* block size 1: MatPreallocatorPreallocate() fills whole blocks otherwise */
-  PetscCall(MatSetBlockSize(pre, 1));
+  /* the mass's block size 1: MatPreallocatorPreallocate() fills whole blocks otherwise */
+  PetscCall(MatSetBlockSize(pre, mass ? 1 : 3));
   PetscCall(MatSetUp(pre));
-  PetscCall(PetscCalloc1(s->nen * s->nen, &zeros));
+  PetscCall(PetscCalloc1(9 * s->nen * s->nen, &zeros));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    for (PetscInt i = 0; i < 3; i++) {
-      for (PetscInt a = 0; a < s->nen; a++) idx[a] = s->goff[s->nen * c + a] + i;
-      PetscCall(MatSetValues(pre, s->nen, idx, s->nen, idx, zeros, INSERT_VALUES));
+    if (mass) {
+      for (PetscInt i = 0; i < 3; i++) {
+        for (PetscInt a = 0; a < s->nen; a++) idx[a] = s->goff[s->nen * c + a] + i;
+        PetscCall(MatSetValues(pre, s->nen, idx, s->nen, idx, zeros, INSERT_VALUES));
+      }
+    } else {
+      for (PetscInt a = 0; a < s->nen; a++) idx[a] = s->goff[s->nen * c + a] / 3;
+      PetscCall(MatSetValuesBlocked(pre, s->nen, idx, s->nen, idx, zeros, INSERT_VALUES));
     }
   }
   PetscCall(PetscFree(zeros));
@@ -683,7 +649,7 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
           for (PetscInt b = 0; b < nen; b++) Ms[a * nen + b] = a == b ? Ms[a * nen + a] * m / d : 0.0;
       }
     }
-    /* M = M_s x I3: the scalar element mass into each component's couplings (SolidCreateMassPattern()) */
+    /* M = M_s x I3: the scalar element mass into each component's couplings (SolidCreatePattern(), mass) */
     for (PetscInt i = 0; i < 3; i++) {
       for (PetscInt a = 0; a < nen; a++) idx[a] = s->goff[nen * c + a] + i;
       PetscCall(MatSetValues(M, nen, idx, nen, idx, Ms, ADD_VALUES));

@@ -303,8 +303,8 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetDM(sy, dm));
 
   /* matrices: the exact vertex couplings of the mesh, block size 3 */
-  PetscCall(SolidCreatePattern(s, &J));
-  PetscCall(SolidCreateMassPattern(s, &s->M));
+  PetscCall(SolidCreatePattern(s, PETSC_FALSE, &J));
+  PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
   PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
   if (s->beta != 0) {
     PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));

@@ -261,8 +261,7 @@ PETSC_INTERN PetscErrorCode SolidTangentApply(MechSystem, Vec, Vec, void *);
 PETSC_INTERN PetscErrorCode SolidPotential(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
 PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
 PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);
-PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, Mat *);
-PETSC_INTERN PetscErrorCode SolidCreateMassPattern(Solid *, Mat *);
+PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, PetscBool mass, Mat *);
 PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
 
 /* constraints.c */
