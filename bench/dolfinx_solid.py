@@ -212,14 +212,17 @@ def dolfinx_options(a, material):
 
 
 def tsmech_options(a, order, material):
-    """The tsmech peer's configuration: README's recommended one for the material (config/solid.opts for the
-    neo-Hookean material; config/solid_linear.opts for the linear one: a linear problem takes one Newton iteration per
+    """The tsmech peer's configuration: README's recommended one for the material and order (config/solid.opts for
+    the neo-Hookean material on linear elements, config/solid_quadratic.opts on quadratic ones; config/solid_linear.opts for the linear one: a linear problem takes one Newton iteration per
     step whatever the norm, so CG tests its natural preconditioned norm, and the operator M + K, which never changes,
     is assembled once: its product is cheaper than the matrix-free action plus the consistent mass's product)"""
     if a.tsmech_options is not None:
         return a.tsmech_options
     if material == "linear":
         return ""
+    if order == 2:
+        # config/solid_quadratic.opts: on quadratic elements CG's natural norm costs no Newton iteration
+        return "-ts_theta_matrix_free -pc_use_amat 0"
     return "-ts_theta_matrix_free -ksp_norm_type unpreconditioned -pc_use_amat 0"
 
 
