@@ -210,12 +210,7 @@ PetscErrorCode MechSystemComputeDiscreteGradientOperator(MechSystem sys, PetscRe
   PetscCall(MatZeroEntries(J));
   PetscCall(MechSystemAgree(sys, (*sys->discgradjac)(sys, t, q0, q1, v, cK, cD, J, sys->discgradctx), "discrete gradient derivative"));
   if (sys->fixed) PetscCall(MatZeroRowsColumnsIS(J, sys->fixed, 0.0, NULL, NULL));
-  if (cM != 0) {
-    if (sys->massdiag) {
-      PetscCall(VecAXPBY(sys->work, cM, 0.0, sys->Mdiag));
-      PetscCall(MatDiagonalSet(J, sys->work, ADD_VALUES));
-    } else PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
-  }
+  PetscCall(MechSystemAddMass_Private(sys, cM, J));
   PetscCall(PetscLogEventEnd(MECH_Operator, sys, J, 0, 0));
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(0);

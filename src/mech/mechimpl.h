@@ -131,6 +131,8 @@ PETSC_INTERN PetscLogStage MECH_StageAssembly, MECH_StageIO;
 PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
 /* The matrix of MechSystemSetTangent(), built again if it was released (not a new reference) */
 PETSC_INTERN PetscErrorCode MechSystemGetPattern(MechSystem, Mat *);
+/* J += cM M with the decoupled mass (MechSystemComputeOperator() and the discrete gradient's) */
+PETSC_INTERN PetscErrorCode MechSystemAddMass_Private(MechSystem, PetscReal, Mat);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */
 PETSC_INTERN PetscErrorCode MechSystemSetUpFirstOrder(MechSystem, TS, Vec q, Vec v);
 /* Unpack X = [q; v] */

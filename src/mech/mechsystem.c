@@ -1904,14 +1904,21 @@ static PetscErrorCode MechSystemComputeOperator_Private(MechSystem sys, MechTang
     PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
   }
-  if (cM != 0) {
-    if (sys->massdiag) {
-      PetscCall(VecAXPBY(sys->work, cM, 0.0, sys->Mdiag));
-      PetscCall(MatDiagonalSet(J, sys->work, ADD_VALUES));
-    } else PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
-  }
+  PetscCall(MechSystemAddMass_Private(sys, cM, J));
   PetscCall(PetscLogEventEnd(MECH_Operator, sys, J, 0, 0));
   PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(0);
+}
+
+/* J += cM M (the decoupled mass: its diagonal, or its own pattern, a subset of the operator's) */
+PetscErrorCode MechSystemAddMass_Private(MechSystem sys, PetscReal cM, Mat J)
+{
+  PetscFunctionBegin;
+  if (cM == 0) PetscFunctionReturn(0);
+  if (sys->massdiag) {
+    PetscCall(VecAXPBY(sys->work, cM, 0.0, sys->Mdiag));
+    PetscCall(MatDiagonalSet(J, sys->work, ADD_VALUES));
+  } else PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
   PetscFunctionReturn(0);
 }
 

@@ -539,16 +539,25 @@ PetscErrorCode TSMechGetProperties(TS ts, TSMechProperties *p)
   PetscFunctionReturn(0);
 }
 
+/* The family operations of ts's type, which must keep history between steps */
+static PetscErrorCode HistoryOps(TS ts, const TSMechFamilyOps **ops)
+{
+  TSType type;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetType(ts, &type));
+  PetscCall(TypeOps(type, ops));
+  PetscCheck(*ops && (*ops)->history, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TS type %s keeps no history between steps", type ? type : "(none)");
+  PetscFunctionReturn(0);
+}
+
 /* TSMechSaveHistory - The velocity at the start of the last step of a type that keeps history, and whether there is one */
 PetscErrorCode TSMechSaveHistory(TS ts, Vec vprev, PetscBool *has)
 {
   const TSMechFamilyOps *ops;
-  TSType                 type;
 
   PetscFunctionBegin;
-  PetscCall(TSGetType(ts, &type));
-  PetscCall(TypeOps(type, &ops));
-  PetscCheck(ops && ops->history, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TS type %s keeps no history between steps", type ? type : "(none)");
+  PetscCall(HistoryOps(ts, &ops));
   PetscCall((*ops->savehistory)(ts, vprev, has));
   PetscFunctionReturn(0);
 }
@@ -560,12 +569,9 @@ PetscErrorCode TSMechSaveHistory(TS ts, Vec vprev, PetscBool *has)
 PetscErrorCode TSMechLoadHistory(TS ts, Vec vprev)
 {
   const TSMechFamilyOps *ops;
-  TSType                 type;
 
   PetscFunctionBegin;
-  PetscCall(TSGetType(ts, &type));
-  PetscCall(TypeOps(type, &ops));
-  PetscCheck(ops && ops->history, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONG, "TS type %s keeps no history between steps", type ? type : "(none)");
+  PetscCall(HistoryOps(ts, &ops));
   PetscCall((*ops->loadhistory)(ts, vprev));
   PetscFunctionReturn(0);
 }

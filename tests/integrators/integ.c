@@ -147,3 +147,28 @@ PetscErrorCode IntegRun(MechSystem sys, const char type[], const char opts[], Pe
   PetscCall(TSDestroy(&ts));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode IntegNumberAfter(MPI_Comm comm, const char name[], const char key[], PetscInt *num)
+{
+  PetscMPIInt rank;
+  long        val = -1;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE *fp;
+    char  line[1024], *at;
+
+    fp = fopen(name, "r");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", name);
+    while (fgets(line, sizeof(line), fp))
+      if ((at = strstr(line, key))) {
+        if (sscanf(at + strlen(key), "%ld", &val) != 1) val = 0;
+        break;
+      }
+    (void)fclose(fp);
+  }
+  PetscCallMPI(MPI_Bcast(&val, 1, MPI_LONG, 0, comm));
+  *num = (PetscInt)val;
+  PetscFunctionReturn(0);
+}

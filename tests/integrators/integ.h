@@ -22,4 +22,7 @@ PetscReal IntegRelDiffArray(PetscInt n, const PetscReal *a, const PetscReal *b);
    options `opts` (inserted under a fresh prefix, cleared afterwards), calling monitor (if not
    NULL) at every step. q, v (created here) hold the final state; its the Newton iterations. */
 PetscErrorCode IntegRun(MechSystem, const char type[], const char opts[], PetscReal dt, PetscInt nsteps, PetscErrorCode (*monitor)(TS, PetscInt, PetscReal, Vec, void *), void *ctx, Vec *q, Vec *v, PetscInt *its);
+/* The number after key in the text file name (read on the first rank, given to every rank): 0 if
+   none follows key, -1 if key is not there (a -ts_view's counts) */
+PetscErrorCode IntegNumberAfter(MPI_Comm, const char name[], const char key[], PetscInt *num);
 #endif

@@ -326,29 +326,6 @@ static PetscErrorCode WatchMonitor(TS ts, PetscInt step, PetscReal t, Vec X, voi
   PetscFunctionReturn(0);
 }
 
-/* The number after key in the text file name (read on the first rank), or -1 if key is not there */
-static PetscErrorCode NumberAfter(MPI_Comm comm, const char name[], const char key[], PetscInt *num)
-{
-  PetscMPIInt rank;
-  long        val = -1;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!rank) {
-    FILE *fp;
-    char  line[1024], *at;
-
-    fp = fopen(name, "r");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", name);
-    while (fgets(line, sizeof(line), fp))
-      if ((at = strstr(line, key)) && sscanf(at + strlen(key), "%ld", &val) == 1) break;
-    (void)fclose(fp);
-  }
-  PetscCallMPI(MPI_Bcast(&val, 1, MPI_LONG, 0, comm));
-  *num = (PetscInt)val;
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode RunWatchView(const char model[], const char mopts[], const char type[], const char opts[], PetscReal dt, PetscInt n, PetscBool momentum, PetscReal trel, const char view[], Watch *w)
 {
   MechSystem sys;
@@ -563,7 +540,7 @@ int main(int argc, char **argv)
     PetscInt rebuilds = -1;
 
     PetscCall(RunWatchView("cloth", "-cloth_n 10 -cloth_c 0 -cloth_drag 0", "discgrad2", "-snes_rtol 1e-10 -snes_atol 1e-13 -snes_stol 0 -ts_discgrad2_matrix_free", 1e-2, 200, PETSC_FALSE, 0, "test_discgrad_view.txt", &w));
-    PetscCall(NumberAfter(comm, "test_discgrad_view.txt", "preconditioning matrix assembled ", &rebuilds));
+    PetscCall(IntegNumberAfter(comm, "test_discgrad_view.txt", "preconditioning matrix assembled ", &rebuilds));
     PetscCall(PetscPrintf(comm, "discgrad2 -ts_discgrad2_matrix_free on the cloth: %" PetscInt_FMT " Newton iterations, the preconditioning matrix assembled %" PetscInt_FMT " times\n", w.its, rebuilds));
     TestCheck(comm, w.maxdrift / w.content <= 10 * rtol, "discgrad2 -ts_discgrad2_matrix_free on the cloth: energy drift %g", (double)(w.maxdrift / w.content));
     TestCheck(comm, rebuilds >= 1 && rebuilds < w.its / 2, "discgrad2 -ts_discgrad2_matrix_free: the preconditioning matrix assembled %" PetscInt_FMT " times in %" PetscInt_FMT " Newton iterations: not lagged by the Newton object", rebuilds, w.its);

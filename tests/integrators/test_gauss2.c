@@ -205,32 +205,6 @@ static PetscErrorCode ViewMonitor(TS ts, PetscInt step, PetscReal t, Vec X, void
   PetscFunctionReturn(0);
 }
 
-/* The number after key in the text file name (read on the first rank): 0 if none follows it, -1 if key is not there */
-static PetscErrorCode NumberAfter(MPI_Comm comm, const char name[], const char key[], PetscInt *num)
-{
-  PetscMPIInt rank;
-  long        val = -1;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!rank) {
-    FILE *fp;
-    char  line[1024], *at;
-
-    fp = fopen(name, "r");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", name);
-    while (fgets(line, sizeof(line), fp))
-      if ((at = strstr(line, key))) {
-        if (sscanf(at + strlen(key), "%ld", &val) != 1) val = 0;
-        break;
-      }
-    (void)fclose(fp);
-  }
-  PetscCallMPI(MPI_Bcast(&val, 1, MPI_LONG, 0, comm));
-  *num = (PetscInt)val;
-  PetscFunctionReturn(0);
-}
-
 /*
   Part 5: gauss2's blocks from the shared Newton object (newton2.c, docs/solvers.md §7) on the cloth,
   s = 2: -ts_gauss2_pc_reduced (blocks of the reduced pattern) and -ts_gauss2_matrix_free (blocks
@@ -254,7 +228,7 @@ static PetscErrorCode CheckNewtonObject(MPI_Comm comm, PetscInt *failures)
   PetscCall(IntegRun(sys, "gauss2", base, dt, steps, NULL, NULL, &qa, &va, NULL));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -ts_gauss2_pc_reduced", base));
   PetscCall(IntegRun(sys, "gauss2", opts, dt, steps, ViewMonitor, &vc, &qb, &vb, NULL));
-  PetscCall(NumberAfter(comm, vc.name, "Blocks of the model's reduced pattern", &reduced));
+  PetscCall(IntegNumberAfter(comm, vc.name, "Blocks of the model's reduced pattern", &reduced));
   PetscCall(RelDiff(qb, vb, qa, va, &rel));
   PetscCall(PetscPrintf(comm, "gauss2 s = 2 on the cloth, -ts_gauss2_pc_reduced: relative difference %.3e to the full blocks (tolerance 1e-8); %s\n", (double)rel, reduced < 0 ? "the view does not name the reduced blocks" : "the view names the reduced blocks"));
   if (reduced < 0) {
@@ -269,7 +243,7 @@ static PetscErrorCode CheckNewtonObject(MPI_Comm comm, PetscInt *failures)
   }
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -ts_gauss2_matrix_free", base));
   PetscCall(IntegRun(sys, "gauss2", opts, dt, steps, ViewMonitor, &vc, &qb, &vb, NULL));
-  PetscCall(NumberAfter(comm, vc.name, "Preconditioner's blocks assembled at ", &blocks));
+  PetscCall(IntegNumberAfter(comm, vc.name, "Preconditioner's blocks assembled at ", &blocks));
   PetscCall(RelDiff(qb, vb, qa, va, &rel));
   PetscCall(PetscPrintf(comm, "gauss2 s = 2 on the cloth, -ts_gauss2_matrix_free: blocks assembled at %" PetscInt_FMT " of %" PetscInt_FMT " steps, relative difference %.3e (tolerance 1e-8)\n", blocks, steps, (double)rel));
   if (!(blocks >= 1 && blocks < steps)) {
@@ -312,10 +286,10 @@ static PetscErrorCode CheckDirect(MPI_Comm comm, PetscInt *failures)
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_gauss2_stages %" PetscInt_FMT " -ts_gauss2_direct_max 0 %s", s, Tight));
     PetscCall(IntegRun(sys, "gauss2", opts, dt, steps, ViewMonitor, &vc, &qa, &va, NULL));
-    PetscCall(NumberAfter(comm, vc.name, "Stage system solved directly", &blocks));
+    PetscCall(IntegNumberAfter(comm, vc.name, "Stage system solved directly", &blocks));
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_gauss2_stages %" PetscInt_FMT " -ts_gauss2_direct_max 1000 %s", s, Tight));
     PetscCall(IntegRun(sys, "gauss2", opts, dt, steps, ViewMonitor, &vc, &qb, &vb, NULL));
-    PetscCall(NumberAfter(comm, vc.name, "Stage system solved directly", &direct));
+    PetscCall(IntegNumberAfter(comm, vc.name, "Stage system solved directly", &direct));
     PetscCall(RelDiff(qb, vb, qa, va, &rel));
     PetscCall(PetscPrintf(comm, "gauss2 s = %" PetscInt_FMT " on the chain, direct mode against the blocks: relative difference %.3e (tolerance 1e-10); the view %s the direct mode (and %s it with -ts_gauss2_direct_max 0)\n", s, (double)rel, direct >= 0 ? "names" : "does not name", blocks >= 0 ? "names" : "does not name"));
     if (!(rel <= 1e-10)) {
@@ -339,7 +313,7 @@ static PetscErrorCode CheckDirect(MPI_Comm comm, PetscInt *failures)
     PetscInt direct, nits;
 
     PetscCall(IntegRun(kep, "gauss2", "-ts_gauss2_stages 3 -snes_rtol 1e-12 -snes_atol 1e-14", 0.05, steps, ViewMonitor, &vc, &q, &v, &nits));
-    PetscCall(NumberAfter(comm, vc.name, "Stage system solved directly", &direct));
+    PetscCall(IntegNumberAfter(comm, vc.name, "Stage system solved directly", &direct));
     PetscCall(PetscPrintf(comm, "gauss2 s = 3 on Kepler by default: %s, %" PetscInt_FMT " Newton iterations in %" PetscInt_FMT " steps\n", direct >= 0 ? "the direct mode" : "not the direct mode", nits, steps));
     if (direct < 0 || nits > 3 * steps) {
       (*failures)++;

@@ -50,22 +50,8 @@ static PetscErrorCode SolidDiscreteGradient(MechSystem sys, PetscReal t, Vec q0,
   PetscCall(DMLocalToGlobalBegin(s->dm, fl, ADD_VALUES, f));
   PetscCall(DMLocalToGlobalEnd(s->dm, fl, ADD_VALUES, f));
   PetscCall(DMRestoreLocalVector(s->dm, &fl));
-  if (s->fg) {
-    PetscReal phi;
-
-    PetscCall(MechTimeFunctionEvaluate(s->gtime, t, &phi, NULL, NULL));
-    PetscCall(VecAXPY(f, phi, s->fg));
-  }
-  /* the body force, a dead load: exact */
-  PetscCall(SolidBodyAddForce(s, t, f));
-  if (s->alpha != 0) {
-    PetscCall(MatMult(s->M, v, s->work));
-    PetscCall(VecAXPY(f, s->alpha, s->work));
-  }
-  if (s->beta != 0) {
-    PetscCall(MatMult(s->K0, v, s->work));
-    PetscCall(VecAXPY(f, s->beta, s->work));
-  }
+  /* gravity and the body force, dead loads: exact; the damping at the step's velocity */
+  PetscCall(SolidAddDeadLoadsAndDamping(s, t, v, f));
   PetscFunctionReturn(0);
 }
 
@@ -83,8 +69,8 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
   Vec                q0l, q1l;
   const PetscScalar *x0, *x1;
   PetscReal          F0[9], F1[9], P[9], A[81], dP[9], *Ke;
-  PetscInt           idx[3 * SOLID_MAX_NEN];
-  MatNullSpace       nsp;
+  PetscScalar       *aa;
+  const PetscInt    *ia;
 
   PetscFunctionBegin;
   (void)sys;
@@ -93,6 +79,7 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
   PetscCall(PetscMalloc1(n * n, &Ke));
   PetscCall(SolidGetLocal(s, q0, &q0l, &x0));
   PetscCall(SolidGetLocal(s, q1, &q1l, &x1));
+  PetscCall(SolidCellMatrixSetUp(s, J, &aa, &ia));
   for (PetscInt c = 0; c < s->ncells; c++) {
     PetscBool ok = PETSC_TRUE;
 
@@ -118,18 +105,15 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
       }
     }
     if (!ok) continue;
-    SolidCellIndices(s, c, idx);
-    PetscCall(MatSetValues(J, n, idx, n, idx, Ke, ADD_VALUES));
+    PetscCall(SolidCellMatrixAdd(s, c, Ke, aa, ia, J));
   }
+  PetscCall(SolidCellMatrixEnd(J, &aa, &ia));
   PetscCall(SolidRestoreLocal(s, &q1l, &x1));
   PetscCall(SolidRestoreLocal(s, &q0l, &x0));
   PetscCall(PetscFree(Ke));
   PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SUBSET_NONZERO_PATTERN));
-  if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
-  PetscCall(MatGetNearNullSpace(J, &nsp));
-  if (!nsp) PetscCall(MatSetNearNullSpace(J, s->nullsp));
+  PetscCall(SolidAddDampingTangent(s, cD, J));
   PetscFunctionReturn(0);
 }
 

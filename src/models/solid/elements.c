@@ -47,7 +47,7 @@ static void SolidElementTangent(const Solid *s, PetscInt c, PetscInt k, const So
   the same. Otherwise (several ranks, another matrix type or pattern) *aa stays NULL and the cells
   go through MatSetValues().
 */
-static PetscErrorCode SolidCellMatrixSetUp(Solid *s, Mat J, PetscScalar **aa, const PetscInt **ia)
+PetscErrorCode SolidCellMatrixSetUp(Solid *s, Mat J, PetscScalar **aa, const PetscInt **ia)
 {
   const PetscInt   nen = s->nen;
   PetscMPIInt      size;
@@ -110,7 +110,7 @@ static PetscErrorCode SolidCellMatrixSetUp(Solid *s, Mat J, PetscScalar **aa, co
 }
 
 /* Ends what SolidCellMatrixSetUp() began */
-static PetscErrorCode SolidCellMatrixEnd(Mat J, PetscScalar **aa, const PetscInt **ia)
+PetscErrorCode SolidCellMatrixEnd(Mat J, PetscScalar **aa, const PetscInt **ia)
 {
   PetscInt        nr;
   const PetscInt *ja = NULL;
@@ -126,7 +126,7 @@ static PetscErrorCode SolidCellMatrixEnd(Mat J, PetscScalar **aa, const PetscInt
 
 /* Adds the element matrix Ke (3 nen square; row (a, i), column (b, k)) of cell c into J: in place
    where SolidCellMatrixSetUp() gave the values aa, otherwise by MatSetValues() */
-static PetscErrorCode SolidCellMatrixAdd(const Solid *s, PetscInt c, const PetscReal Ke[], PetscScalar *aa, const PetscInt *ia, Mat J)
+PetscErrorCode SolidCellMatrixAdd(const Solid *s, PetscInt c, const PetscReal Ke[], PetscScalar *aa, const PetscInt *ia, Mat J)
 {
   const PetscInt nen = s->nen, n = 3 * nen;
 
@@ -236,14 +236,24 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
   PetscCall(DMLocalToGlobalBegin(s->dm, fl, ADD_VALUES, f));
   PetscCall(DMLocalToGlobalEnd(s->dm, fl, ADD_VALUES, f));
   PetscCall(DMRestoreLocalVector(s->dm, &fl));
+  PetscCall(SolidAddDeadLoadsAndDamping(s, t, v, f));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Adds to the global force f what does not depend on the position: gravity times its time function
+  (-solid_g_time), the body force b(t, X) (bodyforce.c) and the Rayleigh damping
+  (alpha M + beta K0) v. The force and the discrete gradient (discgrad.c) share it.
+*/
+PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *s, PetscReal t, Vec v, Vec f)
+{
+  PetscFunctionBegin;
   if (s->fg) {
     PetscReal phi;
 
-    /* gravity times its time function (-solid_g_time) */
     PetscCall(MechTimeFunctionEvaluate(s->gtime, t, &phi, NULL, NULL));
     PetscCall(VecAXPY(f, phi, s->fg));
   }
-  /* the body force b(t, X) (bodyforce.c) */
   PetscCall(SolidBodyAddForce(s, t, f));
   if (s->alpha != 0) {
     PetscCall(MatMult(s->M, v, s->work));
@@ -302,7 +312,6 @@ PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal
   Solid             *s = (Solid *)ctx;
   Vec                ql;
   const PetscScalar *x;
-  MatNullSpace       nsp;
 
   PetscFunctionBegin;
   (void)sys;
@@ -310,6 +319,19 @@ PetscErrorCode SolidTangent(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   PetscCall(SolidAddElementTangents(s, t, x, cK, J));
   PetscCall(SolidRestoreLocal(s, &ql, &x));
+  PetscCall(SolidAddDampingTangent(s, cD, J));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Adds cD (alpha M + beta K0), the Rayleigh damping's derivative, to the assembled J and makes the
+  rigid-body modes J's near-null space (the tangent's and the discrete gradient's derivative's)
+*/
+PetscErrorCode SolidAddDampingTangent(Solid *s, PetscReal cD, Mat J)
+{
+  MatNullSpace nsp;
+
+  PetscFunctionBegin;
   /* the mass has a third of the tangent's couplings (SolidCreatePattern(), mass) */
   if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SUBSET_NONZERO_PATTERN));
   if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));

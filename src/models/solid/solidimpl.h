@@ -255,6 +255,12 @@ PETSC_INTERN PetscErrorCode SolidGetLocal(const Solid *, Vec, Vec *, const Petsc
 PETSC_INTERN PetscErrorCode SolidRestoreLocal(const Solid *, Vec *, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SolidForce(MechSystem, PetscReal, Vec, Vec, Vec, void *);
 PETSC_INTERN PetscErrorCode SolidAddElementTangents(Solid *, PetscReal, const PetscScalar[], PetscReal, Mat);
+PETSC_INTERN PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode SolidAddDampingTangent(Solid *, PetscReal, Mat);
+/* element matrices into an assembled matrix: in place on one rank (elements.c), else MatSetValues() */
+PETSC_INTERN PetscErrorCode SolidCellMatrixSetUp(Solid *, Mat, PetscScalar **, const PetscInt **);
+PETSC_INTERN PetscErrorCode SolidCellMatrixAdd(const Solid *, PetscInt, const PetscReal[], PetscScalar *, const PetscInt *, Mat);
+PETSC_INTERN PetscErrorCode SolidCellMatrixEnd(Mat, PetscScalar **, const PetscInt **);
 PETSC_INTERN PetscErrorCode SolidTangent(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, Mat, void *);
 PETSC_INTERN PetscErrorCode SolidTangentLinearize(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, void *);
 PETSC_INTERN PetscErrorCode SolidTangentApply(MechSystem, Vec, Vec, void *);
