@@ -380,10 +380,12 @@ static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscS
   for (PetscInt i = 0; i < 3; i++) y[o[0] + i] -= r[i];
 }
 
-/* Keeps, per cell and quadrature point, what the material's dP needs at q (SolidTangentApply()) */
-PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
+/*
+  Keeps, per cell and quadrature point, what the material's dP needs at q (SolidTangentApply());
+  cM: the coefficient of the mass that the action applies cell by cell (0: none)
+*/
+static PetscErrorCode SolidLinearize(Solid *s, PetscReal t, Vec q, PetscReal cK, PetscReal cD, PetscReal cM)
 {
-  Solid             *s  = (Solid *)ctx;
   const PetscInt     ns = s->mat->nstate;
   Vec                ql;
   const PetscScalar *x;
@@ -392,16 +394,21 @@ PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, 
   const PetscBool    spatial = SolidSpatial(s);
 
   PetscFunctionBegin;
-  (void)sys;
-  (void)v;
   s->cK = cK;
   s->cD = cD;
+  s->cM = cM;
   if (s->follower) {
     PetscCall(SolidGetLocal(s, q, &ql, &x));
     PetscCall(SolidLoadsLinearize(s, t, x, cK));
     PetscCall(SolidRestoreLocal(s, &ql, &x));
   }
   if (!ns) PetscFunctionReturn(0);
+  if (s->tensor) {
+    PetscCall(SolidGetLocal(s, q, &ql, &x));
+    PetscCall(SolidTensorLinearize(s, x));
+    PetscCall(SolidRestoreLocal(s, &ql, &x));
+    PetscFunctionReturn(0);
+  }
   if (!s->store) PetscCall(PetscMalloc1((size_t)ns * s->nq * s->ncells, &s->store));
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells; c++) {
@@ -427,7 +434,88 @@ PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, 
   PetscFunctionReturn(0);
 }
 
-/* y = (cK K + cD (alpha M + beta K0)) w at the state of the last SolidTangentLinearize() */
+PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)sys;
+  (void)v;
+  PetscCall(SolidLinearize((Solid *)ctx, t, q, cK, cD, 0));
+  PetscFunctionReturn(0);
+}
+
+/* The linearization of J = cK K + cD D + cM M with the mass inside the action (MechSystemSetOperatorLinearize()) */
+PetscErrorCode SolidOperatorLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, void *ctx)
+{
+  PetscFunctionBegin;
+  (void)sys;
+  (void)v;
+  PetscCall(SolidLinearize((Solid *)ctx, t, q, cK, cD, cM));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Quadratic tetrahedra: the element mass of a straight cell is rho V Mref, with Mref the
+  reference cell's mass over its volume, in the rule of SolidAssembleMass() (degree 2 order);
+  linear tetrahedra and hexahedra need nothing here (rho V (1 + delta_ab) / 20; sumfact.c)
+*/
+PetscErrorCode SolidSetUpOperatorMass(Solid *s)
+{
+  const PetscInt   nen = s->nen;
+  PetscQuadrature  quad;
+  PetscTabulation  T;
+  const PetscReal *qp, *qw;
+  PetscInt         nq;
+  PetscReal        vol = 0;
+
+  PetscFunctionBegin;
+  if (s->ct != DM_POLYTOPE_TETRAHEDRON || s->order == 1) PetscFunctionReturn(0);
+  PetscCall(PetscDTSimplexQuadrature(3, 2 * s->order, PETSCDTSIMPLEXQUAD_DEFAULT, &quad));
+  PetscCall(PetscQuadratureGetData(quad, NULL, NULL, &nq, &qp, &qw));
+  PetscCall(PetscFECreateTabulation(s->fe, 1, nq, qp, 0, &T));
+  PetscCall(PetscCalloc1(nen * nen, &s->Mref));
+  for (PetscInt k = 0; k < nq; k++) {
+    const PetscReal *B = &T->T[0][k * nen];
+
+    vol += qw[k];
+    for (PetscInt a = 0; a < nen; a++)
+      for (PetscInt b = 0; b < nen; b++) s->Mref[a * nen + b] += qw[k] * B[s->perm[a]] * B[s->perm[b]];
+  }
+  for (PetscInt a = 0; a < nen * nen; a++) s->Mref[a] /= vol;
+  PetscCall(PetscTabulationDestroy(&T));
+  PetscCall(PetscQuadratureDestroy(&quad));
+  PetscFunctionReturn(0);
+}
+
+/* y += m M_e w of tetrahedron c, M_e its consistent element mass over rho (M = M_s x I3) */
+static inline void SolidCellMass(const Solid *s, PetscInt c, PetscReal m, const PetscScalar x[], PetscScalar y[])
+{
+  const PetscInt *o = &s->loff[s->nen * c];
+  const PetscReal V = m * s->vol[c];
+
+  if (!s->Mref) {
+    /* P1: V/20 (1 + delta_ab) */
+    for (PetscInt i = 0; i < 3; i++) {
+      const PetscReal sum = x[o[0] + i] + x[o[1] + i] + x[o[2] + i] + x[o[3] + i];
+
+      for (PetscInt a = 0; a < 4; a++) y[o[a] + i] += V / 20 * (sum + x[o[a] + i]);
+    }
+    return;
+  }
+  for (PetscInt a = 0; a < s->nen; a++) {
+    const PetscReal *Ma = &s->Mref[a * s->nen];
+    PetscReal        r[3] = {0, 0, 0};
+
+    for (PetscInt b = 0; b < s->nen; b++)
+      for (PetscInt i = 0; i < 3; i++) r[i] += Ma[b] * x[o[b] + i];
+    for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += V * r[i];
+  }
+}
+
+/*
+  y = (cK K + cD (alpha M + beta K0) + cM M) w at the state of the last linearization: hexahedra
+  by sum factorization (sumfact.c), tetrahedra point by point; the mass cell by cell when the
+  linearization gave it a coefficient (SolidOperatorLinearize()), Rayleigh's alpha M with it
+*/
 PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
 {
   Solid             *s  = (Solid *)ctx;
@@ -437,6 +525,7 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscScalar       *ya;
   SolidPoint         p;
   const PetscBool    spatial = SolidSpatial(s);
+  const PetscReal    cmass   = s->cM != 0 ? s->cM + s->cD * s->alpha : 0;
 
   PetscFunctionBegin;
   (void)sys;
@@ -445,19 +534,22 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscCall(DMGetLocalVector(s->dm, &yl));
   PetscCall(VecZeroEntries(yl));
   PetscCall(VecGetArray(yl, &ya));
-  for (PetscInt c = 0; c < s->ncells; c++) {
-    if (spatial) {
-      SolidApplyNeoHookean(s, c, x, &s->store[ns * c], s->cK * SolidWeight(s, c, 0), ya);
-      continue;
-    }
-    for (PetscInt k = 0; k < s->nq; k++) {
-      PetscReal dF[9], dP[9];
+  if (s->tensor) PetscCall(SolidTensorApply(s, s->cK, cmass, x, ya));
+  else {
+    for (PetscInt c = 0; c < s->ncells; c++) {
+      if (spatial) SolidApplyNeoHookean(s, c, x, &s->store[ns * c], s->cK * SolidWeight(s, c, 0), ya);
+      else {
+        for (PetscInt k = 0; k < s->nq; k++) {
+          PetscReal dF[9], dP[9];
 
-      /* dF = sum_a w_a g_a^T: the deformation of the direction w */
-      SolidDeformationAt(s, c, k, x, dF);
-      if (ns && s->mat->unpack) s->mat->unpack(&s->mod, &s->store[((size_t)c * s->nq + k) * ns], &p);
-      s->mat->dstress(&s->mod, &p, dF, dP);
-      SolidAddStress(s, c, k, s->cK * SolidWeight(s, c, k), dP, ya);
+          /* dF = sum_a w_a g_a^T: the deformation of the direction w */
+          SolidDeformationAt(s, c, k, x, dF);
+          if (ns && s->mat->unpack) s->mat->unpack(&s->mod, &s->store[((size_t)c * s->nq + k) * ns], &p);
+          s->mat->dstress(&s->mod, &p, dF, dP);
+          SolidAddStress(s, c, k, s->cK * SolidWeight(s, c, k), dP, ya);
+        }
+      }
+      if (cmass != 0) SolidCellMass(s, c, cmass * s->rho, x, ya);
     }
   }
   if (s->follower) PetscCall(SolidLoadsApply(s, x, ya));
@@ -467,7 +559,7 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscCall(DMLocalToGlobalBegin(s->dm, yl, ADD_VALUES, y));
   PetscCall(DMLocalToGlobalEnd(s->dm, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(s->dm, &yl));
-  if (s->cD != 0 && s->alpha != 0) {
+  if (s->cD != 0 && s->alpha != 0 && cmass == 0) {
     PetscCall(MatMult(s->M, w, s->work));
     PetscCall(VecAXPY(y, s->cD * s->alpha, s->work));
   }

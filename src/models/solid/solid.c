@@ -56,6 +56,8 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(VecDestroy(&s->work));
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
+  PetscCall(PetscFree(s->Mref));
+  PetscCall(SolidTensorDestroy(s));
   PetscCall(PetscFree(s->aijoff));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
@@ -407,6 +409,12 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetForce(sy, SolidForce, s));
   PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
+  /* the consistent mass inside the action, cell by cell, where the cells' mass rule is the action's */
+  s->fusemass = masstype == 0 && !s->curved ? PETSC_TRUE : PETSC_FALSE;
+  if (s->fusemass) {
+    PetscCall(SolidSetUpOperatorMass(s));
+    PetscCall(MechSystemSetOperatorLinearize(sy, SolidOperatorLinearize));
+  }
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
   /* a follower pressure's force depends on the current face: not affine in q */
   PetscCall(MechSystemSetLinear(sy, mat->linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));
