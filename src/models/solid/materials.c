@@ -102,18 +102,6 @@ static void LinearStressDiff(const SolidModuli *m, const SolidPoint *p, const Pe
     for (PetscInt j = 0; j < 3; j++) dP[3 * i + j] = m->mu * (dF[3 * i + j] + dF[3 * j + i]) + (i == j ? m->lambda * tr : 0.0);
 }
 
-/* dP of SOLID_LANES points at once (sumfact.c), lanes innermost */
-static void LinearStressDiffBatch(const SolidModuli *m, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES])
-{
-  (void)st;
-  for (PetscInt l = 0; l < SOLID_LANES; l++) {
-    const PetscReal tr = m->lambda * (dF[0][l] + dF[4][l] + dF[8][l]);
-
-    for (PetscInt i = 0; i < 3; i++)
-      for (PetscInt j = 0; j < 3; j++) dP[3 * i + j][l] = m->mu * (dF[3 * i + j][l] + dF[3 * j + i][l]) + (i == j ? tr : 0.0);
-  }
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* svk                                                                                        */
 /* ------------------------------------------------------------------------------------------ */
@@ -208,23 +196,6 @@ static void NeoHookeanStressDiff(const SolidModuli *m, const SolidPoint *p, cons
 
   InvTDiff(p->FinvT, dF, B);
   for (PetscInt i = 0; i < 9; i++) dP[i] = m->mu * dF[i] + (m->mu - m->lambda * p->lnJ) * B[i] + m->lambda * tr * p->FinvT[i];
-}
-
-/* NeoHookeanStressDiff() of SOLID_LANES points at once (sumfact.c), the state F^-T, ln J (NeoHookeanPack()) lanes innermost */
-static void NeoHookeanStressDiffBatch(const SolidModuli *m, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES])
-{
-  const PetscReal(*G)[SOLID_LANES] = (const PetscReal(*)[SOLID_LANES])st; /* G = F^-T, then ln J */
-
-  for (PetscInt l = 0; l < SOLID_LANES; l++) {
-    PetscReal tr = 0, A[9], c = m->mu - m->lambda * G[9][l];
-
-    for (PetscInt i = 0; i < 9; i++) tr += G[i][l] * dF[i][l];
-    /* A = F^-T dF^T, then dP = mu dF + c A F^-T + lambda tr F^-T */
-    for (PetscInt i = 0; i < 3; i++)
-      for (PetscInt j = 0; j < 3; j++) A[3 * i + j] = G[3 * i][l] * dF[3 * j][l] + G[3 * i + 1][l] * dF[3 * j + 1][l] + G[3 * i + 2][l] * dF[3 * j + 2][l];
-    for (PetscInt i = 0; i < 3; i++)
-      for (PetscInt j = 0; j < 3; j++) dP[3 * i + j][l] = m->mu * dF[3 * i + j][l] + c * (A[3 * i] * G[j][l] + A[3 * i + 1] * G[3 + j][l] + A[3 * i + 2] * G[6 + j][l]) + m->lambda * tr * G[3 * i + j][l];
-  }
 }
 
 /* the matrix-free action keeps F^-T and ln J, all dP needs (P1 tetrahedra keep their spatial
@@ -648,11 +619,11 @@ static PetscBool MooneyRivlinDiscreteStressJacobian(const SolidModuli *m, const 
 
 /* The materials; outputs and checkpoints record a material by its name, never by its place here */
 static const SolidMaterialOps SolidMaterialTable[] = {
-    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,             LinearDiscreteStress,       LinearDiscreteStressJacobian,       LinearStressDiffBatch    },
-    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,        SvkDiscreteStress,          SvkDiscreteStressJacobian,          NULL                     },
-    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian,   NeoHookeanStressDiffBatch},
-    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack,  SplitDiscreteStress,        SplitDiscreteStressJacobian,        NULL                     },
-    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack,  MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian, NULL                     },
+    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,             LinearDiscreteStress,       LinearDiscreteStressJacobian,       SolidLinearStressDiffBatch    },
+    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,        SvkDiscreteStress,          SvkDiscreteStressJacobian,          NULL                          },
+    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian,   SolidNeoHookeanStressDiffBatch},
+    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack,  SplitDiscreteStress,        SplitDiscreteStressJacobian,        NULL                          },
+    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack,  MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian, NULL                          },
 };
 
 /* The material of that name, or NULL */

@@ -282,6 +282,8 @@ PETSC_INTERN PetscErrorCode SolidTensorSetUp(Solid *, PetscInt, const PetscReal[
 PETSC_INTERN PetscErrorCode SolidTensorDestroy(Solid *);
 PETSC_INTERN PetscErrorCode SolidTensorLinearize(Solid *, const PetscScalar *);
 PETSC_INTERN PetscErrorCode SolidTensorApply(const Solid *, PetscReal, PetscReal, const PetscScalar *, PetscScalar *);
+PETSC_INTERN void           SolidLinearStressDiffBatch(const SolidModuli *, const PetscReal *, const PetscReal[][SOLID_LANES], PetscReal[][SOLID_LANES]);
+PETSC_INTERN void           SolidNeoHookeanStressDiffBatch(const SolidModuli *, const PetscReal *, const PetscReal[][SOLID_LANES], PetscReal[][SOLID_LANES]);
 PETSC_INTERN PetscErrorCode SolidPotential(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
 PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
 PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);

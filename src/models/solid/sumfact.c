@@ -119,12 +119,63 @@ static inline const PetscReal *BatchGeometry(const struct _n_SolidTensor *t, Pet
   return &t->geo[((size_t)b * (t->affine ? 1 : t->q3) + (t->affine ? 0 : k)) * 10 * W];
 }
 
-/* dP of a batch (lanes innermost): the material's own batch kernel, or its dP lane by lane */
-static inline void BatchStress(const Solid *s, const SolidModuli *m, const PetscReal *st, const PetscReal dF[9][W], PetscReal dP[9][W])
+/* The kernels are compiled for every vector width the processor may have (the function's clones:
+   the loader picks the widest the processor runs; docs/solid.md) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+  #define SOLID_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+  #define SOLID_CLONES
+#endif
+
+
+/* The linear material's dP (materials.c) of SOLID_LANES points at once, lanes innermost */
+static inline __attribute__((always_inline)) void LinearBatch(const SolidModuli *m, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES])
+{
+  (void)st;
+  for (PetscInt l = 0; l < SOLID_LANES; l++) {
+    const PetscReal tr = m->lambda * (dF[0][l] + dF[4][l] + dF[8][l]);
+
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) dP[3 * i + j][l] = m->mu * (dF[3 * i + j][l] + dF[3 * j + i][l]) + (i == j ? tr : 0.0);
+  }
+}
+
+/* The neo-Hookean dP (materials.c) of SOLID_LANES points at once, the state F^-T, ln J (NeoHookeanPack()) lanes innermost */
+static inline __attribute__((always_inline)) void NeoHookeanBatch(const SolidModuli *m, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES])
+{
+  const PetscReal(*G)[SOLID_LANES] = (const PetscReal(*)[SOLID_LANES])st; /* G = F^-T, then ln J */
+
+  for (PetscInt l = 0; l < SOLID_LANES; l++) {
+    PetscReal tr = 0, A[9], c = m->mu - m->lambda * G[9][l];
+
+    for (PetscInt i = 0; i < 9; i++) tr += G[i][l] * dF[i][l];
+    /* A = F^-T dF^T, then dP = mu dF + c A F^-T + lambda tr F^-T */
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) A[3 * i + j] = G[3 * i][l] * dF[3 * j][l] + G[3 * i + 1][l] * dF[3 * j + 1][l] + G[3 * i + 2][l] * dF[3 * j + 2][l];
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) dP[3 * i + j][l] = m->mu * dF[3 * i + j][l] + c * (A[3 * i] * G[j][l] + A[3 * i + 1] * G[3 + j][l] + A[3 * i + 2] * G[6 + j][l]) + m->lambda * tr * G[3 * i + j][l];
+  }
+}
+
+/* the materials' table (materials.c) names them by these */
+SOLID_CLONES void SolidLinearStressDiffBatch(const SolidModuli *m, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES])
+{
+  LinearBatch(m, st, dF, dP);
+}
+
+SOLID_CLONES void SolidNeoHookeanStressDiffBatch(const SolidModuli *m, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES])
+{
+  NeoHookeanBatch(m, st, dF, dP);
+}
+
+/* dP of a batch (lanes innermost): the material's own batch kernel (those of this file inlined), or its dP lane by lane */
+static inline __attribute__((always_inline)) void BatchStress(const Solid *s, const SolidModuli *m, const PetscReal *st, const PetscReal dF[9][W], PetscReal dP[9][W])
 {
   const PetscInt ns = s->mat->nstate;
 
-  if (s->mat->dstressbatch) {
+  if (s->mat->dstressbatch == SolidLinearStressDiffBatch) LinearBatch(m, st, dF, dP);
+  else if (s->mat->dstressbatch == SolidNeoHookeanStressDiffBatch) NeoHookeanBatch(m, st, dF, dP);
+  else if (s->mat->dstressbatch) {
     s->mat->dstressbatch(m, st, dF, dP);
     return;
   }
@@ -208,14 +259,6 @@ static inline __attribute__((always_inline)) void LinearizeBatch(PetscInt n1, Pe
     }
   }
 }
-
-/* The kernels of each element, their loops over the batches compiled for every vector width the
-   processor may have (the function's clones: the loader picks the widest the processor runs) */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-  #define SOLID_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-  #define SOLID_CLONES
-#endif
 
 #define SOLID_TENSOR_KERNELS(N1, Q1) \
   SOLID_CLONES static void ApplyAll_##N1##Q1(const Solid *s, PetscReal cK, PetscReal cMrho, const PetscScalar *x, PetscScalar *ya) \
