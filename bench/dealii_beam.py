@@ -114,4 +114,4 @@ for r in [int(x) for x in a.refinements.split(",")]:
 print(f"\n| unknowns | deal.II CPU / CG its / memory | {a.name} CPU / KSP its / memory | {a.name} / deal.II CPU, memory | tip agreement |")
 print("|---|---|---|---|---|")
 for dn, dcpu, dits, dmem, tcpu, tits, tmem, diff, dapply in rows:
-    print(f"| {dn:,} | {dcpu:.2f} s / {dits} / {dmem:.0f} MB | {tcpu:.2f} s / {tits} / {tmem:.0f} MB | {tcpu / dcpu:.1f}×, {tmem / dmem:.1f}× | {diff:.1e} |".replace(",", " "))
+    print(f"| {dn:,} | {dcpu:.2f} s / {dits} / {dmem:.0f} MB | {tcpu:.2f} s / {tits} / {tmem:.0f} MB | {tcpu / dcpu:.1f}× CPU, {tmem / dmem:.1f}× memory | {diff:.1e} |".replace(f"{dn:,}", f"{dn:,}".replace(",", " ")))

@@ -57,6 +57,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
   PetscCall(PetscFree(s->Mref));
+  PetscCall(MatDestroy(&s->graph));
   PetscCall(SolidTensorDestroy(s));
   PetscCall(PetscFree(s->aijoff));
   PetscCall(SolidConstraintsDestroy(&s->bc));
@@ -307,6 +308,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   /* matrices: the exact vertex couplings of the mesh, block size 3 */
   PetscCall(SolidCreatePattern(s, PETSC_FALSE, &J));
   PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
+  PetscCall(MatDestroy(&s->graph));
   PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
   if (s->beta != 0) {
     PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));

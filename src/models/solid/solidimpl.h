@@ -175,6 +175,7 @@ struct _n_Solid {
   PetscBool               fusemass; /* the action can apply the consistent mass cell by cell */
   PetscReal              *Mref;     /* quadratic tetrahedra: the element mass of a straight cell over rho V (nen x nen) */
   SolidTensor             tensor;   /* hexahedra: sum factorization (sumfact.c) */
+  Mat                     graph;    /* while the patterns are made: the graph of the nodes (SolidCreatePattern()) */
   PetscInt                nloads;   /* loads on boundary faces (loads.c) */
   SolidLoad              *loads;
   PetscBool               follower; /* a follower pressure acts: the tangent is not symmetric */
