@@ -120,8 +120,9 @@ static inline const PetscReal *BatchGeometry(const struct _n_SolidTensor *t, Pet
 }
 
 /* The kernels are compiled for every vector width the processor may have (the function's clones:
-   the loader picks the widest the processor runs; docs/solid.md) */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+   the loader picks the widest the processor runs; docs/solid.md); -DSOLID_NO_CLONES compiles one
+   version for the -march given (bench/kernels.py's comparisons) */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(SOLID_NO_CLONES)
   #define SOLID_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
   #define SOLID_CLONES
