@@ -453,68 +453,24 @@ PetscErrorCode SolidOperatorLinearize(MechSystem sys, PetscReal t, Vec q, Vec v,
   PetscFunctionReturn(0);
 }
 
-/*
-  Quadratic tetrahedra: the element mass of a straight cell is rho V Mref, with Mref the
-  reference cell's mass over its volume, in the rule of SolidAssembleMass() (degree 2 order);
-  linear tetrahedra and hexahedra need nothing here (rho V (1 + delta_ab) / 20; sumfact.c)
-*/
-PetscErrorCode SolidSetUpOperatorMass(Solid *s)
-{
-  const PetscInt   nen = s->nen;
-  PetscQuadrature  quad;
-  PetscTabulation  T;
-  const PetscReal *qp, *qw;
-  PetscInt         nq;
-  PetscReal        vol = 0;
-
-  PetscFunctionBegin;
-  if (s->ct != DM_POLYTOPE_TETRAHEDRON || s->order == 1) PetscFunctionReturn(0);
-  PetscCall(PetscDTSimplexQuadrature(3, 2 * s->order, PETSCDTSIMPLEXQUAD_DEFAULT, &quad));
-  PetscCall(PetscQuadratureGetData(quad, NULL, NULL, &nq, &qp, &qw));
-  PetscCall(PetscFECreateTabulation(s->fe, 1, nq, qp, 0, &T));
-  PetscCall(PetscCalloc1(nen * nen, &s->Mref));
-  for (PetscInt k = 0; k < nq; k++) {
-    const PetscReal *B = &T->T[0][k * nen];
-
-    vol += qw[k];
-    for (PetscInt a = 0; a < nen; a++)
-      for (PetscInt b = 0; b < nen; b++) s->Mref[a * nen + b] += qw[k] * B[s->perm[a]] * B[s->perm[b]];
-  }
-  for (PetscInt a = 0; a < nen * nen; a++) s->Mref[a] /= vol;
-  PetscCall(PetscTabulationDestroy(&T));
-  PetscCall(PetscQuadratureDestroy(&quad));
-  PetscFunctionReturn(0);
-}
-
-/* y += m M_e w of tetrahedron c, M_e its consistent element mass over rho (M = M_s x I3) */
+/* y += m M_e w of P1 tetrahedron c, M_e = V/20 (1 + delta_ab) its consistent element mass over rho (M = M_s x I3) */
 static inline void SolidCellMass(const Solid *s, PetscInt c, PetscReal m, const PetscScalar x[], PetscScalar y[])
 {
-  const PetscInt *o = &s->loff[s->nen * c];
+  const PetscInt *o = &s->loff[4 * c];
   const PetscReal V = m * s->vol[c];
 
-  if (!s->Mref) {
-    /* P1: V/20 (1 + delta_ab) */
-    for (PetscInt i = 0; i < 3; i++) {
-      const PetscReal sum = x[o[0] + i] + x[o[1] + i] + x[o[2] + i] + x[o[3] + i];
+  for (PetscInt i = 0; i < 3; i++) {
+    const PetscReal sum = x[o[0] + i] + x[o[1] + i] + x[o[2] + i] + x[o[3] + i];
 
-      for (PetscInt a = 0; a < 4; a++) y[o[a] + i] += V / 20 * (sum + x[o[a] + i]);
-    }
-    return;
-  }
-  for (PetscInt a = 0; a < s->nen; a++) {
-    const PetscReal *Ma = &s->Mref[a * s->nen];
-    PetscReal        r[3] = {0, 0, 0};
-
-    for (PetscInt b = 0; b < s->nen; b++)
-      for (PetscInt i = 0; i < 3; i++) r[i] += Ma[b] * x[o[b] + i];
-    for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += V * r[i];
+    for (PetscInt a = 0; a < 4; a++) y[o[a] + i] += V / 20 * (sum + x[o[a] + i]);
   }
 }
 
 /*
   y = (cK K + cD (alpha M + beta K0) + cM M) w at the state of the last linearization: hexahedra
   by sum factorization (sumfact.c), tetrahedra point by point; the mass cell by cell when the
-  linearization gave it a coefficient (SolidOperatorLinearize()), Rayleigh's alpha M with it
+  linearization gave it a coefficient (SolidOperatorLinearize(): hexahedra and P1 tetrahedra),
+  Rayleigh's alpha M with it
 */
 PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
 {

@@ -56,7 +56,6 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(VecDestroy(&s->work));
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
-  PetscCall(PetscFree(s->Mref));
   PetscCall(MatDestroy(&s->graph));
   PetscCall(SolidTensorDestroy(s));
   PetscCall(PetscFree(s->aijoff));
@@ -411,12 +410,12 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetForce(sy, SolidForce, s));
   PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
-  /* the consistent mass inside the action, cell by cell, where the cells' mass rule is the action's */
-  s->fusemass = masstype == 0 && !s->curved ? PETSC_TRUE : PETSC_FALSE;
-  if (s->fusemass) {
-    PetscCall(SolidSetUpOperatorMass(s));
-    PetscCall(MechSystemSetOperatorLinearize(sy, SolidOperatorLinearize));
-  }
+  /* the consistent mass inside the action where it costs less than the assembled mass's product:
+     hexahedra (on the values at the points the action has), P1 tetrahedra (rho V / 20 (1 + delta_ab));
+     a P2 tetrahedron's dense element mass (300 multiply-adds a cell, 10 cells a node) costs more
+     (bench/README.md, "The matrix-free operator"), and curved cells have their own rules */
+  s->fusemass = masstype == 0 && !s->curved && (s->ct == DM_POLYTOPE_HEXAHEDRON || s->order == 1) ? PETSC_TRUE : PETSC_FALSE;
+  if (s->fusemass) PetscCall(MechSystemSetOperatorLinearize(sy, SolidOperatorLinearize));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
   /* a follower pressure's force depends on the current face: not affine in q */
   PetscCall(MechSystemSetLinear(sy, mat->linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));

@@ -173,7 +173,6 @@ struct _n_Solid {
   PetscReal               cM;       /* and of the mass applied inside the action (SolidOperatorLinearize()) */
   PetscBool               curved;   /* cells of a second-order mesh file with curved edges (their own rules) */
   PetscBool               fusemass; /* the action can apply the consistent mass cell by cell */
-  PetscReal              *Mref;     /* quadratic tetrahedra: the element mass of a straight cell over rho V (nen x nen) */
   SolidTensor             tensor;   /* hexahedra: sum factorization (sumfact.c) */
   Mat                     graph;    /* while the patterns are made: the graph of the nodes (SolidCreatePattern()) */
   PetscInt                nloads;   /* loads on boundary faces (loads.c) */
@@ -277,7 +276,6 @@ PETSC_INTERN PetscErrorCode SolidTangent(MechSystem, PetscReal, Vec, Vec, PetscR
 PETSC_INTERN PetscErrorCode SolidTangentLinearize(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, void *);
 PETSC_INTERN PetscErrorCode SolidTangentApply(MechSystem, Vec, Vec, void *);
 PETSC_INTERN PetscErrorCode SolidOperatorLinearize(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, PetscReal, void *);
-PETSC_INTERN PetscErrorCode SolidSetUpOperatorMass(Solid *);
 /* sumfact.c */
 PETSC_INTERN PetscErrorCode SolidTensorSetUp(Solid *, PetscInt, const PetscReal[][3]);
 PETSC_INTERN PetscErrorCode SolidTensorDestroy(Solid *);
