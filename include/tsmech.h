@@ -155,6 +155,11 @@ PETSC_EXTERN PetscErrorCode MechSystemCreateTangentMatrix(MechSystem, PetscInt b
    (MechSystemCreateOperatorShell()); it must equal the assembled tangent. */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentAction(MechSystem, MechTangentLinearizeFn, MechTangentApplyFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasTangentAction(MechSystem, PetscBool *);
+/* Optional, with a tangent action: a linearization that also gives the coefficient cM of the mass,
+   after which the action's apply callback returns y = (cK K + cD D + cM M) w, the mass applied
+   inside the model's own element loop (src/mech/operatormass.c). */
+typedef PetscErrorCode (*MechOperatorLinearizeFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemSetOperatorLinearize(MechSystem, MechOperatorLinearizeFn);
 /*
   MechSystemSetTangentDefinite - Optional: a second tangent callback that assembles a positive
   semidefinite approximation of cK K + cD D into the matrix of MechSystemSetTangent() (same

@@ -36,6 +36,7 @@ struct _p_MechSystem {
   MechTangentLinearizeFn linearize; /* optional tangent action (matrix-free operators) */
   MechTangentApplyFn     apply;
   void                  *actionctx;
+  MechOperatorLinearizeFn oplinearize; /* optional: the action applies cM M too (operatormass.c) */
   MechPatchFn            patch; /* optional: force and tangent on a patch of points */
   void                  *patchctx;
   PetscBool              hasdamping;
@@ -144,5 +145,9 @@ PETSC_INTERN PetscErrorCode MechFirstOrderPack(TS, Vec q, Vec v, Vec X);
 PETSC_INTERN PetscErrorCode MechSystemMotionState(MechSystem, PetscReal, Vec, Vec, Vec *, Vec *, Vec);
 /* the prescribed motion met at the end of a step of a PETSc type (its post-step) */
 PETSC_INTERN PetscErrorCode TSMechApplyFixedMotion(TS);
+
+/* operatormass.c: the mass inside the model's action (MechSystemSetOperatorLinearize()) */
+PETSC_INTERN PetscErrorCode MechOperatorLinearize_Private(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscBool *);
+PETSC_INTERN PetscErrorCode MechOperatorFixedMass_Private(MechSystem, PetscReal, Vec *, Vec, Vec);
 
 #endif

@@ -12,6 +12,8 @@ typedef struct {
   MechSystem sys;
   PetscReal  cK, cD, cM;
   PetscBool  linearized;
+  PetscBool  fused; /* the model's apply adds cM M itself (operatormass.c) */
+  Vec        dfix;  /* with fused: the diagonal of Mfix, for the fixed rows */
 } MechOperatorShell;
 
 /*@C
@@ -105,7 +107,8 @@ static PetscErrorCode MatMult_MechOperator(Mat A, Vec w, Vec y)
     PetscCall(MechSystemAgree(sys, (*sys->apply)(sys, x, y, sys->actionctx), "tangent action"));
     if (sys->fixed) PetscCall(VecISSet(y, sys->fixed, 0.0));
   } else PetscCall(VecZeroEntries(y));
-  if (sh->cM != 0) {
+  if (sh->cM != 0 && sh->fused) PetscCall(MechOperatorFixedMass_Private(sys, sh->cM, &sh->dfix, w, y));
+  else if (sh->cM != 0) {
     if (sys->massdiag) {
       const PetscScalar *wa, *ma;
       PetscScalar       *ya;
@@ -135,6 +138,7 @@ static PetscErrorCode MatDestroy_MechOperatorShell(void *ctx)
 
   PetscFunctionBegin;
   PetscCall(MechSystemDestroy(&sh->sys));
+  PetscCall(VecDestroy(&sh->dfix));
   PetscCall(PetscFree(sh));
   PetscFunctionReturn(0);
 }
@@ -223,9 +227,10 @@ PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem sys, PetscReal t, Vec
   if (!sys->hasdamping) cD = 0;
   PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Linearize, sys, q, v, 0));
+  sh->fused = PETSC_FALSE;
   if (cK != 0 || cD != 0) {
     PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v, NULL));
-    PetscCall(MechSystemAgree(sys, (*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx), "tangent linearization"));
+    PetscCall(MechOperatorLinearize_Private(sys, t, q, v, cK, cD, cM, &sh->fused));
   }
   PetscCall(PetscLogEventEnd(MECH_Linearize, sys, q, v, 0));
   PetscCall(PetscLogStagePop());

@@ -13,6 +13,10 @@ static const char help[] = "Tests of the solid model's elements: P1 and P2 tetra
                 the lumped mass carry rho V along each direction, the lumped one positive.
   conservation  a free spinning neo-Hookean body under midpoint2 keeps its linear and angular
                 momentum over 1000 steps (<= 1e-12 relative).
+  meshes        (-dir tests/solid/meshes, also with -mpi) the matrix-free operator cK K + cD D + cM M
+                (hexahedra by sum factorization, the mass inside the action) equal to the assembled
+                one (<= 1e-13: other sums of the same terms) on Cook's membrane of 2 x 2 trilinear hex8 and hex27 cells (J per
+                point) and on the hex27 mesh with a curved edge (4 points per direction).
   ranks         (-mpi, on several ranks) the final state of a run equals one rank's, node by node
                 in the I/O order (which therefore does not depend on the ranks, <= 1e-10), and the
                 reference positions in the I/O order are the same bits.
@@ -486,9 +490,61 @@ static PetscErrorCode TestBending(PetscBool table)
 }
 
 /*
+  The matrix-free operator J = cK K + cD D + cM M (with the mass and Rayleigh's alpha M inside the
+  hexahedra's sum-factorized action, src/models/solid/sumfact.c) against the assembled one on
+  hexahedra that are not parallelepipeds (J per point): Cook's membrane of 2 x 2 trilinear cells
+  (tests/solid/cook_mesh.py 2, hex and hex27) and the hex27 mesh with one edge node moved (curved:
+  4 points per direction, the mass applied by its own matrix), clamped at x = 0, on any number of ranks
+*/
+static PetscErrorCode TestActionMeshes(const char dir[])
+{
+  const char *mesh[] = {"cook2_hex8.msh", "cook2_hex27.msh", "cook2_hex27_curved.msh"}, *order[] = {"1", "2", "2"}, *mats[] = {"linear", "svk", "neohookean"};
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 11, &rnd));
+  for (PetscInt f = 0; f < 3; f++)
+    for (PetscInt m = 0; m < 3; m++) {
+      MechSystem sys;
+      Vec        q, v, w, y1, y2;
+      Mat        A, S;
+      PetscReal  erra, n2;
+      char       opts[PETSC_MAX_PATH_LEN + 256];
+
+      PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s -solid_order %s -solid_material %s -solid_E 1 -solid_density 1 -solid_g 0,0,0 -solid_rayleigh 0.3,0.02 -solid_fix x=0", dir, mesh[f], order[f], mats[m]));
+      PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
+      PetscCall(RandomState(sys, rnd, 0.03, &q, &v));
+      PetscCall(MechSystemCreateOperator(sys, &A));
+      PetscCall(MechSystemCreateOperatorShell(sys, &S));
+      PetscCall(MechSystemComputeOperator(sys, 0.25, q, v, 0.7, 1.3, 2.1, A));
+      PetscCall(MechSystemLinearizeOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, S));
+      PetscCall(VecDuplicate(q, &w));
+      PetscCall(VecDuplicate(q, &y1));
+      PetscCall(VecDuplicate(q, &y2));
+      PetscCall(VecSetRandom(w, rnd));
+      PetscCall(MatMult(A, w, y1));
+      PetscCall(MatMult(S, w, y2));
+      PetscCall(FDRelativeError(y2, y1, w, &erra));
+      PetscCall(VecNorm(y1, NORM_2, &n2));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "action %-22s %-10s |action - assembled| %.2e\n", mesh[f], mats[m], (double)erra));
+      CHECK(erra <= 1e-13 && n2 > 0, "%s %s: the matrix-free operator differs from the assembled one by %.2e\n", mesh[f], mats[m], (double)erra);
+      PetscCall(VecDestroy(&w));
+      PetscCall(VecDestroy(&y1));
+      PetscCall(VecDestroy(&y2));
+      PetscCall(MatDestroy(&A));
+      PetscCall(MatDestroy(&S));
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MechSystemDestroy(&sys));
+    }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(0);
+}
+
+/*
   Benchmark modes (bench/solid_order.py): -bending_one (-bending_kind k -bending_nx n -bending_nyz m)
   prints one frequency and its time; -bench_action (-bench_kind k -bench_material name
-  -bench_cells a,b,c -bench_reps n) times, per unknown, the force, the assembly of the tangent,
+  -bench_cells a,b,c -bench_reps n, -bench_matrix_free_only) times, per unknown, the force, the assembly of the tangent,
   the matrix-free action and the assembled product at a deformed state (CPU time), the matrix's size,
   and the matrix-free operator M + K of a step (the action and the consistent mass's product)
 */
@@ -524,16 +580,18 @@ static PetscErrorCode BenchAction(void)
   char           mat[64] = "neohookean", opts[512];
   MechSystem     sys;
   Vec            q, v, w, y, f;
-  Mat            A, S;
+  Mat            A = NULL, S;
   PetscRandom    rnd;
   PetscLogDouble t[5];
-  MatInfo        info;
+  MatInfo        info = {0};
+  PetscBool      mfonly = PETSC_FALSE; /* -bench_matrix_free_only: the matrix-free operator alone (no assembly, no product) */
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_kind", &k, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_cells", cells, &three, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_reps", &reps, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_material", mat, sizeof(mat), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_matrix_free_only", &mfonly, NULL));
   PetscCheck(k >= 0 && k < NKIND, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bench_kind %" PetscInt_FMT ": 0 to 3", k);
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -solid_material %s -solid_output_stress false", kinds[k], cells[0], cells[1], cells[2], mat));
   PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
@@ -544,12 +602,12 @@ static PetscErrorCode BenchAction(void)
   PetscCall(VecDuplicate(q, &y));
   PetscCall(VecDuplicate(q, &f));
   PetscCall(VecSetRandom(w, rnd));
-  PetscCall(MechSystemCreateOperator(sys, &A));
+  if (!mfonly) PetscCall(MechSystemCreateOperator(sys, &A));
   PetscCall(MechSystemCreateOperatorShell(sys, &S));
   PetscCall(BenchClock(&t[0]));
-  for (PetscInt r = 0; r < reps; r++) PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
+  for (PetscInt r = 0; r < reps && !mfonly; r++) PetscCall(MechSystemComputeForce(sys, 0, q, v, f));
   PetscCall(BenchClock(&t[1]));
-  for (PetscInt r = 0; r < reps; r++) PetscCall(MechSystemComputeOperator(sys, 0, q, v, 1, 0, 0, A));
+  for (PetscInt r = 0; r < reps && !mfonly; r++) PetscCall(MechSystemComputeOperator(sys, 0, q, v, 1, 0, 0, A));
   PetscCall(BenchClock(&t[2]));
   PetscCall(MechSystemLinearizeOperatorShell(sys, 0, q, v, 1, 0, 0, S));
   PetscCall(BenchClock(&t[3]));
@@ -559,9 +617,9 @@ static PetscErrorCode BenchAction(void)
     PetscLogDouble tm0, tm1, tj0, tj1;
 
     PetscCall(BenchClock(&tm0));
-    for (PetscInt r = 0; r < reps; r++) PetscCall(MatMult(A, w, y));
+    for (PetscInt r = 0; r < reps && !mfonly; r++) PetscCall(MatMult(A, w, y));
     PetscCall(BenchClock(&tm1));
-    PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+    if (!mfonly) PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
     /* the operator of a step, M + K, matrix-free: the action plus the product with the assembled consistent mass */
     PetscCall(MechSystemLinearizeOperatorShell(sys, 0, q, v, 1, 0, 1, S));
     PetscCall(BenchClock(&tj0));
@@ -583,8 +641,9 @@ static PetscErrorCode BenchAction(void)
 
 int main(int argc, char **argv)
 {
-  PetscBool   mpi = PETSC_FALSE, table = PETSC_FALSE, one = PETSC_FALSE, action = PETSC_FALSE;
+  PetscBool   mpi = PETSC_FALSE, table = PETSC_FALSE, one = PETSC_FALSE, action = PETSC_FALSE, hasdir;
   PetscMPIInt size;
+  char        dir[PETSC_MAX_PATH_LEN];
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(TSMechInitializePackage());
@@ -592,6 +651,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bending_table", &table, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bending_one", &one, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_action", &action, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dir", dir, sizeof(dir), &hasdir));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (one) PetscCall(BenchOne());
   else if (action) PetscCall(BenchAction());
@@ -600,11 +660,13 @@ int main(int argc, char **argv)
     PetscCall(TestTangents());
     PetscCall(TestPatch());
     PetscCall(TestRanks());
+    if (hasdir) PetscCall(TestActionMeshes(dir));
   } else {
     PetscCall(TestTangents());
     PetscCall(TestPatch());
     PetscCall(TestConservation());
     PetscCall(TestBending(PETSC_FALSE));
+    if (hasdir) PetscCall(TestActionMeshes(dir));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " failures\n", failures ? "FAILED" : "passed", failures));
   PetscCall(PetscFinalize());

@@ -767,6 +767,7 @@ PetscErrorCode SolidSetUpCells(Solid *s, const char what[], PetscReal *hmin)
       PetscCall(SolidMeshIsCurved(s, nen, nodev, X, &found));
       PetscCall(VecRestoreArrayRead(s->Xref, &X));
     }
+    s->curved = found;
     if (s->ct == DM_POLYTOPE_TETRAHEDRON) PetscCall(PetscDTSimplexQuadrature(3, found ? 3 : PetscMax(1, 2 * (s->order - 1)), PETSCDTSIMPLEXQUAD_DEFAULT, &quad));
     else PetscCall(PetscDTGaussTensorQuadrature(3, 1, s->order + (found ? 2 : 1), -1.0, 1.0, &quad));
   }
@@ -849,6 +850,8 @@ PetscErrorCode SolidSetUpCells(Solid *s, const char what[], PetscReal *hmin)
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &first, 1, MPIU_INT, MPI_MIN, comm));
   PetscCheck(!bad, comm, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " cells are inverted or degenerate (det dX/dxi <= 0 at a quadrature point), the first cell %" PetscInt_FMT " of the file", what, bad, first);
   PetscCall(MPIU_Allreduce(&h, hmin, 1, MPIU_REAL, MPIU_MIN, comm));
+  /* hexahedra: the matrix-free operator by sum factorization, on the same points (sumfact.c) */
+  if (s->ct == DM_POLYTOPE_HEXAHEDRON) PetscCall(SolidTensorSetUp(s, s->order + (s->curved ? 2 : 1), (const PetscReal(*)[3])xi));
   PetscFunctionReturn(0);
 }
 

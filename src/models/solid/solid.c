@@ -56,6 +56,8 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(VecDestroy(&s->work));
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
+  PetscCall(MatDestroy(&s->graph));
+  PetscCall(SolidTensorDestroy(s));
   PetscCall(PetscFree(s->aijoff));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
@@ -305,6 +307,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   /* matrices: the exact vertex couplings of the mesh, block size 3 */
   PetscCall(SolidCreatePattern(s, PETSC_FALSE, &J));
   PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
+  PetscCall(MatDestroy(&s->graph));
   PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
   if (s->beta != 0) {
     PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
@@ -407,6 +410,12 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetForce(sy, SolidForce, s));
   PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
+  /* the consistent mass inside the action where it costs less than the assembled mass's product:
+     hexahedra (on the values at the points the action has), P1 tetrahedra (rho V / 20 (1 + delta_ab));
+     a P2 tetrahedron's dense element mass (300 multiply-adds a cell, 10 cells a node) costs more
+     (bench/README.md, "The matrix-free operator"), and curved cells have their own rules */
+  s->fusemass = masstype == 0 && !s->curved && (s->ct == DM_POLYTOPE_HEXAHEDRON || s->order == 1) ? PETSC_TRUE : PETSC_FALSE;
+  if (s->fusemass) PetscCall(MechSystemSetOperatorLinearize(sy, SolidOperatorLinearize));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
   /* a follower pressure's force depends on the current face: not affine in q */
   PetscCall(MechSystemSetLinear(sy, mat->linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));

@@ -74,6 +74,9 @@ typedef struct {
   the matrix-free action keeps per cell (nstate reals; spatial: the neo-Hookean kernel's spatial
   gradients, SolidApplyNeoHookean(); otherwise unpack() gives back the point for dstress())
 */
+/* Cells per batch of the vectorized kernels (sumfact.c): 8 doubles, one AVX-512 register */
+#define SOLID_LANES 8
+
 typedef struct {
   const char *name;
   const char *help;
@@ -89,6 +92,8 @@ typedef struct {
   PetscBool (*discstress)(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
   /* and its derivative: Pbar and dPbar/dF1 (9 x 9 row-major, dPbar_p / dF1_r at 9 p + r), failing where discstress does */
   PetscBool (*discstressjac)(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal dPbar[81]);
+  /* optional: dstress for a batch of SOLID_LANES points, lanes innermost (st[i][lane]: the packed state) */
+  void (*dstressbatch)(const SolidModuli *, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES]);
 } SolidMaterialOps;
 
 PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
@@ -96,6 +101,7 @@ PETSC_INTERN void                    SolidMaterialNames(char[], size_t);
 PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const SolidMaterialOps *, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, SolidModuli *, PetscReal *, PetscReal *);
 
 typedef struct _n_Solid             Solid;
+typedef struct _n_SolidTensor      *SolidTensor;
 typedef struct _n_SolidConstraints *SolidConstraints;
 typedef struct _n_SolidBody        *SolidBody;
 
@@ -164,6 +170,11 @@ struct _n_Solid {
   MatNullSpace            nullsp;   /* rigid-body modes of the reference configuration */
   PetscReal              *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
   PetscReal               cK, cD;   /* coefficients of the last linearization */
+  PetscReal               cM;       /* and of the mass applied inside the action (SolidOperatorLinearize()) */
+  PetscBool               curved;   /* cells of a second-order mesh file with curved edges (their own rules) */
+  PetscBool               fusemass; /* the action can apply the consistent mass cell by cell */
+  SolidTensor             tensor;   /* hexahedra: sum factorization (sumfact.c) */
+  Mat                     graph;    /* while the patterns are made: the graph of the nodes (SolidCreatePattern()) */
   PetscInt                nloads;   /* loads on boundary faces (loads.c) */
   SolidLoad              *loads;
   PetscBool               follower; /* a follower pressure acts: the tangent is not symmetric */
@@ -264,6 +275,14 @@ PETSC_INTERN PetscErrorCode SolidCellMatrixEnd(Mat, PetscScalar **, const PetscI
 PETSC_INTERN PetscErrorCode SolidTangent(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, Mat, void *);
 PETSC_INTERN PetscErrorCode SolidTangentLinearize(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, void *);
 PETSC_INTERN PetscErrorCode SolidTangentApply(MechSystem, Vec, Vec, void *);
+PETSC_INTERN PetscErrorCode SolidOperatorLinearize(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, PetscReal, void *);
+/* sumfact.c */
+PETSC_INTERN PetscErrorCode SolidTensorSetUp(Solid *, PetscInt, const PetscReal[][3]);
+PETSC_INTERN PetscErrorCode SolidTensorDestroy(Solid *);
+PETSC_INTERN PetscErrorCode SolidTensorLinearize(Solid *, const PetscScalar *);
+PETSC_INTERN PetscErrorCode SolidTensorApply(const Solid *, PetscReal, PetscReal, const PetscScalar *, PetscScalar *);
+PETSC_INTERN void           SolidLinearStressDiffBatch(const SolidModuli *, const PetscReal *, const PetscReal[][SOLID_LANES], PetscReal[][SOLID_LANES]);
+PETSC_INTERN void           SolidNeoHookeanStressDiffBatch(const SolidModuli *, const PetscReal *, const PetscReal[][SOLID_LANES], PetscReal[][SOLID_LANES]);
 PETSC_INTERN PetscErrorCode SolidPotential(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
 PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
 PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);
