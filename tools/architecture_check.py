@@ -16,7 +16,8 @@
                     src/ts (every edge is listed).
   declarations out of place
                     functions a private header declares that another folder defines (mechimpl.h
-                    declaring src/ts functions): not a failure, a hint for the split
+                    declaring src/ts functions), and MechSystem functions defined outside src/mech
+                    (src/ts/stability.c): not failures, hints for the split
   material strcmp   string comparisons (strcmp, strncmp, PetscStrcmp, PetscStrcasecmp, ...) whose
                     argument is a material's name (the first string of each row of a
                     *Material*[] table, or a .name = "..." in a materials file) outside the table
@@ -103,11 +104,11 @@ def objects(root, build, sources):
 
 
 def symbols(obj):
-    """(defined global symbols, undefined symbols) of an object file, by nm."""
+    """(defined global symbols, undefined symbols, the defined functions) of an object file, by nm."""
     p = subprocess.run(["nm", "-P", obj], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         raise SystemExit(f"architecture_check: nm {obj}: {p.stderr.strip()}")
-    defined, undefined = set(), set()
+    defined, undefined, functions = set(), set(), set()
     for line in p.stdout.split("\n"):
         parts = line.split()
         if len(parts) < 2:
@@ -117,7 +118,9 @@ def symbols(obj):
             undefined.add(name)
         elif kind.isupper() or kind in "vw":
             defined.add(name)
-    return defined, undefined
+            if kind in "TWtw":
+                functions.add(name)
+    return defined, undefined, functions
 
 
 def folder(rel):
@@ -258,11 +261,11 @@ def main():
     unbuilt = sorted(set(csrc) - set(objs))
     syms = {f: symbols(o) for f, o in objs.items()}
     definer = {}
-    for f, (d, _) in syms.items():
+    for f, (d, _, _) in syms.items():
         for s in d:
             definer.setdefault(s, f)
     calls = {}
-    for f, (_, u) in syms.items():
+    for f, (_, u, _) in syms.items():
         for s in u:
             g = definer.get(s)
             if g and g != f:
@@ -279,6 +282,9 @@ def main():
         for (a, b), ss in sorted(calls.items()):
             if a in c and b in c:
                 print(f"      {a} -> {b}: {', '.join(sorted(ss)[:4])}{' ...' if len(ss) > 4 else ''}")
+    # the same counting function calls only (the log events and class ids, data, left out)
+    fcalls = {(a, b) for (a, b), ss in calls.items() if any(x in syms[b][2] for x in ss)}
+    print("  counting function calls only (no data symbols): sizes " + (", ".join(str(len(c)) for c in sccs(set(objs), fcalls)) or "none"))
     if comps:
         missed.append(f"{len(comps)} circles among src files")
     fedges = {(folder(a), folder(b)) for a, b in file_edges} | {(folder(a), folder(h)) for a, h in incs}
@@ -302,6 +308,8 @@ def main():
     print(f"  declarations out of place (a private header declaring another folder's functions): {len(misplaced)}")
     for h, name, g in misplaced:
         print(f"    {h}: {name} (defined in {g})")
+    named = sorted((f, x) for f, (_, _, fn) in syms.items() for x in fn if x.startswith("MechSystem") and folder(f) != "src/mech")
+    print(f"  MechSystem functions defined outside src/mech: {len(named)}" + "".join(f"\n    {x} ({f})" for f, x in named))
 
     # strcmp on material names
     names = material_names(root, src)

@@ -186,7 +186,9 @@ def fake_tsmech(root, help_text, status=0):
     return path
 
 
-class Generator(unittest.TestCase):
+class MadeUpRepository(unittest.TestCase):
+    """A fresh copy of FILES in a temporary folder for every test."""
+
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="manual_tools_")
         make_repo(self.root)
@@ -194,6 +196,8 @@ class Generator(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.root)
 
+
+class Generator(MadeUpRepository):
     def test_pages_by_kind(self):
         blocks, pages = manual.build(self.root)
         kinds = {b.name: (b.pagekind, b.page, b.anchor) for b in blocks}
@@ -257,14 +261,7 @@ class Generator(unittest.TestCase):
         self.assertIn("src/bad.c:1", str(e.exception))
 
 
-class OptionCheck(unittest.TestCase):
-    def setUp(self):
-        self.root = tempfile.mkdtemp(prefix="manual_tools_")
-        make_repo(self.root)
-
-    def tearDown(self):
-        shutil.rmtree(self.root)
-
+class OptionCheck(MadeUpRepository):
     def check(self, help_text=HELP, status=0, report=False):
         exe = fake_tsmech(self.root, help_text, status)
         args = [sys.executable, os.path.join(TOOLS, "manual_options.py"), "--tsmech", exe, "--root", self.root] + (["--report"] if report else [])
