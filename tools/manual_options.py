@@ -29,6 +29,9 @@ Findings (each printed as a full list):
                 tsmech options, ts_theta_ne_ of -ts_theta_ne_depth)
   no page       a model or TS type -help names without its page (models/NAME.md, ts/NAME.md)
 
+--skeleton also prints the undocumented options as doctext items (from the -help lines, per-name
+options with <name>), ready to paste into the blocks and edit.
+
 Exit status: strict (the default) 1 on any finding; --report prints the same lists and the
 coverage numbers and fails only when the check itself cannot work (a -help run fails, or finds no
 option of tsmech's): the test manual_options runs --report until the pass that writes the missing
@@ -48,7 +51,8 @@ import manual  # noqa: E402
 # Runs that make options appear that only exist for a configuration: per-name options (a
 # constraint's or a load's options are read once its name is given). A block that lists such an
 # option family (-solid_bc_<name>_where) needs a run here that creates one member, or the option is
-# reported unknown.
+# reported unknown. PER_NAME: the names these runs give (--skeleton writes them as <name>).
+PER_NAME = ["held", "pull"]
 RUNS = [
     ["-model", "solid", "-solid_bc", "held", "-solid_bc_held_where", "x=0", "-solid_load", "pull", "-solid_load_pull_where", "x=1", "-solid_load_pull_traction", "0,0,-1"],
 ]
@@ -70,7 +74,7 @@ def run_help(tsmech, args, alone=False):
 
 
 def parse_help(text):
-    """[(block title, sub-header or None, option, manual page named by -help or "")] of one -help output."""
+    """[(block title, sub-header or None, option, manual page named by -help or "", the line)] of one -help output."""
     out, title, sub, after_dashes = [], None, None, False
     for line in text.split("\n"):
         if DASHES.match(line):
@@ -82,10 +86,25 @@ def parse_help(text):
         m = OPTLINE.match(line)
         if m and title is not None:
             man = MANFIELD.search(line)
-            out.append((title, sub, m.group(1), man.group(1) if man else ""))
+            out.append((title, sub, m.group(1), man.group(1) if man else "", line))
         elif re.match(r"^  [^\s\-]", line) and title is not None:
             sub = line.strip()
     return out
+
+
+def doctext_item(opt, line):
+    """A doctext item "-opt <default> - help" from a -help line, the per-name runs' names as <name>."""
+    rest = line.strip()[len(opt):]
+    m = re.match(r"^:?\s*<([^<>]*)>:?\s*(.*)$", rest)
+    default, text = (m.group(1), m.group(2)) if m else ("", rest.lstrip(": "))
+    default = re.sub(r"^now (.*?) : formerly\b.*$", r"\1", default.strip())
+    default = re.sub(r"^(.*?) : .*$", r"\1", default).strip()
+    text = re.sub(r"\s*\(\w*\)\s*$", "", text).strip()
+    for name in PER_NAME:
+        opt = opt.replace(f"_{name}_", "_<name>_")
+    if default in ("FALSE", "TRUE"):
+        default = default.lower()
+    return f"{opt}{' <' + default + '>' if default else ''} - {text}"
 
 
 def tsmech_titles(root):
@@ -129,6 +148,7 @@ def main():
     ap.add_argument("--root", default=root, help="the repository")
     ap.add_argument("--report", action="store_true", help="print the findings, fail only if the check cannot run")
     ap.add_argument("--verbose", action="store_true", help="also list every tsmech option with its page")
+    ap.add_argument("--skeleton", action="store_true", help="also print the undocumented options as doctext items to paste into blocks")
     args = ap.parse_args()
 
     base = run_help(args.tsmech, [])
@@ -153,11 +173,11 @@ def main():
     titles, dynamic = tsmech_titles(args.root)
     ours, every = {}, set()  # tsmech's options -> (title, man); every option any run prints
     for text in [base] + outputs:
-        for title, sub, opt, man in parse_help(text):
+        for title, sub, opt, man, line in parse_help(text):
             every.add(opt)
             head = sub if sub is not None else title
             if head in titles or (sub is None and title in titles):
-                ours.setdefault(opt, (head, man))
+                ours.setdefault(opt, (head, man, line))
     if not ours:
         raise SystemExit(f"manual_options: no option of tsmech's own blocks found in {len(runs) + 1} -help runs (titles from the sources: {sorted(titles)})")
 
@@ -215,6 +235,13 @@ def main():
                 man = ours[o][1]
                 target = by_name[man].page if man in by_name else ""
                 print(f"    {o:44s} {man or '-'}{' -> ' + target if target else ''}")
+    if undocumented and args.skeleton:
+        print("\nskeleton: Options Database Keys items from the -help lines (defaults and help as -help prints them; edit before use)")
+        for title, opts in sorted(groups.items()):
+            items = sorted({doctext_item(o, ours[o][2]) for o in opts})
+            print(f"  [{title}]")
+            for i, item in enumerate(items):
+                print(f"{'+' if i == 0 else '-' if i == len(items) - 1 else '.'} {item}" if len(items) > 1 else f". {item}")
     if duplicated:
         print(f"\nduplicated: {len(duplicated)} options listed by more than one block")
         for o in duplicated:

@@ -269,7 +269,7 @@ class OptionCheck(MadeUpRepository):
         return p.returncode, p.stdout
 
     def test_parse_help(self):
-        got = manual_options.parse_help(HELP)
+        got = [x[:4] for x in manual_options.parse_help(HELP)]
         self.assertIn(("Time stepping (TS) options", "Foo2 options", "-ts_foo2_bar", "FooSetBar"), got)
         self.assertIn(("Time stepping (TS) options", "TS Adaptivity options", "-ts_adapt_type", "TSAdaptSetType"), got)
         self.assertIn(("tsmech driver options", None, "-output", "MechOutputCreate"), got)
@@ -284,6 +284,15 @@ class OptionCheck(MadeUpRepository):
         self.assertFalse(manual_options.pattern("-widget_part_<name>_size").match("-widget_part_size"))
         self.assertTrue(manual_options.pattern("-foo2_ksp_*").match("-foo2_ksp_rtol"))
         self.assertFalse(manual_options.pattern("-widget_n").match("-widget_nn"))
+
+    def test_skeleton_items(self):
+        item = manual_options.doctext_item
+        self.assertEqual(item("-model", "  -model <now widget : formerly widget>: Model to integrate (one of) widget (MechCreateModel)"),
+                         "-model <widget> - Model to integrate (one of) widget")
+        self.assertEqual(item("-output", "  -output <now  : formerly >: HDF5 output file (MechOutputCreate)"), "-output - HDF5 output file")
+        self.assertEqual(item("-quiet", "  -quiet: <FALSE : FALSE> No progress line (None)"), "-quiet <false> - No progress line")
+        self.assertEqual(item("-a_jacobian", "  -a_jacobian <now auto : formerly auto> Newton's matrix (TSFOO)"), "-a_jacobian <auto> - Newton's matrix")
+        self.assertEqual(item("-solid_bc_held_u", "  -solid_bc_held_u <0.>: Constraint: u (MechCreateSolid)"), "-solid_bc_<name>_u <0.> - Constraint: u")
 
     def test_all_documented(self):
         status, out = self.check()
