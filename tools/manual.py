@@ -400,6 +400,7 @@ def prose(text, links, page):
             continue
         esc = escape(piece)
         esc = re.sub(r"(?<![\w`\-/.])(-[a-z][A-Za-z0-9_]*(?:&lt;[A-Za-z0-9_]+&gt;[A-Za-z0-9_]*)*)", lambda m: option_code(m.group(1), links), esc)
+        esc = re.sub(r"(?<![\w`\[])([A-Za-z_]\w*\(\))", lambda m: links.name(m.group(1), page) if links.href(m.group(1), page) is not None else m.group(1), esc)
         esc = re.sub(r"(?<![\w/.])(docs/[\w\-]+\.md)", lambda m: f"[{m.group(1)}]({os.path.relpath(m.group(1), os.path.join('docs/manual', os.path.dirname(page)))})", esc)
         out.append(esc)
     return "".join(out)
@@ -534,7 +535,9 @@ options before ` - `, each with its default or choices after a space in angle br
 glued in angle brackets: `-solid_bc_<name>_where` stands for `-solid_bc_top_where`; a trailing `*`
 for the options of a PETSc solver under a prefix of tsmech's (`-mass_ksp_*`). Other blocks may
 mention an option in their text but do not list it. PETSc's own options (`-ts_type`, `-ksp_type`)
-may be listed on any page.
+may be listed on any page. `/usr/bin/python3 tools/manual_options.py` lists the options `-help`
+prints that no block documents, by `-help` block (`--skeleton`: as items to paste into a block),
+and the listed options `-help` does not know.
 """
 
 
