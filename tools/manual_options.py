@@ -121,6 +121,8 @@ def tsmech_titles(root):
                 titles.add(lit[0].replace('\\"', '"'))
             elif m.group(1) == "Begin" or "PetscOptionsObject" in args:
                 dynamic.append(f"{rel}:{text.count(chr(10), 0, m.start()) + 1}")
+        # a block titled by its object's class: not recognised either
+        dynamic += [f"{rel}:{text.count(chr(10), 0, m.start()) + 1}" for m in re.finditer(r"\bPetscObjectOptionsBegin\s*\(", text)]
     return titles, dynamic
 
 
