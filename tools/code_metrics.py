@@ -6,7 +6,8 @@ include): the numbers the architecture review asks for, reproducible by anyone.
 
 A function is a top-level brace block whose opening line is preceded by a signature line ending in
 ')' (PETSc's style: the brace on its own line). Lengths count the lines from the signature to the
-closing brace.
+closing brace. functions() yields (name, length, first line); tools/architecture_check.py checks
+it against ctags' view of the same files.
 """
 import os
 import re
@@ -29,7 +30,7 @@ def functions(lines):
                 start, name = j, m.group(1)
         depth += code.count("{") - code.count("}")
         if depth == 0 and start is not None and "}" in code:
-            yield name, i - start + 1
+            yield name, i - start + 1, start + 1
             start = None
 
 
