@@ -591,10 +591,12 @@ PETSC_EXTERN PetscErrorCode MechModesDestroy(MechModes *);
 PETSC_EXTERN PetscErrorCode MechModesSetDimension(MechModes, PetscInt);
 PETSC_EXTERN PetscErrorCode MechModesSetWhich(MechModes, MechModesWhich);
 PETSC_EXTERN PetscErrorCode MechModesSetOptionsPrefix(MechModes, const char[]);
+PETSC_EXTERN PetscErrorCode MechModesSetUp(MechModes, Vec q);
 PETSC_EXTERN PetscErrorCode MechModesCompute(MechModes, PetscReal t, Vec q, Vec v);
 PETSC_EXTERN PetscErrorCode MechModesGetSize(MechModes, PetscInt *n, PetscInt *nfree);
 PETSC_EXTERN PetscErrorCode MechModesGetFrequency(MechModes, PetscInt i, PetscReal *hz, PetscReal *lambda, PetscBool *rigid);
 PETSC_EXTERN PetscErrorCode MechModesGetShape(MechModes, PetscInt i, Vec x);
+PETSC_EXTERN PetscErrorCode MechModesGetResidual(MechModes, PetscInt i, PetscReal *residual);
 PETSC_EXTERN PetscErrorCode MechModesGetParticipation(MechModes, PetscInt i, PetscReal gamma[3], PetscReal meff[3], PetscReal mass[3]);
 PETSC_EXTERN PetscErrorCode MechModesGetInfo(MechModes, PetscReal *t, const char **problem, char solver[], size_t len, PetscReal *target, PetscReal *residual, PetscReal *seconds);
 /* eps: the address of an EPS (SLEPc), not a new reference */

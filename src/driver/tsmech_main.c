@@ -11,6 +11,7 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #include <tsmech.h>
 #include <petsc/private/tsimpl.h> /* ts->max_reject: PETSc 3.18 has no getter */
 #include "../io/outputimpl.h"     /* MechTestPause(), MechIOCheckWritable(), MechIOFileKind(), MechOutputDiscard() */
+#include "modes.h"                /* -modes: the modal analysis (modes.c) */
 #include <unistd.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -107,6 +108,7 @@ typedef struct {
   MechOutput     out;
   MechCheckpoint ck;
   MechIOPlan     plan;  /* the run's files, locked until Destroy() */
+  DriverModes    modes; /* -modes, NULL without */
   TSMechGuard    guard; /* held by the TS: the checks after every step, the last good state */
   Progress       prog;
   PetscLogDouble start;
@@ -601,6 +603,7 @@ static PetscErrorCode ReadOptions(App *app)
   PetscCheck(app->interval >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %g: must be 0 (none) or positive", (double)app->interval);
   PetscCheck(app->keep >= 1 && app->keep <= MECH_IO_MAX_KEEP, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", app->keep, MECH_IO_MAX_KEEP);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &app->pause_at_step, NULL)); /* test hook */
+  PetscCall(DriverModesCreate(comm, &app->modes));
 
   PetscFunctionReturn(0);
 }
@@ -780,6 +783,9 @@ static PetscErrorCode Setup(App *app)
   /* -help: every option was printed while it was read; nothing runs and no file is written */
   PetscCall(PetscOptionsHasHelp(NULL, &app->help));
   if (app->help) PetscFunctionReturn(0);
+  /* -modes: checked, and the modes of the initial state computed, before any file is written */
+  if (app->modes) PetscCall(DriverModesSetUp(app->modes, app->sys, app->ts, app->q, app->v));
+  if (DriverModesOnly(app->modes)) app->quiet = PETSC_TRUE;
 
   PetscCall(StartMonitors(app));
   PetscFunctionReturn(0);
@@ -955,6 +961,7 @@ static PetscErrorCode Destroy(App *app)
 {
   PetscFunctionBegin;
   if (app->out) PetscCall(MechOutputDestroy(&app->out));
+  PetscCall(DriverModesDestroy(&app->modes));
   PetscCall(VecDestroy(&app->q));
   PetscCall(VecDestroy(&app->v));
   PetscCall(VecDestroy(&app->qw));
@@ -1110,8 +1117,10 @@ static int ReportDone(App *app)
   char           line[2048];
   PetscErrorCode e;
 
-  e = Summary(app);
+  e = DriverModesOnly(app->modes) ? 0 : Summary(app);
   if (!e && app->equilibrium) e = ReportEquilibrium(app);
+  /* the modes at the end of the run, and into the output */
+  if (!e && app->modes) e = DriverModesFinish(app->modes, app->sys, app->ts, app->out);
   if (!e && app->hasoutput) e = Say(app->comm, PETSC_STDOUT, "tsmech: results in %s\n", app->output);
   if (!e && app->hasck) e = Say(app->comm, PETSC_STDOUT, "tsmech: checkpoint in %s\n", app->ckpath);
   if (!e && app->interrupted) {
@@ -1127,7 +1136,8 @@ static int ReportDone(App *app)
   if (e) {
     ErrorLine(e, PETSC_TRUE, line, sizeof(line));
     (void)Say(app->comm, PETSC_STDERR, "tsmech: error: %s\n", line);
-    return EXIT_TSMECH_ERROR;
+    /* a refused request (the modes' target at the end of the run) is bad input */
+    return IsInputError(e) ? EXIT_TSMECH_INPUT : EXIT_TSMECH_ERROR;
   }
   return 0;
 }

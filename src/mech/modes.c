@@ -14,6 +14,7 @@
   Depends on the mechanical system only (src/mech), never on the integrators.
 */
 #include "mechimpl.h"
+#include <stdio.h>
 #include <slepceps.h>
 #include <petscblaslapack.h>
 
@@ -671,6 +672,38 @@ static PetscErrorCode ModesOperators(MechModes m, PetscReal t, Vec q, Vec v, Mat
 }
 
 /*@C
+  MechModesSetUp - The checks of `MechModesCompute()` without the computation: the system has a
+  tangent and at least as many free dofs as modes are asked for. Called by `MechModesCompute()`;
+  a program calls it to refuse a bad request before a long run that ends with the modes.
+
+  Collective
+
+  Input Parameters:
++ modes - the modal analysis
+- q     - a state vector of the system (its layout)
+
+  Level: intermediate
+
+.seealso: `MechModesCompute()`, `MechModesSetDimension()`
+@*/
+PetscErrorCode MechModesSetUp(MechModes modes, Vec q)
+{
+  MechModes   m = modes;
+  const char *why, *name;
+
+  PetscFunctionBegin;
+  PetscValidPointer(modes, 1);
+  PetscValidHeaderSpecific(q, VEC_CLASSID, 2);
+  PetscCall(MechSystemGetModelName(m->sys, &name));
+  PetscCheck(m->sys->tangent, m->comm, PETSC_ERR_ARG_WRONG, "The model %s has no tangent stiffness (MechSystemSetTangent()), which the modal analysis needs", name ? name : "(unnamed)");
+  PetscCall(ModesFree(m));
+  PetscCall(MechSystemGetTangentNonsymmetric(m->sys, &m->nonsym, &why));
+  PetscCall(ModesFreeDofs(m, q));
+  PetscCheck(m->nev <= m->nfree, m->comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " modes asked for: the system has %" PetscInt_FMT " free dofs", m->nev, m->nfree);
+  PetscFunctionReturn(0);
+}
+
+/*@C
   MechModesCompute - Computes the modes of the system linearized at a state: the lowest (or highest,
   `MechModesSetWhich()`) eigenpairs of K(t, q, v) x = omega^2 M x on the free dofs.
 
@@ -712,20 +745,14 @@ PetscErrorCode MechModesCompute(MechModes modes, PetscReal t, Vec q, Vec v)
 {
   MechModes      m = modes;
   Mat            Kf, Mf;
-  const char    *why, *name;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscValidPointer(modes, 1);
   PetscValidHeaderSpecific(q, VEC_CLASSID, 3);
   PetscValidHeaderSpecific(v, VEC_CLASSID, 4);
-  PetscCall(MechSystemGetModelName(m->sys, &name));
-  PetscCheck(m->sys->tangent, m->comm, PETSC_ERR_ARG_WRONG, "The model %s has no tangent stiffness (MechSystemSetTangent()), which the modal analysis needs", name ? name : "(unnamed)");
-  PetscCall(ModesFree(m));
   PetscCall(PetscTime(&t0));
-  PetscCall(MechSystemGetTangentNonsymmetric(m->sys, &m->nonsym, &why));
-  PetscCall(ModesFreeDofs(m, q));
-  PetscCheck(m->nev <= m->nfree, m->comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " modes asked for: the model %s has %" PetscInt_FMT " free dofs", m->nev, name ? name : "(unnamed)", m->nfree);
+  PetscCall(MechModesSetUp(m, q));
   PetscCall(ModesOperators(m, t, q, v, &Kf, &Mf));
   m->target = -MODES_TARGET_FACTOR * m->scale;
   if (m->which == MECH_MODES_LOWEST) PetscCall(ModesRigid(m, q, Kf, Mf));
@@ -736,7 +763,8 @@ PetscErrorCode MechModesCompute(MechModes modes, PetscReal t, Vec q, Vec v)
   PetscCall(ModesCollect(m, Kf, q));
   PetscCall(MatDestroy(&Kf));
   PetscCall(MatDestroy(&Mf));
-  if (m->which == MECH_MODES_LOWEST) {
+  /* without a solve (the rigid modes only) no shifted operator was factored */
+  if (m->which == MECH_MODES_LOWEST && m->eps) {
     ST        st;
     STType    type;
     PetscBool sinvert;
@@ -787,8 +815,8 @@ PetscErrorCode MechModesGetSize(MechModes modes, PetscInt *n, PetscInt *nfree)
 - i     - the mode, from 0 (in ascending order of frequency; descending for the highest modes)
 
   Output Parameters:
-+ hz     - the frequency omega / 2 pi in Hz (cycles per unit time); negative, -sqrt(-lambda) / 2 pi,
-           for a negative eigenvalue (a state beyond buckling) (may be NULL)
++ hz     - the frequency omega / 2 pi in Hz (cycles per unit time); 0 for a rigid mode; negative,
+           -sqrt(-lambda) / 2 pi, for a negative eigenvalue (a state beyond buckling) (may be NULL)
 . lambda - the eigenvalue omega^2 (may be NULL)
 - rigid  - whether it is a rigid-body mode (|lambda| below 1e-12 tr K / tr M: 0 Hz) (may be NULL)
 
@@ -804,9 +832,36 @@ PetscErrorCode MechModesGetFrequency(MechModes modes, PetscInt i, PetscReal *hz,
   PetscValidPointer(modes, 1);
   PetscCheck(i >= 0 && i < modes->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Mode %" PetscInt_FMT " is not among the %" PetscInt_FMT " computed", i, modes->n);
   l = modes->lambda[i];
-  if (hz) *hz = (l >= 0 ? PetscSqrtReal(l) : -PetscSqrtReal(-l)) / (2 * PETSC_PI);
+  /* a rigid mode's eigenvalue is the round-off of K applied to a rigid motion, eps tr K / tr M */
+  if (hz) *hz = modes->rigid[i] ? 0 : (l >= 0 ? PetscSqrtReal(l) : -PetscSqrtReal(-l)) / (2 * PETSC_PI);
   if (lambda) *lambda = l;
   if (rigid) *rigid = modes->rigid[i];
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechModesGetResidual - The relative residual |K x - lambda M x| / |lambda x| of mode i as the
+  eigensolver computed it (0 for the rigid modes, which are exact combinations of rigid motions).
+
+  Not Collective
+
+  Input Parameters:
++ modes - the modal analysis
+- i     - the mode, from 0
+
+  Output Parameter:
+. residual - the relative residual
+
+  Level: intermediate
+
+.seealso: `MechModesCompute()`, `MechModesGetFrequency()`
+@*/
+PetscErrorCode MechModesGetResidual(MechModes modes, PetscInt i, PetscReal *residual)
+{
+  PetscFunctionBegin;
+  PetscValidPointer(modes, 1);
+  PetscCheck(i >= 0 && i < modes->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Mode %" PetscInt_FMT " is not among the %" PetscInt_FMT " computed", i, modes->n);
+  *residual = modes->error[i];
   PetscFunctionReturn(0);
 }
 
@@ -966,23 +1021,25 @@ PetscErrorCode MechModesGetEPS(MechModes modes, void *eps)
 @*/
 PetscErrorCode MechModesView(MechModes modes, PetscViewer viewer)
 {
-  PetscReal cum[3] = {0, 0, 0}, target, seconds;
-  char      solver[256];
+  PetscReal   cum[3] = {0, 0, 0}, target, seconds;
+  char        solver[256], line[512];
   const char *problem;
 
   PetscFunctionBegin;
   PetscValidPointer(modes, 1);
   if (!viewer) viewer = PETSC_VIEWER_STDOUT_(modes->comm);
   PetscCall(MechModesGetInfo(modes, NULL, &problem, solver, sizeof(solver), &target, NULL, &seconds));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " %s modes at t = %g of K x = omega^2 M x (%s, %" PetscInt_FMT " free dofs): %s, target %.6g, %.3g s\n", modes->n, modes->which == MECH_MODES_LOWEST ? "lowest" : "highest", (double)modes->t, problem, modes->nfree, solver, (double)target, (double)seconds));
+  /* the C library's %g: PETSc's printf writes 3 as "3." */
+  (void)snprintf(line, sizeof(line), "%d %s modes at t = %g of K x = omega^2 M x (%s, %d free dofs): %s, target %.6g, %.3g s\n", (int)modes->n, modes->which == MECH_MODES_LOWEST ? "lowest" : "highest", (double)modes->t, problem, (int)modes->nfree, solver[0] ? solver : "rigid motions only", (double)target, (double)seconds);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s", line));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  mode  frequency [Hz]      omega^2        residual  %s\n", modes->hasmass ? "effective mass x, y, z (fraction)    cumulative x, y, z" : ""));
   for (PetscInt k = 0; k < modes->n; k++) {
     PetscReal hz;
     char      freq[64], mass[128] = "";
 
     PetscCall(MechModesGetFrequency(modes, k, &hz, NULL, NULL));
-    if (modes->rigid[k]) PetscCall(PetscSNPrintf(freq, sizeof(freq), "0 (rigid)"));
-    else PetscCall(PetscSNPrintf(freq, sizeof(freq), "%.10g", (double)hz));
+    if (modes->rigid[k]) (void)snprintf(freq, sizeof(freq), "0 (rigid)");
+    else (void)snprintf(freq, sizeof(freq), "%.10g", (double)hz);
     if (modes->hasmass) {
       PetscReal f[3];
 
@@ -990,9 +1047,10 @@ PetscErrorCode MechModesView(MechModes modes, PetscViewer viewer)
         f[d] = modes->mass[d] > 0 ? modes->meff[3 * k + d] / modes->mass[d] : 0;
         cum[d] += f[d];
       }
-      PetscCall(PetscSNPrintf(mass, sizeof(mass), "%.4f %.4f %.4f   %.4f %.4f %.4f", (double)f[0], (double)f[1], (double)f[2], (double)cum[0], (double)cum[1], (double)cum[2]));
+      (void)snprintf(mass, sizeof(mass), "%.4f %.4f %.4f   %.4f %.4f %.4f", (double)f[0], (double)f[1], (double)f[2], (double)cum[0], (double)cum[1], (double)cum[2]);
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  %4" PetscInt_FMT "  %-18s  %-13.7g  %-8.1e  %s\n", k + 1, freq, (double)modes->lambda[k], (double)modes->error[k], mass));
+    (void)snprintf(line, sizeof(line), "  %4d  %-18s  %-13.7g  %-8.1e  %s\n", (int)(k + 1), freq, (double)modes->lambda[k], (double)modes->error[k], mass);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s", line));
   }
   PetscFunctionReturn(0);
 }
