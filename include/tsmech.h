@@ -279,6 +279,8 @@ PETSC_EXTERN PetscErrorCode MechSystemGetApplicationContext(MechSystem, void *);
 PETSC_EXTERN PetscErrorCode MechSystemSetModelName(MechSystem, const char[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetModelName(MechSystem, const char **);
 PETSC_EXTERN PetscErrorCode MechSystemAddParameter(MechSystem, const char name[], PetscReal value);
+/* The value of a parameter recorded already (a value resolved after the system exists) */
+PETSC_EXTERN PetscErrorCode MechSystemSetParameter(MechSystem, const char name[], PetscReal value);
 PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, const char *const **names, const PetscReal **values);
 /* ---- text parameters (src/mech/mechsystem.c) ---- */
 /* A model parameter whose value is a name (a material, a mesh, ...): recorded as a string attribute
