@@ -28,6 +28,8 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #define EXIT_TSMECH_ERROR  1 /* an error after the run started that is none of the below */
 #define EXIT_TSMECH_INPUT  2 /* bad input: an option, a file; nothing was written */
 #define EXIT_TSMECH_FAILED 3 /* the integration failed: a step diverged, a method was unstable */
+/* the step an unstable explicit run is advised to take: this fraction below the stable step */
+#define STABLE_STEP_MARGIN 0.1
 
 /* What ended a run early, besides the TS's own failures */
 typedef enum {
@@ -901,7 +903,8 @@ static PetscErrorCode ReportStability(App *app)
     if (app->explicit_) PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s is stable at dt = %g for the largest frequency omega = %g of the last good state (stable step %g, 2/omega = %g): the failure is not its step-size limit\n", kind, (double)dt, (double)omega, dtmax < PETSC_MAX_REAL ? (double)dtmax : (double)PETSC_INFINITY, (double)(2 / omega)));
     PetscFunctionReturn(0);
   }
-  if (dtmax > 0) PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s is unstable at dt = %g (largest frequency omega = %g, amplified %.4g times per step): the stable step is below %.6g (2/omega = %.6g)\n", kind, (double)dt, (double)omega, (double)rho, (double)dtmax, (double)(2 / omega)));
+  /* omega is SLEPc's highest mode to its tolerance (1e-8): the margin is for the state's changes */
+  if (dtmax > 0) PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s is unstable at dt = %g (largest frequency omega = %g, amplified %.4g times per step): the stable step is below %.6g (2/omega = %.6g); -ts_dt %.4g keeps a margin of %g %%\n", kind, (double)dt, (double)omega, (double)rho, (double)dtmax, (double)(2 / omega), (double)(dtmax * (1 - STABLE_STEP_MARGIN)), (double)(100 * STABLE_STEP_MARGIN)));
   else PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s amplifies the largest frequency omega = %g at every step size (%.4g times per step at dt = %g%s): it has no stable step; use symeuler2 (stable below 2/omega = %.6g) or an implicit type\n", kind, (double)omega, (double)rho, (double)dt, c > 0 ? "" : ", undamped", (double)(2 / omega)));
   PetscFunctionReturn(0);
 }
