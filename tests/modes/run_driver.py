@@ -12,7 +12,8 @@
   - on 2 and 3 ranks the frequencies (1e-10) and the shapes (1e-8: the P1 beam's modes are simple) are
     one rank's;
   - a run without -modes has no /modes and no modes grid (the format of before);
-  - -modes_at end after a run: /modes at the run's final time.
+  - -modes_at end after a run: /modes at the run's final time;
+  - tools/tsmech_plot.py modes draws the shapes.
 Needs Debian's /usr/bin/python3 with h5py and numpy.
 """
 import os
@@ -94,6 +95,11 @@ def main():
         ds = np.max(abs(shape[ranks] - shape[1])) / np.max(abs(shape[1]))
         print("  %d ranks: frequencies %.1e, shapes %.1e from one rank's" % (ranks, df, ds))
         check(df < 1e-10 and ds < 1e-8, "%d ranks: frequencies %.2e, shapes %.2e from one rank's" % (ranks, df, ds))
+    # tools/tsmech_plot.py modes draws the shapes
+    png = os.path.join(work, "modes.png")
+    plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "tsmech_plot.py")
+    r = subprocess.run([sys.executable, plot, "modes", os.path.join(work, "m1.h5"), "--count", "4", "-o", png], capture_output=True, text=True)
+    check(r.returncode == 0 and os.path.getsize(png) > 10000, "tsmech_plot.py modes failed: %s" % r.stderr)
     # no -modes: no /modes, no modes grid
     out = os.path.join(work, "plain.h5")
     run(base + ["-ts_max_steps", "2", "-output", out])
