@@ -86,7 +86,7 @@ static PetscErrorCode Compute(DriverModes dm, PetscReal t, Vec q, Vec v)
 /* An error of the library told with the option it is about */
 static PetscErrorCode OptionError(DriverModes dm, PetscErrorCode ierr)
 {
-  const char *text = NULL;
+  const char *text     = NULL;
   char       *specific = NULL;
 
   PetscFunctionBegin;

@@ -49,13 +49,13 @@ struct _n_MechModes {
   PetscReal      t;
   PetscReal     *lambda, *error; /* omega^2 and the relative residual of each mode */
   PetscBool     *rigid;
-  Vec           *shape;          /* like the state, M-normalized, zero on the fixed dofs */
-  PetscReal     *gamma, *meff;   /* 3 per mode: participation factors and effective masses */
-  PetscReal      mass[3];        /* r_d^T M r_d: the mass that a rigid translation moves */
-  PetscInt       nrigid;         /* rigid-body modes found in the span of the rigid motions (deflated) */
-  Vec           *rigidvec;       /* their shapes on the free dofs, M-orthonormal */
-  PetscReal     *rigidlambda;    /* and Rayleigh quotients */
-  PetscBool      hasmass;        /* the state has block size 3 (points in 3-D): participation defined */
+  Vec           *shape;        /* like the state, M-normalized, zero on the fixed dofs */
+  PetscReal     *gamma, *meff; /* 3 per mode: participation factors and effective masses */
+  PetscReal      mass[3];      /* r_d^T M r_d: the mass that a rigid translation moves */
+  PetscInt       nrigid;       /* rigid-body modes found in the span of the rigid motions (deflated) */
+  Vec           *rigidvec;     /* their shapes on the free dofs, M-orthonormal */
+  PetscReal     *rigidlambda;  /* and Rayleigh quotients */
+  PetscBool      hasmass;      /* the state has block size 3 (points in 3-D): participation defined */
   char           solvername[64];
   PetscLogDouble seconds;
 };
@@ -82,7 +82,7 @@ static PetscErrorCode ModesFree(MechModes m)
   if (m->rigidvec) PetscCall(VecDestroyVecs(m->nrigid, &m->rigidvec));
   PetscCall(PetscFree(m->rigidlambda));
   m->nrigid = 0;
-  m->n = 0;
+  m->n      = 0;
   PetscCall(ISDestroy(&m->free));
   PetscCall(EPSDestroy(&m->eps));
   PetscFunctionReturn(0);

@@ -111,15 +111,15 @@ static PetscErrorCode TestConvergence(PetscBool table)
 /* A free body: six rigid modes, orthonormal shapes, the same elastic frequencies on one rank */
 static PetscErrorCode TestFree(void)
 {
-  const char  opts[] = "-solid_cell hex -solid_order 1 -solid_beam_cells 8,2,2 -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0.3 -solid_density 1 -solid_g 0,0,0 -solid_fix none";
-  const PetscInt N = 12;
-  MechSystem  sys, sys1 = NULL;
-  MechModes   modes, modes1 = NULL;
-  Mat         K, M;
-  Vec         q, v, *x, y;
-  PetscInt    nrigid = 0;
-  PetscReal   lam[12], f7, worstK = 0, worstOrth = 0, mass[3], meffsum[3] = {0, 0, 0}, worstRank = 0;
-  PetscMPIInt rank, size;
+  const char     opts[] = "-solid_cell hex -solid_order 1 -solid_beam_cells 8,2,2 -solid_beam_size 1,0.1,0.1 -solid_material linear -solid_E 1 -solid_nu 0.3 -solid_density 1 -solid_g 0,0,0 -solid_fix none";
+  const PetscInt N      = 12;
+  MechSystem     sys, sys1     = NULL;
+  MechModes      modes, modes1 = NULL;
+  Mat            K, M;
+  Vec            q, v, *x, y;
+  PetscInt       nrigid = 0;
+  PetscReal      lam[12], f7, worstK = 0, worstOrth = 0, mass[3], meffsum[3] = {0, 0, 0}, worstRank = 0;
+  PetscMPIInt    rank, size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
@@ -299,9 +299,9 @@ static PetscErrorCode TestRefusals(void)
 
 /* The free decay of one mode: its modal coordinate eta = x^T M (q - X) at every step */
 typedef struct {
-  Mat       M;
-  Vec       X, x, d, w;
-  PetscInt  n, max;
+  Mat        M;
+  Vec        X, x, d, w;
+  PetscInt   n, max;
   PetscReal *eta, *t;
 } Decay;
 

@@ -81,7 +81,7 @@ static PetscErrorCode ModeFrequencies(MechSystem sy, const PetscInt modes[2], Pe
 M*/
 PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy, PetscBool setrayleigh, Mat J)
 {
-  MPI_Comm  comm = PetscObjectComm((PetscObject)sy);
+  MPI_Comm  comm    = PetscObjectComm((PetscObject)sy);
   PetscReal zeta[2] = {0, 0}, freq[2] = {0, 0}, w[2], alpha, beta;
   PetscInt  modes[2] = {0, 0}, nz = 2;
   PetscBool setz, setm, setf;
