@@ -601,8 +601,6 @@ PETSC_EXTERN PetscErrorCode MechModesGetShape(MechModes, PetscInt i, Vec x);
 PETSC_EXTERN PetscErrorCode MechModesGetResidual(MechModes, PetscInt i, PetscReal *residual);
 PETSC_EXTERN PetscErrorCode MechModesGetParticipation(MechModes, PetscInt i, PetscReal gamma[3], PetscReal meff[3], PetscReal mass[3]);
 PETSC_EXTERN PetscErrorCode MechModesGetInfo(MechModes, PetscReal *t, const char **problem, char solver[], size_t len, PetscReal *target, PetscReal *residual, PetscReal *seconds);
-/* eps: the address of an EPS (SLEPc), not a new reference */
-PETSC_EXTERN PetscErrorCode MechModesGetEPS(MechModes, void *eps);
 PETSC_EXTERN PetscErrorCode MechModesView(MechModes, PetscViewer);
 /* Writes /modes (frequency, eigenvalue, shape, participation, effective_mass, rigid) into the closed
    output file of `out` and a grid of one attribute per mode into its XDMF (src/io/modesio.c) */

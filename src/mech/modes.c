@@ -56,7 +56,8 @@ struct _n_MechModes {
   Vec           *rigidvec;     /* their shapes on the free dofs, M-orthonormal */
   PetscReal     *rigidlambda;  /* and Rayleigh quotients */
   PetscBool      hasmass;      /* the state has block size 3 (points in 3-D): participation defined */
-  char           solvername[64];
+  char           solver[256];  /* the eigensolver of the last computation, described */
+  PetscBool      sinvert;      /* it factored or solved K - sigma M (shift-and-invert) */
   PetscLogDouble seconds;
 };
 
@@ -81,8 +82,10 @@ static PetscErrorCode ModesFree(MechModes m)
   PetscCall(PetscFree5(m->lambda, m->error, m->rigid, m->gamma, m->meff));
   if (m->rigidvec) PetscCall(VecDestroyVecs(m->nrigid, &m->rigidvec));
   PetscCall(PetscFree(m->rigidlambda));
-  m->nrigid = 0;
-  m->n      = 0;
+  m->nrigid    = 0;
+  m->solver[0] = 0;
+  m->sinvert   = PETSC_FALSE;
+  m->n         = 0;
   PetscCall(ISDestroy(&m->free));
   PetscCall(EPSDestroy(&m->eps));
   PetscFunctionReturn(0);
@@ -474,10 +477,35 @@ static PetscErrorCode ModesSetUpSolver(MechModes m, Mat Kf, Mat Mf)
       PetscCall(KSPSetType(ksp, KSPPREONLY));
       PetscCall(PCSetType(pc, PCGAMG));
     }
-    PetscCall(PetscStrncpy(m->solvername, ModesSolvers[solver], sizeof(m->solvername)));
   }
   PetscCall(EPSSetFromOptions(m->eps));
   PetscCall(EPSGetTarget(m->eps, &m->target));
+  PetscFunctionReturn(0);
+}
+
+/* The eigensolver, its transformation and linear solver in words, and whether it is shift-and-invert */
+static PetscErrorCode ModesDescribe(MechModes m)
+{
+  EPSType     etype;
+  STType      stype;
+  KSPType     ktype;
+  PCType      ptype;
+  const char *fac = NULL;
+  ST          st;
+  KSP         ksp;
+  PC          pc;
+
+  PetscFunctionBegin;
+  PetscCall(EPSGetType(m->eps, &etype));
+  PetscCall(EPSGetST(m->eps, &st));
+  PetscCall(STGetType(st, &stype));
+  PetscCall(STGetKSP(st, &ksp));
+  PetscCall(KSPGetType(ksp, &ktype));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetType(pc, &ptype));
+  PetscCall(PCFactorGetMatSolverType(pc, &fac));
+  PetscCall(PetscSNPrintf(m->solver, sizeof(m->solver), "%s %s %s %s%s%s", etype, stype, ktype ? ktype : "", ptype ? ptype : "", fac ? " " : "", fac ? fac : ""));
+  PetscCall(PetscStrcmp(stype, STSINVERT, &m->sinvert));
   PetscFunctionReturn(0);
 }
 
@@ -759,24 +787,26 @@ PetscErrorCode MechModesCompute(MechModes modes, PetscReal t, Vec q, Vec v)
   if (m->nev > m->nrigid) {
     PetscCall(ModesSetUpSolver(m, Kf, Mf));
     PetscCall(ModesSolve(m));
+    PetscCall(ModesDescribe(m));
   }
   PetscCall(ModesCollect(m, Kf, q));
   PetscCall(MatDestroy(&Kf));
   PetscCall(MatDestroy(&Mf));
   /* without a solve (the rigid modes only) no shifted operator was factored */
-  if (m->which == MECH_MODES_LOWEST && m->eps) {
-    ST        st;
-    STType    type;
-    PetscBool sinvert;
-
-    PetscCall(EPSGetST(m->eps, &st));
-    PetscCall(STGetType(st, &type));
-    PetscCall(PetscStrcmp(type, STSINVERT, &sinvert));
-    for (PetscInt k = 0; k < m->n && sinvert; k++) PetscCheck(PetscAbsReal(m->lambda[k] - m->target) > MODES_SINGULAR_TOL * m->scale, m->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%seps_target %g: K - %g M is singular (the eigenvalue %g of mode %" PetscInt_FMT " lies there): take a target below the lowest eigenvalue, as the default %g does", m->prefix, (double)m->target, (double)m->target, (double)m->lambda[k], k + 1, (double)(-MODES_TARGET_FACTOR * m->scale));
-  }
+  for (PetscInt k = 0; k < m->n && m->which == MECH_MODES_LOWEST && m->sinvert; k++) PetscCheck(PetscAbsReal(m->lambda[k] - m->target) > MODES_SINGULAR_TOL * m->scale, m->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%seps_target %g: K - %g M is singular (the eigenvalue %g of mode %" PetscInt_FMT " lies there): take a target below the lowest eigenvalue, as the default %g does", m->prefix, (double)m->target, (double)m->target, (double)m->lambda[k], k + 1, (double)(-MODES_TARGET_FACTOR * m->scale));
+  /* the factorization of K - sigma M is not kept: the modes are copied out */
+  PetscCall(EPSDestroy(&m->eps));
   m->t = t;
   PetscCall(PetscTime(&t1));
   m->seconds = t1 - t0;
+  PetscFunctionReturn(0);
+}
+
+/* i is one of the computed modes */
+static PetscErrorCode ModesCheckIndex(MechModes modes, PetscInt i)
+{
+  PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < modes->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Mode %" PetscInt_FMT " is not among the %" PetscInt_FMT " computed", i, modes->n);
   PetscFunctionReturn(0);
 }
 
@@ -830,7 +860,7 @@ PetscErrorCode MechModesGetFrequency(MechModes modes, PetscInt i, PetscReal *hz,
 
   PetscFunctionBegin;
   PetscValidPointer(modes, 1);
-  PetscCheck(i >= 0 && i < modes->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Mode %" PetscInt_FMT " is not among the %" PetscInt_FMT " computed", i, modes->n);
+  PetscCall(ModesCheckIndex(modes, i));
   l = modes->lambda[i];
   /* a rigid mode's eigenvalue is the round-off of K applied to a rigid motion, eps tr K / tr M */
   if (hz) *hz = modes->rigid[i] ? 0 : (l >= 0 ? PetscSqrtReal(l) : -PetscSqrtReal(-l)) / (2 * PETSC_PI);
@@ -860,7 +890,7 @@ PetscErrorCode MechModesGetResidual(MechModes modes, PetscInt i, PetscReal *resi
 {
   PetscFunctionBegin;
   PetscValidPointer(modes, 1);
-  PetscCheck(i >= 0 && i < modes->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Mode %" PetscInt_FMT " is not among the %" PetscInt_FMT " computed", i, modes->n);
+  PetscCall(ModesCheckIndex(modes, i));
   *residual = modes->error[i];
   PetscFunctionReturn(0);
 }
@@ -885,7 +915,7 @@ PetscErrorCode MechModesGetShape(MechModes modes, PetscInt i, Vec x)
 {
   PetscFunctionBegin;
   PetscValidPointer(modes, 1);
-  PetscCheck(i >= 0 && i < modes->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Mode %" PetscInt_FMT " is not among the %" PetscInt_FMT " computed", i, modes->n);
+  PetscCall(ModesCheckIndex(modes, i));
   PetscCall(VecCopy(modes->shape[i], x));
   PetscFunctionReturn(0);
 }
@@ -915,7 +945,7 @@ PetscErrorCode MechModesGetParticipation(MechModes modes, PetscInt i, PetscReal 
 {
   PetscFunctionBegin;
   PetscValidPointer(modes, 1);
-  PetscCheck(i >= 0 && i < modes->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Mode %" PetscInt_FMT " is not among the %" PetscInt_FMT " computed", i, modes->n);
+  PetscCall(ModesCheckIndex(modes, i));
   for (PetscInt d = 0; d < 3; d++) {
     if (gamma) gamma[d] = modes->gamma[3 * i + d];
     if (meff) meff[d] = modes->meff[3 * i + d];
@@ -942,7 +972,7 @@ PetscErrorCode MechModesGetParticipation(MechModes modes, PetscInt i, PetscReal 
 
   Level: intermediate
 
-.seealso: `MechModesCompute()`, `MechModesGetEPS()`
+.seealso: `MechModesCompute()`
 @*/
 PetscErrorCode MechModesGetInfo(MechModes modes, PetscReal *t, const char **problem, char solver[], size_t len, PetscReal *target, PetscReal *residual, PetscReal *seconds)
 {
@@ -956,52 +986,7 @@ PetscErrorCode MechModesGetInfo(MechModes modes, PetscReal *t, const char **prob
     *residual = 0;
     for (PetscInt k = 0; k < modes->n; k++) *residual = PetscMax(*residual, modes->error[k]);
   }
-  if (solver && len) {
-    EPSType     etype = "";
-    STType      stype = "";
-    KSPType     ktype = "";
-    PCType      ptype = "";
-    const char *fac   = NULL;
-    ST          st;
-    KSP         ksp;
-    PC          pc;
-
-    solver[0] = 0;
-    if (modes->eps) {
-      PetscCall(EPSGetType(modes->eps, &etype));
-      PetscCall(EPSGetST(modes->eps, &st));
-      PetscCall(STGetType(st, &stype));
-      PetscCall(STGetKSP(st, &ksp));
-      PetscCall(KSPGetType(ksp, &ktype));
-      PetscCall(KSPGetPC(ksp, &pc));
-      PetscCall(PCGetType(pc, &ptype));
-      PetscCall(PCFactorGetMatSolverType(pc, &fac));
-      PetscCall(PetscSNPrintf(solver, len, "%s %s %s %s%s%s", etype, stype, ktype ? ktype : "", ptype ? ptype : "", fac ? " " : "", fac ? fac : ""));
-    }
-  }
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  MechModesGetEPS - The SLEPc eigensolver of the last computation (NULL before), for its own queries.
-
-  Not Collective
-
-  Input Parameter:
-. modes - the modal analysis
-
-  Output Parameter:
-. eps - the address of an EPS (declared void * so that tsmech.h needs no SLEPc header); not a new reference
-
-  Level: advanced
-
-.seealso: `MechModesCompute()`
-@*/
-PetscErrorCode MechModesGetEPS(MechModes modes, void *eps)
-{
-  PetscFunctionBegin;
-  PetscValidPointer(modes, 1);
-  *(EPS *)eps = modes->eps;
+  if (solver && len) PetscCall(PetscStrncpy(solver, modes->solver, len));
   PetscFunctionReturn(0);
 }
 
