@@ -97,8 +97,10 @@ u, w = ufl.TrialFunction(V), ufl.TestFunction(V)
 mu, lam = E / (2 * (1 + NU)), E * NU / ((1 + NU) * (1 - 2 * NU))
 eps = lambda v: ufl.sym(ufl.grad(v))
 sig = 2 * mu * eps(u) + lam * ufl.tr(eps(u)) * ufl.Identity(3)
-k = fem.form(ufl.inner(sig, eps(w)) * ufl.dx(metadata={"quadrature_degree": 2 * (order - 1)}))
-m = fem.form(RHO * ufl.dot(u, w) * ufl.dx(metadata={"quadrature_degree": 2 * order}))
+# a concurrent run compiling the same forms: wait for its result (FFCx's cache), not 10 s only
+jit = {"timeout": 900}
+k = fem.form(ufl.inner(sig, eps(w)) * ufl.dx(metadata={"quadrature_degree": 2 * (order - 1)}), jit_params=jit)
+m = fem.form(RHO * ufl.dot(u, w) * ufl.dx(metadata={"quadrature_degree": 2 * order}), jit_params=jit)
 clamped = dmesh.locate_entities_boundary(msh, 2, lambda x: np.isclose(x[0], 0.0))
 bc = fem.dirichletbc(np.zeros(3, dtype=PETSc.ScalarType), fem.locate_dofs_topological(V, 2, clamped), V)
 c1 = time.process_time()

@@ -58,8 +58,10 @@ u, w = ufl.TrialFunction(V), ufl.TestFunction(V)
 mu, lam = E / (2 * (1 + NU)), E * NU / ((1 + NU) * (1 - 2 * NU))
 eps = lambda v: ufl.sym(ufl.grad(v))
 sig = 2 * mu * eps(u) + lam * ufl.tr(eps(u)) * ufl.Identity(3)
-k = fem.form(ufl.inner(sig, eps(w)) * ufl.dx(metadata={"quadrature_degree": 2}))
-m = fem.form(RHO * ufl.dot(u, w) * ufl.dx(metadata={"quadrature_degree": 4}))
+# a concurrent run compiling the same forms: wait for its result (FFCx's cache), not 10 s only
+jit = {"timeout": 900}
+k = fem.form(ufl.inner(sig, eps(w)) * ufl.dx(metadata={"quadrature_degree": 2}), jit_params=jit)
+m = fem.form(RHO * ufl.dot(u, w) * ufl.dx(metadata={"quadrature_degree": 4}), jit_params=jit)
 Vz, _ = V.sub(2).collapse()
 on = lambda x: np.isclose(x[2], 0.0) & (np.isclose(x[0], 0.0) | np.isclose(x[0], L) | np.isclose(x[1], 0.0) | np.isclose(x[1], L))
 dofs = fem.locate_dofs_geometrical((V.sub(2), Vz), on)

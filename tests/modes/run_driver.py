@@ -13,7 +13,8 @@
     one rank's;
   - a run without -modes has no /modes and no modes grid (the format of before);
   - -modes_at end after a run: /modes at the run's final time;
-  - tools/tsmech_plot.py modes draws the shapes.
+  - tools/tsmech_plot.py modes draws the shapes;
+  - -solid_damping_ratio with two frequencies records alpha and beta of docs/modes.md (5.2) (1e-9).
 Needs Debian's /usr/bin/python3 with h5py and numpy.
 """
 import os
@@ -95,6 +96,16 @@ def main():
         ds = np.max(abs(shape[ranks] - shape[1])) / np.max(abs(shape[1]))
         print("  %d ranks: frequencies %.1e, shapes %.1e from one rank's" % (ranks, df, ds))
         check(df < 1e-10 and ds < 1e-8, "%d ranks: frequencies %.2e, shapes %.2e from one rank's" % (ranks, df, ds))
+    # Rayleigh damping from two ratios: alpha and beta of (5.2) recorded as the model's parameters
+    out = os.path.join(work, "damped.h5")
+    run(base + ["-ts_max_steps", "1", "-solid_damping_ratio", "0.02,0.05", "-solid_damping_frequencies", "2,30", "-output", out])
+    w1, w2, z1, z2 = 2 * np.pi * 2, 2 * np.pi * 30, 0.02, 0.05
+    alpha = 2 * w1 * w2 * (z1 * w2 - z2 * w1) / (w2**2 - w1**2)
+    beta = 2 * (z2 * w2 - z1 * w1) / (w2**2 - w1**2)
+    with h5py.File(out, "r") as f:
+        a, b = f.attrs["rayleigh_alpha"], f.attrs["rayleigh_beta"]
+        check(abs(a / alpha - 1) < 1e-9 and abs(b / beta - 1) < 1e-9, "recorded alpha, beta %r %r, expected %r %r" % (a, b, alpha, beta))
+        check(f.attrs["damping_ratio_j"] == 0.05 and f.attrs["damping_frequency_j"] == 30, "the damping options are not recorded")
     # tools/tsmech_plot.py modes draws the shapes
     png = os.path.join(work, "modes.png")
     plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "tsmech_plot.py")
