@@ -12,7 +12,8 @@ static const char help[] = "Tests of the modal analysis (src/mech/modes.c) and o
                 the tetrahedral beam's split; -table prints the table of docs/modes.md
   -free         a free beam (Q1, 8 x 2 x 2): exactly six rigid modes reported at 0 Hz, their
                 eigenvalues below 1e-9 of the first elastic one, K y = 0 for each (1e-10 of |K| |y|),
-                the shapes M-orthonormal and K-orthogonal (1e-10), the rigid modes' effective masses
+                the shapes M-orthonormal and K-orthogonal (1e-10), the same six at the target -0.1 (where
+                Krylov-Schur without the deflated rigid motions found four), the rigid modes' effective masses
                 summing to the mass along each axis (1e-10), the elastic frequencies those of one rank
                 (1e-10; run on 1, 2 and 3 ranks)
   -refusals     more modes than free dofs, a system without a tangent, a target at an eigenvalue
@@ -170,6 +171,30 @@ static PetscErrorCode TestFree(void)
   CHECK(worstK <= 1e-10, "a rigid mode's K y is %.2e of |K| |y|\n", (double)worstK);
   CHECK(worstOrth <= 1e-10, "the shapes are M- or K-orthonormal only to %.2e\n", (double)worstOrth);
   for (PetscInt d = 0; d < 3; d++) CHECK(PetscAbsReal(meffsum[d] / mass[d] - 1) <= 1e-10, "the rigid modes' effective masses along %" PetscInt_FMT " sum to %.14g of the mass %.14g\n", d, (double)meffsum[d], (double)mass[d]);
+  /* a target far from 0 (-0.1, the first elastic eigenvalue 0.66): Krylov-Schur alone found 4 of the six
+     zero eigenvalues there; the deflated rigid motions keep all six and the same elastic modes */
+  {
+    MechSystem sys2;
+    MechModes  modes2;
+    PetscInt   nr2   = 0;
+    PetscReal  worst = 0;
+
+    PetscCall(PetscOptionsSetValue(NULL, "-modes_eps_target", "-0.1"));
+    PetscCall(Modes(PETSC_COMM_WORLD, opts, N, &sys2, &modes2));
+    PetscCall(PetscOptionsClearValue(NULL, "-modes_eps_target"));
+    for (PetscInt i = 0; i < N; i++) {
+      PetscReal l;
+      PetscBool rigid;
+
+      PetscCall(MechModesGetFrequency(modes2, i, NULL, &l, &rigid));
+      nr2 += rigid ? 1 : 0;
+      if (i >= 6) worst = PetscMax(worst, PetscAbsReal(l / lam[i] - 1));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  at the target -0.1: %" PetscInt_FMT " rigid modes, the elastic eigenvalues those of the default target to %.1e\n", nr2, (double)worst));
+    CHECK(nr2 == 6 && worst <= 1e-10, "at the target -0.1: %" PetscInt_FMT " rigid modes, elastic eigenvalues %.2e from the default's\n", nr2, (double)worst);
+    PetscCall(MechModesDestroy(&modes2));
+    PetscCall(MechSystemDestroy(&sys2));
+  }
   /* one rank's frequencies, on rank 0, broadcast */
   {
     PetscReal ref[12];
