@@ -404,15 +404,15 @@ static PetscErrorCode ModesRigid(MechModes m, Vec q, Mat Kf, Mat Mf)
   for (PetscInt i = 0; i < nk; i++) {
     PetscReal nk2, nm2;
 
-    if (PetscAbsReal(mu[i]) > MODES_RIGID_TOL * m->scale) break;
+    if (PetscAbsReal(mu[i]) > MODES_RIGID_TOL) break; /* Kf is K / s */
     PetscCall(VecSet(m->rigidvec[m->nrigid], 0.0));
     for (PetscInt j = 0; j < nk; j++) PetscCall(VecAXPY(m->rigidvec[m->nrigid], A[j + nk * i], y[j]));
     PetscCall(MatMult(Kf, m->rigidvec[m->nrigid], ky));
     PetscCall(VecNorm(ky, NORM_2, &nk2));
     PetscCall(MatMult(Mf, m->rigidvec[m->nrigid], ky));
     PetscCall(VecNorm(ky, NORM_2, &nm2));
-    if (nk2 > PETSC_SQRT_MACHINE_EPSILON * m->scale * nm2) break;
-    m->rigidlambda[m->nrigid++] = mu[i];
+    if (nk2 > PETSC_SQRT_MACHINE_EPSILON * nm2) break;
+    m->rigidlambda[m->nrigid++] = mu[i] * m->scale;
   }
   for (PetscInt i = m->nrigid; i < nk; i++) PetscCall(VecDestroy(&m->rigidvec[i]));
   if (!m->nrigid) PetscCall(PetscFree(m->rigidvec));
@@ -438,6 +438,10 @@ static PetscErrorCode ModesSetUpSolver(MechModes m, Mat Kf, Mat Mf)
   PetscCall(EPSSetProblemType(m->eps, m->nonsym ? EPS_GNHEP : EPS_GHEP));
   PetscCall(EPSSetDimensions(m->eps, m->nev - m->nrigid, PETSC_DEFAULT, PETSC_DEFAULT));
   if (m->nrigid) PetscCall(EPSSetDeflationSpace(m->eps, m->nrigid, m->rigidvec));
+  /* purification (one more application of the operator to each vector) is for a singular M; with M
+     definite it only amplifies the round-off along the deflated rigid motions, by 1/|sigma| (residuals
+     of 2e-5 on a free beam's double eigenvalues) */
+  PetscCall(EPSSetPurify(m->eps, PETSC_FALSE));
   PetscCall(EPSGetST(m->eps, &st));
   PetscCall(STGetKSP(st, &ksp));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -452,7 +456,7 @@ static PetscErrorCode ModesSetUpSolver(MechModes m, Mat Kf, Mat Mf)
     PetscOptionsBegin(m->comm, m->prefix, "Modal analysis", "MechModes");
     PetscCall(MechOptionsEList("-solver", "How the lowest modes are found: direct (shift-and-invert, sparse factorization), iterative (shift-and-invert, CG with GAMG) or lobpcg (LOBPCG with GAMG)", "MechModesCompute", ModesSolvers, 3, ModesSolvers[solver], &solver, NULL));
     PetscOptionsEnd();
-    PetscCall(EPSSetTarget(m->eps, m->target));
+    PetscCall(EPSSetTarget(m->eps, m->target / m->scale));
     PetscCall(EPSSetWhichEigenpairs(m->eps, EPS_TARGET_MAGNITUDE));
     switch (solver) {
     case MODES_SOLVER_DIRECT:
@@ -473,13 +477,26 @@ static PetscErrorCode ModesSetUpSolver(MechModes m, Mat Kf, Mat Mf)
       PetscCall(EPSSetType(m->eps, EPSLOBPCG));
       PetscCall(EPSSetWhichEigenpairs(m->eps, EPS_SMALLEST_REAL));
       PetscCall(STSetType(st, STPRECOND));
-      PetscCall(STSetShift(st, m->target));
+      PetscCall(STSetShift(st, m->target / m->scale));
       PetscCall(KSPSetType(ksp, KSPPREONLY));
       PetscCall(PCSetType(pc, PCGAMG));
     }
   }
   PetscCall(EPSSetFromOptions(m->eps));
-  PetscCall(EPSGetTarget(m->eps, &m->target));
+  {
+    PetscBool   given, lobpcg;
+    PetscScalar target;
+
+    /* a target given (-modes_eps_target) is an eigenvalue of K x = lambda M x: scaled as K */
+    PetscCall(PetscOptionsHasName(NULL, m->prefix, "-eps_target", &given));
+    if (given && m->which == MECH_MODES_LOWEST) {
+      PetscCall(EPSGetTarget(m->eps, &target));
+      m->target = PetscRealPart(target);
+      PetscCall(EPSSetTarget(m->eps, m->target / m->scale));
+      PetscCall(PetscObjectTypeCompare((PetscObject)m->eps, EPSLOBPCG, &lobpcg));
+      if (lobpcg) PetscCall(STSetShift(st, m->target / m->scale));
+    }
+  }
   PetscFunctionReturn(0);
 }
 
@@ -627,11 +644,11 @@ static PetscErrorCode ModesExtract(MechModes m, PetscInt k, PetscReal lambda, Pe
 
 /* The rigid modes, then the solver's converged pairs in the order asked for (ascending eigenvalues
    for the lowest modes) */
-static PetscErrorCode ModesCollect(MechModes m, Mat Kf, Vec q)
+static PetscErrorCode ModesCollect(MechModes m, Mat Kf, Mat Mf, Vec q)
 {
   PetscInt    nconv = 0, its = 0, *perm, nr = PetscMin(m->nrigid, m->nev), want = m->nev - nr;
   PetscReal  *key;
-  Vec         xr, w, Mx, Mr[3] = {NULL, NULL, NULL};
+  Vec         xr, xm, w, Mx, Mr[3] = {NULL, NULL, NULL};
   PetscScalar kr, ki;
 
   PetscFunctionBegin;
@@ -643,14 +660,14 @@ static PetscErrorCode ModesCollect(MechModes m, Mat Kf, Vec q)
   PetscCall(PetscMalloc2(nconv + 1, &key, nconv + 1, &perm));
   for (PetscInt j = 0; j < nconv; j++) {
     PetscCall(EPSGetEigenvalue(m->eps, j, &kr, &ki));
-    key[j]  = m->which == MECH_MODES_LOWEST ? PetscRealPart(kr) : -PetscRealPart(kr);
+    key[j]  = m->which == MECH_MODES_LOWEST ? PetscRealPart(kr) : -PetscRealPart(kr); /* of K / s */
     perm[j] = j;
   }
   PetscCall(PetscSortRealWithPermutation(nconv, key, perm));
   m->n = m->nev;
   PetscCall(PetscCalloc5(m->n, &m->lambda, m->n, &m->error, m->n, &m->rigid, 3 * m->n, &m->gamma, 3 * m->n, &m->meff));
   PetscCall(VecDuplicateVecs(q, m->n, &m->shape));
-  PetscCall(MatCreateVecs(Kf, &xr, NULL));
+  PetscCall(MatCreateVecs(Kf, &xr, &xm));
   PetscCall(VecDuplicate(q, &w));
   PetscCall(VecDuplicate(q, &Mx));
   PetscCall(ModesSignWeights(m, w));
@@ -661,10 +678,19 @@ static PetscErrorCode ModesCollect(MechModes m, Mat Kf, Vec q)
 
     PetscCall(EPSGetEigenpair(m->eps, perm[k], &kr, &ki, xr, NULL));
     PetscCall(EPSComputeError(m->eps, perm[k], EPS_ERROR_RELATIVE, &err));
-    PetscCall(ModesExtract(m, nr + k, PetscRealPart(kr), err, xr, w, Mx, Mr));
+    /* M-orthogonal to the rigid modes: the round-off along them removed */
+    for (PetscInt r = 0; r < m->nrigid; r++) {
+      PetscScalar dot;
+
+      PetscCall(MatMult(Mf, m->rigidvec[r], xm));
+      PetscCall(VecDot(xr, xm, &dot));
+      PetscCall(VecAXPY(xr, -dot, m->rigidvec[r]));
+    }
+    PetscCall(ModesExtract(m, nr + k, PetscRealPart(kr) * m->scale, err, xr, w, Mx, Mr));
   }
   for (PetscInt d = 0; d < 3; d++) PetscCall(VecDestroy(&Mr[d]));
   PetscCall(VecDestroy(&xr));
+  PetscCall(VecDestroy(&xm));
   PetscCall(VecDestroy(&w));
   PetscCall(VecDestroy(&Mx));
   PetscCall(PetscFree2(key, perm));
@@ -696,6 +722,9 @@ static PetscErrorCode ModesOperators(MechModes m, PetscReal t, Vec q, Vec v, Mat
   PetscCheck(PetscRealPart(trm) > 0, m->comm, PETSC_ERR_ARG_WRONG, "The mass of the free dofs has trace %g: the modal analysis needs a positive definite M", (double)PetscRealPart(trm));
   m->scale = PetscAbsReal(PetscRealPart(trk)) / PetscRealPart(trm);
   if (!(m->scale > 0)) m->scale = 1;
+  /* the eigensolver works on K / s, whose eigenvalues are of order 1 and below: a model with moduli of
+     1e300 would overflow the norms of its vectors */
+  PetscCall(MatScale(*Kf, 1.0 / m->scale));
   PetscFunctionReturn(0);
 }
 
@@ -789,7 +818,7 @@ PetscErrorCode MechModesCompute(MechModes modes, PetscReal t, Vec q, Vec v)
     PetscCall(ModesSolve(m));
     PetscCall(ModesDescribe(m));
   }
-  PetscCall(ModesCollect(m, Kf, q));
+  PetscCall(ModesCollect(m, Kf, Mf, q));
   PetscCall(MatDestroy(&Kf));
   PetscCall(MatDestroy(&Mf));
   /* without a solve (the rigid modes only) no shifted operator was factored */

@@ -218,14 +218,16 @@ PetscErrorCode TSMechComputeAmplification(TS ts, PetscReal omega, PetscReal c, P
   converged to a relative residual of 1e-8 (-stability_eps_tol), so omega is the largest frequency
   to about that accuracy (power iterations, used before, gave a lower bound that could lie percents
   below it). The largest eigenvalue in the algebraic sense: for an indefinite K (an orbit) the
-  largest positive one, omega = 0 if none is positive.
+  largest positive one, omega = 0 if none is positive, or if the eigensolver fails (a state that is
+  not finite).
 
 .seealso: `MechSystemEstimateStableStep()`, `TSMechComputeAmplification()`, `MechModesCompute()`
 @*/
 PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *omega, PetscReal *damping)
 {
-  MechModes modes;
-  PetscReal lambda;
+  MechModes      modes;
+  PetscReal      lambda;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
@@ -235,7 +237,18 @@ PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem sys, PetscReal t, Vec q
   PetscCall(MechModesCreate(sys, &modes));
   PetscCall(MechModesSetWhich(modes, MECH_MODES_HIGHEST));
   PetscCall(MechModesSetOptionsPrefix(modes, "stability_"));
-  PetscCall(MechModesCompute(modes, t, q, v));
+  /* a report after a failure must not fail itself: a state the eigensolver cannot take (not finite)
+     gives omega = 0, "not known" */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MechModesCompute(modes, t, q, v);
+  PetscCall(PetscPopErrorHandler());
+  *omega = 0;
+  if (damping) *damping = 0;
+  if (ierr) {
+    PetscCall(PetscInfo(sys, "The highest mode could not be computed (error %d)\n", (int)ierr));
+    PetscCall(MechModesDestroy(&modes));
+    PetscFunctionReturn(0);
+  }
   PetscCall(MechModesGetFrequency(modes, 0, NULL, &lambda, NULL));
   *omega = lambda > 0 ? PetscSqrtReal(lambda) : 0;
   if (damping) {
