@@ -284,6 +284,8 @@ PETSC_EXTERN PetscErrorCode MechSystemGetApplicationContext(MechSystem, void *);
 PETSC_EXTERN PetscErrorCode MechSystemSetModelName(MechSystem, const char[]);
 PETSC_EXTERN PetscErrorCode MechSystemGetModelName(MechSystem, const char **);
 PETSC_EXTERN PetscErrorCode MechSystemAddParameter(MechSystem, const char name[], PetscReal value);
+/* The value of a parameter recorded already (a value resolved after the system exists) */
+PETSC_EXTERN PetscErrorCode MechSystemSetParameter(MechSystem, const char name[], PetscReal value);
 PETSC_EXTERN PetscErrorCode MechSystemGetParameters(MechSystem, PetscInt *n, const char *const **names, const PetscReal **values);
 /* ---- text parameters (src/mech/mechsystem.c) ---- */
 /* A model parameter whose value is a name (a material, a mesh, ...): recorded as a string attribute
@@ -579,6 +581,35 @@ PETSC_EXTERN PetscErrorCode MechCheckpointGetLast(MechCheckpoint, PetscInt *, Pe
 PETSC_EXTERN PetscErrorCode MechOutputContinue(MechSystem, TS, const char filename[], PetscInt every, MechOutput *);
 /* Writes the pending /monitor records and flushes the file (done before every checkpoint) */
 PETSC_EXTERN PetscErrorCode MechOutputFlush(MechOutput);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Modal analysis (src/mech/modes.c, docs/modes.md)                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The natural frequencies and mode shapes of K(t, q, v) x = omega^2 M x on the free dofs, by SLEPc
+   (options under the prefix modes_: -modes_eps_type, -modes_st_ksp_type, ...) */
+typedef struct _n_MechModes *MechModes;
+typedef enum {
+  MECH_MODES_LOWEST, /* shift-and-invert below zero: the rigid-body modes first, at 0 Hz */
+  MECH_MODES_HIGHEST /* Krylov-Schur on M^-1 K: the explicit integrators' stable step */
+} MechModesWhich;
+PETSC_EXTERN PetscErrorCode MechModesCreate(MechSystem, MechModes *);
+PETSC_EXTERN PetscErrorCode MechModesDestroy(MechModes *);
+PETSC_EXTERN PetscErrorCode MechModesSetDimension(MechModes, PetscInt);
+PETSC_EXTERN PetscErrorCode MechModesSetWhich(MechModes, MechModesWhich);
+PETSC_EXTERN PetscErrorCode MechModesSetOptionsPrefix(MechModes, const char[]);
+PETSC_EXTERN PetscErrorCode MechModesSetUp(MechModes, Vec q);
+PETSC_EXTERN PetscErrorCode MechModesCompute(MechModes, PetscReal t, Vec q, Vec v);
+PETSC_EXTERN PetscErrorCode MechModesGetSize(MechModes, PetscInt *n, PetscInt *nfree);
+PETSC_EXTERN PetscErrorCode MechModesGetFrequency(MechModes, PetscInt i, PetscReal *hz, PetscReal *lambda, PetscBool *rigid);
+PETSC_EXTERN PetscErrorCode MechModesGetShape(MechModes, PetscInt i, Vec x);
+PETSC_EXTERN PetscErrorCode MechModesGetResidual(MechModes, PetscInt i, PetscReal *residual);
+PETSC_EXTERN PetscErrorCode MechModesGetParticipation(MechModes, PetscInt i, PetscReal gamma[3], PetscReal meff[3], PetscReal mass[3]);
+PETSC_EXTERN PetscErrorCode MechModesGetInfo(MechModes, PetscReal *t, const char **problem, char solver[], size_t len, PetscReal *target, PetscReal *residual, PetscReal *seconds);
+PETSC_EXTERN PetscErrorCode MechModesView(MechModes, PetscViewer);
+/* Writes /modes (frequency, eigenvalue, shape, participation, effective_mass, rigid) into the closed
+   output file of `out` and a grid of one attribute per mode into its XDMF (src/io/modesio.c) */
+PETSC_EXTERN PetscErrorCode MechOutputWriteModes(MechOutput, MechModes);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Step-size stability                                                                        */

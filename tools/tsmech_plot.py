@@ -18,6 +18,10 @@
       /mesh/tetrahedra, the other cells from /mesh/cells (Tetrahedron_10, Hexahedron,
       Hexahedron_27): their corners are drawn, the straight cells through the vertices (an edge,
       face or cell node of a quadratic cell is not drawn; a curved edge is drawn straight)
+  tsmech_plot.py modes RUN.h5 [--count 6] [--amplitude 0.1] -o modes.png
+      the first mode shapes of /modes (tsmech -modes N -output RUN.h5): one panel per mode, the body's
+      surface at the state of the modes displaced by the shape scaled to the amplitude times the body's
+      size, coloured by the shape's magnitude, titled by the frequency ("rigid" for a rigid-body mode)
   tsmech_plot.py animate RUN.h5 -o run.gif [--fps 10]
       every snapshot of /fields as one frame of an animated GIF (Pillow), with fixed axes and
       colours, the obstacles and the time of each frame
@@ -445,6 +449,42 @@ def plot_animation(args):
     print(f"wrote {args.output} ({run.nsnap} frames, {args.fps:g} per second)")
 
 
+def plot_modes(args):
+    """One panel per mode: the surface displaced by the scaled shape, coloured by its magnitude"""
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    f = open_run(args.run)
+    if "modes/shape" not in f:
+        raise PlotError(f"{args.run} has no /modes: write it with tsmech -modes N -output {args.run}")
+    shapes, freq = f["modes/shape"][()], f["modes/frequency"][()]
+    rigid = f["modes/rigid"][()] if "modes/rigid" in f else np.zeros(len(freq), dtype=int)
+    cells = mesh_corners(f, args.run)
+    if cells is None or shapes.shape[2] != 3:
+        raise PlotError(f"{args.run}: the modes of a model without a mesh of points in 3-D are not drawn")
+    times, q = f["fields/time"][()], f["fields/q"]
+    X = q[int(np.argmin(np.abs(times - float(f["modes"].attrs.get("time", 0)))))]
+    tri = surface_triangles(cells, X)
+    size = float(np.max(X.max(axis=0) - X.min(axis=0)))
+    count = min(args.count, len(freq))
+    cols = min(count, 3)
+    rows = (count + cols - 1) // cols
+    fig = plt.figure(figsize=(4.2 * cols, 3.6 * rows))
+    for k in range(count):
+        phi = shapes[k]
+        mag = np.linalg.norm(phi, axis=1)
+        Y = X + args.amplitude * size / max(mag.max(), 1e-300) * phi
+        ax = fig.add_subplot(rows, cols, k + 1, projection="3d")
+        colour = plt.cm.viridis(mag[tri].mean(axis=1) / max(mag.max(), 1e-300))
+        ax.add_collection3d(Poly3DCollection(Y[tri], facecolors=colour, edgecolors="none"))
+        lo, hi = np.minimum(X.min(axis=0), Y.min(axis=0)), np.maximum(X.max(axis=0), Y.max(axis=0))
+        set_equal(ax, lo, hi)
+        ax.set_title(f"mode {k + 1}: " + ("rigid" if rigid[k] else f"{freq[k]:.6g} Hz"), fontsize=10)
+    fig.suptitle(f"{label(f)}: {count} of {len(freq)} modes", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=args.dpi)
+    print(f"tsmech_plot.py: {args.output}")
+
+
 def set_equal(ax, lo, hi):
     """Equal scales on the three axes, so a cloth is not stretched by the plot."""
     c, r = (lo + hi) / 2, max((hi - lo).max() / 2, 1e-12)
@@ -472,6 +512,13 @@ def main(argv=None):
     p.add_argument("-o", "--output", default="snapshot.png")
     p.add_argument("--dpi", type=int, default=120)
     p.set_defaults(fn=plot_snapshot)
+    p = sub.add_parser("modes", help="the first mode shapes of /modes")
+    p.add_argument("run", metavar="RUN.h5")
+    p.add_argument("--count", type=int, default=6, help="how many modes (default 6)")
+    p.add_argument("--amplitude", type=float, default=0.1, help="the largest displacement drawn, a fraction of the body's size (default 0.1)")
+    p.add_argument("-o", "--output", default="modes.png")
+    p.add_argument("--dpi", type=int, default=110)
+    p.set_defaults(fn=plot_modes)
     p = sub.add_parser("animate", help="every snapshot as a frame of an animated GIF")
     p.add_argument("run", metavar="RUN.h5")
     p.add_argument("-o", "--output", default="run.gif")

@@ -101,6 +101,36 @@ class _Mechanical:
         call("MechSystemComputeOperator", self._sys, Real(t), handle(q), handle(v), Real(cK), Real(cD), Real(cM), handle(A))
         return A
 
+    def modes(self, n, q=None, v=None, t=0.0):
+        """The n lowest natural frequencies and mode shapes of K(t, q, v) x = omega^2 M x with the fixed
+        dofs removed (MechModesCompute; q, v: the initial state if not given; SLEPc's options under the
+        prefix modes_). Returns a dict: frequency (Hz; 0 for a rigid mode), eigenvalue (omega^2), rigid
+        (bool), shapes (M-normalized petsc4py Vecs like the state), participation and effective_mass
+        (n x 3: per direction, for a state of points in 3-D)."""
+        if q is None or v is None:
+            q0, v0 = self.create_state()
+            q, v = q if q is not None else q0, v if v is not None else v0
+        m = Handle()
+        call("MechModesCreate", self._sys, ctypes.byref(m))
+        try:
+            call("MechModesSetDimension", m, Int(n))
+            call("MechModesCompute", m, Real(t), handle(q), handle(v))
+            out = dict(frequency=np.zeros(n), eigenvalue=np.zeros(n), rigid=np.zeros(n, dtype=bool), shapes=[],
+                       participation=np.zeros((n, 3)), effective_mass=np.zeros((n, 3)))
+            hz, lam, rigid = Real(), Real(), Bool()
+            gamma, meff = (Real * 3)(), (Real * 3)()
+            for i in range(n):
+                call("MechModesGetFrequency", m, Int(i), ctypes.byref(hz), ctypes.byref(lam), ctypes.byref(rigid))
+                call("MechModesGetParticipation", m, Int(i), gamma, meff, None)
+                x = q.duplicate()
+                call("MechModesGetShape", m, Int(i), handle(x))
+                out["frequency"][i], out["eigenvalue"][i], out["rigid"][i] = hz.value, lam.value, bool(rigid.value)
+                out["participation"][i], out["effective_mass"][i] = list(gamma), list(meff)
+                out["shapes"].append(x)
+            return out
+        finally:
+            call("MechModesDestroy", ctypes.byref(m))
+
     @property
     def name(self):
         s = ctypes.c_char_p()

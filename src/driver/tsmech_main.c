@@ -11,6 +11,7 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #include <tsmech.h>
 #include <petsc/private/tsimpl.h> /* ts->max_reject: PETSc 3.18 has no getter */
 #include "../io/outputimpl.h"     /* MechTestPause(), MechIOCheckWritable(), MechIOFileKind(), MechOutputDiscard() */
+#include "modes.h"                /* -modes: the modal analysis (modes.c) */
 #include <unistd.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -27,6 +28,8 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #define EXIT_TSMECH_ERROR  1 /* an error after the run started that is none of the below */
 #define EXIT_TSMECH_INPUT  2 /* bad input: an option, a file; nothing was written */
 #define EXIT_TSMECH_FAILED 3 /* the integration failed: a step diverged, a method was unstable */
+/* the step an unstable explicit run is advised to take: this fraction below the stable step */
+#define STABLE_STEP_MARGIN 0.1
 
 /* What ended a run early, besides the TS's own failures */
 typedef enum {
@@ -107,6 +110,7 @@ typedef struct {
   MechOutput     out;
   MechCheckpoint ck;
   MechIOPlan     plan;  /* the run's files, locked until Destroy() */
+  DriverModes    modes; /* -modes, NULL without */
   TSMechGuard    guard; /* held by the TS: the checks after every step, the last good state */
   Progress       prog;
   PetscLogDouble start;
@@ -601,6 +605,7 @@ static PetscErrorCode ReadOptions(App *app)
   PetscCheck(app->interval >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_interval %g: must be 0 (none) or positive", (double)app->interval);
   PetscCheck(app->keep >= 1 && app->keep <= MECH_IO_MAX_KEEP, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", app->keep, MECH_IO_MAX_KEEP);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &app->pause_at_step, NULL)); /* test hook */
+  PetscCall(DriverModesCreate(comm, &app->modes));
 
   PetscFunctionReturn(0);
 }
@@ -780,6 +785,9 @@ static PetscErrorCode Setup(App *app)
   /* -help: every option was printed while it was read; nothing runs and no file is written */
   PetscCall(PetscOptionsHasHelp(NULL, &app->help));
   if (app->help) PetscFunctionReturn(0);
+  /* -modes: checked, and the modes of the initial state computed, before any file is written */
+  if (app->modes) PetscCall(DriverModesSetUp(app->modes, app->sys, app->ts, app->q, app->v));
+  if (DriverModesOnly(app->modes)) app->quiet = PETSC_TRUE;
 
   PetscCall(StartMonitors(app));
   PetscFunctionReturn(0);
@@ -895,7 +903,8 @@ static PetscErrorCode ReportStability(App *app)
     if (app->explicit_) PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s is stable at dt = %g for the largest frequency omega = %g of the last good state (stable step %g, 2/omega = %g): the failure is not its step-size limit\n", kind, (double)dt, (double)omega, dtmax < PETSC_MAX_REAL ? (double)dtmax : (double)PETSC_INFINITY, (double)(2 / omega)));
     PetscFunctionReturn(0);
   }
-  if (dtmax > 0) PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s is unstable at dt = %g (largest frequency omega = %g, amplified %.4g times per step): the stable step is below %.6g (2/omega = %.6g)\n", kind, (double)dt, (double)omega, (double)rho, (double)dtmax, (double)(2 / omega)));
+  /* omega is SLEPc's highest mode to its tolerance (1e-8): the margin is for the state's changes */
+  if (dtmax > 0) PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s is unstable at dt = %g (largest frequency omega = %g, amplified %.4g times per step): the stable step is below %.6g (2/omega = %.6g); -ts_dt %.4g keeps a margin of %g %%\n", kind, (double)dt, (double)omega, (double)rho, (double)dtmax, (double)(2 / omega), (double)(dtmax * (1 - STABLE_STEP_MARGIN)), (double)(100 * STABLE_STEP_MARGIN)));
   else PetscCall(Say(app->comm, PETSC_STDERR, "tsmech: %s amplifies the largest frequency omega = %g at every step size (%.4g times per step at dt = %g%s): it has no stable step; use symeuler2 (stable below 2/omega = %.6g) or an implicit type\n", kind, (double)omega, (double)rho, (double)dt, c > 0 ? "" : ", undamped", (double)(2 / omega)));
   PetscFunctionReturn(0);
 }
@@ -955,6 +964,7 @@ static PetscErrorCode Destroy(App *app)
 {
   PetscFunctionBegin;
   if (app->out) PetscCall(MechOutputDestroy(&app->out));
+  PetscCall(DriverModesDestroy(&app->modes));
   PetscCall(VecDestroy(&app->q));
   PetscCall(VecDestroy(&app->v));
   PetscCall(VecDestroy(&app->qw));
@@ -1110,8 +1120,10 @@ static int ReportDone(App *app)
   char           line[2048];
   PetscErrorCode e;
 
-  e = Summary(app);
+  e = DriverModesOnly(app->modes) ? 0 : Summary(app);
   if (!e && app->equilibrium) e = ReportEquilibrium(app);
+  /* the modes at the end of the run, and into the output */
+  if (!e && app->modes) e = DriverModesFinish(app->modes, app->sys, app->ts, app->out);
   if (!e && app->hasoutput) e = Say(app->comm, PETSC_STDOUT, "tsmech: results in %s\n", app->output);
   if (!e && app->hasck) e = Say(app->comm, PETSC_STDOUT, "tsmech: checkpoint in %s\n", app->ckpath);
   if (!e && app->interrupted) {
@@ -1127,7 +1139,8 @@ static int ReportDone(App *app)
   if (e) {
     ErrorLine(e, PETSC_TRUE, line, sizeof(line));
     (void)Say(app->comm, PETSC_STDERR, "tsmech: error: %s\n", line);
-    return EXIT_TSMECH_ERROR;
+    /* a refused request (the modes' target at the end of the run) is bad input */
+    return IsInputError(e) ? EXIT_TSMECH_INPUT : EXIT_TSMECH_ERROR;
   }
   return 0;
 }

@@ -1540,6 +1540,35 @@ PetscErrorCode MechSystemAddParameter(MechSystem sys, const char name[], PetscRe
 }
 
 /*@C
+  MechSystemSetParameter - Sets the value of a recorded model parameter (`MechSystemAddParameter()`),
+  for a value a model resolves after its system exists (Rayleigh damping from modal ratios).
+
+  Logically Collective
+
+  Input Parameters:
++ sys   - the mechanical system
+. name  - the parameter's name, recorded already
+- value - its value
+
+  Level: developer
+
+.seealso: `MechSystemAddParameter()`, `MechSystemGetParameters()`
+@*/
+PetscErrorCode MechSystemSetParameter(MechSystem sys, const char name[], PetscReal value)
+{
+  PetscBool same = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  for (PetscInt i = 0; i < sys->nparams && !same; i++) {
+    PetscCall(PetscStrcmp(sys->paramname[i], name, &same));
+    if (same) sys->paramvalue[i] = value;
+  }
+  PetscCheck(same, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONG, "Model %s has no parameter %s", sys->modelname ? sys->modelname : "(unnamed)", name);
+  PetscFunctionReturn(0);
+}
+
+/*@C
   MechSystemGetParameters - Gets the recorded model parameters.
 
   Not Collective

@@ -1,7 +1,7 @@
 /*
   Step-size stability of the integrators: the largest frequency of a system linearized at a
-  state, omega_max = sqrt(lambda_max(M^{-1} K)), by power iterations, and the largest stable
-  step of a TS for that mode.
+  state, omega_max = sqrt(lambda_max(M^{-1} K)), computed by SLEPc (the modal analysis of
+  src/mech/modes.c, its highest mode), and the largest stable step of a TS for that mode.
 
   The amplification of a TS type is measured rather than tabulated: the type itself (with the
   parameters of the given TS: theta, endpoint and linearized mode, the RK or SSP scheme, the
@@ -191,49 +191,6 @@ PetscErrorCode TSMechComputeAmplification(TS ts, PetscReal omega, PetscReal c, P
   PetscFunctionReturn(0);
 }
 
-/* splitmix64's finalizer: a start vector that depends on the global index only */
-static PetscReal Hash01(PetscInt i)
-{
-  unsigned long long x = (unsigned long long)i + 0x9e3779b97f4a7c15ULL;
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return (PetscReal)(x >> 11) / 9007199254740992.0; /* [0, 1) */
-}
-
-/*
-  Power iterations on M^{-1} K - shift I with the Rayleigh quotient in the M inner product (M^{-1} K
-  is self-adjoint there, so the quotient converges to the extreme eigenvalue from inside). x holds
-  the start vector on entry and the last iterate on exit.
-*/
-static PetscErrorCode PowerIterations(MechSystem sys, Mat K, Mat M, PetscReal shift, Vec x, Vec y, Vec w, PetscReal *lambda)
-{
-  PetscReal   prev = 0, lam = 0, nrm;
-  PetscScalar num, den;
-  PetscInt    it;
-
-  PetscFunctionBegin;
-  for (it = 0; it < 200; it++) {
-    PetscCall(MatMult(K, x, y));
-    PetscCall(MatMult(M, x, w));
-    if (shift != 0) PetscCall(VecAXPY(y, -shift, w));
-    PetscCall(VecDot(y, x, &num));
-    PetscCall(VecDot(w, x, &den));
-    if (PetscRealPart(den) <= 0) break;
-    lam = PetscRealPart(num) / PetscRealPart(den);
-    if (it > 5 && PetscAbsReal(lam - prev) <= 1e-6 * PetscAbsReal(lam)) break;
-    prev = lam;
-    PetscCall(MechSystemSolveMass(sys, y, x));
-    PetscCall(VecNorm(x, NORM_2, &nrm));
-    if (nrm == 0 || PetscIsInfOrNanReal(nrm)) break;
-    PetscCall(VecScale(x, 1.0 / nrm));
-  }
-  *lambda = lam;
-  PetscFunctionReturn(0);
-}
-
 /*@
   MechSystemEstimateMaxFrequency - The largest frequency of the system linearized at a state,
   omega = sqrt(lambda_max(M^{-1} K)), and the damping rate of that mode.
@@ -248,75 +205,71 @@ static PetscErrorCode PowerIterations(MechSystem sys, Mat K, Mat M, PetscReal sh
 
   Output Parameters:
 + omega   - the largest frequency (0 if K has no positive eigenvalue)
-- damping - the damping rate of the mode, x^T D x / x^T M x with x its (approximate) shape (may be NULL)
+- damping - the damping rate of the mode, x^T D x / x^T M x with x its shape (may be NULL)
 
-  Options Database Key:
-. -mass_ksp_* - the KSP of the mass solves
+  Options Database Keys:
+. -stability_eps_*, -stability_st_ksp_*, -stability_st_pc_* - the eigensolver (`MechModesCompute()` with the prefix stability_)
 
   Level: advanced
 
   Notes:
-  Power iterations (at most 200, to a relative change of 1e-6 of the Rayleigh quotient) from a
-  start vector that depends only on the global index; each costs a product with K and with M and
-  a mass solve (-mass_ksp_*). The Rayleigh quotient approaches lambda_max from below, so omega
-  is a lower bound, close to the truth. If the iteration finds a negative eigenvalue first (K is
-  indefinite, as for an orbit), it is repeated shifted by it. Fixed dofs have zero rows in K and
-  drop out.
+  The highest mode of K x = lambda M x on the free dofs by SLEPc's Krylov-Schur on M^-1 K
+  (`MechModesSetWhich()` with `MECH_MODES_HIGHEST`: a mass solve by CG with Jacobi per iteration),
+  converged to a relative residual of 1e-8 (-stability_eps_tol), so omega is the largest frequency
+  to about that accuracy (power iterations, used before, gave a lower bound that could lie percents
+  below it). The largest eigenvalue in the algebraic sense: for an indefinite K (an orbit) the
+  largest positive one, omega = 0 if none is positive, or if the eigensolver fails (a state that is
+  not finite).
 
-.seealso: `MechSystemEstimateStableStep()`, `TSMechComputeAmplification()`, `MechSystemSolveMass()`
+.seealso: `MechSystemEstimateStableStep()`, `TSMechComputeAmplification()`, `MechModesCompute()`
 @*/
 PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *omega, PetscReal *damping)
 {
-  Mat          K, M;
-  Vec          x, x0, y, w;
-  IS           fixed;
-  PetscInt     rstart, rend, i;
-  PetscScalar *a, num, den;
-  PetscReal    lambda, top;
+  MechModes      modes;
+  PetscReal      lambda;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscValidHeaderSpecific(q, VEC_CLASSID, 3);
   PetscValidHeaderSpecific(v, VEC_CLASSID, 4);
   PetscValidRealPointer(omega, 5);
-  PetscCall(MechSystemGetMass(sys, &M));
-  PetscCall(MechSystemCreateOperator(sys, &K));
-  PetscCall(MechSystemComputeOperator(sys, t, q, v, 1.0, 0.0, 0.0, K));
-  PetscCall(VecDuplicate(q, &x));
-  PetscCall(VecDuplicate(q, &x0));
-  PetscCall(VecDuplicate(q, &y));
-  PetscCall(VecDuplicate(q, &w));
-  PetscCall(VecGetOwnershipRange(x0, &rstart, &rend));
-  PetscCall(VecGetArray(x0, &a));
-  for (i = rstart; i < rend; i++) a[i - rstart] = 2 * Hash01(i) - 1;
-  PetscCall(VecRestoreArray(x0, &a));
-  PetscCall(MechSystemGetFixed(sys, &fixed));
-  if (fixed) PetscCall(VecISSet(x0, fixed, 0.0));
-  PetscCall(VecCopy(x0, x));
-  PetscCall(PowerIterations(sys, K, M, 0.0, x, y, w, &lambda));
-  top = lambda;
-  if (lambda < 0) {
-    /* the dominant eigenvalue is negative: shifted by it, the spectrum is non-negative and the
-       largest eigenvalue dominates */
-    PetscCall(VecCopy(x0, x));
-    PetscCall(PowerIterations(sys, K, M, lambda, x, y, w, &top));
-    top += lambda;
+  PetscCall(MechModesCreate(sys, &modes));
+  PetscCall(MechModesSetWhich(modes, MECH_MODES_HIGHEST));
+  PetscCall(MechModesSetOptionsPrefix(modes, "stability_"));
+  /* a report after a failure must not fail itself: a state the eigensolver cannot take (not finite)
+     gives omega = 0, "not known" */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MechModesCompute(modes, t, q, v);
+  PetscCall(PetscPopErrorHandler());
+  *omega = 0;
+  if (damping) *damping = 0;
+  if (ierr) {
+    PetscCall(PetscInfo(sys, "The highest mode could not be computed (error %d)\n", (int)ierr));
+    PetscCall(MechModesDestroy(&modes));
+    PetscFunctionReturn(0);
   }
-  *omega = top > 0 ? PetscSqrtReal(top) : 0;
+  PetscCall(MechModesGetFrequency(modes, 0, NULL, &lambda, NULL));
+  *omega = lambda > 0 ? PetscSqrtReal(lambda) : 0;
   if (damping) {
-    *damping = 0;
-    PetscCall(MechSystemComputeOperator(sys, t, q, v, 0.0, 1.0, 0.0, K));
-    PetscCall(MatMult(K, x, y));
-    PetscCall(MatMult(M, x, w));
-    PetscCall(VecDot(y, x, &num));
-    PetscCall(VecDot(w, x, &den));
-    if (PetscRealPart(den) > 0) *damping = PetscMax(PetscRealPart(num) / PetscRealPart(den), 0);
+    Mat         D;
+    Vec         x, y;
+    PetscScalar xdx;
+
+    /* x is M-normalized: the rate is x^T D x */
+    PetscCall(VecDuplicate(q, &x));
+    PetscCall(VecDuplicate(q, &y));
+    PetscCall(MechModesGetShape(modes, 0, x));
+    PetscCall(MechSystemCreateOperator(sys, &D));
+    PetscCall(MechSystemComputeOperator(sys, t, q, v, 0.0, 1.0, 0.0, D));
+    PetscCall(MatMult(D, x, y));
+    PetscCall(VecDot(y, x, &xdx));
+    *damping = PetscMax(PetscRealPart(xdx), 0);
+    PetscCall(MatDestroy(&D));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y));
   }
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&x0));
-  PetscCall(VecDestroy(&y));
-  PetscCall(VecDestroy(&w));
-  PetscCall(MatDestroy(&K));
+  PetscCall(MechModesDestroy(&modes));
   PetscFunctionReturn(0);
 }
 

@@ -96,9 +96,10 @@ int main(int argc, char **argv)
   PetscCall(MechCreateModel(PETSC_COMM_WORLD, "chain", &sys));
   PetscCall(StableStep(sys, TSSYMEULER2, NULL, &dtmax, &omega, NULL));
   w = 2 * PetscSqrtReal(1000 / 0.05) * PetscSinReal(37 * PETSC_PI / 78);
-  PetscCall(CheckClose("linear chain omega_max (power iterations, to 5%)", omega, w, 0.05));
-  PetscCheck(omega <= w * (1 + 1e-10), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The Rayleigh quotient exceeds lambda_max");
-  PetscCall(CheckClose("linear chain symeuler2 stable step 2/omega_max (to 5%)", dtmax, 2 / w, 0.05));
+  /* the highest mode by SLEPc (src/mech/modes.c): to its tolerance, where power iterations stopped
+     at a relative change of 1e-6 of the Rayleigh quotient (1.2e-5 below omega_max here) */
+  PetscCall(CheckClose("linear chain omega_max (SLEPc, to 1e-9)", omega, w, 1e-9));
+  PetscCall(CheckClose("linear chain symeuler2 stable step 2/omega_max (to 1e-5)", dtmax, 2 / w, 1e-5));
   PetscCall(MechSystemDestroy(&sys));
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stable steps: OK\n"));

@@ -111,6 +111,8 @@ static PetscErrorCode SolidDestroy(void *ctx)
 . -solid_fix_label <name>             - fix the vertices of the points of a mesh label (Gmsh physical groups:
                                         "Cell Sets", "Face Sets", "Vertex Sets"); not with -solid_fix
 . -solid_fix_value <1>                - the value of that label
+. -solid_damping_ratio, -solid_damping_modes, -solid_damping_frequencies - Rayleigh damping from two modal
+                                        damping ratios instead of -solid_rayleigh (damping.c, `SOLID_DAMPING_RATIOS`)
 - -solid_load <names>                 - loads on boundary faces (loads.c): per name _label/_value, _group or _where
                                         (its faces), _traction, _pressure (follower) or _force, _time (docs/solid.md §5)
 
@@ -437,7 +439,16 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetInitialState(sy, q, v));
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));
-  PetscCall(MatDestroy(&J));
+  {
+    /* Rayleigh damping from two modal ratios (damping.c): the modes of the system built so far */
+    PetscErrorCode ierr = SolidSetUpDampingRatios(s, sy, setr, J);
+
+    PetscCall(MatDestroy(&J));
+    if (ierr) {
+      PetscCall(MechSystemDestroy(&sy));
+      PetscFunctionReturn(ierr);
+    }
+  }
   *sys = sy;
   PetscFunctionReturn(0);
 }

@@ -287,6 +287,9 @@ PETSC_INTERN PetscErrorCode SolidPotential(MechSystem, PetscReal, Vec, Vec, Pets
 PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, PetscReal *, void *);
 PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);
 PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, PetscBool mass, Mat *);
+/* Rayleigh damping from two modal damping ratios (damping.c): alpha and beta resolved, K0 built and
+   the tangent declared damped when the options ask for it; J is the tangent's pattern */
+PETSC_INTERN PetscErrorCode SolidSetUpDampingRatios(Solid *, MechSystem, PetscBool setrayleigh, Mat J);
 PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
 
 /* constraints.c */
