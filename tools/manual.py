@@ -340,7 +340,10 @@ def assign_pages(blocks, root):
             if hdr is None:
                 hdr, section = "undeclared", "Not declared in a header"
             b.pagekind = "api"
-            b.page = f"api/{slug(section)}.md" if hdr.startswith("include/") else f"api/{slug(os.path.splitext(hdr)[0].replace('src/', ''))}.md"
+            if hdr == "undeclared":
+                b.page = "api/not-declared-in-a-header.md"
+            else:
+                b.page = f"api/{slug(section)}.md" if hdr.startswith("include/") else f"api/{slug(os.path.splitext(hdr)[0].replace('src/', ''))}.md"
             b.anchor = b.name.lower()
         if b.page in seen and not b.anchor:
             raise SystemExit(f"{b.path}:{b.line}: {b.name} would write {b.page}, which {seen[b.page].name} ({seen[b.page].path}) writes")

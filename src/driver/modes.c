@@ -18,7 +18,7 @@ struct _n_DriverModes {
 };
 
 /*MC
-  TSMECH_MODES - The tsmech program's modal analysis: the natural frequencies and mode shapes of the
+  TSMechModesOptions - The tsmech program's modal analysis: the natural frequencies and mode shapes of the
   model linearized at its initial state, or at the end of the run (a prestressed state), with the
   constraints' dofs removed (`MechModesCompute()`, docs/modes.md).
 
@@ -49,7 +49,7 @@ PetscErrorCode DriverModesCreate(MPI_Comm comm, DriverModes *dmp)
 
   PetscFunctionBegin;
   *dmp = NULL;
-  PetscOptionsBegin(comm, NULL, "Modal analysis (TSMECH_MODES)", "MechModes");
+  PetscOptionsBegin(comm, NULL, "Modal analysis (TSMechModesOptions)", "MechModes");
   PetscCall(MechOptionsInt("-modes", "Compute the N lowest natural frequencies and mode shapes", "MechModesCompute", n, &n, &set));
   PetscCall(MechOptionsEList("-modes_at", "State of the modal analysis: initial or end (of the run)", "MechModesCompute", ModesAt, 2, ModesAt[at], &at, &setat));
   PetscOptionsEnd();

@@ -57,7 +57,7 @@ static PetscErrorCode ModeFrequencies(MechSystem sy, const PetscInt modes[2], Pe
 }
 
 /*MC
-  SOLID_DAMPING_RATIOS - Rayleigh damping of the solid from two modal damping ratios (docs/modes.md §5),
+  SolidDampingOptions - Rayleigh damping of the solid from two modal damping ratios (docs/modes.md §5),
   instead of its coefficients (-solid_rayleigh)
 
   Options Database Keys:
@@ -87,7 +87,7 @@ PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy, PetscBool setray
   PetscBool setz, setm, setf;
 
   PetscFunctionBegin;
-  PetscOptionsBegin(comm, NULL, "Rayleigh damping from modal ratios (SOLID_DAMPING_RATIOS)", "MechCreateSolid");
+  PetscOptionsBegin(comm, NULL, "Rayleigh damping from modal ratios (SolidDampingOptions)", "MechCreateSolid");
   PetscCall(PetscOptionsRealArray("-solid_damping_ratio", "Damping ratio of the two modes (one value) or of each (two)", "MechCreateSolid", zeta, &nz, &setz));
   PetscCall(MechOptionsIntList("-solid_damping_modes", "The two modes (from 1) of -solid_damping_ratio", "MechCreateSolid", modes, 2, &setm));
   PetscCall(MechOptionsRealList("-solid_damping_frequencies", "The two frequencies (Hz) of -solid_damping_ratio", "MechCreateSolid", freq, 2, &setf));

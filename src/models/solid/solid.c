@@ -112,7 +112,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
                                         "Cell Sets", "Face Sets", "Vertex Sets"); not with -solid_fix
 . -solid_fix_value <1>                - the value of that label
 . -solid_damping_ratio, -solid_damping_modes, -solid_damping_frequencies - Rayleigh damping from two modal
-                                        damping ratios instead of -solid_rayleigh (damping.c, `SOLID_DAMPING_RATIOS`)
+                                        damping ratios instead of -solid_rayleigh (damping.c, `SolidDampingOptions`)
 - -solid_load <names>                 - loads on boundary faces (loads.c): per name _label/_value, _group or _where
                                         (its faces), _traction, _pressure (follower) or _force, _time (docs/solid.md §5)
 
