@@ -1519,7 +1519,7 @@ PetscErrorCode MechSystemGetModelName(MechSystem sys, const char **name)
   Input Parameters:
 + sys   - the mechanical system
 . name  - the parameter's name (copied)
-- value - its value
+- value - its value, a finite number (NaN or Inf is refused: no checkpoint could be restarted)
 
   Level: intermediate
 
@@ -1534,6 +1534,8 @@ PetscErrorCode MechSystemAddParameter(MechSystem sys, const char name[], PetscRe
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCheck(sys->nparams < MECH_MAX_PARAMS, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "Model %s: parameter %s: a system records at most %d parameters", sys->modelname ? sys->modelname : "(unnamed)", name, MECH_MAX_PARAMS);
+  /* a checkpoint restarts only a system of equal parameters, which NaN never is */
+  PetscCheck(!PetscIsInfOrNanReal(value), PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_OUTOFRANGE, "Model %s: parameter %s = %g: not a finite number", sys->modelname ? sys->modelname : "(unnamed)", name, (double)value);
   PetscCall(PetscStrallocpy(name, &sys->paramname[sys->nparams]));
   sys->paramvalue[sys->nparams++] = value;
   PetscFunctionReturn(0);
