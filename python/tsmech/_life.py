@@ -21,8 +21,9 @@ Three things would otherwise crash or hang a valid program:
 - An error on some ranks only (README, "An error on some ranks only"): the other ranks are in a
   collective operation the failing ones will never join. Before anything collective on an error
   path (tsmech.solve() failing, a `with tsmech.Output(...)` block ending in an exception) every
-  rank must be on it: agree() waits for the others (MechErrorAgree()) at most 1 s, 3 s for an
-  error PETSc raised (which every rank may raise at once); a rank left alone tells its exception
+  rank must be on it: agree() waits for the others (MechErrorAgree()) at most 1 s for a Python
+  exception, 3 s for an error of PETSc's (which every rank may raise at once, some later than
+  others); a rank left alone tells its exception
   and ends the job (MPI_Abort, status 1, Python's status for an uncaught exception). An exception
   all ranks agreed on may be caught, or left uncaught: then the program exits with status 1
   after its normal clean-up, the traceback printed by rank 0.
@@ -37,26 +38,33 @@ from petsc4py import PETSc
 from . import _lib
 
 # seconds a rank on its error path waits for the others: an error of PETSc's own may be raised by
-# every rank of the communicator at once, a Python exception is more likely the rank's own
+# every rank of the communicator at once, a Python exception (also one a callback of the package
+# turned into PETSC_ERR_USER) is more likely the rank's own
 AGREE_SECONDS_PETSC = 3.0
 AGREE_SECONDS_PYTHON = 1.0
 _AGREED = "_tsmech_agreed"
 
 # ---- what ends collectively, at close()/destroy() or at the exit ------------------------------
 _ends = {}
+_local_ends = {}
 _count = [0]
 
 
-def keep(end):
-    """Registers end() (collective) to run at the exit unless released() first; returns a token."""
+def keep(end, local_end=None):
+    """Registers end() (collective) to run at the exit unless released() first; returns a token.
+    local_end(), if given, is what this rank alone can release when it ends the job (agree()): the
+    file locks rank 0 holds."""
     _count[0] += 1
     _ends[_count[0]] = end
+    if local_end is not None:
+        _local_ends[_count[0]] = local_end
     return _count[0]
 
 
 def released(token):
     """end() of token has run (or is no longer needed)."""
     _ends.pop(token, None)
+    _local_ends.pop(token, None)
 
 
 def _end_all():
@@ -90,7 +98,7 @@ def agree(comm, exc):
     exception already agreed on."""
     if agreed(exc) or comm.getSize() == 1 or PETSc.Sys.isFinalized():
         return
-    seconds = AGREE_SECONDS_PETSC if isinstance(exc, (PETSc.Error, _lib.Error)) else AGREE_SECONDS_PYTHON
+    seconds = AGREE_SECONDS_PETSC if _petsc_error(exc) else AGREE_SECONDS_PYTHON
     everyone = _lib.Bool(1)
     ierr = _lib.lib.MechErrorAgree(_lib.comm_handle(comm), _lib.Real(seconds), ctypes.byref(everyone))
     if ierr == 0 and everyone.value:
@@ -100,12 +108,31 @@ def agree(comm, exc):
             pass
         return
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    _abort(f"[rank {comm.getRank()}] tsmech: {type(exc).__name__}: {exc}\n  raised on this rank only: the other ranks did not reach an error within {seconds:g} s; ending every rank\n{text}")
+    _abort(f"[rank {comm.getRank()}] tsmech: {_describe(exc)}\n  raised on this rank only: the other ranks did not reach an error within {seconds:g} s; ending every rank\n{text}")
+
+
+def _petsc_error(exc):
+    """An error PETSc raised, which every rank may raise at once; not a Python exception turned
+    into one by the package's callbacks (PETSC_ERR_USER)."""
+    return isinstance(exc, (PETSc.Error, _lib.Error)) and getattr(exc, "ierr", 0) != _lib.PETSC_ERR_USER
+
+
+def _describe(exc):
+    """An exception in one line: a bare PETSc.Error by the library's message for its code."""
+    if isinstance(exc, PETSc.Error):
+        return f"PETSc error {exc.ierr}: {_lib.error_message(exc.ierr)}"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _abort(message):
+    """Tells message and ends every rank (status 1), this rank's file locks released first."""
     sys.stderr.write(message)
     sys.stderr.flush()
+    for token in sorted(_local_ends, reverse=True):
+        try:
+            _local_ends.pop(token)()
+        except Exception:  # noqa: BLE001 - the job ends anyway
+            pass
     _lib.lib.MPI_Abort(ctypes.c_void_p.in_dll(_lib.lib, "PETSC_COMM_WORLD"), ctypes.c_int(1))
 
 
@@ -126,9 +153,7 @@ def _uncaught(exc_type, exc, tb):
             _previous_excepthook(exc_type, exc, tb)
     else:
         text = "".join(traceback.format_exception(exc_type, exc, tb))
-        if isinstance(exc, PETSc.Error):
-            text += f"PETSc's message: {_lib.error_message(exc.ierr)}\n"
-        _abort(f"[rank {comm.getRank()}] uncaught exception, ending every rank:\n{text}")
+        _abort(f"[rank {comm.getRank()}] uncaught exception, ending every rank: {_describe(exc)}\n{text}")
 
 
 def install_excepthook():

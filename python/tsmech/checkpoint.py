@@ -130,7 +130,8 @@ class Checkpoint:
         self._plans = {}
         self.ck = Handle()
         call("MechCheckpointCreate", sys_, _lib.handle(self.ts), ctypes.byref(self.ck))
-        self._token = _life.keep(self.destroy)
+        plans = self._plans
+        self._token = _life.keep(self.destroy, lambda: [end_plan(p) for p in plans.values()])
         ierr = _lib.lib.MechCheckpointSetKeep(self.ck, Int(self.keep))
         if ierr:
             self.destroy()
@@ -215,4 +216,4 @@ class Checkpoint:
                 self.ck = Handle()
                 for p in self._plans.values():
                     end_plan(p)
-                self._plans = {}
+                self._plans.clear()

@@ -89,7 +89,8 @@ class Output:
                 call("TSMonitorMechOutput", _lib.handle(ts), Int(step), _lib.Real(t), _lib.handle(x), cell[0])
 
         self.ts.setMonitor(record)
-        self._token = _life.keep(self._end_at_exit)
+        plan_ = self._plan
+        self._token = _life.keep(self._end_at_exit, lambda: end_plan(plan_))
 
     @property
     def out(self):
