@@ -36,6 +36,7 @@ petsc4py.init(sys.argv[:1])
 from petsc4py import PETSc  # noqa: E402
 
 import tsmech  # noqa: E402
+from scene import started  # noqa: E402
 
 STEPS = 6
 comm = PETSc.COMM_WORLD
@@ -75,25 +76,10 @@ def chain_system(fail_at=None):
                          invariants={"momentum": momentum}, initial=(q0, v0), name="lifechain", parameters={"k": 4.0})
 
 
-def new_ts():
-    ts = PETSc.TS().create(comm=comm)
-    ts.setType("midpoint2")
-    ts.setTimeStep(0.01)
-    ts.setMaxSteps(STEPS)
-    ts.setMaxTime(1e9)
-    ts.setExactFinalTime(PETSc.TS.ExactFinalTime.MATCHSTEP)
-    return ts
-
-
-def start(pattern, fail_at=None):
+def start(pattern, fail_at=None, steps=STEPS):
     """TS and system of a pattern, attached, the type set, the initial state given."""
-    ts = new_ts()
     system = tsmech.Model("chain", comm=comm) if pattern == "model" else chain_system(fail_at)
-    system.attach(ts)
-    ts.setFromOptions()
-    q, v = system.create_state()
-    system.set_solution(q, v)
-    return ts, system
+    return started(system, steps), system
 
 
 # which of the optional objects a run has (by its number): both as in the README, the output
@@ -151,10 +137,9 @@ def run(pattern, path, i, extra=None):
                 extra()
     if pattern == "checkpoint":
         ck.destroy()
-        ts2, system2 = start(pattern)
+        ts2, system2 = start(pattern, steps=STEPS + 2)
         ck2 = tsmech.Checkpoint(system2, ts2)
         ck2.load(path + ".ck")
-        ts2.setMaxSteps(STEPS + 2)
         q, v = system2.create_state()
         ck2.restore(q, v)
         if out is None:

@@ -17,11 +17,9 @@ petsc4py.init(sys.argv[:1])
 from petsc4py import PETSc  # noqa: E402
 
 import tsmech  # noqa: E402
+from scene import started  # noqa: E402
 
 where = tempfile.mkdtemp()
-ts = PETSc.TS().create(comm=PETSc.COMM_SELF)
-ts.setType("midpoint2")
-ts.setMaxSteps(1)
 
 
 def force(t, q, v, f):
@@ -29,10 +27,8 @@ def force(t, q, v, f):
 
 
 system = tsmech.System(PETSc.COMM_SELF, size=3, mass=1.0, force=force, tangent=lambda t, q, v, cK, cD, J: J.shift(cK), damping=False)
-system.attach(ts)
-ts.setFromOptions()
+ts = started(system, 1)
 q, v = system.create_state()
-system.set_solution(q, v)
 guard = tsmech.Guard(ts)
 ck = tsmech.Checkpoint(system, ts)
 out = tsmech.Output(system, os.path.join(where, "run.h5"), every=1)

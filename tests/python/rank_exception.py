@@ -21,6 +21,7 @@ petsc4py.init(sys.argv[:1])
 from petsc4py import PETSc  # noqa: E402
 
 import tsmech  # noqa: E402
+from scene import started  # noqa: E402
 
 case, where = sys.argv[1], sys.argv[2]
 comm = PETSc.COMM_WORLD
@@ -44,14 +45,7 @@ v0 = q0.duplicate()
 v0.set(0.0)
 system = tsmech.System(dm=da, mass=1.0, force=force, tangent=lambda t, q, v, cK, cD, J: J.shift(cK), damping=False,
                        potential=potential, initial=(q0, v0), name="spring")
-ts = PETSc.TS().create(comm=comm)
-ts.setType("midpoint2")
-system.attach(ts)
-ts.setTimeStep(0.01)
-ts.setMaxSteps(40)
-ts.setFromOptions()
-q, v = system.create_state()
-system.set_solution(q, v)
+ts = started(system, 40)
 
 
 def monitor(ts, step, t, x):

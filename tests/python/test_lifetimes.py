@@ -29,7 +29,7 @@ def test_lifetimes(pattern, ranks, tmp_path):
     for k in range(PROCESSES):
         where = tmp_path / str(k)
         where.mkdir()
-        p = run([PYTHON, os.path.join(HERE, "lifetimes.py"), pattern, COUNT, where], ranks=ranks, expect=None)
+        p = run([PYTHON, os.path.join(HERE, "lifetimes.py"), pattern, COUNT, where], ranks=ranks, expect=None, timeout=120 + 30 * COUNT)
         assert p.returncode == 0, f"process {k}: exit status {p.returncode}" + (f" ({signal.Signals(p.returncode - 128).name})" if p.returncode > 128 else "") + f"\n{p.stdout}"
         assert f"lifetimes: {4 * COUNT} runs of {pattern} on {ranks} rank(s)" in p.stdout, p.stdout
         # the outputs left open to the exit were closed by it, with the run's last state

@@ -19,6 +19,7 @@ petsc4py.init([])
 from petsc4py import PETSc  # noqa: E402
 
 import tsmech  # noqa: E402
+from scene import started  # noqa: E402
 
 TEXT = "precious notes\n"
 
@@ -33,18 +34,6 @@ def system(potential=None, parameters=None, n=3):
     v0.set(0.0)
     return tsmech.System(PETSc.COMM_SELF, size=n, mass=1.0, force=force, tangent=lambda t, q, v, cK, cD, J: J.shift(cK), damping=False,
                          potential=potential, initial=(q0, v0), name="spring", parameters=parameters or {"k": 1.0})
-
-
-def started(s, steps=4):
-    ts = PETSc.TS().create(comm=PETSc.COMM_SELF)
-    ts.setType("midpoint2")
-    ts.setTimeStep(0.01)
-    ts.setMaxSteps(steps)
-    s.attach(ts)
-    ts.setFromOptions()
-    q, v = s.create_state()
-    s.set_solution(q, v)
-    return ts
 
 
 def text_file(path):
@@ -65,7 +54,7 @@ def nothing_left(where, keep=()):
 
 def test_nan_potential_is_refused(tmp_path):
     s = system(potential=lambda t, q, v: float("nan") if t > 0.015 else 0.5 * q.dot(q))
-    ts = started(s)
+    ts = started(s, 4)
     with pytest.raises(tsmech.Error, match="the potential is NaN at t = 0.02"):
         with tsmech.Output(s, tmp_path / "run.h5", every=1):
             tsmech.solve(ts)
@@ -75,7 +64,7 @@ def test_nan_potential_is_refused(tmp_path):
     assert len(r.energy) >= 2 and np.all(np.isfinite(r.energy))
     # an infinite potential is a value (the run guard judges it), not refused
     s = system(potential=lambda t, q, v: math.inf if t > 0.015 else 0.5 * q.dot(q))
-    ts = started(s)
+    ts = started(s, 4)
     guard = tsmech.Guard(ts)
     tsmech.solve(ts)
     assert guard.failure[0] in ("none", "blowup")
@@ -101,7 +90,7 @@ def test_mass_must_be_positive(mass):
 
 def test_output_replaces_only_an_output(tmp_path):
     s = system()
-    ts = started(s)
+    ts = started(s, 4)
     text = text_file(tmp_path / "notes.txt")
     with pytest.raises(tsmech.FileError, match="tsmech.Output: filename .*notes.txt: the file exists and is not an HDF5 file; it is not overwritten"):
         tsmech.Output(s, text)
@@ -127,7 +116,7 @@ def test_output_replaces_only_an_output(tmp_path):
 
 def test_checkpoint_replaces_only_a_checkpoint(tmp_path):
     s = system()
-    ts = started(s)
+    ts = started(s, 4)
     with tsmech.Output(s, tmp_path / "run.h5"):
         tsmech.solve(ts)
     text = text_file(tmp_path / "notes.txt")
@@ -156,7 +145,7 @@ def test_checkpoint_replaces_only_a_checkpoint(tmp_path):
 
 def test_one_writer_per_file(tmp_path):
     s = system()
-    ts = started(s)
+    ts = started(s, 4)
     ck = tsmech.Checkpoint(s, ts)
     out = tsmech.Output(s, tmp_path / "a.h5")
     for attempt in (lambda: ck.write(tmp_path / "a.h5"), lambda: tsmech.Output(s, tmp_path / "a.h5")):
@@ -185,7 +174,7 @@ def test_file_of_another_run(tmp_path):
     try:
         assert p.stdout.readline().strip() == "holding"
         s = system()
-        started(s)
+        started(s, 4)
         with pytest.raises(tsmech.FileError, match=rf"tsmech.Output: filename .*x.h5 is in use by another run \(process {p.pid}\)"):
             tsmech.Output(s, tmp_path / "x.h5")
     finally:
@@ -195,7 +184,7 @@ def test_file_of_another_run(tmp_path):
 
 def test_every_and_keep_take_the_program_values(tmp_path):
     s = system()
-    ts = started(s)
+    ts = started(s, 4)
     for every in (0, -1):
         with pytest.raises(ValueError, match=rf"tsmech.Output\(every\)={every}: must be at least 1"):
             tsmech.Output(s, tmp_path / "run.h5", every=every)
