@@ -1,6 +1,6 @@
 """The README's Python patterns with their objects living every way a valid program lets them:
 
-    lifetimes.py PATTERN COUNT DIR [STRUCTURE ...]
+    lifetimes.py PATTERN COUNT DIR [--first=K] [STRUCTURE ...]
 
 PATTERN    model       a built-in model (tsmech.Model("chain")), tsmech.Output in a with block,
                        tsmech.read() (the package's docstring)
@@ -18,7 +18,8 @@ STRUCTURE  function    every object created in a function that returns
                        system, the system before the solve, ...)
            exit        objects left to the exit: kept in module globals and in reference
                        cycles, the Output never closed, the Checkpoint never destroyed
-           (default: all four, COUNT times each, in one interpreter)
+           (default: all four, COUNT times each, in one interpreter; the runs are numbered from
+           K, 0 by default: a run's number chooses its variant and kind of exception)
 
 Each run is 6 steps of 0.01; its output file is checked after each closed run (steps, energy).
 Ends with status 0 and "lifetimes: N runs" on rank 0; the files of `exit` are checked by the
@@ -237,11 +238,12 @@ STRUCTURES = {"function": structure_function, "exception": structure_exception, 
 
 def main():
     pattern, count, where = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    structures = sys.argv[4:] or list(STRUCTURES)
+    first = int(sys.argv[4][len("--first="):]) if sys.argv[4:5] and sys.argv[4].startswith("--first=") else 0
+    structures = [a for a in sys.argv[4:] if not a.startswith("--")] or list(STRUCTURES)
     runs, seconds = 0, {}
     for s in structures:
         t0 = time.perf_counter()
-        for i in range(count):
+        for i in range(first, first + count):
             STRUCTURES[s](pattern, os.path.join(where, f"{pattern}_{s}_{i}.h5"), i)
             runs += 1
         seconds[s] = time.perf_counter() - t0

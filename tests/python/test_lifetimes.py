@@ -29,12 +29,14 @@ def test_lifetimes(pattern, ranks, tmp_path):
     for k in range(PROCESSES):
         where = tmp_path / str(k)
         where.mkdir()
-        p = run([PYTHON, os.path.join(HERE, "lifetimes.py"), pattern, COUNT, where], ranks=ranks, expect=None, timeout=120 + 30 * COUNT)
+        # interpreter k numbers its runs from k * COUNT: the variants and kinds of exception go round
+        p = run([PYTHON, os.path.join(HERE, "lifetimes.py"), pattern, COUNT, where, f"--first={k * COUNT}"], ranks=ranks, expect=None, timeout=120 + 30 * COUNT)
         assert p.returncode == 0, f"process {k}: exit status {p.returncode}" + (f" ({signal.Signals(p.returncode - 128).name})" if p.returncode > 128 else "") + f"\n{p.stdout}"
         assert f"lifetimes: {4 * COUNT} runs of {pattern} on {ranks} rank(s)" in p.stdout, p.stdout
+        print(p.stdout.strip().splitlines()[-1])
         # the outputs left open to the exit were closed by it, with the run's last state
         # (read with h5py: this process starts no MPI of its own)
-        for i in range(COUNT):
+        for i in range(k * COUNT, (k + 1) * COUNT):
             if i % 3 != 2:  # the runs with an output (lifetimes.py's VARIANTS)
                 with h5py.File(where / f"{pattern}_exit_{i}.h5", "r") as f:
                     assert list(f["monitor/step"][()]) == list(range(STEPS + 1)), i
