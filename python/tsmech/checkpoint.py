@@ -6,7 +6,7 @@ import ctypes
 from petsc4py import PETSc
 
 from . import _life, _lib
-from ._lib import ErrorCode, Handle, Int, Real, call, handle
+from ._lib import ErrorCode, Handle, Int, Real, call
 from .output import Output, end_plan, plan, python_words
 
 _PostStepFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Handle)
