@@ -8,6 +8,9 @@ CASE  monitor-one     a monitor raises on the last rank at step 3 (the others go
       post-step-one   a guard post-step function raises on the last rank at step 3
       monitor-all     a monitor raises on every rank at step 3; the program catches it and goes
                       on collectively (prints "caught on every rank", exit 0)
+      model-uncaught  the model's force raises on the last rank at t = 0.03: the library gives the
+                      error to every rank, the program does not catch it: it ends with status 1
+                      after its clean-up (the output closed), the traceback printed once
 
 A case on one rank must end every rank within seconds with that rank's message (exit status 1);
 before issue 37, monitor-one never ended (Output.__exit__ entered a collective close while the
@@ -32,6 +35,8 @@ da = PETSc.DMDA().create([16], dof=1, stencil_width=1, comm=comm)
 
 
 def force(t, q, v, f):
+    if case == "model-uncaught" and t >= 0.03 and rank == last:
+        raise ValueError(f"force: bad state on rank {rank}")
     q.copy(f)
 
 

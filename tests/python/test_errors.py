@@ -7,7 +7,8 @@ of its own (a crash must not take the test with it):
 - on 2 ranks, an exception on one rank in the README's `with tsmech.Output(...)` pattern (a
   monitor, the with block, a guard post-step) ends every rank within seconds with that rank's
   message (before: the monitor's case never ended); one on every rank is caught and the program
-  goes on collectively (rank_exception.py)."""
+  goes on collectively, or left uncaught ends it with status 1 after its clean-up
+  (rank_exception.py)."""
 import os
 import re
 import subprocess
@@ -59,3 +60,14 @@ def test_exception_on_every_rank_is_collective(tmp_path):
     assert status == 0, f"exit status {status} after {seconds:.1f} s\n{out}"
     assert "caught on every rank: monitor: bad value on rank 0" in out
     assert sorted(os.listdir(tmp_path)) == ["run.h5"]  # closed, its locks released
+
+
+def test_model_error_left_uncaught_ends_cleanly(tmp_path):
+    """A model's error on one rank is every rank's (MechSystemAgree()): uncaught, the program exits
+    with status 1 after closing its output, the traceback printed by rank 0 alone, no MPI_Abort."""
+    status, out, seconds = ranks2("model-uncaught", tmp_path)
+    assert status == 1, f"exit status {status} after {seconds:.1f} s\n{out}"
+    assert "MPI_ABORT" not in out and "ending every rank" not in out, out
+    assert out.count("tsmech._lib.Error: TSSolve: ") == 1, out
+    assert "Python force callback raised ValueError: force: bad state on rank 1 (the model's force failed on rank 1)" in out, out
+    assert sorted(os.listdir(tmp_path)) == ["run.h5"]
