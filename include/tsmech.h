@@ -447,6 +447,14 @@ PETSC_EXTERN PetscErrorCode    MechModelRegister(const char name[], PetscErrorCo
 PETSC_EXTERN PetscErrorCode    MechModelRegisterAll(void);
 PETSC_EXTERN PetscErrorCode    MechModelFinalizePackage(void);
 PETSC_EXTERN PetscFunctionList MechModelList;
+/* The registered models' names, in registration order, NULL-terminated (owned by the library) */
+PETSC_EXTERN PetscErrorCode MechModelGetNames(PetscInt *n, const char *const **names);
+/* Whether every rank of a communicator has reached its error path, waiting at most `seconds`
+   (MechErrorAgree(), not collective), after MechErrorAgreeSetUp() (collective) prepared its
+   communicator of its own: collective clean-up after an error may follow only if it has
+   (src/mech/erroragree.c; the README's "An error on some ranks only") */
+PETSC_EXTERN PetscErrorCode MechErrorAgreeSetUp(MPI_Comm);
+PETSC_EXTERN PetscErrorCode MechErrorAgree(MPI_Comm, PetscReal seconds, PetscBool *all);
 /* Refuses option values no option can take (NaN, Inf, overflow, subnormal, integers PetscInt
    would wrap), naming the option; prefix NULL checks every option (src/mech/optionscheck.c) */
 PETSC_EXTERN PetscErrorCode MechOptionsCheckNumbers(MPI_Comm, const char prefix[]);
@@ -514,6 +522,17 @@ PETSC_EXTERN PetscErrorCode TSMonitorMechOutput(TS, PetscInt, PetscReal, Vec, vo
    the XDMF file beside FILE.h5; then closes the file. */
 PETSC_EXTERN PetscErrorCode MechOutputClose(MechOutput, TS);
 PETSC_EXTERN PetscErrorCode MechOutputDestroy(MechOutput *);
+
+/* The files of a run, planned before anything is written (src/io/runfiles.c): every path a run
+   writes is derived from its output, checkpoint (with its `keep` rotation slots) and restart
+   file, checked (lengths, collisions, kinds: a run never overwrites a file that is not of the
+   kind it replaces, writability, room) and locked against other runs and other writers of this
+   program until MechIOPlanDestroy(). -checkpoint_keep is at most MECH_IO_MAX_KEEP. Collective;
+   rank 0 looks and holds the locks. The tsmech program and the Python package use it. */
+#define MECH_IO_MAX_KEEP 100
+typedef struct _n_MechIOPlan *MechIOPlan;
+PETSC_EXTERN PetscErrorCode   MechIOPlanFiles(MPI_Comm, const char output[], const char checkpoint[], PetscInt keep, const char restart[], MechIOPlan *);
+PETSC_EXTERN PetscErrorCode   MechIOPlanDestroy(MechIOPlan *);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Checkpoint and restart                                                                     */

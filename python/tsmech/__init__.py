@@ -21,25 +21,34 @@ documentation. Every call is collective on the communicator of its objects, as i
 The library is $TSMECH_LIB if set, else the libtsmech.so this package was configured with.
 Importing the package registers the TS types in the running PETSc (no -dll_append needed) and,
 on several ranks, makes an uncaught exception end every rank (the rank's traceback on stderr,
-then MPI_Abort).
+then MPI_Abort) unless every rank raised it alike.
+
+The package's objects may be created anywhere (in functions, in exceptions), deleted early or
+left to the garbage collector at the exit: nothing of theirs runs collectively at a moment that
+differs between ranks, and nothing calls Python after the interpreter has ended (_life.py says
+how). A destroyed or closed object raises tsmech.Error when used; arguments are checked before
+they reach C (a ValueError or TypeError naming the argument), files by the tsmech program's
+rules (tsmech.FileError).
 """
 import ctypes
 
 from petsc4py import PETSc
 
-from . import _lib
-from ._lib import Error, library_path
+from . import _life, _lib
+from ._lib import Error, FileError, library_path
 from .checkpoint import Checkpoint, Guard
 from .output import Output, solve
 from .reader import Run, read
 from .system import Model, System, get_solution, set_solution
 
 __version__ = "0.1.0"
-__all__ = ["MODELS", "TS_TYPES", "TS_TYPE_DESCRIPTIONS", "Error", "Model", "System", "Output", "Checkpoint", "Guard", "Run", "read", "solve",
+__all__ = ["MODELS", "TS_TYPES", "TS_TYPE_DESCRIPTIONS", "Error", "FileError", "Model", "System", "Output", "Checkpoint", "Guard", "Run", "read", "solve",
            "set_solution", "get_solution", "library_path"]
 
 _lib.call("TSMechInitializePackage")
-_lib.install_excepthook()
+_life.install_excepthook()
+# the error paths of the world's objects need their communicator prepared where every rank passes
+_life.agree_setup(PETSc.COMM_WORLD)
 
 
 def _type_names():
@@ -56,23 +65,11 @@ def _type_names():
 TS_TYPES, TS_TYPE_DESCRIPTIONS = _type_names()
 
 
-class _FunctionList(ctypes.Structure):
-    pass
-
-
-# PETSc 3.18's struct _n_PetscFunctionList (src/sys/dll/reg.c): routine, name, next. Its
-# PetscFunctionListGet() crashes on this list, so the names are read from the nodes.
-_FunctionList._fields_ = [("routine", ctypes.c_void_p), ("name", ctypes.c_char_p), ("next", ctypes.POINTER(_FunctionList))]
-
-
 def _model_names():
-    _lib.call("MechModelRegisterAll")
-    node = ctypes.POINTER(_FunctionList).in_dll(_lib.lib, "MechModelList")
-    names = []
-    while node:
-        names.append(node.contents.name.decode())
-        node = node.contents.next
-    return tuple(names)
+    """The registered models (MechModelGetNames())."""
+    n, names = _lib.Int(), ctypes.POINTER(ctypes.c_char_p)()
+    _lib.call("MechModelGetNames", ctypes.byref(n), ctypes.byref(names))
+    return tuple(names[i].decode() for i in range(n.value))
 
 
 #: the built-in models, for tsmech.Model(name)

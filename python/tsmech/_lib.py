@@ -1,5 +1,5 @@
 """The shared library and the bridges to petsc4py: opening libtsmech.so, the C types, error
-checks, petsc4py objects around C handles, and the end of every rank on an uncaught exception.
+checks, petsc4py objects around C handles and the checks of the arguments passed to C.
 
 The library is found through the environment variable TSMECH_LIB, else at the path recorded when
 the package was configured (_config.py: the build tree's libtsmech.so for the copy in the build
@@ -8,9 +8,9 @@ petsc4py uses (Debian's python3-petsc4py and petsc-dev: the same PETSc 3.18), an
 built with Open MPI (MPI_Comm is a pointer).
 """
 import ctypes
+import math
+import numbers
 import os
-import sys
-import traceback
 
 import numpy as np
 from petsc4py import PETSc
@@ -19,12 +19,19 @@ from . import _config
 
 
 class Error(RuntimeError):
-    """A tsmech or PETSc call failed; the message is PETSc's (the lowest failing rank's for a
-    model error, which every rank raises alike)."""
+    """A tsmech or PETSc call failed, or a package object was used after its end (destroy(),
+    close()); the message is PETSc's (the lowest failing rank's for a model error, which every
+    rank raises alike)."""
 
     def __init__(self, message, ierr=0):
         super().__init__(message)
         self.ierr = ierr
+
+
+class FileError(Error, OSError):
+    """A file a tsmech.Output or tsmech.Checkpoint would write or read is refused by the program's
+    rules (MechIOPlanFiles(): not of the kind it replaces, in use by another run or by another
+    writer of this program, too long a path, not writable, no room)."""
 
 
 # PETSc's scalar types, as this PETSc was configured (Debian: 32-bit indices, real double)
@@ -68,13 +75,14 @@ def _capsule(name, restype, *argtypes):
 
 
 # PyPetsc<Class>_New(handle): a new petsc4py object holding a new reference to the C object
-_NEW = {cls: _capsule(f"PyPetsc{cls}_New", ctypes.py_object, Handle) for cls in ("Vec", "Mat", "DM", "TS", "IS", "KSP")}
+_NEW = {cls: _capsule(f"PyPetsc{cls}_New", ctypes.py_object, Handle) for cls in ("Object", "Vec", "Mat", "DM", "TS", "IS", "KSP")}
 _comm_get = _capsule("PyPetscComm_Get", Handle, ctypes.py_object)
 
 
 def wrap(cls, handle):
-    """The petsc4py object (class name cls: Vec, Mat, DM, TS, IS, KSP) of a C handle; it holds a
-    reference of its own, so it stays valid after the C caller lets go."""
+    """The petsc4py object (class name cls: Object, Vec, Mat, DM, TS, IS, KSP) of a C handle; it
+    holds a reference of its own, so it stays valid after the C caller lets go, and lets it go as
+    petsc4py lets its own objects go (PETSc.garbage_cleanup(), at the latest at the exit)."""
     if not handle:
         return None
     return _NEW[cls](handle)
@@ -121,27 +129,55 @@ def set_error(text):
 lib.TSMechInitializePackage.restype = ErrorCode
 
 
-_previous_excepthook = None
+# ---- the arguments passed to C ---------------------------------------------------------------
+# An optimized PETSc (Debian's) compiles its argument checks out, and so does the library built
+# against it: a destroyed, missing or wrong object reaching C would crash the program. Every
+# object, number and path is checked here first, with an exception naming the argument.
 
 
-def _abort_on_uncaught(exc_type, exc, tb):
-    """sys.excepthook on several ranks: tell the exception, then end every rank (as mpi4py's
-    "python -m mpi4py" does): an exception on some ranks only would leave the others waiting in
-    their next collective operation, and the failing rank's own clean-up at exit (PETSc's
-    finalization) waiting for them."""
-    comm = PETSc.COMM_WORLD
-    if not PETSc.Sys.isFinalized() and comm.getSize() > 1:
-        text = "".join(traceback.format_exception(exc_type, exc, tb))
-        if isinstance(exc, PETSc.Error):
-            text += f"PETSc's message: {error_message(exc.ierr)}\n"
-        sys.stderr.write(f"[rank {comm.getRank()}] uncaught exception, ending every rank:\n{text}")
-        sys.stderr.flush()
-        lib.MPI_Abort(ctypes.c_void_p.in_dll(lib, "PETSC_COMM_WORLD"), ctypes.c_int(1))
-    _previous_excepthook(exc_type, exc, tb)
+def checked(obj, cls, what):
+    """The C handle of a live petsc4py object of class cls (PETSc.Vec, PETSc.TS, ...)."""
+    if not isinstance(obj, cls):
+        raise TypeError(f"{what}: expected a PETSc.{cls.__name__}, got {type(obj).__name__}")
+    if not obj.handle:
+        raise Error(f"{what}: the PETSc.{cls.__name__} was destroyed")
+    return Handle(obj.handle)
 
 
-def install_excepthook():
-    global _previous_excepthook
-    if _previous_excepthook is None:
-        _previous_excepthook = sys.excepthook
-        sys.excepthook = _abort_on_uncaught
+def integer(value, what, minimum):
+    """value as an int of at least minimum (bool and float are refused: every=2.5 is no count)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what}={value!r}: expected an integer")
+    if value < minimum:
+        raise ValueError(f"{what}={value}: must be at least {minimum}")
+    return int(value)
+
+
+def finite(value, what):
+    """value as a finite float (a NaN or infinite value is refused, naming the argument)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what}={value!r}: expected a real number")
+    x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(f"{what}={x}: not a finite number")
+    return x
+
+
+def text(value, what):
+    """A non-empty string without NUL as bytes (C strings end at the first NUL)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what}={value!r}: expected a string")
+    if not value or "\0" in value:
+        raise ValueError(f"{what}={value!r}: must be a non-empty string without NUL characters")
+    return value.encode()
+
+
+def path(value, what):
+    """A file path (str or os.PathLike) as bytes."""
+    try:
+        value = os.fspath(value)
+    except TypeError:
+        raise TypeError(f"{what}={value!r}: expected a file path (str or os.PathLike)") from None
+    if isinstance(value, bytes):
+        value = os.fsdecode(value)
+    return text(value, what)

@@ -1,6 +1,7 @@
 """Mechanical systems from Python: tsmech's built-in models by name (Model) and models written in
 Python (System), both attached to a petsc4py TS and run by any TS type."""
 import ctypes
+import math
 import traceback
 
 import numpy as np
@@ -16,40 +17,39 @@ _LinearizeFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Real, Handle, Handle, Real, R
 _ApplyFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Handle, Handle, Handle)
 _ScalarFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Real, Handle, Handle, ctypes.POINTER(Real), Handle)
 _ExactFn = ctypes.CFUNCTYPE(ErrorCode, Handle, Real, Handle, Handle, Handle)
-_DestroyFn = ctypes.CFUNCTYPE(ErrorCode, Handle)
 
-# The callbacks of every Python system whose C object lives, keyed by the address of a context
-# the C object holds (MechSystemSetApplicationContext): the C system may outlive its Python
-# object (a TS holds a reference), and its callbacks must live as long as it does.
-_alive = {}
-_next_key = [1]
-
-
-@_DestroyFn
-def _release(ctx):
-    try:
-        _alive.pop(ctx or 0, None)
-    except Exception:  # at interpreter exit the module's globals may be gone
-        pass
-    return 0
-
-
-# a C system may be destroyed during the interpreter's exit (its TS with the last module that
-# holds it), after this module is torn down: its destroy function must outlive everything
-ctypes.pythonapi.Py_IncRef(ctypes.py_object(_release))
+# The key of the C system's petsc4py attribute that keeps its Python callbacks: they live exactly
+# as long as the C system (a TS holds a reference to it, and may outlive the Python object), and
+# petsc4py drops them with it, never after the interpreter has ended (see _life.py)
+_CALLBACKS = "tsmech.callbacks"
 
 
 class _Mechanical:
     """What a built-in model and a Python system share: the C MechSystem, its TS, state and energy."""
 
-    _sys = None
+    _obj = None  # the petsc4py object holding the C MechSystem
     ts = None
+
+    def _hold(self, handle):
+        """Holds the C system of a new reference (handle) through a petsc4py object, whose end
+        is petsc4py's (see _life.py), and lets the handle's reference go."""
+        self._obj = _lib.wrap("Object", handle.value)
+        call("MechSystemDestroy", ctypes.byref(handle))
+
+    @property
+    def _sys(self):
+        if self._obj is None or not self._obj.handle:
+            raise _lib.Error(f"tsmech.{type(self).__name__}: used after destroy()")
+        return Handle(self._obj.handle)
+
+    def _vec(self, x, what):
+        return _lib.checked(x, PETSc.Vec, f"tsmech.{type(self).__name__}.{what}")
 
     def attach(self, ts):
         """Attaches the system to ts (TSMechSetSystem: I2Function/I2Jacobian for the second-order
         types and alpha2, the first-order form for PETSc's others); before ts.setFromOptions().
         Returns self."""
-        call("TSMechSetSystem", handle(ts), self._sys)
+        call("TSMechSetSystem", _lib.checked(ts, PETSc.TS, "attach(ts)"), self._sys)
         self.ts = ts
         return self
 
@@ -57,6 +57,7 @@ class _Mechanical:
         ts = ts if ts is not None else self.ts
         if ts is None:
             raise _lib.Error("no TS: attach the system to one first (system.attach(ts))")
+        _lib.checked(ts, PETSc.TS, "ts")
         return ts
 
     @property
@@ -83,22 +84,25 @@ class _Mechanical:
     def energy(self, q, v, t=0.0):
         """(kinetic, potential) at the state: global values, the same on every rank."""
         k, p = Real(), Real()
-        call("MechSystemComputeEnergy", self._sys, Real(t), handle(q), handle(v), ctypes.byref(k), ctypes.byref(p))
+        call("MechSystemComputeEnergy", self._sys, Real(_lib.finite(t, "energy(t)")), self._vec(q, "energy(q)"), self._vec(v, "energy(v)"), ctypes.byref(k), ctypes.byref(p))
         return k.value, p.value
 
     def force(self, q, v, t=0.0, f=None):
         """f(t, q, v) as the integrators see it (fixed dofs zeroed) in f or a new Vec."""
+        sys_, hq, hv = self._sys, self._vec(q, "force(q)"), self._vec(v, "force(v)")
         f = f if f is not None else q.duplicate()
-        call("MechSystemComputeForce", self._sys, Real(t), handle(q), handle(v), handle(f))
+        call("MechSystemComputeForce", sys_, Real(_lib.finite(t, "force(t)")), hq, hv, self._vec(f, "force(f)"))
         return f
 
     def operator(self, q, v, cK, cD=0.0, cM=0.0, t=0.0):
         """A new matrix cK K + cD D + cM M at (t, q, v) (fixed dofs decoupled)."""
+        hq, hv = self._vec(q, "operator(q)"), self._vec(v, "operator(v)")
+        c = [_lib.finite(x, f"operator({n})") for x, n in ((cK, "cK"), (cD, "cD"), (cM, "cM"), (t, "t"))]
         J = Handle()
         call("MechSystemCreateOperator", self._sys, ctypes.byref(J))
         A = wrap("Mat", J.value)
         call("MatDestroy", ctypes.byref(J))
-        call("MechSystemComputeOperator", self._sys, Real(t), handle(q), handle(v), Real(cK), Real(cD), Real(cM), handle(A))
+        call("MechSystemComputeOperator", self._sys, Real(c[3]), hq, hv, Real(c[0]), Real(c[1]), Real(c[2]), handle(A))
         return A
 
     def modes(self, n, q=None, v=None, t=0.0):
@@ -151,28 +155,20 @@ class _Mechanical:
         return wrap("DM", d.value)
 
     def destroy(self):
-        """Drops this object's reference to the C system (a TS keeps its own)."""
-        if self._sys is not None and self._sys.value:
-            call("MechSystemDestroy", ctypes.byref(self._sys))
-        self._sys = None
-
-    def __del__(self):
-        # at interpreter exit PETSc may be finalized already: then there is nothing to free
-        try:
-            if not PETSc.Sys.isFinalized():
-                self.destroy()
-        except Exception:
-            pass
+        """Drops this object's reference to the C system (a TS keeps its own); using the object
+        afterwards raises tsmech.Error."""
+        if self._obj is not None and self._obj.handle:
+            self._obj.destroy()
 
 
 def set_solution(ts, q, v):
     """TSMechSetSolution: (q, v) for a second-order type, [q; v] for a first-order one."""
-    call("TSMechSetSolution", handle(ts), handle(q), handle(v))
+    call("TSMechSetSolution", _lib.checked(ts, PETSc.TS, "set_solution(ts)"), _lib.checked(q, PETSc.Vec, "set_solution(q)"), _lib.checked(v, PETSc.Vec, "set_solution(v)"))
 
 
 def get_solution(ts, q, v):
     """TSMechGetSolution: the current state of ts into q and v."""
-    call("TSMechGetSolution", handle(ts), handle(q), handle(v))
+    call("TSMechGetSolution", _lib.checked(ts, PETSc.TS, "get_solution(ts)"), _lib.checked(q, PETSc.Vec, "get_solution(q)"), _lib.checked(v, PETSc.Vec, "get_solution(v)"))
 
 
 class Model(_Mechanical):
@@ -181,8 +177,9 @@ class Model(_Mechanical):
 
     def __init__(self, name, comm=None, ts=None):
         self._comm = comm if comm is not None else PETSc.COMM_WORLD
-        self._sys = Handle()
-        call("MechCreateModel", _lib.comm_handle(self._comm), name.encode(), ctypes.byref(self._sys))
+        h = Handle()
+        call("MechCreateModel", _lib.comm_handle(self._comm), _lib.text(name, "tsmech.Model(name)"), ctypes.byref(h))
+        self._hold(h)
         if ts is not None:
             self.attach(ts)
 
@@ -224,23 +221,38 @@ class System(_Mechanical):
     def __init__(self, comm=None, *, mass, force, tangent, matrix=None, damping=True, action=None, potential=None,
                  exact=None, invariants=None, dm=None, size=None, fixed=None, fixed_values=None, initial=None,
                  name="python", parameters=None, linear=False, prefix=None):
-        if dm is not None and comm is None:
-            comm = dm.getComm()
+        what = "tsmech.System"
+        if dm is not None:
+            _lib.checked(dm, PETSc.DM, f"{what}(dm)")
+            comm = comm if comm is not None else dm.getComm()
+        if comm is not None and not isinstance(comm, PETSc.Comm):
+            raise TypeError(f"{what}(comm): expected a PETSc.Comm, got {type(comm).__name__}")
         self._comm = comm if comm is not None else PETSc.COMM_WORLD
         if dm is None and size is None and not isinstance(mass, PETSc.Mat):
-            raise ValueError("tsmech.System: give dm=, size= or the mass as a PETSc.Mat (the layout of the state)")
+            raise ValueError(f"{what}: give dm=, size= or the mass as a PETSc.Mat (the layout of the state)")
+        for fn, n in ((force, "force"), (tangent, "tangent"), (potential, "potential"), (exact, "exact")):
+            if fn is not None and not callable(fn):
+                raise TypeError(f"{what}({n}={fn!r}): expected a function")
+        if action is not None and (len(action) != 2 or not all(callable(fn) for fn in action)):
+            raise TypeError(f"{what}(action={action!r}): expected (linearize, apply), two functions")
+        invariants, parameters = dict(invariants or {}), dict(parameters or {})
+        for iname, fn in invariants.items():
+            _lib.text(iname, f"{what}(invariants) name")
+            if not callable(fn):
+                raise TypeError(f"{what}(invariants[{iname!r}]={fn!r}): expected a function")
+        # a checkpoint restarts only a system of equal parameters, which NaN never is
+        values = {p: _lib.finite(v, f"{what}(parameters[{p!r}])") for p, v in parameters.items()}
+        names = {p: _lib.text(p, f"{what}(parameters) name") for p in parameters}
         # what the callbacks use lives in its own object, not in self: the C system keeps the
         # callbacks (and so this object) alive, and self may go before it
         self._cb = cb = _Callbacks(dm)
-        self._sys = Handle()
-        call("MechSystemCreate", _lib.comm_handle(self._comm), ctypes.byref(self._sys))
-        # the callbacks live as long as the C system: released by its application context's destroy
-        self._key = _next_key[0]
-        _next_key[0] += 1
-        keep = _alive.setdefault(self._key, [])
-        call("MechSystemSetApplicationContext", self._sys, Handle(self._key), _release)
-        if prefix:
-            call("MechSystemSetOptionsPrefix", self._sys, prefix.encode())
+        h = Handle()
+        call("MechSystemCreate", _lib.comm_handle(self._comm), ctypes.byref(h))
+        self._hold(h)
+        keep = []
+        self._obj.setAttr(_CALLBACKS, keep)
+        if prefix is not None:
+            call("MechSystemSetOptionsPrefix", self._sys, _lib.text(prefix, f"{what}(prefix)"))
         if dm is not None:
             call("MechSystemSetDM", self._sys, handle(dm))
         M = self._mass(mass, dm, size)
@@ -251,45 +263,69 @@ class System(_Mechanical):
         if matrix is None:
             matrix = dm.createMat() if dm is not None else self._diagonal_matrix(M)
         keep.append(cb.callback(_TangentFn, _tangent_cb(cb, tangent), "tangent"))
-        call("MechSystemSetTangent", self._sys, handle(matrix), Bool(bool(damping)), keep[-1], None)
+        call("MechSystemSetTangent", self._sys, _lib.checked(matrix, PETSc.Mat, f"{what}(matrix)"), Bool(bool(damping)), keep[-1], None)
         if action is not None:
             linearize, apply = action
             keep.append(cb.callback(_LinearizeFn, lambda s, t, q, v, cK, cD, ctx: linearize(t, cb.vec(q), cb.vec(v), cK, cD), "tangent linearization"))
             keep.append(cb.callback(_ApplyFn, lambda s, w, y, ctx: apply(cb.vec(w), cb.vec(y)), "tangent action"))
             call("MechSystemSetTangentAction", self._sys, keep[-2], keep[-1], None)
         if potential is not None:
-            keep.append(cb.callback(_ScalarFn, _scalar_cb(cb, potential), "potential"))
+            keep.append(cb.callback(_ScalarFn, _scalar_cb(cb, potential, "potential"), "potential"))
             call("MechSystemSetPotential", self._sys, keep[-1], None)
         if exact is not None:
             keep.append(cb.callback(_ExactFn, lambda s, t, q, v, ctx: exact(t, cb.vec(q), cb.vec(v)), "exact solution"))
             call("MechSystemSetExactSolution", self._sys, keep[-1], None)
-        for iname, fn in (invariants or {}).items():
-            keep.append(cb.callback(_ScalarFn, _scalar_cb(cb, fn), f"invariant {iname}"))
+        for iname, fn in invariants.items():
+            keep.append(cb.callback(_ScalarFn, _scalar_cb(cb, fn, f"invariant {iname}"), f"invariant {iname}"))
             call("MechSystemAddInvariant", self._sys, iname.encode(), keep[-1], None)
-        call("MechSystemSetModelName", self._sys, name.encode())
-        for pname, value in (parameters or {}).items():
-            call("MechSystemAddParameter", self._sys, pname.encode(), Real(float(value)))
+        call("MechSystemSetModelName", self._sys, _lib.text(name, f"{what}(name)"))
+        for pname, value in values.items():
+            call("MechSystemAddParameter", self._sys, names[pname], Real(value))
         if linear:
             call("MechSystemSetLinear", self._sys, Bool(1))
         if initial is not None:
+            if len(initial) != 2:
+                raise TypeError(f"{what}(initial={initial!r}): expected (q0, v0), two PETSc.Vecs")
             self.set_initial(*initial)
         if fixed is not None:
             indices = np.asarray(fixed, dtype=PETSc.IntType)
             iset = PETSc.IS().createGeneral(indices, comm=self._comm)
-            call("MechSystemSetFixed", self._sys, handle(iset), handle(fixed_values) if fixed_values is not None else None)
+            hfixed = _lib.checked(fixed_values, PETSc.Vec, f"{what}(fixed_values)") if fixed_values is not None else None
+            call("MechSystemSetFixed", self._sys, handle(iset), hfixed)
 
     # ---- construction ---------------------------------------------------------------------
     def _mass(self, mass, dm, size):
+        """The mass matrix: the Mat given, or a diagonal one of a lumped mass, whose entries must
+        be positive and finite (M is symmetric positive definite)."""
+        what = "tsmech.System(mass)"
         if isinstance(mass, PETSc.Mat):
+            _lib.checked(mass, PETSc.Mat, what)
             return mass
         if dm is not None:
             d = dm.createGlobalVec()
         else:
+            if isinstance(size, tuple):
+                size = tuple(_lib.integer(n, "tsmech.System(size)", 0) if n is not None else None for n in size)
+            else:
+                size = _lib.integer(size, "tsmech.System(size)", 1)
             d = PETSc.Vec().createMPI(size, comm=self._comm)
         if isinstance(mass, PETSc.Vec):
+            _lib.checked(mass, PETSc.Vec, what)
             mass.copy(d)
+        elif np.isscalar(mass):
+            if not _lib.finite(mass, what) > 0:
+                raise ValueError(f"{what}={mass}: must be positive (the mass matrix is positive definite)")
+            d.set(float(mass))
         else:
-            d.set(float(mass)) if np.isscalar(mass) else d.setArray(np.asarray(mass, dtype=float))
+            d.setArray(np.asarray(mass, dtype=float))
+        # one reduction: the number of entries that are not positive and finite
+        a = d.getArray(readonly=True)
+        bad = d.duplicate()
+        bad.setArray((~(np.isfinite(a) & (a > 0))).astype(float))
+        nbad = bad.sum()
+        bad.destroy()
+        if nbad > 0:
+            raise ValueError(f"{what}: {int(nbad)} entr{'y is' if nbad == 1 else 'ies are'} not positive and finite (the mass matrix is positive definite)")
         return self._diagonal_matrix(d, d)
 
     def _diagonal_matrix(self, layout, diag=None):
@@ -306,7 +342,7 @@ class System(_Mechanical):
 
     def set_initial(self, q, v):
         """The initial state (copied): what create_state() returns and checkpoints compare with."""
-        call("MechSystemSetInitialState", self._sys, handle(q), handle(v))
+        call("MechSystemSetInitialState", self._sys, self._vec(q, "initial q"), self._vec(v, "initial v"))
 
     # ---- helpers for callbacks --------------------------------------------------------------
     @property
@@ -387,8 +423,12 @@ def _tangent_cb(cb, tangent):
     return run
 
 
-def _scalar_cb(cb, fn):
+def _scalar_cb(cb, fn, what):
     def run(s, t, q, v, out, ctx):
-        out[0] = float(fn(t, cb.vec(q), cb.vec(v)))
+        value = float(fn(t, cb.vec(q), cb.vec(v)))
+        if math.isnan(value):
+            # recorded as the energy it would pass silently; an infinite one is the run guard's
+            raise ValueError(f"the {what} is NaN at t = {t:g}")
+        out[0] = value
 
     return run

@@ -221,7 +221,7 @@ PetscErrorCode MechCheckpointDestroy(MechCheckpoint *ck)
 
   Input Parameters:
 + ck   - the checkpointer
-- keep - the number of checkpoints kept, at least 1
+- keep - the number of checkpoints kept, 1 to MECH_IO_MAX_KEEP (100)
 
   Level: intermediate
 
@@ -234,7 +234,7 @@ PetscErrorCode MechCheckpointSetKeep(MechCheckpoint ck, PetscInt keep)
 {
   PetscFunctionBegin;
   PetscValidPointer(ck, 1);
-  PetscCheck(keep >= 1, ck->comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT " must be at least 1", keep);
+  PetscCheck(keep >= 1 && keep <= MECH_IO_MAX_KEEP, ck->comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", keep, MECH_IO_MAX_KEEP);
   ck->keep = keep;
   PetscFunctionReturn(0);
 }

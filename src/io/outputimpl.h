@@ -107,15 +107,9 @@ PETSC_INTERN PetscErrorCode MechIODiscardViewer(PetscViewer *, const char path[]
 PETSC_INTERN void      MechIOXDMFPath(const char h5[], char xmf[], size_t len);
 PETSC_INTERN PetscBool MechIOIsOwnXDMF(const char xmf[], const char h5name[]);
 
-/* The files of a run (runfiles.c): MechIOPlanFiles() derives every path a run writes, checks
-   them and locks them against other runs until MechIOPlanDestroy(); MechIOSameFile() compares
-   two paths as files (canonical paths, hard links). -checkpoint_keep is at most
-   MECH_IO_MAX_KEEP. Collective; rank 0 looks and holds the locks. */
-#define MECH_IO_MAX_KEEP 100
-typedef struct _n_MechIOPlan *MechIOPlan;
-PETSC_EXTERN PetscErrorCode   MechIOPlanFiles(MPI_Comm, const char output[], const char checkpoint[], PetscInt keep, const char restart[], MechIOPlan *);
-PETSC_EXTERN PetscErrorCode   MechIOPlanDestroy(MechIOPlan *);
-PETSC_EXTERN PetscErrorCode   MechIOSameFile(MPI_Comm, const char a[], const char b[], PetscBool *);
+/* The files of a run (runfiles.c; MechIOPlanFiles() in tsmech.h): MechIOSameFile() compares
+   two paths as files (canonical paths, hard links). Collective; rank 0 looks. */
+PETSC_EXTERN PetscErrorCode MechIOSameFile(MPI_Comm, const char a[], const char b[], PetscBool *);
 
 /* Closes an output without writing anything more, for a run that failed before completing a
    step: a new file (still under its temporary name) is removed, a continued file that has not

@@ -408,6 +408,51 @@ static int LockOne(const char path[], PetscBool shared, int *fd, long *holder)
   return EBUSY;
 }
 
+/*
+  The lock files this process holds, in all its plans (rank 0). fcntl() locks belong to the
+  process, so a second plan of the same process would "get" a file the first holds, and its
+  release (closing its descriptor drops every lock the process has on the file) would take the
+  first plan's lock with it: a program with two writers of one file (a library or Python program
+  that plans each output and checkpoint on its own) is refused instead; reading a file the program
+  writes (the restart file, under a shared lock) is covered by the lock it holds.
+*/
+static char   **HeldLocks    = NULL;
+static PetscInt NumHeldLocks = 0, MaxHeldLocks = 0;
+
+static PetscBool HeldByThisProcess(const char path[])
+{
+  for (PetscInt i = 0; i < NumHeldLocks; i++)
+    if (!strcmp(HeldLocks[i], path)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+static void SetHeld(const char path[], PetscBool held)
+{
+  if (held) {
+    if (NumHeldLocks == MaxHeldLocks) {
+      char   **more;
+      PetscInt n = 2 * MaxHeldLocks + 8;
+
+      if (PetscMalloc1(n, &more)) return;
+      for (PetscInt i = 0; i < NumHeldLocks; i++) more[i] = HeldLocks[i];
+      (void)PetscFree(HeldLocks);
+      HeldLocks    = more;
+      MaxHeldLocks = n;
+    }
+    HeldLocks[NumHeldLocks++] = (char *)path;
+    return;
+  }
+  for (PetscInt i = 0; i < NumHeldLocks; i++)
+    if (HeldLocks[i] == path) {
+      HeldLocks[i] = HeldLocks[--NumHeldLocks];
+      break;
+    }
+  if (!NumHeldLocks) {
+    (void)PetscFree(HeldLocks);
+    MaxHeldLocks = 0;
+  }
+}
+
 /* Releases the locks; a shared one's lock file is removed only by its last holder, which the
    lock turning exclusive shows */
 static void Release(MechIOPlan plan)
@@ -422,6 +467,7 @@ static void Release(MechIOPlan plan)
     fl.l_whence = SEEK_SET;
     if (!plan->shared[i] || !fcntl(plan->fd[i], F_SETLK, &fl)) (void)unlink(plan->lockpath[i]);
     (void)close(plan->fd[i]);
+    SetHeld(plan->lockpath[i], PETSC_FALSE);
     (void)PetscFree(plan->lockpath[i]);
   }
   plan->nlock = 0;
@@ -478,12 +524,18 @@ static void TakeLocks(MechIOPlan plan, const Entry e[], PetscInt n, PetscInt kee
       LockPath(e[i].canon, lock, sizeof(lock));
       if (!strcmp(lock, paths[j])) shared = PETSC_FALSE;
     }
-    err = MechIOProtection(dir) ? EPERM : LockOne(paths[j], shared, &fd, &holder);
+    holder = 0;
+    /* a file this program writes may be read between its writes (a restart from its own
+       checkpoint): the lock it holds covers that */
+    if (HeldByThisProcess(paths[j]) && shared) continue;
+    if (HeldByThisProcess(paths[j])) err = EBUSY;
+    else err = MechIOProtection(dir) ? EPERM : LockOne(paths[j], shared, &fd, &holder);
     if (!err) {
       plan->fd[plan->nlock]         = fd;
       plan->shared[plan->nlock]     = shared;
       plan->lockpath[plan->nlock++] = paths[j];
-      paths[j]                      = NULL;
+      SetHeld(paths[j], PETSC_TRUE);
+      paths[j] = NULL;
       continue;
     }
     for (i = 0; i < n; i++) {
@@ -494,7 +546,8 @@ static void TakeLocks(MechIOPlan plan, const Entry e[], PetscInt n, PetscInt kee
       if (strcmp(lock, paths[j])) continue;
       if (err == EBUSY) {
         Describe(&e[i], keep, what, sizeof(what));
-        if (holder > 0) (void)PetscSNPrintf(msg, len, "%s is in use by another run (process %ld): two runs must not write one file; wait for it to end or give another name", what, holder);
+        if (HeldByThisProcess(paths[j])) (void)PetscSNPrintf(msg, len, "%s is written by this program already (an output or checkpoint it has not closed): two writers must not share one file; close the other first or give another name", what);
+        else if (holder > 0) (void)PetscSNPrintf(msg, len, "%s is in use by another run (process %ld): two runs must not write one file; wait for it to end or give another name", what, holder);
         else (void)PetscSNPrintf(msg, len, "%s is in use by another run: two runs must not write one file; wait for it to end or give another name", what);
         break;
       }
@@ -797,9 +850,14 @@ done:
   together; none may write it meanwhile), taken by rank 0 in one order (so of two runs sharing
   files exactly one gets them), and removed by MechIOPlanDestroy(). A killed run's lock dies
   with it: its lock file is left behind and blocks nothing. The XDMF companion is checked and locked for every output,
-  as the model that decides whether it is written may not exist yet.
+  as the model that decides whether it is written may not exist yet. A file that another plan of
+  this process holds is refused too (the program's own second writer of it): fcntl() locks belong
+  to the process, which would otherwise get the file twice and lose both locks with either plan.
 
-  Level: developer
+  The Python package (python/tsmech) plans every `tsmech.Output` and checkpoint path this way; its
+  messages name the Python arguments instead of the options.
+
+  Level: intermediate
 
 .seealso: `MechIOPlanDestroy()`, `MechIOCheckWritable()`, `MechIOFileKind()`, `MechIOSameFile()`
 @*/
@@ -846,7 +904,7 @@ PetscErrorCode MechIOPlanFiles(MPI_Comm comm, const char output[], const char ch
   Input Parameter:
 . plan - address of the plan (it may hold NULL); set to NULL on return
 
-  Level: developer
+  Level: intermediate
 
 .seealso: `MechIOPlanFiles()`
 @*/

@@ -1519,7 +1519,7 @@ PetscErrorCode MechSystemGetModelName(MechSystem sys, const char **name)
   Input Parameters:
 + sys   - the mechanical system
 . name  - the parameter's name (copied)
-- value - its value
+- value - its value, not NaN (refused: a checkpoint restarts only a system of equal parameters)
 
   Level: intermediate
 
@@ -1534,6 +1534,8 @@ PetscErrorCode MechSystemAddParameter(MechSystem sys, const char name[], PetscRe
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscCheck(sys->nparams < MECH_MAX_PARAMS, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "Model %s: parameter %s: a system records at most %d parameters", sys->modelname ? sys->modelname : "(unnamed)", name, MECH_MAX_PARAMS);
+  /* a checkpoint restarts only a system of equal parameters, which NaN never is */
+  PetscCheck(!PetscIsNanReal(value), PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_OUTOFRANGE, "Model %s: parameter %s is NaN: no checkpoint of the run could be restarted", sys->modelname ? sys->modelname : "(unnamed)", name);
   PetscCall(PetscStrallocpy(name, &sys->paramname[sys->nparams]));
   sys->paramvalue[sys->nparams++] = value;
   PetscFunctionReturn(0);

@@ -4,6 +4,8 @@
 /* The models by name: the built-in ones, and any a program registers with MechModelRegister() */
 PetscFunctionList MechModelList              = NULL;
 static PetscBool  MechModelRegisterAllCalled = PETSC_FALSE;
+/* The names as MechModelGetNames() gives them: the list's own strings, NULL-terminated */
+static const char **MechModelNames = NULL;
 
 /*@C
   MechModelRegister - Adds a model that `MechCreateModel()` and the tsmech program's `-model`
@@ -83,24 +85,60 @@ PetscErrorCode MechModelFinalizePackage(void)
 {
   PetscFunctionBegin;
   PetscCall(PetscFunctionListDestroy(&MechModelList));
+  PetscCall(PetscFree(MechModelNames));
   MechModelRegisterAllCalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechModelGetNames - Gets the names of the registered models: the built-in ones, then those
+  registered with `MechModelRegister()`, in the order of their registration.
+
+  Not Collective
+
+  Output Parameters:
++ n     - the number of models (may be NULL)
+- names - their names, NULL-terminated (may be NULL); owned by the library, valid until the next
+          call or `PetscFinalize()`
+
+  Level: intermediate
+
+  Note:
+  What `MechCreateModel()` accepts and the tsmech program's `-model` lists; the Python package's
+  `tsmech.MODELS`.
+
+.seealso: `MechModelRegister()`, `MechCreateModel()`
+@*/
+PetscErrorCode MechModelGetNames(PetscInt *n, const char *const **names)
+{
+  const char **list;
+  int          count;
+
+  PetscFunctionBegin;
+  PetscCall(MechModelRegisterAll());
+  /* PETSc 3.18 counts the array's terminating NULL in `count` */
+  PetscCall(PetscFunctionListGet(MechModelList, &list, &count));
+  PetscCall(PetscFree(MechModelNames));
+  MechModelNames = list;
+  for (count = 0; list[count];) count++;
+  if (n) *n = count;
+  if (names) *names = MechModelNames;
   PetscFunctionReturn(0);
 }
 
 /* The registered names, comma separated, for messages */
 static PetscErrorCode ModelNames(char names[], size_t len)
 {
-  const char **list;
-  int          n, i;
+  const char *const *list;
+  PetscInt           n;
 
   PetscFunctionBegin;
   names[0] = 0;
-  PetscCall(PetscFunctionListGet(MechModelList, &list, &n));
-  for (i = 0; i < n && list[i]; i++) {
+  PetscCall(MechModelGetNames(&n, &list));
+  for (PetscInt i = 0; i < n; i++) {
     if (i) PetscCall(PetscStrlcat(names, ", ", len));
     PetscCall(PetscStrlcat(names, list[i], len));
   }
-  PetscCall(PetscFree(list));
   PetscFunctionReturn(0);
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # rank_error.py on 2 and 3 ranks: a Python exception on one rank ends the job within seconds with
-# that rank's traceback (the package tsmech's excepthook); a model error on one rank, of a C model
+# that rank's message and traceback (tsmech.solve() waits 1 s for the other ranks on its error
+# path, then ends every rank); a model error on one rank, of a C model
 # or of a model written in Python, is raised on every rank (MechSystemAgree()), each prints it
 # (for the Python model with the exception's text) and the program ends with status 3.
 #   rank_error.sh PYTHON MPIEXEC PYTHONPATH SCRIPT
@@ -18,7 +19,9 @@ for n in 2 3; do
   echo "monitor raising on rank $last of $n: status $status after $elapsed s"
   [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "status $status"
   [ "$elapsed" -le 15 ] || fail "$elapsed s"
-  grep -q "\[rank $last\] uncaught exception" "$out" || fail "no traceback of rank $last"
+  grep -q "\[rank $last\] tsmech: RuntimeError: monitor: bad value on rank $last" "$out" || fail "no message of rank $last"
+  grep -q "raised on this rank only" "$out" || fail "rank $last did not say the others did not follow"
+  grep -q "^Traceback" "$out" || fail "no traceback of rank $last"
   grep -q "monitor: bad value on rank $last" "$out" || fail "no message of rank $last"
   for case in model python; do
     start=$(date +%s)

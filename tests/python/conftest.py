@@ -17,10 +17,10 @@ EXAMPLES = os.path.join(SOURCE, "examples", "python")
 EXACT = ["-ksp_type", "preonly", "-pc_type", "redundant", "-snes_rtol", "1e-14", "-snes_atol", "1e-12", "-snes_stol", "0"]
 
 
-def run(args, ranks=1, cwd=None, expect=0, env=None):
+def run(args, ranks=1, cwd=None, expect=0, env=None, timeout=120):
     """Runs args on `ranks` ranks; asserts the exit status; returns the output (stdout + stderr)."""
     cmd = [MPIEXEC, "-n", str(ranks)] + [str(a) for a in args]
-    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
     if expect is not None:
         assert p.returncode == expect, f"{' '.join(cmd)}: exit status {p.returncode}, expected {expect}\n{p.stdout}"
     return p

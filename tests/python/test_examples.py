@@ -53,7 +53,7 @@ def test_installed_package(tmp_path):
     assert len(configs) == 1, configs
     pkgdir = os.path.dirname(configs[0])
     names = set(os.listdir(pkgdir))
-    assert {"__init__.py", "_lib.py", "system.py", "output.py", "checkpoint.py", "reader.py", "_config.py"} <= names
+    assert {"__init__.py", "_lib.py", "_life.py", "system.py", "output.py", "checkpoint.py", "reader.py", "_config.py"} <= names
     assert "_config_install.py" not in names
     ns = {}
     exec(open(configs[0]).read(), ns)
