@@ -95,6 +95,36 @@ PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
 PETSC_INTERN void                    SolidMaterialNames(char[], size_t);
 PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const SolidMaterialOps *, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, SolidModuli *, PetscReal *, PetscReal *);
 
+/* One selection of mesh entities (select.c): a label and value (a Gmsh group's), or conditions on
+   the reference coordinates */
+typedef enum {
+  SOLID_SELECT_NONE,
+  SOLID_SELECT_LABEL, /* the points of a label's stratum (and their closures' nodes) */
+  SOLID_SELECT_ALL,   /* everything */
+  SOLID_SELECT_BOX,   /* the surface of the mesh's bounding box (nodes, faces) */
+  SOLID_SELECT_WHERE  /* conditions, all of which hold */
+} SolidSelectKind;
+typedef enum {
+  SOLID_SELECT_EQ,
+  SOLID_SELECT_LE,
+  SOLID_SELECT_GE
+} SolidSelectOp;
+typedef struct {
+  PetscInt      axis;
+  SolidSelectOp op;
+  PetscReal     value;
+} SolidSelectCond;
+typedef struct {
+  SolidSelectKind  kind;
+  char             label[256]; /* LABEL: the label (a Gmsh group's) and its value */
+  PetscInt         value;
+  PetscInt         ncond; /* WHERE: the conditions */
+  SolidSelectCond *cond;
+  PetscReal        lo[3], hi[3]; /* BOX: the bounding box */
+  PetscReal        tol;          /* the plane tolerance */
+  char             text[640];    /* how the options gave it ("-solid_bc_a_where x=0") */
+} SolidSelection;
+
 typedef struct _n_Solid             Solid;
 typedef struct _n_SolidConstraints *SolidConstraints;
 typedef struct _n_SolidBody        *SolidBody;
@@ -270,6 +300,16 @@ PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, Pet
 PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, PetscBool mass, Mat *);
 PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
 
+/* select.c */
+PETSC_INTERN PetscErrorCode SolidSelectionFromOptions(Solid *, const char prefix[], const char what[], PetscReal tol, PetscInt *ngiven, SolidSelection *);
+PETSC_INTERN PetscErrorCode SolidSelectionParseWhere(MPI_Comm, const char opt[], const char where[], SolidSelection *);
+PETSC_INTERN PetscBool      SolidSelectionParsePlane(const char[], PetscInt *, PetscReal *);
+PETSC_INTERN PetscBool      SolidSelectionIsPlane(const SolidSelection *, PetscInt *, PetscReal *);
+PETSC_INTERN PetscBool      SolidSelectionHolds(const SolidSelection *, const PetscReal[3]);
+PETSC_INTERN PetscBool      SolidSelectionHoldsFace(const SolidSelection *, const PetscReal[][3], PetscInt);
+PETSC_INTERN PetscErrorCode SolidSelectionDestroy(SolidSelection *);
+PETSC_INTERN PetscErrorCode SolidSelectNodes(Solid *, const SolidSelection *, Vec, PetscInt[], PetscInt *);
+PETSC_INTERN PetscErrorCode SolidSelectCells(Solid *, const SolidSelection *, PetscInt[], PetscInt *);
 /* constraints.c */
 PETSC_INTERN PetscErrorCode SolidSetUpConstraints(Solid *, MechSystem, PetscBool, PetscReal, const char[], Vec, Vec);
 PETSC_INTERN PetscErrorCode SolidConstraintsEvaluate(SolidConstraints, PetscReal, Vec, Vec, Vec);
