@@ -22,15 +22,16 @@
 /* Adds the tangent of cell c at quadrature point k (the point p), times V, into Ke (3 nen square; row (a, i), column (b, k)) */
 static void SolidElementTangent(const Solid *s, PetscInt c, PetscInt k, const SolidPoint *p, PetscReal V, PetscReal Ke[])
 {
-  const PetscInt   nen = s->nen, n = 3 * nen;
-  const PetscReal *g = SolidGrad(s, c, k);
-  PetscReal        dF[9], dP[9];
+  const PetscInt     nen = s->nen, n = 3 * nen;
+  const PetscReal   *g = SolidGrad(s, c, k);
+  const SolidRegion *r = SolidCellRegion(s, c);
+  PetscReal          dF[9], dP[9];
 
   for (PetscInt b = 0; b < nen; b++) {
     for (PetscInt kk = 0; kk < 3; kk++) {
       for (PetscInt i = 0; i < 9; i++) dF[i] = 0;
       for (PetscInt l = 0; l < 3; l++) dF[3 * kk + l] = g[3 * b + l];
-      s->mat->dstress(&s->mod, p, dF, dP);
+      r->mat->dstress(&r->mod, p, dF, dP);
       for (PetscInt a = 0; a < nen; a++)
         for (PetscInt i = 0; i < 3; i++) Ke[(3 * a + i) * n + 3 * b + kk] += V * (dP[3 * i] * g[3 * a] + dP[3 * i + 1] * g[3 * a + 1] + dP[3 * i + 2] * g[3 * a + 2]);
     }
@@ -195,22 +196,23 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
   PetscCall(VecZeroEntries(fl));
   PetscCall(VecGetArray(fl, &y));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    const PetscInt *o    = &s->loff[s->nen * c];
-    PetscBool       inv  = PETSC_FALSE;
-    PetscReal       Jmin = PETSC_MAX_REAL;
+    const PetscInt    *o    = &s->loff[s->nen * c];
+    const SolidRegion *r    = SolidCellRegion(s, c);
+    PetscBool          inv  = PETSC_FALSE;
+    PetscReal          Jmin = PETSC_MAX_REAL;
 
     for (PetscInt k = 0; k < s->nq; k++) {
       SolidDeformationAt(s, c, k, x, F);
-      if (!s->mat->setup(&s->mod, F, &p)) {
+      if (!r->mat->setup(&r->mod, F, &p)) {
         for (PetscInt a = 0; a < s->nen; a++)
           for (PetscInt i = 0; i < 3; i++) y[o[a] + i] = (PetscReal)NAN;
       }
       if (!(p.J > 0)) {
         inv  = PETSC_TRUE;
         Jmin = PetscMin(Jmin, p.J);
-        if (s->mat->positiveJ) continue;
+        if (r->mat->positiveJ) continue;
       }
-      s->mat->stress(&s->mod, &p, P, NULL);
+      r->mat->stress(&r->mod, &p, P, NULL);
       SolidAddStress(s, c, k, SolidWeight(s, c, k), P, y);
     }
     if (inv) {
@@ -228,7 +230,7 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
     s->firstinv = s->cellid[first];
     s->Jinv     = Jfirst;
     s->tinv     = t;
-    PetscCall(PetscInfo(s->dm, "element %" PetscInt_FMT " inverted (J = %g <= 0, reference centroid (%g, %g, %g)); %" PetscInt_FMT " inverted on this rank%s\n", s->firstinv, (double)s->Jinv, (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2], ninv, s->mat->positiveJ ? ": the stage fails" : ""));
+    PetscCall(PetscInfo(s->dm, "element %" PetscInt_FMT " inverted (J = %g <= 0, reference centroid (%g, %g, %g)); %" PetscInt_FMT " inverted on this rank%s\n", s->firstinv, (double)s->Jinv, (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2], ninv, SolidCellRegion(s, first)->mat->positiveJ ? ": the stage fails" : ""));
   }
   PetscCall(VecRestoreArray(fl, &y));
   PetscCall(SolidRestoreLocal(s, &ql, &x));
@@ -256,7 +258,7 @@ PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *s, PetscReal t, Vec v, Vec f)
   }
   PetscCall(SolidBodyAddForce(s, t, f));
   if (s->alpha != 0) {
-    PetscCall(MatMult(s->M, v, s->work));
+    PetscCall(MatMult(SolidDampingMass(s), v, s->work));
     PetscCall(VecAXPY(f, s->alpha, s->work));
   }
   if (s->beta != 0) {
@@ -280,20 +282,23 @@ PetscErrorCode SolidAddElementTangents(Solid *s, PetscReal t, const PetscScalar 
   PetscCall(PetscMalloc1(n * n, &Ke));
   PetscCall(SolidCellMatrixSetUp(s, J, &aa, &ia));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    PetscBool ok = PETSC_TRUE;
+    const SolidRegion *r = SolidCellRegion(s, c);
+    /* the reference tangent of the damping with each region's beta (regions.c) */
+    const PetscReal cscale = !x && s->K0weighted ? scale * r->beta : scale;
+    PetscBool       ok     = PETSC_TRUE;
 
     PetscCall(PetscArrayzero(Ke, n * n));
     for (PetscInt k = 0; k < s->nq && ok; k++) {
       if (x) {
         SolidDeformationAt(s, c, k, x, F);
         /* an inverted neo-Hookean element has no tangent; the force has failed the stage already */
-        if (!s->mat->setup(&s->mod, F, &p)) ok = PETSC_FALSE;
+        if (!r->mat->setup(&r->mod, F, &p)) ok = PETSC_FALSE;
       } else {
         /* the reference configuration */
         for (PetscInt i = 0; i < 9; i++) F[i] = i % 4 == 0 ? 1.0 : 0.0;
-        (void)s->mat->setup(&s->mod, F, &p);
+        (void)r->mat->setup(&r->mod, F, &p);
       }
-      if (ok) SolidElementTangent(s, c, k, &p, SolidWeight(s, c, k) * scale, Ke);
+      if (ok) SolidElementTangent(s, c, k, &p, SolidWeight(s, c, k) * cscale, Ke);
     }
     if (!ok) continue;
     PetscCall(SolidCellMatrixAdd(s, c, Ke, aa, ia, J));
@@ -333,18 +338,18 @@ PetscErrorCode SolidAddDampingTangent(Solid *s, PetscReal cD, Mat J)
 
   PetscFunctionBegin;
   /* the mass has a third of the tangent's couplings (SolidCreatePattern(), mass) */
-  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SUBSET_NONZERO_PATTERN));
+  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, SolidDampingMass(s), SUBSET_NONZERO_PATTERN));
   if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
   PetscCall(MatGetNearNullSpace(J, &nsp));
   if (!nsp) PetscCall(MatSetNearNullSpace(J, s->nullsp));
   PetscFunctionReturn(0);
 }
 
-/* P1 tetrahedra with the neo-Hookean material: the tangent action in spatial form, keeping per cell
+/* P1 tetrahedra with the neo-Hookean material (region r's): the tangent action in spatial form, keeping per cell
    the spatial gradients G_b = F^-T g_b (b = 1, 2, 3) and mu - lambda ln J (10 reals, the material's nstate) */
-static inline PetscBool SolidSpatial(const Solid *s)
+static inline PetscBool SolidSpatial(const Solid *s, const SolidRegion *r)
 {
-  return s->mat->spatial && s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
+  return r->mat->spatial && s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /*
@@ -354,9 +359,10 @@ static inline PetscBool SolidSpatial(const Solid *s)
 */
 static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscScalar x[], const PetscReal st[], PetscReal V, PetscScalar y[])
 {
-  const PetscInt  *o = &s->loff[4 * c];
-  const PetscReal *g = SolidGrad(s, c, 0) + 3, *G = st;
-  PetscReal        d[9], dF[9], H[9], trH, r[3];
+  const SolidModuli *mod = &SolidCellRegion(s, c)->mod;
+  const PetscInt    *o   = &s->loff[4 * c];
+  const PetscReal   *g = SolidGrad(s, c, 0) + 3, *G = st;
+  PetscReal          d[9], dF[9], H[9], trH, r[3];
 
   for (PetscInt b = 0; b < 3; b++)
     for (PetscInt i = 0; i < 3; i++) d[3 * b + i] = x[o[b + 1] + i] - x[o[0] + i];
@@ -371,7 +377,7 @@ static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscS
     const PetscReal *ga = &g[3 * a], *Ga = &G[3 * a];
 
     for (PetscInt i = 0; i < 3; i++) {
-      const PetscReal ya = V * (s->mod.mu * (dF[3 * i] * ga[0] + dF[3 * i + 1] * ga[1] + dF[3 * i + 2] * ga[2]) + st[9] * (H[i] * Ga[0] + H[3 + i] * Ga[1] + H[6 + i] * Ga[2]) + s->mod.lambda * trH * Ga[i]);
+      const PetscReal ya = V * (mod->mu * (dF[3 * i] * ga[0] + dF[3 * i + 1] * ga[1] + dF[3 * i + 2] * ga[2]) + st[9] * (H[i] * Ga[0] + H[3 + i] * Ga[1] + H[6 + i] * Ga[2]) + mod->lambda * trH * Ga[i]);
 
       y[o[a + 1] + i] += ya;
       r[i] += ya;
@@ -384,12 +390,11 @@ static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscS
 PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, void *ctx)
 {
   Solid             *s  = (Solid *)ctx;
-  const PetscInt     ns = s->mat->nstate;
+  const PetscInt     ns = s->nstate;
   Vec                ql;
   const PetscScalar *x;
   PetscReal          F[9];
   SolidPoint         p;
-  const PetscBool    spatial = SolidSpatial(s);
 
   PetscFunctionBegin;
   (void)sys;
@@ -405,22 +410,25 @@ PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, 
   if (!s->store) PetscCall(PetscMalloc1((size_t)ns * s->nq * s->ncells, &s->store));
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells; c++) {
+    const SolidRegion *r = SolidCellRegion(s, c);
+
+    if (!r->mat->nstate) continue;
     for (PetscInt k = 0; k < s->nq; k++) {
       PetscReal *st = &s->store[((size_t)c * s->nq + k) * ns];
 
       SolidDeformationAt(s, c, k, x, F);
       /* an inverted neo-Hookean cell (its force has failed the stage): a zero state (docs/solid.md, §7) */
-      if (!s->mat->setup(&s->mod, F, &p)) {
+      if (!r->mat->setup(&r->mod, F, &p)) {
         PetscCall(PetscArrayzero(st, ns));
         continue;
       }
-      if (spatial) {
+      if (SolidSpatial(s, r)) {
         const PetscReal *g = SolidGrad(s, c, 0);
 
         for (PetscInt b = 0; b < 3; b++)
           for (PetscInt i = 0; i < 3; i++) st[3 * b + i] = p.FinvT[3 * i] * g[3 * (b + 1)] + p.FinvT[3 * i + 1] * g[3 * (b + 1) + 1] + p.FinvT[3 * i + 2] * g[3 * (b + 1) + 2];
-        st[9] = s->mod.mu - s->mod.lambda * p.lnJ;
-      } else s->mat->pack(&s->mod, &p, st);
+        st[9] = r->mod.mu - r->mod.lambda * p.lnJ;
+      } else r->mat->pack(&r->mod, &p, st);
     }
   }
   PetscCall(SolidRestoreLocal(s, &ql, &x));
@@ -431,12 +439,11 @@ PetscErrorCode SolidTangentLinearize(MechSystem sys, PetscReal t, Vec q, Vec v, 
 PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
 {
   Solid             *s  = (Solid *)ctx;
-  const PetscInt     ns = s->mat->nstate;
+  const PetscInt     ns = s->nstate;
   Vec                wl, yl;
   const PetscScalar *x;
   PetscScalar       *ya;
   SolidPoint         p;
-  const PetscBool    spatial = SolidSpatial(s);
 
   PetscFunctionBegin;
   (void)sys;
@@ -446,7 +453,9 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscCall(VecZeroEntries(yl));
   PetscCall(VecGetArray(yl, &ya));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    if (spatial) {
+    const SolidRegion *r = SolidCellRegion(s, c);
+
+    if (SolidSpatial(s, r)) {
       SolidApplyNeoHookean(s, c, x, &s->store[ns * c], s->cK * SolidWeight(s, c, 0), ya);
       continue;
     }
@@ -455,8 +464,8 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
 
       /* dF = sum_a w_a g_a^T: the deformation of the direction w */
       SolidDeformationAt(s, c, k, x, dF);
-      if (ns && s->mat->unpack) s->mat->unpack(&s->mod, &s->store[((size_t)c * s->nq + k) * ns], &p);
-      s->mat->dstress(&s->mod, &p, dF, dP);
+      if (r->mat->nstate && r->mat->unpack) r->mat->unpack(&r->mod, &s->store[((size_t)c * s->nq + k) * ns], &p);
+      r->mat->dstress(&r->mod, &p, dF, dP);
       SolidAddStress(s, c, k, s->cK * SolidWeight(s, c, k), dP, ya);
     }
   }
@@ -468,7 +477,7 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscCall(DMLocalToGlobalEnd(s->dm, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(s->dm, &yl));
   if (s->cD != 0 && s->alpha != 0) {
-    PetscCall(MatMult(s->M, w, s->work));
+    PetscCall(MatMult(SolidDampingMass(s), w, s->work));
     PetscCall(VecAXPY(y, s->cD * s->alpha, s->work));
   }
   if (s->cD != 0 && s->beta != 0) {
@@ -492,14 +501,16 @@ PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRe
   (void)v;
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells && e < PETSC_INFINITY; c++) {
+    const SolidRegion *r = SolidCellRegion(s, c);
+
     for (PetscInt k = 0; k < s->nq; k++) {
       SolidDeformationAt(s, c, k, x, F);
-      if (!s->mat->setup(&s->mod, F, &p)) {
+      if (!r->mat->setup(&r->mod, F, &p)) {
         /* the neo-Hookean energy grows without bound as J -> 0 */
         e = PETSC_INFINITY;
         break;
       }
-      s->mat->stress(&s->mod, &p, P, &W);
+      r->mat->stress(&r->mod, &p, P, &W);
       e += SolidWeight(s, c, k) * W;
     }
   }
@@ -610,14 +621,14 @@ PetscErrorCode SolidCreatePattern(Solid *s, PetscBool mass, Mat *A)
 }
 
 /*
-  The mass. P1 tetrahedra: consistent rho V0/20 (1 + delta_ab) I3 per element, or lumped rho V0/4
+  The mass (damping: the mass of the regions' alpha rho, regions.c). P1 tetrahedra: consistent rho V0/20 (1 + delta_ab) I3 per element, or lumped rho V0/4
   per vertex. Other cells: consistent M_ab = sum_k rho N_a N_b w_k I3 with a rule exact for the
   integrand on affine cells (degree 2 order on tetrahedra, order + 1 Gauss points per direction on
   hexahedra); lumped by HRZ diagonal scaling (Hinton, Rock and Zienkiewicz 1976, docs/solid.md):
   m_a = M_aa m / sum_b M_bb with m the element's mass, positive where the row sums of P2
   tetrahedra are not (they are negative at the vertices). On P1 tetrahedra HRZ is the rho V0/4 above.
 */
-PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
+PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, PetscBool damping, Mat M)
 {
   const PetscInt     nen = s->nen;
   PetscReal         *Ms;
@@ -640,8 +651,11 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
     PetscCall(VecGetArrayRead(s->Xref, &X));
   }
   for (PetscInt c = 0; c < s->ncells; c++) {
+    /* each cell's density (regions.c); damping: the alpha rho of its region */
+    const PetscReal rho = damping ? SolidCellRegion(s, c)->rho * SolidCellRegion(s, c)->alpha : SolidCellRegion(s, c)->rho;
+
     if (p1) {
-      const PetscReal m = s->rho * s->vol[c];
+      const PetscReal m = rho * s->vol[c];
 
       for (PetscInt a = 0; a < 4; a++)
         for (PetscInt b = 0; b < 4; b++) Ms[4 * a + b] = lumped ? (a == b ? m / 4 : 0.0) : m / 20 * (a == b ? 2.0 : 1.0);
@@ -656,7 +670,7 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
         for (PetscInt a = 0; a < nen; a++)
           for (PetscInt i = 0; i < 3; i++)
             for (PetscInt j = 0; j < 3; j++) Jm[3 * i + j] += PetscRealPart(X[o[a] + i]) * D[3 * s->perm[a] + j];
-        w = s->rho * qw[k] * SolidDet3(Jm);
+        w = rho * qw[k] * SolidDet3(Jm);
         for (PetscInt a = 0; a < nen; a++)
           for (PetscInt b = 0; b < nen; b++) Ms[a * nen + b] += w * B[s->perm[a]] * B[s->perm[b]];
       }

@@ -25,15 +25,6 @@
 
 static const char SolidLoadAxes[] = "xyz";
 
-/* 48-bit FNV-1a of bytes, continued from h: what the checkpoints record of the loads */
-static uint64_t SolidLoadHash(uint64_t h, const void *buf, size_t len)
-{
-  const unsigned char *b = (const unsigned char *)buf;
-
-  for (size_t k = 0; k < len; k++) h = (h ^ b[k]) * 1099511628211ULL;
-  return h;
-}
-
 /* Frees the loads (SolidDestroy()) */
 PetscErrorCode SolidLoadsDestroy(Solid *s)
 {
@@ -400,7 +391,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   PetscInt  n = 0, depth, facesall = 0;
   DM        idm    = NULL; /* an interpolated copy of the beam: s->facedm, freed on any error */
   PetscInt  vshift = 0;
-  uint64_t  hash   = 1469598103934665603ULL;
+  uint64_t  hash   = SOLID_HASH_SEED;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Loads of the solid", "MechCreateSolid");
@@ -506,13 +497,13 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
       const char *desc;
 
       PetscCall(MechTimeFunctionGetDescription(ld->tf, &desc));
-      hash = SolidLoadHash(hash, ld->name, strlen(ld->name) + 1);
-      hash = SolidLoadHash(hash, sel, strlen(sel) + 1);
-      hash = SolidLoadHash(hash, &ld->kind, sizeof(ld->kind));
-      hash = SolidLoadHash(hash, ld->value, sizeof(ld->value));
-      hash = SolidLoadHash(hash, &ld->p, sizeof(ld->p));
-      hash = SolidLoadHash(hash, &ld->NF, sizeof(ld->NF));
-      hash = SolidLoadHash(hash, desc, strlen(desc) + 1);
+      hash = SolidHash(hash, ld->name, strlen(ld->name) + 1);
+      hash = SolidHash(hash, sel, strlen(sel) + 1);
+      hash = SolidHash(hash, &ld->kind, sizeof(ld->kind));
+      hash = SolidHash(hash, ld->value, sizeof(ld->value));
+      hash = SolidHash(hash, &ld->p, sizeof(ld->p));
+      hash = SolidHash(hash, &ld->NF, sizeof(ld->NF));
+      hash = SolidHash(hash, desc, strlen(desc) + 1);
     }
     PetscCall(PetscInfo(s->dm, "load %s: %s, %" PetscInt_FMT " faces of reference area %g\n", ld->name, sel, ld->NF, (double)area));
   }
