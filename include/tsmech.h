@@ -566,6 +566,11 @@ PETSC_EXTERN PetscErrorCode MechCheckpointRestore(MechCheckpoint, TS, Vec q, Vec
 /* Step number and time of the checkpoint last loaded or written (-1 and 0 if none) */
 PETSC_EXTERN PetscErrorCode MechCheckpointGetLast(MechCheckpoint, PetscInt *, PetscReal *);
 
+/* Reads q (and v, if not NULL) from a snapshot (index, or the one at *time) of a tsmech output of the
+   same model, the parameters match[] equal in the file (those that fix the mesh); opt names the
+   file's option in messages (src/io/initialstate.c). Collective. */
+PETSC_EXTERN PetscErrorCode MechSystemReadState(MechSystem, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap);
+
 /* Continues the HDF5 output of an interrupted run after MechCheckpointRestore(): the records of
    the steps after the restart step are removed and the run appends from there, so /monitor has
    every step once (a missing file is created). Refuses, changing nothing, a file of another

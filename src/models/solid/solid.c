@@ -429,6 +429,18 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   /* recorded when off, so that an output (and a checkpoint) is continued by runs that write what it
      holds: a restart that changes it is refused */
   else PetscCall(MechSystemAddParameter(sy, "output_stress", 0));
+  /* an initial state from a file (initial.c) */
+  {
+    PetscErrorCode ierr = SolidSetUpInitialState(s, sy, q, v);
+
+    if (ierr) {
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      PetscFunctionReturn(ierr);
+    }
+  }
   PetscCall(MechSystemSetInitialState(sy, q, v));
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));

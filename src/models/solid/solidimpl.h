@@ -365,6 +365,8 @@ PETSC_INTERN PetscErrorCode SolidSetUpRegions(Solid *, MechSystem, const SolidMa
 PETSC_INTERN PetscErrorCode SolidRegionsFlags(const Solid *, PetscBool *linear, PetscBool *positiveJ, PetscBool *frameinvariant);
 PETSC_INTERN PetscErrorCode SolidRegionsDestroy(Solid *);
 PETSC_INTERN PetscErrorCode SolidSetUpDamping(Solid *, PetscBool lumped, Mat J);
+/* initial.c */
+PETSC_INTERN PetscErrorCode SolidSetUpInitialState(Solid *, MechSystem, Vec, Vec);
 /* constraints.c */
 PETSC_INTERN PetscErrorCode SolidSetUpConstraints(Solid *, MechSystem, PetscBool, PetscReal, const char[], Vec, Vec);
 PETSC_INTERN PetscErrorCode SolidConstraintsEvaluate(SolidConstraints, PetscReal, Vec, Vec, Vec);
