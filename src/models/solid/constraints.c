@@ -105,6 +105,50 @@ static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscRe
 }
 
 /*
+  The constraints as the system's groups of fixed dofs, whose reactions are told apart (reaction.c):
+  each named, its moment taken about -solid_bc_NAME_moment_about or the centroid of its nodes in the
+  reference configuration (X, the global vector of reference positions). Collective.
+*/
+static PetscErrorCode SetGroups(SolidConstraints c, MechSystem sys, Vec X)
+{
+  const PetscScalar *x;
+  const char       **names;
+  PetscReal         *sum, *about;
+  PetscBool         *has;
+  PetscInt           rstart, last = -1, lastb = -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(c->nbc, &names));
+  PetscCall(PetscCalloc1(4 * c->nbc, &sum));
+  PetscCall(PetscMalloc1(3 * c->nbc, &about));
+  PetscCall(PetscMalloc1(c->nbc, &has));
+  PetscCall(VecGetOwnershipRange(X, &rstart, NULL));
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt k = 0; k < c->n; k++) {
+    const PetscInt node = (c->idx[k] - rstart) / 3, b = c->which[k];
+
+    if (node == last && b == lastb) continue;
+    last  = node;
+    lastb = b;
+    for (PetscInt i = 0; i < 3; i++) sum[4 * b + i] += PetscRealPart(x[3 * node + i]);
+    sum[4 * b + 3] += 1;
+  }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sum, 4 * c->nbc, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)X)));
+  for (PetscInt b = 0; b < c->nbc; b++) {
+    names[b] = c->bc[b].name;
+    has[b]   = PETSC_TRUE;
+    for (PetscInt i = 0; i < 3; i++) about[3 * b + i] = c->bc[b].hasabout ? c->bc[b].about[i] : (sum[4 * b + 3] > 0 ? sum[4 * b + i] / sum[4 * b + 3] : 0);
+  }
+  PetscCall(MechSystemSetFixedGroups(sys, c->nbc, names, c->which, about, has));
+  PetscCall(PetscFree(names));
+  PetscCall(PetscFree(sum));
+  PetscCall(PetscFree(about));
+  PetscCall(PetscFree(has));
+  PetscFunctionReturn(0);
+}
+
+/*
   Reads the constraints (-solid_bc and the shorthands -solid_fix, -solid_fix_label), marks the
   held dofs, sets their initial position X + u phi(0) and velocity u phi'(0) in q and v (q holds
   the reference positions on entry), records them in the system and in its parameters. Collective.
@@ -240,6 +284,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     PetscCall(MechSystemSetFixed(sys, fixed, NULL));
     PetscCall(ISDestroy(&fixed));
     if (c->moving) PetscCall(MechSystemSetFixedMotion(sys, SolidMotion, c));
+    PetscCall(SetGroups(c, sys, q));
   }
   /* what a restart must match: the held vertices (as before), and each named constraint */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nvtx, 1, MPIU_INT, MPI_SUM, comm));

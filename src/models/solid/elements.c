@@ -171,31 +171,18 @@ PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScalar **a)
 }
 
 /*
-  f = elastic forces + gravity + Rayleigh damping. A neo-Hookean element with J <= 0 at a quadrature
-  point has no stress: its nodes get a NaN force, so that the residual is not finite and the solver
-  fails the stage (rejected and retried under an adaptive controller) instead of accepting it. A
-  model has no handle on the SNES that evaluates it, so it cannot call SNESSetFunctionDomainError();
-  the non-finite residual is the signal the SNES and src/ts/stepstate.c act on. The elements with
-  J <= 0 (any material) are recorded, without communication, for MechSolidGetInverted(), and -info
-  names the first.
+  y (a local array) += the element forces of the cells cells[0 .. n-1] (NULL: cells 0 .. n-1) at
+  the positions x (the ghosted local array), each with its region's material. A neo-Hookean element
+  with J <= 0 at a quadrature point has no stress: its nodes get NaN. The elements with J <= 0 are
+  counted (ninv), the first by rank-independent number (first, a local cell, and its J).
 */
-PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
+void SolidAddElementForces(const Solid *s, const PetscScalar x[], PetscInt n, const PetscInt cells[], PetscScalar y[], PetscInt *ninv, PetscInt *first, PetscReal *Jfirst)
 {
-  Solid             *s = (Solid *)ctx;
-  Vec                ql, fl;
-  const PetscScalar *x;
-  PetscScalar       *y;
-  PetscReal          F[9], P[9], Jfirst = 0;
-  SolidPoint         p;
-  PetscInt           ninv = 0, first = -1;
+  PetscReal  F[9], P[9];
+  SolidPoint p;
 
-  PetscFunctionBegin;
-  (void)sys;
-  PetscCall(SolidGetLocal(s, q, &ql, &x));
-  PetscCall(DMGetLocalVector(s->dm, &fl));
-  PetscCall(VecZeroEntries(fl));
-  PetscCall(VecGetArray(fl, &y));
-  for (PetscInt c = 0; c < s->ncells; c++) {
+  for (PetscInt j = 0; j < n; j++) {
+    const PetscInt     c    = cells ? cells[j] : j;
     const PetscInt    *o    = &s->loff[s->nen * c];
     const SolidRegion *r    = SolidCellRegion(s, c);
     PetscBool          inv  = PETSC_FALSE;
@@ -216,13 +203,40 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
       SolidAddStress(s, c, k, SolidWeight(s, c, k), P, y);
     }
     if (inv) {
-      ninv++;
-      if (first < 0 || s->cellid[c] < s->cellid[first]) {
-        first  = c;
-        Jfirst = Jmin;
+      (*ninv)++;
+      if (*first < 0 || s->cellid[c] < s->cellid[*first]) {
+        *first  = c;
+        *Jfirst = Jmin;
       }
     }
   }
+}
+
+/*
+  f = elastic forces + gravity + Rayleigh damping. A neo-Hookean element with J <= 0 at a quadrature
+  point has no stress: its nodes get a NaN force, so that the residual is not finite and the solver
+  fails the stage (rejected and retried under an adaptive controller) instead of accepting it. A
+  model has no handle on the SNES that evaluates it, so it cannot call SNESSetFunctionDomainError();
+  the non-finite residual is the signal the SNES and src/ts/stepstate.c act on. The elements with
+  J <= 0 (any material) are recorded, without communication, for MechSolidGetInverted(), and -info
+  names the first.
+*/
+PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  Vec                ql, fl;
+  const PetscScalar *x;
+  PetscScalar       *y;
+  PetscReal          Jfirst = 0;
+  PetscInt           ninv = 0, first = -1;
+
+  PetscFunctionBegin;
+  (void)sys;
+  PetscCall(SolidGetLocal(s, q, &ql, &x));
+  PetscCall(DMGetLocalVector(s->dm, &fl));
+  PetscCall(VecZeroEntries(fl));
+  PetscCall(VecGetArray(fl, &y));
+  SolidAddElementForces(s, x, s->ncells, NULL, y, &ninv, &first, &Jfirst);
   /* loads on boundary faces (loads.c) */
   if (s->nloads) PetscCall(SolidLoadsAddForce(s, t, x, y));
   if (ninv) {
@@ -245,9 +259,19 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
 /*
   Adds to the global force f what does not depend on the position: gravity times its time function
   (-solid_g_time), the body force b(t, X) (bodyforce.c) and the Rayleigh damping
-  (alpha M + beta K0) v. The force and the discrete gradient (discgrad.c) share it.
+  (alpha M + beta K0) v. The force and the discrete gradient (discgrad.c) share it; the energy
+  balance's parts (parts.c) take the dead loads and the damping apart.
 */
 PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *s, PetscReal t, Vec v, Vec f)
+{
+  PetscFunctionBegin;
+  PetscCall(SolidAddDeadLoads(s, t, f));
+  PetscCall(SolidAddDamping(s, v, f));
+  PetscFunctionReturn(0);
+}
+
+/* f += gravity times its time function and the body force at t */
+PetscErrorCode SolidAddDeadLoads(Solid *s, PetscReal t, Vec f)
 {
   PetscFunctionBegin;
   if (s->fg) {
@@ -257,6 +281,13 @@ PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *s, PetscReal t, Vec v, Vec f)
     PetscCall(VecAXPY(f, phi, s->fg));
   }
   PetscCall(SolidBodyAddForce(s, t, f));
+  PetscFunctionReturn(0);
+}
+
+/* f += the Rayleigh damping (alpha Ma + beta K0) v */
+PetscErrorCode SolidAddDamping(Solid *s, Vec v, Vec f)
+{
+  PetscFunctionBegin;
   if (s->alpha != 0) {
     PetscCall(MatMult(SolidDampingMass(s), v, s->work));
     PetscCall(VecAXPY(f, s->alpha, s->work));
@@ -487,19 +518,13 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscFunctionReturn(0);
 }
 
-/* Elastic energy plus the gravitational potential -g . (M q) = fg . q, the loads' (loads.c) and the body force's (bodyforce.c) */
-PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
+/* This rank's part of the elastic (strain) energy at the positions x (the ghosted local array),
+   each cell with its region's material; +Inf where a neo-Hookean element inverts */
+PetscReal SolidStrainEnergy(const Solid *s, const PetscScalar x[])
 {
-  Solid             *s = (Solid *)ctx;
-  Vec                ql;
-  const PetscScalar *x;
-  PetscReal          F[9], P[9], W, e = 0, eg = 0;
-  SolidPoint         p;
+  PetscReal  F[9], P[9], W, e = 0;
+  SolidPoint p;
 
-  PetscFunctionBegin;
-  (void)sys;
-  (void)v;
-  PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells && e < PETSC_INFINITY; c++) {
     const SolidRegion *r = SolidCellRegion(s, c);
 
@@ -514,6 +539,22 @@ PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRe
       e += SolidWeight(s, c, k) * W;
     }
   }
+  return e;
+}
+
+/* Elastic energy plus the gravitational potential -g . (M q) = fg . q, the loads' (loads.c) and the body force's (bodyforce.c) */
+PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  Vec                ql;
+  const PetscScalar *x;
+  PetscReal          e, eg = 0;
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)v;
+  PetscCall(SolidGetLocal(s, q, &ql, &x));
+  e = SolidStrainEnergy(s, x);
   if (s->nloads && e < PETSC_INFINITY) {
     PetscReal el;
 

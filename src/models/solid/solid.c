@@ -58,6 +58,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(MatNullSpaceDestroy(&s->nullsp));
   PetscCall(PetscFree(s->store));
   PetscCall(PetscFree(s->aijoff));
+  PetscCall(PetscFree(s->bccells));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
   PetscCall(SolidBodyDestroy(&s->body));
@@ -412,6 +413,8 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
+  /* the force's parts and the strain energy, for the reactions and the energy balance (parts.c) */
+  PetscCall(SolidSetUpBalance(s, sy));
   /* a follower pressure's force depends on the current face: not affine in q */
   PetscCall(MechSystemSetLinear(sy, linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));
   /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */

@@ -192,34 +192,36 @@ struct _n_Solid {
   PetscReal        alpha, beta, g[3]; /* the damping D = alpha Ma + beta K0 */
   Mat              Ma;                /* the regions' alpha rho-weighted mass when their alphas differ (alpha 1), NULL: M */
   PetscBool        K0weighted;        /* K0 holds each cell's beta (the regions' betas differ; beta 1) */
-  PetscInt         ncells;            /* local cells */
-  DMPolytopeType   ct;                /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
-  PetscInt         order;             /* 1 or 2 */
-  PetscInt         nen;               /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
-  PetscInt         nq;                /* quadrature points per cell */
-  PetscInt        *loff;              /* per cell, nen offsets of the nodes' dofs in the local vector */
-  PetscInt        *goff;              /* the same in the global numbering */
-  PetscReal       *grad;              /* per cell and point, the nen x 3 reference gradients dN_a/dX */
-  PetscReal       *wdet;              /* per cell and point, the weight times det dX/dxi */
-  PetscReal       *vol;               /* per cell, the reference volume */
-  Vec              Xref;              /* local: the reference positions of all nodes */
-  PetscFE          fe;                /* the Lagrange element (scalar) of the cells */
-  PetscInt        *perm;              /* node a of the layout is basis function perm[a] of fe */
-  PetscReal       *ctr;               /* per cell, the reference centroid (names an inverted element) */
-  PetscInt        *cellid;            /* per cell, its rank-independent number (order in the mesh file or beam) */
-  PetscInt         ninv;              /* J <= 0 elements at this rank's last force evaluation that met any */
-  PetscInt         firstinv;          /* the smallest cellid among them (-1: none) */
-  PetscReal        Jinv;              /* and its J */
-  PetscReal        tinv;              /* and the time of that force evaluation */
-  PetscInt         erefused;          /* the last state the state check refused: its first inverted element */
-  PetscReal        trefused;          /* and its time (PETSC_MIN_REAL: none) */
-  Mat              M, K0;             /* mass and reference tangent (K0 only with beta != 0) */
-  Vec              fg;                /* gravity force -M g */
-  Vec              work;              /* global work vector */
-  MatNullSpace     nullsp;            /* rigid-body modes of the reference configuration */
-  PetscReal       *store;             /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
-  PetscReal        cK, cD;            /* coefficients of the last linearization */
-  PetscInt         nloads;            /* loads on boundary faces (loads.c) */
+  PetscInt         nbccells;          /* the local cells with a constrained node (parts.c), -1: not found yet */
+  PetscInt        *bccells;
+  PetscInt         ncells;   /* local cells */
+  DMPolytopeType   ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
+  PetscInt         order;    /* 1 or 2 */
+  PetscInt         nen;      /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
+  PetscInt         nq;       /* quadrature points per cell */
+  PetscInt        *loff;     /* per cell, nen offsets of the nodes' dofs in the local vector */
+  PetscInt        *goff;     /* the same in the global numbering */
+  PetscReal       *grad;     /* per cell and point, the nen x 3 reference gradients dN_a/dX */
+  PetscReal       *wdet;     /* per cell and point, the weight times det dX/dxi */
+  PetscReal       *vol;      /* per cell, the reference volume */
+  Vec              Xref;     /* local: the reference positions of all nodes */
+  PetscFE          fe;       /* the Lagrange element (scalar) of the cells */
+  PetscInt        *perm;     /* node a of the layout is basis function perm[a] of fe */
+  PetscReal       *ctr;      /* per cell, the reference centroid (names an inverted element) */
+  PetscInt        *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
+  PetscInt         ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
+  PetscInt         firstinv; /* the smallest cellid among them (-1: none) */
+  PetscReal        Jinv;     /* and its J */
+  PetscReal        tinv;     /* and the time of that force evaluation */
+  PetscInt         erefused; /* the last state the state check refused: its first inverted element */
+  PetscReal        trefused; /* and its time (PETSC_MIN_REAL: none) */
+  Mat              M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
+  Vec              fg;       /* gravity force -M g */
+  Vec              work;     /* global work vector */
+  MatNullSpace     nullsp;   /* rigid-body modes of the reference configuration */
+  PetscReal       *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
+  PetscReal        cK, cD;   /* coefficients of the last linearization */
+  PetscInt         nloads;   /* loads on boundary faces (loads.c) */
   SolidLoad       *loads;
   PetscBool        follower; /* a follower pressure acts: the tangent is not symmetric */
   DM               facedm;   /* while the loads are set up: the beam interpolated (its faces) */
@@ -333,8 +335,12 @@ static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[])
 PETSC_INTERN PetscErrorCode SolidGetLocal(const Solid *, Vec, Vec *, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SolidRestoreLocal(const Solid *, Vec *, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SolidForce(MechSystem, PetscReal, Vec, Vec, Vec, void *);
+PETSC_INTERN void           SolidAddElementForces(const Solid *, const PetscScalar[], PetscInt, const PetscInt[], PetscScalar[], PetscInt *, PetscInt *, PetscReal *);
+PETSC_INTERN PetscReal      SolidStrainEnergy(const Solid *, const PetscScalar[]);
 PETSC_INTERN PetscErrorCode SolidAddElementTangents(Solid *, PetscReal, const PetscScalar[], PetscReal, Mat);
 PETSC_INTERN PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode SolidAddDeadLoads(Solid *, PetscReal, Vec);
+PETSC_INTERN PetscErrorCode SolidAddDamping(Solid *, Vec, Vec);
 PETSC_INTERN PetscErrorCode SolidAddDampingTangent(Solid *, PetscReal, Mat);
 /* element matrices into an assembled matrix: in place on one rank (elements.c), else MatSetValues() */
 PETSC_INTERN PetscErrorCode SolidCellMatrixSetUp(Solid *, Mat, PetscScalar **, const PetscInt **);
@@ -365,6 +371,8 @@ PETSC_INTERN PetscErrorCode SolidSetUpRegions(Solid *, MechSystem, const SolidMa
 PETSC_INTERN PetscErrorCode SolidRegionsFlags(const Solid *, PetscBool *linear, PetscBool *positiveJ, PetscBool *frameinvariant);
 PETSC_INTERN PetscErrorCode SolidRegionsDestroy(Solid *);
 PETSC_INTERN PetscErrorCode SolidSetUpDamping(Solid *, PetscBool lumped, Mat J);
+/* parts.c */
+PETSC_INTERN PetscErrorCode SolidSetUpBalance(Solid *, MechSystem);
 /* initial.c */
 PETSC_INTERN PetscErrorCode SolidSetUpInitialState(Solid *, MechSystem, Vec, Vec);
 /* constraints.c */
