@@ -79,7 +79,7 @@ PetscErrorCode MechCkptRestoreBalance(MechCheckpoint ck, TS ts)
 
   PetscFunctionBegin;
   PetscCall(TSMechBalanceGetCheckpoint(ts, &flags, acc));
-  for (PetscInt k = 0; k < 2; k++) PetscCheck((flags & bit[k]) == (ck->balflags & bit[k]), ck->comm, PETSC_ERR_ARG_INCOMP, "Cannot restart from %s: it was written %s %s (%s), this run is %s them", ck->path, ck->balflags & bit[k] ? "with" : "without", what[k], opt[k], flags & bit[k] ? "with" : "without");
+  for (PetscInt k = 0; k < 2; k++) PetscCheck((flags & bit[k]) == (ck->balflags & bit[k]), ck->comm, PETSC_ERR_ARG_INCOMP, "Cannot restart from %s: its run recorded %s%s (%s) and this one %s", ck->path, ck->balflags & bit[k] ? "" : "no ", what[k], opt[k], flags & bit[k] ? "does" : "does not");
   if (ck->balflags & 2) PetscCall(TSMechBalanceSetCheckpoint(ts, ck->balacc));
   PetscFunctionReturn(0);
 }

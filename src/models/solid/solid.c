@@ -59,6 +59,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(PetscFree(s->store));
   PetscCall(PetscFree(s->aijoff));
   PetscCall(PetscFree(s->bccells));
+  PetscCall(SolidProbesDestroy(s));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
   PetscCall(SolidBodyDestroy(&s->body));
@@ -415,6 +416,18 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
   /* the force's parts and the strain energy, for the reactions and the energy balance (parts.c) */
   PetscCall(SolidSetUpBalance(s, sy));
+  /* probes (probes.c) */
+  {
+    PetscErrorCode ierr = SolidSetUpProbes(s, sy, what, hmin);
+
+    if (ierr) {
+      PetscCall(VecDestroy(&q));
+      PetscCall(VecDestroy(&v));
+      PetscCall(MatDestroy(&J));
+      PetscCall(MechSystemDestroy(&sy));
+      PetscFunctionReturn(ierr);
+    }
+  }
   /* a follower pressure's force depends on the current face: not affine in q */
   PetscCall(MechSystemSetLinear(sy, linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));
   /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */

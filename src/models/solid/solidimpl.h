@@ -184,51 +184,53 @@ typedef struct {
 } SolidInvariant;
 
 struct _n_Solid {
-  DM               dm;
-  PetscInt         nreg; /* material regions (regions.c): region 0 and the named ones */
-  SolidRegion     *reg;
-  PetscInt        *creg;              /* per local cell, its region */
-  PetscInt         nstate;            /* the most reals a material keeps per point for the tangent action */
-  PetscReal        alpha, beta, g[3]; /* the damping D = alpha Ma + beta K0 */
-  Mat              Ma;                /* the regions' alpha rho-weighted mass when their alphas differ (alpha 1), NULL: M */
-  PetscBool        K0weighted;        /* K0 holds each cell's beta (the regions' betas differ; beta 1) */
-  PetscInt         nbccells;          /* the local cells with a constrained node (parts.c), -1: not found yet */
-  PetscInt        *bccells;
-  PetscInt         ncells;   /* local cells */
-  DMPolytopeType   ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
-  PetscInt         order;    /* 1 or 2 */
-  PetscInt         nen;      /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
-  PetscInt         nq;       /* quadrature points per cell */
-  PetscInt        *loff;     /* per cell, nen offsets of the nodes' dofs in the local vector */
-  PetscInt        *goff;     /* the same in the global numbering */
-  PetscReal       *grad;     /* per cell and point, the nen x 3 reference gradients dN_a/dX */
-  PetscReal       *wdet;     /* per cell and point, the weight times det dX/dxi */
-  PetscReal       *vol;      /* per cell, the reference volume */
-  Vec              Xref;     /* local: the reference positions of all nodes */
-  PetscFE          fe;       /* the Lagrange element (scalar) of the cells */
-  PetscInt        *perm;     /* node a of the layout is basis function perm[a] of fe */
-  PetscReal       *ctr;      /* per cell, the reference centroid (names an inverted element) */
-  PetscInt        *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
-  PetscInt         ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
-  PetscInt         firstinv; /* the smallest cellid among them (-1: none) */
-  PetscReal        Jinv;     /* and its J */
-  PetscReal        tinv;     /* and the time of that force evaluation */
-  PetscInt         erefused; /* the last state the state check refused: its first inverted element */
-  PetscReal        trefused; /* and its time (PETSC_MIN_REAL: none) */
-  Mat              M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
-  Vec              fg;       /* gravity force -M g */
-  Vec              work;     /* global work vector */
-  MatNullSpace     nullsp;   /* rigid-body modes of the reference configuration */
-  PetscReal       *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
-  PetscReal        cK, cD;   /* coefficients of the last linearization */
-  PetscInt         nloads;   /* loads on boundary faces (loads.c) */
-  SolidLoad       *loads;
-  PetscBool        follower; /* a follower pressure acts: the tangent is not symmetric */
-  DM               facedm;   /* while the loads are set up: the beam interpolated (its faces) */
-  SolidInvariant   inv[6];
-  SolidConstraints bc;    /* constraints.c */
-  MechTimeFunction gtime; /* gravity's time function (NULL: constant) */
-  SolidBody        body;  /* the body force b(t, X) (bodyforce.c; NULL: none) */
+  DM                    dm;
+  PetscInt              nreg; /* material regions (regions.c): region 0 and the named ones */
+  SolidRegion          *reg;
+  PetscInt             *creg;              /* per local cell, its region */
+  PetscInt              nstate;            /* the most reals a material keeps per point for the tangent action */
+  PetscReal             alpha, beta, g[3]; /* the damping D = alpha Ma + beta K0 */
+  Mat                   Ma;                /* the regions' alpha rho-weighted mass when their alphas differ (alpha 1), NULL: M */
+  PetscBool             K0weighted;        /* K0 holds each cell's beta (the regions' betas differ; beta 1) */
+  PetscInt              nprobes;           /* probes (probes.c) */
+  struct _n_SolidProbe *probes;
+  PetscInt              nbccells; /* the local cells with a constrained node (parts.c), -1: not found yet */
+  PetscInt             *bccells;
+  PetscInt              ncells;   /* local cells */
+  DMPolytopeType        ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
+  PetscInt              order;    /* 1 or 2 */
+  PetscInt              nen;      /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
+  PetscInt              nq;       /* quadrature points per cell */
+  PetscInt             *loff;     /* per cell, nen offsets of the nodes' dofs in the local vector */
+  PetscInt             *goff;     /* the same in the global numbering */
+  PetscReal            *grad;     /* per cell and point, the nen x 3 reference gradients dN_a/dX */
+  PetscReal            *wdet;     /* per cell and point, the weight times det dX/dxi */
+  PetscReal            *vol;      /* per cell, the reference volume */
+  Vec                   Xref;     /* local: the reference positions of all nodes */
+  PetscFE               fe;       /* the Lagrange element (scalar) of the cells */
+  PetscInt             *perm;     /* node a of the layout is basis function perm[a] of fe */
+  PetscReal            *ctr;      /* per cell, the reference centroid (names an inverted element) */
+  PetscInt             *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
+  PetscInt              ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
+  PetscInt              firstinv; /* the smallest cellid among them (-1: none) */
+  PetscReal             Jinv;     /* and its J */
+  PetscReal             tinv;     /* and the time of that force evaluation */
+  PetscInt              erefused; /* the last state the state check refused: its first inverted element */
+  PetscReal             trefused; /* and its time (PETSC_MIN_REAL: none) */
+  Mat                   M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
+  Vec                   fg;       /* gravity force -M g */
+  Vec                   work;     /* global work vector */
+  MatNullSpace          nullsp;   /* rigid-body modes of the reference configuration */
+  PetscReal            *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
+  PetscReal             cK, cD;   /* coefficients of the last linearization */
+  PetscInt              nloads;   /* loads on boundary faces (loads.c) */
+  SolidLoad            *loads;
+  PetscBool             follower; /* a follower pressure acts: the tangent is not symmetric */
+  DM                    facedm;   /* while the loads are set up: the beam interpolated (its faces) */
+  SolidInvariant        inv[6];
+  SolidConstraints      bc;    /* constraints.c */
+  MechTimeFunction      gtime; /* gravity's time function (NULL: constant) */
+  SolidBody             body;  /* the body force b(t, X) (bodyforce.c; NULL: none) */
   /* direct insertion into a sequential AIJ matrix (elements.c, SolidCellMatrixSetUp()): per cell
      and node pair (a, b), where node b's first column lies in node a's rows, from the row's start;
      valid for the matrix of id aijid in the nonzero state aijstate */
@@ -395,6 +397,10 @@ PETSC_INTERN PetscErrorCode SolidBodyDestroy(SolidBody *);
 PETSC_INTERN PetscErrorCode SolidSetUpDiscreteGradient(Solid *, MechSystem);
 /* stress.c */
 PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
+PETSC_INTERN void           SolidCellAverage(const Solid *, PetscInt, const PetscScalar[], PetscReal[6], PetscReal *, PetscReal *);
+/* probes.c */
+PETSC_INTERN PetscErrorCode SolidSetUpProbes(Solid *, MechSystem, const char what[], PetscReal hmin);
+PETSC_INTERN PetscErrorCode SolidProbesDestroy(Solid *);
 
 /* mesh.c */
 PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DMPolytopeType, PetscInt order, DM *, PetscInt **, PetscInt **);

@@ -56,7 +56,7 @@ static void CellStress(const SolidRegion *r, const PetscReal F[9], PetscReal sig
 }
 
 /* The volume averages over cell c of the quadrature points' sigma, von Mises stress and J (x: the ghosted local state) */
-static void SolidCellAverage(const Solid *s, PetscInt c, const PetscScalar x[], PetscReal sig[6], PetscReal *vm, PetscReal *J)
+void SolidCellAverage(const Solid *s, PetscInt c, const PetscScalar x[], PetscReal sig[6], PetscReal *vm, PetscReal *J)
 {
   PetscReal F[9];
 
