@@ -554,7 +554,7 @@ PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRe
   (void)sys;
   (void)v;
   PetscCall(SolidGetLocal(s, q, &ql, &x));
-  e = SolidStrainEnergy(s, x);
+  PetscCall(SolidStrainEnergyCached(s, q, x, &e));
   if (s->nloads && e < PETSC_INFINITY) {
     PetscReal el;
 

@@ -173,34 +173,40 @@ static PetscErrorCode LocateProbe(Solid *s, struct _n_SolidProbe *p, const char 
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(s->Xref, &X));
-  for (PetscInt c = 0; c < s->ncells; c++) {
-    PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, gap = 0, xi[3], dist;
-    PetscBool inside = PETSC_FALSE;
+  /* first the cells whose bounding box holds the point; the distances only for a point outside */
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    PetscInt id;
 
-    for (PetscInt a = 0; a < s->nen; a++)
-      for (PetscInt i = 0; i < 3; i++) {
-        lo[i] = PetscMin(lo[i], PetscRealPart(X[s->loff[s->nen * c + a] + i]));
-        hi[i] = PetscMax(hi[i], PetscRealPart(X[s->loff[s->nen * c + a] + i]));
+    for (PetscInt c = 0; c < s->ncells; c++) {
+      PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, gap = 0, xi[3], dist;
+      PetscBool inside = PETSC_FALSE;
+
+      for (PetscInt a = 0; a < s->nen; a++)
+        for (PetscInt i = 0; i < 3; i++) {
+          lo[i] = PetscMin(lo[i], PetscRealPart(X[s->loff[s->nen * c + a] + i]));
+          hi[i] = PetscMax(hi[i], PetscRealPart(X[s->loff[s->nen * c + a] + i]));
+        }
+      /* the distance to the cell's bounding box: a lower bound of the distance to the cell */
+      for (PetscInt i = 0; i < 3; i++) gap += PetscSqr(PetscMax(0, PetscMax(lo[i] - p->X[i], p->X[i] - hi[i])));
+      gap = PetscSqrtReal(gap);
+      if (pass == 0 ? gap > 1e-10 * (hi[0] - lo[0] + hi[1] - lo[1] + hi[2] - lo[2]) : gap >= dmin) continue;
+      PetscCall(LocateInCell(s, c, X, p->X, &inside, xi, &dist));
+      dmin = PetscMin(dmin, dist);
+      if (inside && s->cellid[c] < bestid) {
+        best   = c;
+        bestid = s->cellid[c];
+        for (PetscInt i = 0; i < 3; i++) bestxi[i] = xi[i];
       }
-    /* the distance to the cell's bounding box: a lower bound of the distance to the cell */
-    for (PetscInt i = 0; i < 3; i++) gap += PetscSqr(PetscMax(0, PetscMax(lo[i] - p->X[i], p->X[i] - hi[i])));
-    gap = PetscSqrtReal(gap);
-    if (gap > 1e-10 * (hi[0] - lo[0] + hi[1] - lo[1] + hi[2] - lo[2]) && gap >= dmin) continue;
-    PetscCall(LocateInCell(s, c, X, p->X, &inside, xi, &dist));
-    dmin = PetscMin(dmin, dist);
-    if (inside && s->cellid[c] < bestid) {
-      best   = c;
-      bestid = s->cellid[c];
-      for (PetscInt i = 0; i < 3; i++) bestxi[i] = xi[i];
     }
-  }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &dmin, 1, MPIU_REAL, MPIU_MIN, comm));
-  {
-    PetscInt id = bestid;
-
+    id = bestid;
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &id, 1, MPIU_INT, MPI_MIN, comm));
-    PetscCheck(id < PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: the point is outside %s, at %g from its nearest cell", opt, (double)p->X[0], (double)p->X[1], (double)p->X[2], what, (double)dmin);
     if (bestid != id) best = -1;
+    if (id < PETSC_MAX_INT) break;
+    if (pass == 1) {
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &dmin, 1, MPIU_REAL, MPIU_MIN, comm));
+      PetscCall(VecRestoreArrayRead(s->Xref, &X));
+      SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: the point is outside %s, at %g from its nearest cell", opt, (double)p->X[0], (double)p->X[1], (double)p->X[2], what, (double)dmin);
+    }
   }
   p->cell = best;
   p->node = -1;

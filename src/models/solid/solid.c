@@ -60,6 +60,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(PetscFree(s->aijoff));
   PetscCall(PetscFree(s->bccells));
   PetscCall(SolidProbesDestroy(s));
+  PetscCall(VecDestroy(&s->ecache));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
   PetscCall(SolidBodyDestroy(&s->body));

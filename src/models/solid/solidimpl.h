@@ -194,6 +194,9 @@ struct _n_Solid {
   PetscBool             K0weighted;        /* K0 holds each cell's beta (the regions' betas differ; beta 1) */
   PetscInt              nprobes;           /* probes (probes.c) */
   struct _n_SolidProbe *probes;
+  Vec                   ecache; /* the positions of the last strain energy (parts.c) */
+  PetscReal             estrain;
+  PetscBool             ecached;
   PetscInt              nbccells; /* the local cells with a constrained node (parts.c), -1: not found yet */
   PetscInt             *bccells;
   PetscInt              ncells;   /* local cells */
@@ -375,6 +378,7 @@ PETSC_INTERN PetscErrorCode SolidRegionsDestroy(Solid *);
 PETSC_INTERN PetscErrorCode SolidSetUpDamping(Solid *, PetscBool lumped, Mat J);
 /* parts.c */
 PETSC_INTERN PetscErrorCode SolidSetUpBalance(Solid *, MechSystem);
+PETSC_INTERN PetscErrorCode SolidStrainEnergyCached(Solid *, Vec, const PetscScalar[], PetscReal *);
 /* initial.c */
 PETSC_INTERN PetscErrorCode SolidSetUpInitialState(Solid *, MechSystem, Vec, Vec);
 /* constraints.c */
