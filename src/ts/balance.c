@@ -28,7 +28,8 @@
       prescribed work   W_R    += sum_c dq_c f_c + tau vbar_c (R_c - f_c)   (the constraints')
       damping           D      += sum_i w_i dq . (D v)(t_i, q_i, v_i)
       numerical         E0 + W_ext + W_R - K - V - D                         (what is left)
-      ratio             (K + V + D) / (E0 + W_ext + W_R)                      (LS-DYNA's energy ratio)
+      ratio             (K + V + D) / (E0 + W_ext + W_R)                      (LS-DYNA's energy ratio;
+                                                                              NaN where nothing came in)
 
   For discgrad2, V(q1) - V(q0) = dq . fbar and K1 - K0 = vbar^T M (v1 - v0) make what is left the
   free rows' residual: the balance closes to round-off. For the midpoint rule it is
@@ -246,7 +247,8 @@ static PetscErrorCode Energies(Balance *b, PetscReal t)
   E[4] = acc[3];
   E[5] = acc[0] + acc[1] + acc[2] - E[0] - E[1] - acc[3];
   den  = acc[0] + acc[1] + acc[2];
-  E[6] = den != 0 ? (E[0] + E[1] + acc[3]) / den : 1;
+  /* no energy in or at the start (a body at rest, or a model whose potential counts its loads): no ratio */
+  E[6] = PetscAbsReal(den) > 64 * PETSC_MACHINE_EPSILON * (PetscAbsReal(acc[0]) + PetscAbsReal(acc[1]) + PetscAbsReal(acc[2]) + E[0] + PetscAbsReal(E[1]) + PetscAbsReal(acc[3])) ? (E[0] + E[1] + acc[3]) / den : (PetscReal)NAN;
   PetscFunctionReturn(0);
 }
 

@@ -12,9 +12,9 @@
 
   Region 0 holds the cells in no named region, with the global options (-solid_material, -solid_E,
   ...). A region takes what it does not give from the global options: the material, the density,
-  the Rayleigh coefficients each; the moduli as a whole (a region that gives any of E, nu, mu,
-  lambda, kappa, c1, c2 takes none of the global ones: the others are at their defaults, E 1e7 and
-  nu 0.3). Every cell has one region: overlapping regions, and a region that selects no cell, are
+  the Rayleigh coefficients each; the moduli all when it gives none, the other of E and nu (the
+  global material's) when it gives one of them, none when it gives another modulus (mu, lambda,
+  kappa, c1, c2: the others at their defaults, E 1e7 and nu 0.3). Every cell has one region: overlapping regions, and a region that selects no cell, are
   refused naming them. The kernels take each cell's material (SolidCellRegion(), elements.c): the
   forces, tangents, energies, stresses, the mass (each cell's density) and the damping
   D = sum over the regions of alpha_r M_r + beta_r K0_r. Every region is recorded in the system's
@@ -32,7 +32,7 @@
 . -solid_region_NAME_label, _value, _group, _where - its cells (SolidSelection: a label or Gmsh
                                          physical volume, or inequalities on the cells' centroids, x<0.5)
 . -solid_region_NAME_material <name>   - its material (default: -solid_material)
-. -solid_region_NAME_E, _nu, _mu, _lambda, _kappa, _c1, _c2 - its moduli (none given: the global ones)
+. -solid_region_NAME_E, _nu, _mu, _lambda, _kappa, _c1, _c2 - its moduli (none given: the global ones; E or nu alone: the other the global one)
 . -solid_region_NAME_density <rho>     - its density (default: -solid_density)
 - -solid_region_NAME_rayleigh <a,b>    - its Rayleigh coefficients (default: -solid_rayleigh)
 
@@ -72,8 +72,13 @@ PetscErrorCode SolidRegionFromInput(MPI_Comm comm, const char o[], const SolidMa
   PetscFunctionReturn(0);
 }
 
-/* A region's material options (-solid_region_NAME_*), taking from the global ones (glob) what it does not give */
-static PetscErrorCode RegionInput(MPI_Comm comm, const char o[], const SolidMaterialInput *glob, SolidMaterialInput *in)
+/*
+  A region's material options (-solid_region_NAME_*), taking from the global ones (glob, their
+  moduli reg0) what it does not give: the material, density and Rayleigh coefficients each; the
+  moduli all if it gives none, the other of E and nu (reg0's, whatever the global options gave) if it
+  gives one of them, none if it gives another modulus (mu, lambda, kappa, c1, c2)
+*/
+static PetscErrorCode RegionInput(MPI_Comm comm, const char o[], const SolidMaterialInput *glob, const SolidRegion *reg0, SolidMaterialInput *in)
 {
   char      opt[10][160], names[256];
   PetscBool set[7];
@@ -100,7 +105,14 @@ static PetscErrorCode RegionInput(MPI_Comm comm, const char o[], const SolidMate
   PetscCall(MechOptionsReal(opt[8], "Density of the region", "SolidRegions", in->rho, &in->rho, NULL));
   PetscCall(MechOptionsRealList(opt[9], "Rayleigh damping alpha,beta of the region", "SolidRegions", in->ray, 2, NULL));
   PetscOptionsEnd();
-  for (PetscInt k = 0; k < 7; k++) any = any || set[k] ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt k = 2; k < 7; k++) any = any || set[k] ? PETSC_TRUE : PETSC_FALSE;
+  if (!any && (set[0] || set[1])) {
+    /* E or nu: the other the global material's */
+    if (!set[0]) val[0] = reg0->E;
+    if (!set[1]) val[1] = reg0->nu;
+    set[0] = set[1] = PETSC_TRUE;
+    any             = PETSC_TRUE;
+  }
   if (any) {
     /* the region's own moduli, the others at their defaults */
     in->setE      = set[0];
@@ -207,7 +219,7 @@ PetscErrorCode SolidSetUpRegions(Solid *s, MechSystem sys, const SolidMaterialIn
     PetscCall(PetscSNPrintf(o, sizeof(o), "-solid_region_%s", r->name));
     PetscCall(SolidSelectionFromOptions(s, o, what, 1e-3 * hmin, &ngiven, &sel));
     PetscCheck(ngiven == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_region %s: give its cells with one of %s_label (with %s_value), %s_group or %s_where%s", r->name, o, o, o, o, ngiven ? ", not several" : "");
-    PetscCall(RegionInput(comm, o, glob, &in));
+    PetscCall(RegionInput(comm, o, glob, &s->reg[0], &in));
     PetscCall(SolidRegionFromInput(comm, o, &in, r));
     PetscCall(PetscArrayzero(mark, s->ncells));
     PetscCall(SolidSelectCells(s, &sel, mark, &count));
