@@ -1,7 +1,5 @@
 """Reactions and the energy balance of a run (TSMechSetBalance(), src/ts/balance.c): the force and
 moment each constraint exerts and the energy terms, from the step's own discrete quantities."""
-import ctypes
-
 import numpy as np
 
 from ._lib import Bool, Real, call, handle

@@ -19,6 +19,7 @@ PART energy: a neo-Hookean beam clamped at x = 0 and driven by a prescribed moti
   (trapezoidal rule on the steps) to the scheme's order: the difference falls as tau^2.
 PART restart: a damped, driven, loaded run with reactions, the energy balance and probes, stopped
   at step 20 and restarted to step 40: every /monitor history bitwise that of the uninterrupted run;
+  tools/tsmech_plot.py history of it: a plot, and a CSV whose columns are the datasets' values;
   a restart without the balance, with other probes, other regions or another initial state is
   refused by name (exit status 2).
 """
@@ -185,6 +186,29 @@ elif PART == "restart":
         same = [k for k in names if k in b["monitor"] and a["monitor"][k].shape == b["monitor"][k].shape and (a["monitor"][k][()] == b["monitor"][k][()]).all()]
         print(f"restart at step 20 of 40: {len(same)} of {len(names)} /monitor histories bitwise those of the uninterrupted run")
         check(len(same) == len(names), f"restart: differ {sorted(set(names) - set(same))}")
+    # tools/tsmech_plot.py history: the plot, and a CSV whose every column is its dataset's values
+    plot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "tsmech_plot.py")
+    fresh("h.png", "h.csv")
+    p = subprocess.run(["/usr/bin/python3", plot, "history", "a.h5", "-o", "h.png"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    check(p.returncode == 0 and os.path.exists("h.png") and os.path.getsize("h.png") > 10000, f"tsmech_plot.py history: {p.stdout}")
+    if os.path.exists("h.csv"):
+        head = open("h.csv").readline().strip().split(",")
+        data = np.loadtxt("h.csv", delimiter=",", skiprows=1)
+        with h5py.File("a.h5", "r") as a:
+            m = a["monitor"]
+            want = {"step": m["step"][()], "time": m["time"][()], "reaction_clamp_fz": m["reaction/clamp/force"][:, 2],
+                    "reaction_drive_my": m["reaction/drive/moment"][:, 1], "probe_a_uz": m["probe/a/u"][:, 2],
+                    "probe_b_sxy": m["probe/b/stress"][:, 5], "probe_a_von_mises": m["probe/a/von_mises"][()],
+                    "balance_numerical": m["balance/numerical"][()], "balance_ratio": m["balance/ratio"][()]}
+        check(len(head) == 2 + 2 * 6 + 2 * 13 + 7, f"history CSV: {len(head)} columns {head}")
+        for k, w in want.items():
+            check(k in head and np.array_equal(data[:, head.index(k)], w), f"history CSV: column {k} is not /monitor's")
+    else:
+        check(False, "tsmech_plot.py history wrote no h.csv")
+    run("-model chain -ts_max_steps 3 -quiet -output nobal.h5")
+    for src, args, msg in (("a.h5", ["--only", "reactions"], "--only reactions: not one of"), ("nobal.h5", ["--only", "probe"], "no /monitor/{probe} records")):
+        p = subprocess.run(["/usr/bin/python3", plot, "history", src, "-o", "x.png"] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        check(p.returncode == 1 and msg in p.stdout and not os.path.exists("x.png"), f"tsmech_plot.py history {args}: {p.returncode} {p.stdout}")
     run(f"{B} -ts_max_steps 20 -output b.h5 -checkpoint ck.h5")
     for other, what in (("-monitor_energy_balance 0", "the energy balance"), ("-monitor_reactions 0", "the reactions"),
                         ("-probe_a_point 0.7,0.05,0.05", "probe_a_x"), ("-probe a", "probe"),
