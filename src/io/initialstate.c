@@ -57,18 +57,29 @@ static PetscErrorCode CheckFile(MechSystem sys, hid_t file, PetscInt N, PetscInt
   if (!problem[0] && !has) PetscCall(PetscSNPrintf(problem, plen, "it is not a tsmech output (no attribute /model)"));
   if (!problem[0] && strcmp(fmodel, model ? model : "user")) PetscCall(PetscSNPrintf(problem, plen, "it holds a run of model %s, this run is model %s", fmodel, model ? model : "user"));
   for (PetscInt i = 0; i < nmatch && !problem[0]; i++) {
-    char      own[512], ftext[256] = "", scratch[256] = "";
-    PetscBool isnum, fhas;
-    PetscReal num  = 0;
-    double    fnum = 0;
+    char        own[512], ftext[256] = "", scratch[256] = "", name[128];
+    const char *dflt = strchr(match[i], '=');
+    PetscBool   isnum, fhas;
+    PetscReal   num  = 0;
+    double      fnum = 0;
 
-    PetscCall(OwnParameter(sys, match[i], own, sizeof(own), &isnum, &num));
+    /* "name=default": a parameter a run records only when it differs from its default */
+    PetscCall(PetscStrncpy(name, match[i], dflt ? PetscMin(sizeof(name), (size_t)(dflt - match[i] + 1)) : sizeof(name)));
+    PetscCall(OwnParameter(sys, name, own, sizeof(own), &isnum, &num));
+    if (dflt && !own[0]) {
+      char *end;
+
+      PetscCall(PetscStrncpy(own, dflt + 1, sizeof(own)));
+      (void)strtod(own, &end);
+      isnum = own[0] && !*end ? PETSC_TRUE : PETSC_FALSE;
+    }
     if (isnum) {
-      PetscCall(MechIOReadAttribute(root, "/", match[i], MECH_IO_ATTR_REAL, &fnum, 0, &fhas, scratch, sizeof(scratch)));
+      PetscCall(MechIOReadAttribute(root, "/", name, MECH_IO_ATTR_REAL, &fnum, 0, &fhas, scratch, sizeof(scratch)));
       fhas = fhas && !scratch[0] ? PETSC_TRUE : PETSC_FALSE;
       if (fhas) PetscCall(PetscSNPrintf(ftext, sizeof(ftext), "%.17g", fnum));
-    } else PetscCall(MechIOReadAttribute(root, "/", match[i], MECH_IO_ATTR_STRING, ftext, sizeof(ftext), &fhas, scratch, sizeof(scratch)));
-    if (strcmp(own, ftext)) PetscCall(PetscSNPrintf(problem, plen, "it holds a run with %s %s%s, this run has %s %s%s", match[i], ftext[0] ? "= " : "not given", ftext, match[i], own[0] ? "= " : "not given", own));
+    } else PetscCall(MechIOReadAttribute(root, "/", name, MECH_IO_ATTR_STRING, ftext, sizeof(ftext), &fhas, scratch, sizeof(scratch)));
+    if (dflt && !ftext[0]) PetscCall(PetscStrncpy(ftext, dflt + 1, sizeof(ftext)));
+    if (strcmp(own, ftext)) PetscCall(PetscSNPrintf(problem, plen, "it holds a run with %s %s%s, this run has %s %s%s", name, ftext[0] ? "= " : "not given", ftext, name, own[0] ? "= " : "not given", own));
   }
   PetscCallHDF5(H5Gclose, (root));
   if (problem[0]) PetscFunctionReturn(0);
@@ -125,7 +136,9 @@ static PetscErrorCode ReadRows(hid_t file, const char name[], PetscInt k, PetscI
 . path   - the output file (`MechOutputCreate()`) of a run of the same model on the same mesh
 . opt    - the option that named the file, for messages (e.g. "-solid_initial")
 . nmatch, match - the model parameters (numeric or text) that must be equal in the file: those that
-           fix the mesh and the element layout (the solid: vertices, cells, order, cell, mesh_checksum)
+           fix the mesh and the element layout (the solid: vertices, cells, order=1, cell=tet,
+           mesh_checksum); "name=default" gives the value of a parameter a run records only when
+           it differs from default
 . index  - the snapshot: 0, 1, ... from the first, -1, -2, ... from the last (used when time is NULL)
 - time   - or the snapshot at this time (within 1e-12 relative), NULL: by index
 

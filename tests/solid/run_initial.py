@@ -80,7 +80,8 @@ run(f"{REL.replace('-ts_max_steps 1000', '-ts_max_steps 5')} -output release2.h5
 with h5py.File("release2.h5", "r") as f:
     check((f["fields/q"][0] == qs).all(), "2 ranks: the released run does not start from the settled state")
 for args, msg in (("-solid_beam_cells 8,2,2 -solid_initial settle.h5", "-solid_initial settle.h5: it holds a run with vertices = 99, this run has vertices = 81"),
-                  ("-solid_beam_cells 10,2,2 -solid_order 2 -solid_initial settle.h5", "-solid_initial settle.h5: it holds a run with order not given, this run has order = 2"),
+                  ("-solid_beam_cells 10,2,2 -solid_order 2 -solid_initial settle.h5", "-solid_initial settle.h5: it holds a run with order = 1, this run has order = 2"),
+                  ("-solid_beam_cells 10,2,2 -solid_cell hex -solid_initial settle.h5", "-solid_initial settle.h5: it holds a run with cell = tet, this run has cell = hex"),
                   ("-solid_beam_cells 10,2,2 -solid_initial settle.h5 -solid_initial_time 3.5", "-solid_initial settle.h5: it has no snapshot at t = 3.5"),
                   ("-solid_initial_time 3", "-solid_initial_time: needs -solid_initial FILE.h5"),
                   ("-solid_initial nofile.h5", "-solid_initial nofile.h5: the file does not exist")):

@@ -33,7 +33,7 @@ PetscErrorCode SolidSetUpInitialState(Solid *s, MechSystem sys, Vec q, Vec v)
   PetscBool                set, sett, setk, withv = PETSC_TRUE;
   PetscReal                t = 0, tsnap, sum[2] = {0, 0};
   PetscInt                 index   = -1, k;
-  static const char *const match[] = {"order", "cell", "vertices", "cells", "mesh_checksum"};
+  static const char *const match[] = {"order=1", "cell=tet", "vertices", "cells", "mesh_checksum"};
 
   PetscFunctionBegin;
   (void)s;
