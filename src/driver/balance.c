@@ -67,13 +67,13 @@ PetscErrorCode DriverBalanceReport(DriverBalance *b, TS ts, MPI_Comm comm)
     PetscCall(PetscPrintf(comm, "%s\n", line));
   }
   if (b->report) {
-    PetscReal e[TSMECH_ENERGY_N];
-
-    char line[1024];
+    PetscReal e[TSMECH_ENERGY_N], in;
+    char      line[1024];
 
     PetscCall(TSMechGetEnergyBalance(ts, e));
+    in = e[0] + e[1] + e[4] + e[5]; /* E0 + W_ext + W_R, what came in */
     /* the C library's %g (PETSc's writes 8 as "8.") */
-    (void)snprintf(line, sizeof(line), "tsmech: energy balance at t = %g: kinetic %.6g + stored %.6g + damping %.6g = %.10g against initial + external work %.6g + prescribed work %.6g = %.10g: numerical dissipation %.3e, energy ratio %.12g", (double)t, (double)e[0], (double)e[1], (double)e[4], (double)(e[0] + e[1] + e[4]), (double)e[2], (double)e[3], (double)(e[0] + e[1] + e[4] + e[5]), (double)e[5], (double)e[6]);
+    (void)snprintf(line, sizeof(line), "tsmech: energy balance at t = %g: kinetic %.6g + stored %.6g + damping %.6g = %.10g against initial %.6g + external work %.6g + prescribed work %.6g = %.10g: numerical dissipation %.3e, energy ratio %.12g", (double)t, (double)e[0], (double)e[1], (double)e[4], (double)(e[0] + e[1] + e[4]), (double)(in - e[2] - e[3]), (double)e[2], (double)e[3], (double)in, (double)e[5], (double)e[6]);
     PetscCall(PetscPrintf(comm, "%s\n", line));
   }
   PetscFunctionReturn(0);

@@ -19,6 +19,7 @@
 PetscErrorCode TSMechStepEvalAt(TSMechStepEval *e, PetscInt i, PetscReal t, PetscReal w, Vec q, Vec v)
 {
   PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < TSMECH_STEP_MAXEVAL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A step's force evaluation %" PetscInt_FMT " of at most %d: raise TSMECH_STEP_MAXEVAL (scheme.h)", i, TSMECH_STEP_MAXEVAL);
   e->t[i] = t;
   e->w[i] = w;
   if (q != e->q[i]) PetscCall(VecCopy(q, e->q[i]));

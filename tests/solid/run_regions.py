@@ -12,8 +12,11 @@ regions by -solid_region_NAME_where x<0.5), and P1 and Q2 from Gmsh files with t
 (bar_mesh.py: the regions by -solid_region_NAME_group), on 1 and 2 ranks. The mass follows each
 region's density (the momentum of a uniform velocity). Refused, exit status 2: overlapping regions,
 a region without cells, a plane as a cell selection, an unknown material, a region's bad modulus.
+-help lists the options of every named region, probe, constraint and load once (before, the
+second load's options were missing: PETSc prints no option of a block whose title it printed).
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -90,5 +93,14 @@ for args, msg in (("-solid_region a,b -solid_region_a_where x<0.6 -solid_region_
                   ("-solid_region a -solid_region_a_where x<0.5,y>5", "selects no cell")):
     out = run(f"{B} {args}", expect=2, ranks=2 if "overlap" in msg else 1)
     check(msg in out and not os.path.exists("bad.h5"), f"{args}: expected \"{msg}\"\n{out}")
+# -help lists the options of every named region, probe, constraint and load once (PETSc prints a
+# block's options only under a title it has not printed: each entity's block has its own)
+out = run("-model solid -solid_beam_cells 4,1,1 -ts_max_steps 1 -help -solid_region a,b -solid_region_a_where x<0.5 -solid_region_b_where x>0.5 "
+          "-probe p,q -probe_p_point 0.5,0.05,0.05 -probe_q_point 0.7,0.05,0.05 -solid_bc c,d -solid_bc_c_where x=0 -solid_bc_d_where x=1 "
+          "-solid_load l,m -solid_load_l_where y=0 -solid_load_l_force 0,1,0 -solid_load_m_where z=0 -solid_load_m_force 0,0,1")
+listed = re.findall(r"^\s+(-[a-z_A-Z0-9]+)", out, re.M)
+for opt in ("-solid_region_a_E", "-solid_region_b_E", "-solid_region_b_where", "-probe_p_point", "-probe_q_point", "-probe_q_where",
+            "-solid_bc_c_where", "-solid_bc_d_where", "-solid_bc_d_moment_about", "-solid_load_l_force", "-solid_load_m_force", "-solid_load_m_where"):
+    check(listed.count(opt) == 1, f"-help lists {opt} {listed.count(opt)} times")
 print(f"regions: {failures} failures")
 sys.exit(1 if failures else 0)

@@ -67,7 +67,7 @@ static PetscInt ParseComponents(const char c[])
 static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscReal hmin, const char what[], SolidBC *bc, PetscInt mark[])
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)s->dm);
-  char           opt[4][128], prefix[96], comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant";
+  char           opt[4][128], prefix[96], comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant", title[160];
   PetscInt       count = 0, ngiven, axis;
   PetscReal      pv;
   PetscBool      setu;
@@ -77,7 +77,8 @@ static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscRe
   for (const char *p = name; *p; p++) PetscCheck(isalnum((unsigned char)*p) || *p == '_', comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: a constraint's name may hold letters, digits and _ only", name);
   PetscCall(PetscStrncpy(bc->name, name, sizeof(bc->name)));
   bc->u[0] = bc->u[1] = bc->u[2] = 0;
-  PetscOptionsBegin(comm, NULL, "Solid constraint", "MechSystem");
+  PetscCall(PetscSNPrintf(title, sizeof(title), "The constraint %s of the solid", name));
+  PetscOptionsBegin(comm, NULL, title, "MechSystem");
   PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-solid_bc_%s_components", name));
   PetscCall(MechOptionsString(opt[0], "Constraint: the components held (x, y, z)", "MechCreateSolid", comps, comps, sizeof(comps), NULL));
   PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_u", name));

@@ -414,7 +414,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   PetscCall(DMPlexGetDepth(s->dm, &depth));
   for (PetscInt l = 0; l < n; l++) {
     SolidLoad     *ld = &s->loads[l];
-    char           opt[8][96], prefix[96], spec[PETSC_MAX_PATH_LEN + 16] = "constant";
+    char           opt[8][96], prefix[96], spec[PETSC_MAX_PATH_LEN + 16] = "constant", title[160];
     PetscBool      sett, setp, setf, settime;
     PetscInt       nother, ninside, nsel, axis;
     PetscReal      pvalue, t[3] = {0, 0, 0}, F[3] = {0, 0, 0}, p = 0, area;
@@ -433,7 +433,8 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-solid_load_%s", ld->name));
     PetscCall(SolidSelectionFromOptions(s, prefix, what, tol, &nsel, &where));
     PetscCheck(nsel == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give its faces with one of %s (with %s), %s or %s%s", ld->name, opt[0], opt[1], opt[2], opt[3], nsel ? ", not several" : "");
-    PetscOptionsBegin(comm, NULL, "A load of the solid", "MechCreateSolid");
+    PetscCall(PetscSNPrintf(title, sizeof(title), "The load %s of the solid", ld->name));
+    PetscOptionsBegin(comm, NULL, title, "MechCreateSolid");
     {
       PetscCall(MechOptionsRealList(opt[4], "Dead traction (force per reference area)", "MechCreateSolid", t, 3, &sett));
       PetscCall(MechOptionsReal(opt[5], "Follower pressure on the deformed faces", "MechCreateSolid", p, &p, &setp));

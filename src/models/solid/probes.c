@@ -317,7 +317,7 @@ PetscErrorCode SolidSetUpProbes(Solid *s, MechSystem sys, const char what[], Pet
   PetscCall(PetscCalloc1(n, &s->probes));
   for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     struct _n_SolidProbe *p = &s->probes[s->nprobes];
-    char                  opt[160], prefix[96], pname[160];
+    char                  opt[160], prefix[96], pname[160], title[256];
     PetscBool             setp;
     PetscInt              ngiven;
     SolidSelection        sel;
@@ -329,7 +329,8 @@ PetscErrorCode SolidSetUpProbes(Solid *s, MechSystem sys, const char what[], Pet
     s->nprobes++;
     PetscCall(PetscSNPrintf(opt, sizeof(opt), "-probe_%s_point", tok));
     PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-probe_%s", tok));
-    PetscOptionsBegin(comm, NULL, "A probe of the solid (SolidProbes)", "MechCreateSolid");
+    PetscCall(PetscSNPrintf(title, sizeof(title), "The probe %s (SolidProbes)", tok));
+    PetscOptionsBegin(comm, NULL, title, "MechCreateSolid");
     PetscCall(MechOptionsRealList(opt, "The probe's point in the reference configuration", "SolidProbes", p->X, 3, &setp));
     PetscOptionsEnd();
     PetscCall(SolidSelectionFromOptions(s, prefix, what, 1e-3 * hmin, &ngiven, &sel));

@@ -80,7 +80,7 @@ PetscErrorCode SolidRegionFromInput(MPI_Comm comm, const char o[], const SolidMa
 */
 static PetscErrorCode RegionInput(MPI_Comm comm, const char o[], const SolidMaterialInput *glob, const SolidRegion *reg0, SolidMaterialInput *in)
 {
-  char      opt[10][160], names[256];
+  char      opt[10][160], names[256], title[256];
   PetscBool set[7];
   PetscReal val[7] = {1e7, 0.3, 0, 0, 0, 0, 0};
   PetscBool any    = PETSC_FALSE;
@@ -93,7 +93,8 @@ static PetscErrorCode RegionInput(MPI_Comm comm, const char o[], const SolidMate
     for (PetscInt k = 0; k < 10; k++) PetscCall(PetscSNPrintf(opt[k], sizeof(opt[k]), "%s_%s", o, suffix[k]));
   }
   SolidMaterialNames(names, sizeof(names));
-  PetscOptionsBegin(comm, NULL, "A material region of the solid (SolidRegions)", "MechCreateSolid");
+  PetscCall(PetscSNPrintf(title, sizeof(title), "The material region %s_* (SolidRegions)", o));
+  PetscOptionsBegin(comm, NULL, title, "MechCreateSolid");
   PetscCall(MechOptionsString(opt[7], names, "SolidRegions", in->material, in->material, sizeof(in->material), NULL));
   PetscCall(MechOptionsReal(opt[0], "Young's modulus of the region", "SolidRegions", val[0], &val[0], &set[0]));
   PetscCall(MechOptionsReal(opt[1], "Poisson's ratio of the region", "SolidRegions", val[1], &val[1], &set[1]));

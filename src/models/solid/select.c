@@ -192,7 +192,7 @@ PetscErrorCode SolidSelectionDestroy(SolidSelection *sel)
 PetscErrorCode SolidSelectionFromOptions(Solid *s, const char prefix[], const char what[], PetscReal tol, PetscInt *ngiven, SolidSelection *sel)
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)s->dm);
-  char      opt[4][160], label[256] = "", group[256] = "", where[512] = "";
+  char      opt[4][160], label[256] = "", group[256] = "", where[512] = "", title[256];
   PetscInt  value = 1;
   PetscBool setl, setv, setg, setw;
 
@@ -204,7 +204,9 @@ PetscErrorCode SolidSelectionFromOptions(Solid *s, const char prefix[], const ch
 
     for (PetscInt k = 0; k < 4; k++) PetscCall(PetscSNPrintf(opt[k], sizeof(opt[k]), "%s_%s", prefix, suffix[k]));
   }
-  PetscOptionsBegin(comm, NULL, "Selection of mesh entities (SolidSelection)", "MechCreateSolid");
+  /* a title of its own: -help prints the options of a block whose title it printed before not again */
+  PetscCall(PetscSNPrintf(title, sizeof(title), "Selection of mesh entities %s_* (SolidSelection)", prefix));
+  PetscOptionsBegin(comm, NULL, title, "MechCreateSolid");
   PetscCall(MechOptionsString(opt[0], "The mesh label of the points selected", "SolidSelection", label, label, sizeof(label), &setl));
   PetscCall(MechOptionsInt(opt[1], "The label's value", "SolidSelection", value, &value, &setv));
   PetscCall(MechOptionsString(opt[2], "The Gmsh physical group of the points selected, by name", "SolidSelection", group, group, sizeof(group), &setg));
