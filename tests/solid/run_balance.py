@@ -31,26 +31,11 @@ import sys
 
 import h5py
 import numpy as np
+from program import Program
 
 TSMECH, MPIEXEC, COOK, WORK, PART = sys.argv[1:6]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAILED: " + msg, flush=True)
-
-
-def run(args, ranks=1, expect=0):
-    cmd = ([MPIEXEC, "-n", str(ranks)] if ranks > 1 else []) + [TSMECH] + args.split()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
-    out = p.stdout.decode(errors="replace")
-    check(p.returncode == expect, f"exit {p.returncode} (expected {expect}): {' '.join(cmd)}\n{out}")
-    return out
+prog = Program(TSMECH, MPIEXEC, WORK)
+check, run = prog.check, prog.run
 
 
 def fresh(*names):
@@ -81,8 +66,7 @@ if PART.startswith("reactions"):
             check(re.search(r"reactions at t = 7: clamp force \([-0-9.e]+, -1, ", out), f"Cook {kind}: the summary line\n{out}")
     # another model's fixed dofs: the chain (mass 1) hanging at rest from its pinned end
     if 1 not in RANKS:
-        print(f"balance {PART}: {failures} failures")
-        sys.exit(1 if failures else 0)
+        prog.finish(f"balance {PART}")
     fresh("chain.h5")
     run("-model chain -ts_type beuler2 -ts_dt 0.1 -ts_max_steps 400 -ts_max_time 1e9 -quiet -monitor_reactions -output chain.h5 -output_every 1000")
     with h5py.File("chain.h5", "r") as f:
@@ -224,5 +208,4 @@ elif PART == "restart":
         check(not os.path.exists("c.h5"), f"restart with {other}: an output was written")
 else:
     sys.exit("run_balance.py: unknown part " + PART)
-print(f"balance {PART}: {failures} failures")
-sys.exit(1 if failures else 0)
+prog.finish(f"balance {PART}")

@@ -19,32 +19,16 @@ Refused, exit status 2: another mesh (vertex count), another order, no snapshot 
 """
 import os
 import re
-import subprocess
 import sys
 
 import h5py
 import numpy as np
+from program import Program
 
 TSMECH, MPIEXEC, WORK = sys.argv[1:4]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
-failures = 0
+prog = Program(TSMECH, MPIEXEC, WORK)
+check, run = prog.check, prog.run
 SETTLE = os.environ.get("TSMECH_SETTLE", "-ts_type beuler2 -ts_dt 10 -ts_max_steps 8 -ts_max_time 1e9")
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAILED: " + msg, flush=True)
-
-
-def run(args, ranks=1, expect=0):
-    cmd = ([MPIEXEC, "-n", str(ranks)] if ranks > 1 else []) + [TSMECH] + args.split()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
-    out = p.stdout.decode(errors="replace")
-    check(p.returncode == expect, f"exit {p.returncode} (expected {expect}): {' '.join(cmd)}\n{out}")
-    return out
 
 
 for f in ("settle.h5", "release.h5", "release2.h5", "bad.h5"):
@@ -87,5 +71,4 @@ for args, msg in (("-solid_beam_cells 8,2,2 -solid_initial settle.h5", "-solid_i
                   ("-solid_initial nofile.h5", "-solid_initial nofile.h5: the file does not exist")):
     o = run(f"-model solid {args} -ts_max_steps 1 -output bad.h5", expect=2)
     check(msg in o and not os.path.exists("bad.h5"), f"{args}: expected \"{msg}\"\n{o}")
-print(f"initial: {failures} failures")
-sys.exit(1 if failures else 0)
+prog.finish("initial")

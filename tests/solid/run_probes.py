@@ -19,32 +19,16 @@ cantilever swinging under gravity, three probes: "corner", a vertex selected by 
   nodes is refused.
 """
 import os
-import subprocess
 import sys
 
 import h5py
 import numpy as np
+from program import Program
 
 TSMECH, MPIEXEC, WORK = sys.argv[1:4]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
-failures = 0
+prog = Program(TSMECH, MPIEXEC, WORK)
+check, run = prog.check, prog.run
 INNER = np.array([0.437, 0.031, 0.077])
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAILED: " + msg, flush=True)
-
-
-def run(args, ranks=1, expect=0):
-    cmd = ([MPIEXEC, "-n", str(ranks)] if ranks > 1 else []) + [TSMECH] + args.split()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
-    out = p.stdout.decode(errors="replace")
-    check(p.returncode == expect, f"exit {p.returncode} (expected {expect}): {' '.join(cmd)}\n{out}")
-    return out
 
 
 def shape(X, cell, P, hexa):
@@ -135,5 +119,4 @@ out = run("-model solid -probe a -probe_a_point 1.5,0.05,0.05 -ts_max_steps 1 -o
 check("-probe_a_point 1.5,0.05,0.05: the point is outside the built-in beam, at 0.5 from its nearest cell" in out and not os.path.exists("bad.h5"), f"a point outside: {out}")
 out = run("-model solid -probe a -probe_a_where x=1 -ts_max_steps 1 -output bad.h5", expect=2, ranks=2)
 check("-probe_a_where x=1: selects 9 nodes" in out, f"a selection of several nodes: {out}")
-print(f"probes: {failures} failures")
-sys.exit(1 if failures else 0)
+prog.finish("probes")

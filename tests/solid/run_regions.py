@@ -22,27 +22,12 @@ import sys
 
 import h5py
 import numpy as np
+from program import Program
 
 TSMECH, MPIEXEC, MESHER, WORK = sys.argv[1:5]
-os.makedirs(WORK, exist_ok=True)
-os.chdir(WORK)
-failures = 0
+prog = Program(TSMECH, MPIEXEC, WORK)
+check, run = prog.check, prog.run
 T, E1, E2 = 1e4, 1e7, 4e7
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAILED: " + msg, flush=True)
-
-
-def run(args, ranks=1, expect=0):
-    cmd = ([MPIEXEC, "-n", str(ranks)] if ranks > 1 else []) + [TSMECH] + args.split()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
-    out = p.stdout.decode(errors="replace")
-    check(p.returncode == expect, f"exit {p.returncode} (expected {expect}): {' '.join(cmd)}\n{out}")
-    return out
 
 
 BAR = (f"-model solid -solid_material linear -solid_E {E1} -solid_nu 0 -solid_g 0,0,0 "
@@ -102,5 +87,4 @@ listed = re.findall(r"^\s+(-[a-z_A-Z0-9]+)", out, re.M)
 for opt in ("-solid_region_a_E", "-solid_region_b_E", "-solid_region_b_where", "-probe_p_point", "-probe_q_point", "-probe_q_where",
             "-solid_bc_c_where", "-solid_bc_d_where", "-solid_bc_d_moment_about", "-solid_load_l_force", "-solid_load_m_force", "-solid_load_m_where"):
     check(listed.count(opt) == 1, f"-help lists {opt} {listed.count(opt)} times")
-print(f"regions: {failures} failures")
-sys.exit(1 if failures else 0)
+prog.finish("regions")

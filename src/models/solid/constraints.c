@@ -150,6 +150,35 @@ static PetscErrorCode SetGroups(SolidConstraints c, MechSystem sys, Vec X)
 }
 
 /*
+  What a restart must match: the held vertices (as before named constraints), and with -solid_bc
+  (nall >= 0, the constrained dofs) each named constraint's components, u and time function (a
+  checksum of its description, a table's with its contents); hasfix: the first is the shorthands'
+*/
+static PetscErrorCode RecordConstraints(SolidConstraints c, MechSystem sys, PetscInt nvtx, PetscInt nall, PetscBool hasfix)
+{
+  PetscFunctionBegin;
+  PetscCall(MechSystemAddParameter(sys, "fixed_vertices", (PetscReal)nvtx));
+  if (nall < 0) PetscFunctionReturn(0);
+  PetscCall(MechSystemAddParameter(sys, "constrained_dofs", (PetscReal)nall));
+  for (PetscInt b = hasfix ? 1 : 0; b < c->nbc; b++) {
+    const SolidBC *bc = &c->bc[b];
+    char           pname[128];
+    PetscReal      sum;
+
+    PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_components", bc->name));
+    PetscCall(MechSystemAddParameter(sys, pname, (PetscReal)bc->comps));
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_u%c", bc->name, SolidAxes[k]));
+      PetscCall(MechSystemAddParameter(sys, pname, bc->u[k]));
+    }
+    PetscCall(MechTimeFunctionGetChecksum(bc->tf, &sum));
+    PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_time", bc->name));
+    PetscCall(MechSystemAddParameter(sys, pname, sum));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
   Reads the constraints (-solid_bc and the shorthands -solid_fix, -solid_fix_label), marks the
   held dofs, sets their initial position X + u phi(0) and velocity u phi'(0) in q and v (q holds
   the reference positions on entry), records them in the system and in its parameters. Collective.
@@ -287,29 +316,9 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     if (c->moving) PetscCall(MechSystemSetFixedMotion(sys, SolidMotion, c));
     PetscCall(SetGroups(c, sys, q));
   }
-  /* what a restart must match: the held vertices (as before), and each named constraint */
+  /* what a restart must match */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nvtx, 1, MPIU_INT, MPI_SUM, comm));
-  PetscCall(MechSystemAddParameter(sys, "fixed_vertices", (PetscReal)nvtx));
-  if (setlist) {
-    PetscCall(MechSystemAddParameter(sys, "constrained_dofs", (PetscReal)nall));
-    for (PetscInt b = 0; b < c->nbc; b++) {
-      const SolidBC *bc = &c->bc[b];
-      char           pname[128];
-      PetscReal      sum;
-
-      if (!strcmp(bc->name, "fix") && b == 0 && (fix[0] || setflabel)) continue;
-      PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_components", bc->name));
-      PetscCall(MechSystemAddParameter(sys, pname, (PetscReal)bc->comps));
-      for (PetscInt k = 0; k < 3; k++) {
-        PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_u%c", bc->name, SolidAxes[k]));
-        PetscCall(MechSystemAddParameter(sys, pname, bc->u[k]));
-      }
-      /* the time function as a checksum of its description (a table's with its contents') */
-      PetscCall(MechTimeFunctionGetChecksum(bc->tf, &sum));
-      PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_time", bc->name));
-      PetscCall(MechSystemAddParameter(sys, pname, sum));
-    }
-  }
+  PetscCall(RecordConstraints(c, sys, nvtx, setlist ? nall : -1, fix[0] || setflabel ? PETSC_TRUE : PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 

@@ -68,6 +68,54 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscFunctionReturn(0);
 }
 
+/*
+  What the system takes after its state (q, v) and matrices (J, s->M): the constraints, the discrete
+  gradient, the loads, force, tangent and potential, the force's parts, the probes, the state check,
+  the invariants, the cell fields and the initial state (a file's, -solid_initial, replaces q and v).
+  beam: the built-in beam (its default clamp). Collective.
+*/
+static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Mat J, Vec q, Vec v, PetscBool beam, PetscReal hmin, const char what[], PetscBool linear, PetscBool positiveJ, PetscBool stressout)
+{
+  PetscFunctionBegin;
+  /* constraints: -solid_bc and the shorthands -solid_fix, -solid_fix_label (constraints.c) */
+  PetscCall(SolidSetUpConstraints(s, sy, beam, hmin, what, q, v));
+  /* the discrete gradient (discgrad.c) holds for conservative loads only: discgrad2 refuses a
+     follower pressure through the nonsymmetric tangent its load marks */
+  PetscCall(SolidSetUpDiscreteGradient(s, sy));
+  /* loads on boundary faces (loads.c) */
+  PetscCall(SolidSetUpLoads(s, sy, what, 1e-3 * hmin));
+  PetscCall(MechSystemSetMass(sy, s->M));
+  PetscCall(MechSystemSetForce(sy, SolidForce, s));
+  PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
+  PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
+  PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
+  /* the force's parts and the strain energy, for the reactions and the energy balance (parts.c) */
+  PetscCall(SolidSetUpBalance(s, sy));
+  /* probes (probes.c) */
+  PetscCall(SolidSetUpProbes(s, sy, what, hmin));
+  /* a follower pressure's force depends on the current face: not affine in q */
+  PetscCall(MechSystemSetLinear(sy, linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));
+  /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */
+  s->trefused = PETSC_MIN_REAL;
+  if (positiveJ) PetscCall(MechSystemSetStateCheck(sy, SolidStateCheck, s));
+  for (PetscInt c = 0; c < 6; c++) {
+    const char *names[] = {"momentum_x", "momentum_y", "momentum_z", "angular_momentum_x", "angular_momentum_y", "angular_momentum_z"};
+
+    s->inv[c].s    = s;
+    s->inv[c].comp = c;
+    PetscCall(MechSystemAddInvariant(sy, names[c], SolidMomentum, &s->inv[c]));
+  }
+  /* the stresses multiply the output's size by about 5 (8 values a cell against 6 a vertex) */
+  if (stressout) PetscCall(SolidSetCellFields(s, sy));
+  /* recorded when off, so that an output (and a checkpoint) is continued by runs that write what it
+     holds: a restart that changes it is refused */
+  else PetscCall(MechSystemAddParameter(sy, "output_stress", 0));
+  /* an initial state from a file (initial.c) */
+  PetscCall(SolidSetUpInitialState(s, sy, q, v));
+  PetscCall(MechSystemSetInitialState(sy, q, v));
+  PetscFunctionReturn(0);
+}
+
 /*@
   MechCreateSolid - Creates a hyperelastic solid of linear or quadratic tetrahedra or hexahedra on a
   distributed DMPlex: a mesh read from a file, or a cantilever beam built in.
@@ -382,86 +430,18 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   PetscCall(VecDestroy(&rs));
 
-  /* constraints: -solid_bc and the shorthands -solid_fix, -solid_fix_label (constraints.c) */
+  /* what the system takes after its state and matrices */
   {
-    PetscErrorCode ierr = SolidSetUpConstraints(s, sy, hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, q, v);
+    PetscErrorCode ierr = SolidSetUpSystem(s, sy, J, q, v, hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, linear, positiveJ, stressout);
 
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
+    PetscCall(MatDestroy(&J));
     if (ierr) {
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
       PetscCall(MechSystemDestroy(&sy));
       PetscFunctionReturn(ierr);
     }
   }
-
-  /* the discrete gradient (discgrad.c) holds for conservative loads only: discgrad2 refuses a
-     follower pressure through the nonsymmetric tangent its load marks */
-  PetscCall(SolidSetUpDiscreteGradient(s, sy));
-  /* loads on boundary faces (loads.c) */
-  {
-    PetscErrorCode ierr = SolidSetUpLoads(s, sy, what, 1e-3 * hmin);
-
-    if (ierr) {
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
-      PetscCall(MechSystemDestroy(&sy));
-      PetscFunctionReturn(ierr);
-    }
-  }
-  PetscCall(MechSystemSetMass(sy, s->M));
-  PetscCall(MechSystemSetForce(sy, SolidForce, s));
-  PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
-  PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
-  PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
-  /* the force's parts and the strain energy, for the reactions and the energy balance (parts.c) */
-  PetscCall(SolidSetUpBalance(s, sy));
-  /* probes (probes.c) */
-  {
-    PetscErrorCode ierr = SolidSetUpProbes(s, sy, what, hmin);
-
-    if (ierr) {
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
-      PetscCall(MechSystemDestroy(&sy));
-      PetscFunctionReturn(ierr);
-    }
-  }
-  /* a follower pressure's force depends on the current face: not affine in q */
-  PetscCall(MechSystemSetLinear(sy, linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));
-  /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */
-  s->trefused = PETSC_MIN_REAL;
-  if (positiveJ) PetscCall(MechSystemSetStateCheck(sy, SolidStateCheck, s));
-  for (PetscInt c = 0; c < 6; c++) {
-    const char *names[] = {"momentum_x", "momentum_y", "momentum_z", "angular_momentum_x", "angular_momentum_y", "angular_momentum_z"};
-
-    s->inv[c].s    = s;
-    s->inv[c].comp = c;
-    PetscCall(MechSystemAddInvariant(sy, names[c], SolidMomentum, &s->inv[c]));
-  }
-  /* the stresses multiply the output's size by about 5 (8 values a cell against 6 a vertex) */
-  if (stressout) PetscCall(SolidSetCellFields(s, sy));
-  /* recorded when off, so that an output (and a checkpoint) is continued by runs that write what it
-     holds: a restart that changes it is refused */
-  else PetscCall(MechSystemAddParameter(sy, "output_stress", 0));
-  /* an initial state from a file (initial.c) */
-  {
-    PetscErrorCode ierr = SolidSetUpInitialState(s, sy, q, v);
-
-    if (ierr) {
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
-      PetscCall(MechSystemDestroy(&sy));
-      PetscFunctionReturn(ierr);
-    }
-  }
-  PetscCall(MechSystemSetInitialState(sy, q, v));
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
-  PetscCall(MatDestroy(&J));
   *sys = sy;
   PetscFunctionReturn(0);
 }
