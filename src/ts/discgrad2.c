@@ -64,50 +64,26 @@ static PetscErrorCode DiscGrad2PrescribedMotion(TS ts)
   PetscFunctionReturn(0);
 }
 
-/* The fixed dofs' midpoint velocity (q+ - q)/tau, their q+ prescribed */
-static PetscErrorCode DiscGrad2FixedMidpoint(TS ts)
+/* y = (u - w) / d on the fixed entries (fixed, the system's IS), the others kept */
+static PetscErrorCode DiscGrad2SetFixed(IS fixed, Vec y, Vec u, Vec w, PetscReal d)
 {
-  TS_DiscGrad2      *dg = (TS_DiscGrad2 *)ts->data;
   const PetscInt    *idx;
-  const PetscScalar *q0, *q1;
-  PetscScalar       *vm;
+  const PetscScalar *ua, *wa;
+  PetscScalar       *ya;
   PetscInt           n, rstart;
 
   PetscFunctionBegin;
-  PetscCall(ISGetLocalSize(dg->st.sys->fixed, &n));
-  PetscCall(ISGetIndices(dg->st.sys->fixed, &idx));
-  PetscCall(VecGetOwnershipRange(dg->vm, &rstart, NULL));
-  PetscCall(VecGetArrayRead(dg->st.q0, &q0));
-  PetscCall(VecGetArrayRead(dg->q1, &q1));
-  PetscCall(VecGetArray(dg->vm, &vm));
-  for (PetscInt k = 0; k < n; k++) vm[idx[k] - rstart] = (q1[idx[k] - rstart] - q0[idx[k] - rstart]) / ts->time_step;
-  PetscCall(VecRestoreArray(dg->vm, &vm));
-  PetscCall(VecRestoreArrayRead(dg->q1, &q1));
-  PetscCall(VecRestoreArrayRead(dg->st.q0, &q0));
-  PetscCall(ISRestoreIndices(dg->st.sys->fixed, &idx));
-  PetscFunctionReturn(0);
-}
-
-/* dv's fixed entries x - x^, so that the fixed rows m (x - x^) of the residual vanish at x^ */
-static PetscErrorCode DiscGrad2FixedRows(TS_DiscGrad2 *dg, Vec x)
-{
-  const PetscInt    *idx;
-  const PetscScalar *xa, *xh;
-  PetscScalar       *dv;
-  PetscInt           n, rstart;
-
-  PetscFunctionBegin;
-  PetscCall(ISGetLocalSize(dg->st.sys->fixed, &n));
-  PetscCall(ISGetIndices(dg->st.sys->fixed, &idx));
-  PetscCall(VecGetOwnershipRange(x, &rstart, NULL));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayRead(dg->xhat, &xh));
-  PetscCall(VecGetArray(dg->dv, &dv));
-  for (PetscInt k = 0; k < n; k++) dv[idx[k] - rstart] = xa[idx[k] - rstart] - xh[idx[k] - rstart];
-  PetscCall(VecRestoreArray(dg->dv, &dv));
-  PetscCall(VecRestoreArrayRead(dg->xhat, &xh));
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(ISRestoreIndices(dg->st.sys->fixed, &idx));
+  PetscCall(ISGetLocalSize(fixed, &n));
+  PetscCall(ISGetIndices(fixed, &idx));
+  PetscCall(VecGetOwnershipRange(y, &rstart, NULL));
+  PetscCall(VecGetArrayRead(u, &ua));
+  PetscCall(VecGetArrayRead(w, &wa));
+  PetscCall(VecGetArray(y, &ya));
+  for (PetscInt k = 0; k < n; k++) ya[idx[k] - rstart] = (ua[idx[k] - rstart] - wa[idx[k] - rstart]) / d;
+  PetscCall(VecRestoreArray(y, &ya));
+  PetscCall(VecRestoreArrayRead(w, &wa));
+  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(ISRestoreIndices(fixed, &idx));
   PetscFunctionReturn(0);
 }
 
@@ -122,7 +98,8 @@ static PetscErrorCode DiscGrad2StageVecs(TS ts, Vec x)
   if (dg->xhat) {
     PetscCall(DiscGrad2PrescribedMotion(ts));
     PetscCall(MechSystemComputeFixedMotion(dg->st.sys, ts->ptime + ts->time_step, dg->q1, NULL, NULL));
-    PetscCall(DiscGrad2FixedMidpoint(ts));
+    /* the fixed dofs' midpoint velocity (q+ - q)/tau, their q+ prescribed */
+    PetscCall(DiscGrad2SetFixed(dg->st.sys->fixed, dg->vm, dg->q1, dg->st.q0, ts->time_step));
   }
   PetscFunctionReturn(0);
 }
@@ -139,7 +116,7 @@ static PetscErrorCode SNESTSFormFunction_DiscGrad2(SNES snes, Vec x, Vec R, TS t
   PetscCall(MechSystemComputeDiscreteGradient(sys, ts->ptime + 0.5 * ts->time_step, dg->st.q0, dg->q1, dg->vm, dg->fbar));
   PetscCall(VecWAXPY(dg->dv, -1.0, dg->st.v0, x));
   /* a prescribed motion: the fixed rows m (x - x^) vanish at x^ (the operator's decoupled rows) */
-  if (dg->xhat) PetscCall(DiscGrad2FixedRows(dg, x));
+  if (dg->xhat) PetscCall(DiscGrad2SetFixed(sys->fixed, dg->dv, x, dg->xhat, 1));
   if (sys->massdiag) PetscCall(VecPointwiseMult(R, sys->Mdiag, dg->dv));
   else PetscCall(MatMult(sys->Mfix, dg->dv, R));
   PetscCall(VecAXPY(R, ts->time_step, dg->fbar));
