@@ -315,6 +315,33 @@ PETSC_EXTERN PetscErrorCode MechSystemComputeDiscreteGradient(MechSystem, PetscR
 PETSC_EXTERN PetscErrorCode MechSystemComputeDiscreteGradientOperator(MechSystem, PetscReal t, Vec q0, Vec q1, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J, PetscBool *exact);
 /* ---- end of the discrete gradients ---- */
 
+/* ---- what the reactions and the energy balance need of a model (src/mech/reaction.c) ---- */
+/* The parts of a model's force the energy balance tells apart */
+typedef enum {
+  MECH_FORCE_ALL,      /* the whole force f(t, q, v) */
+  MECH_FORCE_EXTERNAL, /* the applied loads' part, -F_ext (gravity, loads on faces, body forces) */
+  MECH_FORCE_DAMPING   /* the damping forces' part, D v */
+} MechForcePart;
+/* f = that part at (t, q, v), fixed rows not zeroed; fixedonly: only the fixed rows need to be right */
+typedef PetscErrorCode (*MechForcePartFn)(MechSystem, PetscReal t, Vec q, Vec v, MechForcePart part, PetscBool fixedonly, Vec f, void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemSetForcePart(MechSystem, MechForcePartFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemComputeForcePart(MechSystem, PetscReal t, Vec q, Vec v, MechForcePart, PetscBool fixedonly, Vec f);
+/* The potential of the internal forces alone (a solid's strain energy); the global value on every rank */
+PETSC_EXTERN PetscErrorCode MechSystemSetStoredEnergy(MechSystem, MechPotentialFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemComputeStoredEnergy(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *);
+/* Named groups of the fixed dofs (per local fixed dof its group, in the fixed IS's order) and the
+   points their moments are taken about (hasabout NULL or false: the group's centroid) */
+PETSC_EXTERN PetscErrorCode MechSystemSetFixedGroups(MechSystem, PetscInt n, const char *const names[], const PetscInt group[], const PetscReal about[], const PetscBool hasabout[]);
+PETSC_EXTERN PetscErrorCode MechSystemGetFixedGroups(MechSystem, PetscInt *n, const char *const **names, const PetscInt **group, const PetscReal **about);
+/* ---- per-step records of the output, /monitor/<name> (src/mech/records.c) ---- */
+/* values[]: every record's ncomp components one after the other, the same on every rank */
+typedef PetscErrorCode (*MechRecordsFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal values[], void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemAddRecords(MechSystem, PetscInt n, const char *const names[], const PetscInt ncomp[], MechRecordsFn, void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemRemoveRecords(MechSystem, void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemGetRecords(MechSystem, PetscInt *n, const char *const **names, const PetscInt **ncomp);
+PETSC_EXTERN PetscErrorCode MechSystemComputeRecords(MechSystem, PetscReal t, Vec q, Vec v, PetscReal values[]);
+/* ---- end of the reactions' and records' system part ---- */
+
 /* Evaluations (fixed dofs applied: zero force, decoupled rows/columns). */
 PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q, Vec v, Vec f);
 /* ||M v|| + tau (||f|| + ||K d||/h): the size of a step's residual terms, eps times it is round-off */
@@ -399,6 +426,15 @@ PETSC_EXTERN PetscErrorCode TSMechRegister(const char name[], const char descrip
 PETSC_EXTERN PetscErrorCode TSMechGetTypeNames(PetscInt *n, const char *const **names, const char *const **descriptions);
 /* The options of the TS types that take a value (each type lists its own), for MechOptionsCheckValuesGiven() */
 PETSC_EXTERN PetscErrorCode TSMechGetValuedOptions(PetscInt *n, const char *const **names);
+
+/* Reactions and the energy balance of a run (src/ts/balance.c, docs/balance.md): at every step the
+   force and moment each group of fixed dofs exerts (/monitor/reaction/NAME/force, /moment) and the
+   energy terms TSMechEnergyNames (/monitor/balance/NAME), from the step's own discrete quantities */
+#define TSMECH_ENERGY_N 7
+PETSC_EXTERN const char *const TSMechEnergyNames[TSMECH_ENERGY_N];
+PETSC_EXTERN PetscErrorCode    TSMechSetBalance(TS, PetscBool reactions, PetscBool energy);
+PETSC_EXTERN PetscErrorCode    TSMechGetReaction(TS, const char name[], PetscReal force[3], PetscReal moment[3]);
+PETSC_EXTERN PetscErrorCode    TSMechGetEnergyBalance(TS, PetscReal e[TSMECH_ENERGY_N]);
 
 /* The run guard (src/ts/guard.c): after every step the state is checked (finite; for explicit
    types no energy blow-up: a gain of more than TSMECH_GUARD_BLOWUP_FACTOR times what the state
@@ -591,6 +627,11 @@ PETSC_EXTERN PetscErrorCode MechCheckpointLoad(MechCheckpoint, TS, const char pa
 PETSC_EXTERN PetscErrorCode MechCheckpointRestore(MechCheckpoint, TS, Vec q, Vec v);
 /* Step number and time of the checkpoint last loaded or written (-1 and 0 if none) */
 PETSC_EXTERN PetscErrorCode MechCheckpointGetLast(MechCheckpoint, PetscInt *, PetscReal *);
+
+/* Reads q (and v, if not NULL) from a snapshot (index, or the one at *time) of a tsmech output of the
+   same model, the parameters match[] equal in the file (those that fix the mesh); opt names the
+   file's option in messages (src/io/initialstate.c). Collective. */
+PETSC_EXTERN PetscErrorCode MechSystemReadState(MechSystem, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap);
 
 /* Continues the HDF5 output of an interrupted run after MechCheckpointRestore(): the records of
    the steps after the restart step are removed and the run appends from there, so /monitor has

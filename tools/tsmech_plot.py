@@ -22,6 +22,13 @@
       the first mode shapes of /modes (tsmech -modes N -output RUN.h5): one panel per mode, the body's
       surface at the state of the modes displaced by the shape scaled to the amplitude times the body's
       size, coloured by the shape's magnitude, titled by the frequency ("rigid" for a rigid-body mode)
+  tsmech_plot.py history RUN.h5 -o history.png [--csv history.csv] [--only reaction,probe,balance]
+      the per-step records of the run against time, one panel each: the force of every constraint
+      (/monitor/reaction/NAME/force, -monitor_reactions), the displacement and von Mises stress of
+      every probe (/monitor/probe/NAME, -probe), the terms of the energy balance
+      (/monitor/balance, -monitor_energy_balance) with its ratio; and every column in a CSV file
+      (default: the plot's name with .csv): step, time, then reaction_NAME_fx .. _mz,
+      probe_NAME_ux .. _vz, _sxx .. _sxy, _von_mises, balance_TERM
   tsmech_plot.py animate RUN.h5 -o run.gif [--fps 10]
       every snapshot of /fields as one frame of an animated GIF (Pillow), with fixed axes and
       colours, the obstacles and the time of each frame
@@ -496,6 +503,85 @@ def set_equal(ax, lo, hi):
     ax.set_zlabel("z")
 
 
+HISTORY_KINDS = ("reaction", "probe", "balance")
+# the CSV columns of a record of 3 or 6 components (the stress in Voigt order, docs/solid.md)
+COMPONENTS = {"force": ("fx", "fy", "fz"), "moment": ("mx", "my", "mz"), "u": ("ux", "uy", "uz"), "v": ("vx", "vy", "vz"),
+              "stress": ("sxx", "syy", "szz", "syz", "sxz", "sxy")}
+
+
+# the records in their natural order (TSMechEnergyNames for the balance), others after them by name
+RECORD_ORDER = ("force", "moment", "u", "v", "stress", "von_mises", "kinetic", "stored", "external_work", "prescribed_work", "damping", "numerical", "ratio")
+
+
+def history_columns(f, kinds):
+    """[(column name, values [steps+1])] of the run's per-step records of the given kinds, in file order."""
+    cols = []
+    m = f["monitor"] if "monitor" in f else {}
+    for kind in kinds:
+        if kind not in m:
+            continue
+        g = m[kind]
+        groups = [(kind, g)] if kind == "balance" else [(f"{kind}_{n}", g[n]) for n in g]
+        for prefix, grp in groups:
+            order = {n: i for i, n in enumerate(RECORD_ORDER)}
+            for name in sorted(grp, key=lambda n: (order.get(n, len(order)), n)):
+                a = grp[name][()]
+                if a.ndim == 1:
+                    cols.append((f"{prefix}_{name}", a))
+                else:
+                    comps = COMPONENTS.get(name, tuple(str(i) for i in range(a.shape[1])))
+                    cols += [(f"{prefix}_{c}", a[:, i]) for i, c in enumerate(comps)]
+    return cols
+
+
+def plot_history(args):
+    kinds = [k.strip() for k in args.only.split(",")] if args.only else list(HISTORY_KINDS)
+    bad = [k for k in kinds if k not in HISTORY_KINDS]
+    if bad:
+        raise PlotError(f"--only {','.join(bad)}: not one of {', '.join(HISTORY_KINDS)}")
+    with open_run(args.run) as f:
+        t, step = read(f, "monitor/time"), read(f, "monitor/step")
+        cols = history_columns(f, kinds)
+        lab = label(f)
+    if not cols:
+        raise PlotError(f"{args.run}: no /monitor/{{{','.join(kinds)}}} records (run with -monitor_reactions, -probe or -monitor_energy_balance)")
+    for name, a in cols:
+        if len(a) != len(t):
+            raise PlotError(f"{args.run}: /monitor/{name} has {len(a)} rows and /monitor/time {len(t)}")
+    csv = args.csv or os.path.splitext(args.output)[0] + ".csv"
+    with open(csv, "w") as out:
+        out.write(",".join(["step", "time"] + [n for n, _ in cols]) + "\n")
+        for i in range(len(t)):
+            out.write(",".join([str(int(step[i])), repr(float(t[i]))] + [repr(float(a[i])) for _, a in cols]) + "\n")
+    # one panel per kind present: the reactions' forces, the probes' u and von Mises, the balance
+    panels = []
+    for kind in kinds:
+        if kind == "reaction":
+            sel = [(n, a) for n, a in cols if n.startswith("reaction_") and n[-3:] in ("_fx", "_fy", "_fz")]
+            panels.append(("reaction force", sel))
+        elif kind == "probe":
+            sel = [(n, a) for n, a in cols if n.startswith("probe_") and n[-3:] in ("_ux", "_uy", "_uz")]
+            vm = [(n, a) for n, a in cols if n.startswith("probe_") and n.endswith("_von_mises")]
+            panels += [("probe displacement", sel), ("probe von Mises stress", vm)]
+        else:
+            sel = [(n, a) for n, a in cols if n.startswith("balance_") and n != "balance_ratio"]
+            ratio = [(n, a) for n, a in cols if n == "balance_ratio"]
+            panels += [("energy balance", sel), ("energy ratio", ratio)]
+    panels = [p for p in panels if p[1]]
+    fig, axes = plt.subplots(len(panels), 1, sharex=True, figsize=(8, 2.6 * len(panels)), squeeze=False)
+    for ax, (title, sel) in zip(axes[:, 0], panels):
+        for n, a in sel:
+            ax.plot(t, a, label=n.split("_", 1)[1])
+        ax.set_ylabel(title)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="x-small", ncol=3)
+    axes[0, 0].set_title(f"{lab}: histories")
+    axes[-1, 0].set_xlabel("time")
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=args.dpi)
+    plt.close(fig)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -519,6 +605,13 @@ def main(argv=None):
     p.add_argument("-o", "--output", default="modes.png")
     p.add_argument("--dpi", type=int, default=110)
     p.set_defaults(fn=plot_modes)
+    p = sub.add_parser("history", help="reactions, probes and the energy balance against time (plot and CSV)")
+    p.add_argument("run", metavar="RUN.h5")
+    p.add_argument("-o", "--output", default="history.png")
+    p.add_argument("--csv", default=None, help="the CSV file (default: the plot's name with .csv)")
+    p.add_argument("--only", default=None, help="comma-separated kinds among reaction, probe, balance (default: all)")
+    p.add_argument("--dpi", type=int, default=120)
+    p.set_defaults(fn=plot_history)
     p = sub.add_parser("animate", help="every snapshot as a frame of an animated GIF")
     p.add_argument("run", metavar="RUN.h5")
     p.add_argument("-o", "--output", default="run.gif")

@@ -36,6 +36,7 @@ from petsc4py import PETSc
 
 from . import _life, _lib
 from ._lib import Error, FileError, library_path
+from .balance import ENERGY_NAMES, energy_balance, reaction, set_balance
 from .checkpoint import Checkpoint, Guard
 from .output import Output, solve
 from .reader import Run, read
@@ -43,7 +44,7 @@ from .system import Model, System, get_solution, set_solution
 
 __version__ = "0.1.0"
 __all__ = ["MODELS", "TS_TYPES", "TS_TYPE_DESCRIPTIONS", "Error", "FileError", "Model", "System", "Output", "Checkpoint", "Guard", "Run", "read", "solve",
-           "set_solution", "get_solution", "library_path"]
+           "set_solution", "get_solution", "library_path", "set_balance", "reaction", "energy_balance", "ENERGY_NAMES"]
 
 _lib.call("TSMechInitializePackage")
 _life.install_excepthook()

@@ -24,6 +24,10 @@ class Run:
     attrs     the run's metadata (model, its parameters, ts_type, dt, nranks, ...)
     monitor   {name: array [steps+1]}: step, time, dt, kinetic, potential, energy, snes_its,
               ksp_its and the model's invariants, one entry per recorded step
+    reactions {constraint: {"force": [steps+1, 3], "moment": [steps+1, 3]}} (-monitor_reactions)
+    probes    {probe: {"u", "v": [steps+1, 3], "stress": [steps+1, 6], "von_mises": [steps+1]}} (-probe)
+    balance   {term: [steps+1]}: kinetic, stored, external_work, prescribed_work, damping,
+              numerical, ratio (-monitor_energy_balance)
     fields    {name: array}: q, v [nsnap, ...] (the shapes of the README), time, step [nsnap]
     mesh      {vertices, tetrahedra} for the solid, else {}
     parameters  {parameter: value} of the model
@@ -39,7 +43,12 @@ class Run:
         self.path = str(path)
         with h5py.File(self.path, "r") as f:
             self.attrs = {k: _value(v) for k, v in f.attrs.items()}
-            self.monitor = {k: d[()] for k, d in f["monitor"].items()} if "monitor" in f else {}
+            m = f["monitor"] if "monitor" in f else {}
+            self.monitor = {k: d[()] for k, d in m.items() if hasattr(d, "shape")}
+            # the per-step records in groups: /monitor/reaction/NAME/force, /monitor/probe/NAME/u, /monitor/balance/NAME
+            self.reactions = {n: {k: d[()] for k, d in g.items()} for n, g in m["reaction"].items()} if "reaction" in m else {}
+            self.probes = {n: {k: d[()] for k, d in g.items()} for n, g in m["probe"].items()} if "probe" in m else {}
+            self.balance = {k: d[()] for k, d in m["balance"].items()} if "balance" in m else {}
             self.fields = {k: d[()] for k, d in f["fields"].items()} if "fields" in f else {}
             self.mesh = {k: d[()] for k, d in f["mesh"].items()} if "mesh" in f else {}
             self.checkpoint = None

@@ -12,6 +12,7 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #include <petsc/private/tsimpl.h> /* ts->max_reject: PETSc 3.18 has no getter */
 #include "../io/outputimpl.h"     /* MechTestPause(), MechIOCheckWritable(), MechIOFileKind(), MechOutputDiscard() */
 #include "modes.h"                /* -modes: the modal analysis (modes.c) */
+#include "driver.h"
 #include <unistd.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -98,10 +99,11 @@ typedef struct {
 typedef struct {
   MPI_Comm comm;
   /* options */
-  char      model[64], output[PETSC_MAX_PATH_LEN], ckpath[PETSC_MAX_PATH_LEN], restart[PETSC_MAX_PATH_LEN];
-  PetscInt  every, ckevery, keep;
-  PetscReal interval;
-  PetscBool quiet, hasoutput, hasck, hasrestart, help, equilibrium;
+  char          model[64], output[PETSC_MAX_PATH_LEN], ckpath[PETSC_MAX_PATH_LEN], restart[PETSC_MAX_PATH_LEN];
+  PetscInt      every, ckevery, keep;
+  PetscReal     interval;
+  PetscBool     quiet, hasoutput, hasck, hasrestart, help, equilibrium;
+  DriverBalance balance; /* the reactions and the energy balance (balance.c) */
   /* objects */
   MechSystem     sys;
   TS             ts;
@@ -606,6 +608,7 @@ static PetscErrorCode ReadOptions(App *app)
   PetscCheck(app->keep >= 1 && app->keep <= MECH_IO_MAX_KEEP, comm, PETSC_ERR_ARG_OUTOFRANGE, "-checkpoint_keep %" PetscInt_FMT ": must be between 1 and %d", app->keep, MECH_IO_MAX_KEEP);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-checkpoint_test_pause_at_step", &app->pause_at_step, NULL)); /* test hook */
   PetscCall(DriverModesCreate(comm, &app->modes));
+  PetscCall(DriverBalanceOptions(comm, &app->balance));
 
   PetscFunctionReturn(0);
 }
@@ -713,6 +716,8 @@ static PetscErrorCode CreateObjects(App *app)
     PetscCall(CheckTypeOption(comm, "-mass_pc_type", PCList, "PC type (the mass solve's)"));
   }
   PetscCall(MechSystemCreateState(app->sys, &app->q, &app->v));
+  /* before a restart gives it what it accumulated, and before the output records it */
+  PetscCall(DriverBalanceSetUp(&app->balance, app->ts));
   if (app->hasrestart) PetscCall(MechCheckpointRestore(app->ck, app->ts, app->q, app->v));
   else PetscCall(TSMechSetSolution(app->ts, app->q, app->v));
   /* the type's own set-up checks (PETSc's theta range, a first-order form) before files exist */
@@ -1121,6 +1126,7 @@ static int ReportDone(App *app)
   PetscErrorCode e;
 
   e = DriverModesOnly(app->modes) ? 0 : Summary(app);
+  if (!e && !DriverModesOnly(app->modes)) e = DriverBalanceReport(&app->balance, app->ts, app->comm);
   if (!e && app->equilibrium) e = ReportEquilibrium(app);
   /* the modes at the end of the run, and into the output */
   if (!e && app->modes) e = DriverModesFinish(app->modes, app->sys, app->ts, app->out);

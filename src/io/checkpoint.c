@@ -357,6 +357,7 @@ static PetscErrorCode WriteContents(MechCheckpoint ck, PetscViewer viewer, const
 
     PetscCall(PetscSNPrintf(hex, sizeof(hex), "%016llx", (unsigned long long)io.digest));
     PetscCall(MechCkptIOString(&io, "checksum_header", hex, sizeof(hex)));
+    PetscCall(MechCkptWriteBalance(io.group, h));
     /* last: a file without it was not completely written */
     PetscCall(MechCkptIOInt(&io, "complete", &one));
   }
@@ -484,6 +485,7 @@ static PetscErrorCode CheckpointWrite(MechCheckpoint ck, TS ts, const char path[
   h.snes_failures  = ts->num_snes_failures;
   h.adapt_decrease = ts->adapt ? ts->adapt->timestepjustdecreased : 0;
   h.nvec           = 2 + (h.hasvprev ? 1 : 0) + (h.hasqprev ? 1 : 0);
+  PetscCall(MechCkptGetBalance(ts, &h));
   /* the vectors in the system's rank-independent order (MechSystemSetIOOrdering()) */
   for (k = 0; k < h.nvec; k++) PetscCall(MechIOPermute(ck->sys, ck->vec[k], SCATTER_FORWARD));
   PetscCall(VecChecksum(ck->vec[0], &h.sum[0]));
@@ -724,6 +726,7 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
     stage = 2;
     PetscCall(SilenceBegin(&s));
     ierr = LoadVectors(ck, fileid, &f->h);
+    if (!ierr) ierr = MechCkptReadBalance(fileid, &f->h);
     PetscCall(SilenceEnd(&s));
     ok = ierr ? PETSC_FALSE : PETSC_TRUE;
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, ck->comm));
@@ -765,8 +768,10 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
   ck->snes_failures  = h.snes_failures;
   ck->adapt_decrease = h.adapt_decrease;
   ck->failed         = h.failed;
-  ck->last_step      = h.step;
-  ck->last_time      = h.time;
+  ck->balflags       = h.balflags;
+  for (PetscInt i = 0; i < 4; i++) ck->balacc[i] = h.balacc[i];
+  ck->last_step = h.step;
+  ck->last_time = h.time;
   PetscFunctionReturn(0);
 }
 
@@ -883,6 +888,7 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
   ts->ksp_its           = ck->ksp_its;
   ts->reject            = ck->reject;
   ts->num_snes_failures = ck->snes_failures;
+  PetscCall(MechCkptRestoreBalance(ck, ts));
   {
     TSAdapt adapt;
     PetscCall(TSGetAdapt(ts, &adapt));

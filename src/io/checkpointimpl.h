@@ -41,7 +41,9 @@ struct _n_MechCheckpoint {
   PetscBool    hasvprev, hasqprev;
   TSMechScheme tsp; /* the TS settings recorded (a restart takes them as defaults) */
   PetscInt     snes_its, ksp_its, reject, snes_failures, adapt_decrease;
-  PetscInt     failed; /* it was written after a failed step */
+  PetscInt     failed;    /* it was written after a failed step */
+  PetscInt     balflags;  /* the reactions and energy balance it holds (ckbalance.c) */
+  PetscReal    balacc[4]; /* and what the balance accumulated */
 
   PetscInt  last_step; /* of the last checkpoint loaded or written, -1 none */
   PetscReal last_time;
@@ -56,6 +58,8 @@ typedef struct {
   PetscInt     snes_its, ksp_its, reject, snes_failures, adapt_decrease;
   PetscInt     failed; /* written after a failed step (attribute failed_step) */
   uint64_t     sum[MECH_CKPT_NVEC];
+  PetscInt     balflags; /* the balance of reactions and energy (ckbalance.c, /checkpoint/balance) */
+  PetscReal    balacc[4];
 } Header;
 
 #define MECH_CKPT_STRLEN  256   /* the longest string attribute, with its NUL */
@@ -93,6 +97,12 @@ typedef struct {
 #define MECH_CKPT_DIGEST_SEED 0x243f6a8885a308d3ULL
 /* the oldest format version read: 2 (version 3 added the text parameters) */
 #define MECH_CKPT_OLDEST_VERSION 2
+
+/* The reactions' and energy balance's record (ckbalance.c) */
+PETSC_INTERN PetscErrorCode MechCkptGetBalance(TS, Header *);
+PETSC_INTERN PetscErrorCode MechCkptWriteBalance(hid_t, const Header *);
+PETSC_INTERN PetscErrorCode MechCkptReadBalance(hid_t, Header *);
+PETSC_INTERN PetscErrorCode MechCkptRestoreBalance(MechCheckpoint, TS);
 
 /* The start of the last step (history.c): the TSMonitor that records it, its context */
 PETSC_INTERN PetscErrorCode MechCkptKeepsHistory(TS, PetscBool *);

@@ -105,6 +105,7 @@ static PetscErrorCode FlushMonitor(MechOutput out)
     PetscCall(WriteSeries(out, "/monitor", name, realtype, H5T_IEEE_F64LE, out->nflushed, out->nrec, out->rank == 0 && out->nrec > out->nflushed ? out->real[j] + (out->nflushed - out->base) : NULL));
   }
   for (j = 0; j < MECH_OUTPUT_NINT; j++) PetscCall(WriteSeries(out, "/monitor", MechOutputIntNames[j], inttype, H5T_STD_I64LE, out->nflushed, out->nrec, out->rank == 0 && out->nrec > out->nflushed ? out->ints[j] + (out->nflushed - out->base) : NULL));
+  PetscCall(MechOutputRecordsFlush(out, out->nflushed, out->nrec));
   out->nflushed = out->nrec;
   if (out->nrec) out->flushstep = out->laststep;
   PetscFunctionReturn(0);
@@ -524,6 +525,7 @@ PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput out)
   PetscCall(PetscFree(out->invval));
   PetscCall(PetscFree(out->snaptime));
   PetscCall(PetscFree(out->snapstep));
+  PetscCall(MechOutputRecordsFree(out));
   PetscCall(VecDestroy(&out->q));
   PetscCall(VecDestroy(&out->v));
   for (j = 0; j < out->ncf; j++) {
@@ -735,6 +737,7 @@ static PetscErrorCode SetUp(MechOutput out, const char filename[])
     PetscCheck(!clash, out->comm, PETSC_ERR_ARG_WRONG, "Invariant \"%s\" has the name of a /monitor dataset", name);
     PetscCall(PetscStrallocpy(name, &out->invname[j]));
   }
+  PetscCall(MechOutputRecordsSetUp(out));
   PetscFunctionReturn(0);
 }
 
@@ -909,6 +912,7 @@ static PetscErrorCode OutputRecord(MechOutput out, TS ts)
   PetscCall(TSMechGetSolution(ts, out->q, out->v));
   PetscCall(MechSystemComputeEnergy(out->sys, t, out->q, out->v, &ke, &pe));
   for (j = 0; j < ninv; j++) PetscCall(MechSystemComputeInvariant(out->sys, j, t, out->q, out->v, NULL, &out->invval[j]));
+  PetscCall(MechOutputRecordsRecord(out, t));
   PetscCall(TSGetSNESIterations(ts, &sits));
   PetscCall(TSGetKSPIterations(ts, &kits));
   if (out->rank == 0) {

@@ -84,6 +84,7 @@ PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput out)
     PetscCall(PetscSNPrintf(path, sizeof(path), "/monitor/%s", name));
     PetscCall(TruncateDataset(fileid, path, out->pending_nrec));
   }
+  PetscCall(MechOutputRecordsTruncate(out, fileid, out->pending_nrec));
   if (out->pending_nsnap >= 0) {
     PetscCall(TruncateDataset(fileid, "/fields/q", out->pending_nsnap));
     PetscCall(TruncateDataset(fileid, "/fields/v", out->pending_nsnap));
@@ -222,6 +223,8 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
     nrows = j ? PetscMin(nrows, rows) : rows;
   }
   if (monitor >= 0) PetscCallHDF5(H5Gclose, (monitor));
+  /* the system's per-step records (outputrecords.c) */
+  if (!problem[0]) PetscCall(MechOutputRecordsInspect(out, fileid, nrows, problem, plen));
   if (problem[0]) PetscFunctionReturn(0);
   if (nrows == 0) {
     PetscCall(PetscSNPrintf(problem, plen, "its /monitor is empty: the run continues from step %" PetscInt_FMT " and the steps before would be missing", step));

@@ -172,6 +172,9 @@ struct _n_MechOutput {
   PetscReal   lasttime;
   PetscInt    lastsnes, lastksp; /* the cumulative TS counters at the previous record */
 
+  /* the system's per-step records (MechSystemAddRecords(), outputrecords.c) */
+  struct _n_MechOutputRecords *records;
+
   /* /fields: snapshot times and steps (on every rank) */
   PetscInt   nsnap, maxsnap;
   PetscReal *snaptime;
@@ -191,6 +194,14 @@ PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput);
 PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[], char name[], size_t len);
 /* output.c: whether a continued file holds the text parameters of this run (problem "" if so) */
 PETSC_INTERN PetscErrorCode MechOutputCheckTextParameters(MechSystem, hid_t root, char problem[], size_t len);
+/* outputrecords.c: the system's per-step records in /monitor (set up, recorded, flushed, checked and cut back for a continuation, freed) */
+PETSC_INTERN PetscErrorCode MechOutputRecordsSetUp(MechOutput);
+PETSC_INTERN PetscErrorCode MechOutputRecordsRecord(MechOutput, PetscReal);
+PETSC_INTERN PetscErrorCode MechOutputRecordsFlush(MechOutput, PetscInt from, PetscInt n);
+PETSC_INTERN PetscErrorCode MechOutputRecordsInspect(MechOutput, hid_t, hsize_t, char[], size_t);
+PETSC_INTERN PetscErrorCode MechOutputRecordsTruncate(MechOutput, hid_t, PetscInt);
+PETSC_INTERN PetscErrorCode MechOutputRecordsFree(MechOutput);
+PETSC_INTERN PetscErrorCode MechOutputPathExists(hid_t, const char[], htri_t *);
 /* outputcontinue.c: a continued file opened for writing and cut back at its first write */
 PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput);
 /* outputguard.c: the new file opened under its temporary name path, the guarded writes (HDF5's

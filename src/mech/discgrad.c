@@ -87,7 +87,8 @@ static PetscErrorCode DiscGradCheck(MechSystem sys)
   const char *name = sys->modelname ? sys->modelname : "(unnamed)";
 
   PetscFunctionBegin;
-  PetscCheck(!sys->motion, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "Model %s: a discrete gradient with a prescribed motion of the fixed dofs is not supported (the energy is not conserved by the model)", name);
+  /* the model's own is between the states it is given, fixed dofs included; the generic one holds them at rest */
+  PetscCheck(!sys->motion || sys->discgrad, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "Model %s: the generic discrete gradient with a prescribed motion of the fixed dofs is not supported (it holds them at rest)", name);
   PetscCheck(!sys->nonsymwhy, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "Model %s has a non-conservative force (%s): it has no discrete gradient", name, sys->nonsymwhy);
   PetscCheck(sys->discgrad || sys->potential, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "Model %s has neither a discrete gradient nor a potential energy (MechSystemSetPotential()): no discrete gradient can be formed", name);
   PetscFunctionReturn(0);

@@ -48,6 +48,12 @@ struct _p_MechSystem {
   PetscBool                      discgradframe;
   /* ---- end of the discrete gradient ---- */
 
+  /* ---- what the reactions and the energy balance need of the model (reaction.c) and the
+     per-step records of the output (records.c) ---- */
+  struct _n_MechBalanceModel *balance;
+  struct _n_MechRecords      *records;
+  /* ---- end ---- */
+
   MechStateCheckFn statecheck; /* optional: which states the model can take */
   void            *statecheckctx;
 
@@ -120,6 +126,11 @@ struct _p_MechSystem {
   PetscReal   agreetimeout; /* how long a failing rank waits for the others (-mech_agree_timeout) */
 };
 
+/* frees what reaction.c and records.c keep (MechSystemDestroy()) */
+PETSC_INTERN PetscErrorCode MechSystemDestroyBalance_Private(MechSystem);
+PETSC_INTERN PetscErrorCode MechSystemDestroyRecords_Private(MechSystem);
+/* the model's discrete gradient, fixed rows not zeroed (the reactions of discgrad2; reaction.c) */
+PETSC_INTERN PetscErrorCode MechSystemComputeDiscreteGradientRaw_Private(MechSystem, PetscReal, Vec, Vec, Vec, Vec, PetscBool *);
 /* a model callback's error made collective: every rank raises the failing rank's error and message */
 PETSC_INTERN PetscErrorCode MechSystemAgree(MechSystem, PetscErrorCode, const char[]);
 

@@ -194,6 +194,7 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->scalework[0]));
   PetscCall(VecDestroy(&s->scalework[1]));
   PetscCall(VecDestroy(&s->scalework[2]));
+  PetscCall(MechSystemDestroyBalance_Private(s));
   if (s->appdestroy) PetscCall((*s->appdestroy)(s->appctx));
   if (s->agreecomm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&s->agreecomm));
   PetscCall(PetscHeaderDestroy(sys));

@@ -34,12 +34,60 @@ typedef struct {
   Vec               qm;      /* midpoint position, the stage of the preconditioning matrix */
   Vec               fbar, R; /* R: the SNES's residual vector, never a work vector (a matrix-free J keeps its base there) */
   Vec               dv;
+  Vec               xhat, dvp; /* a prescribed motion: the v+ that puts q+ at g(t + tau), g'(t + tau) - v (fixed entries) */
+  PetscReal         xhat_t, xhat_tau;
   DiscGrad2Jacobian jactype;
   PetscBool         mf;     /* the Jacobian in use is matrix-free */
   TSMechNewton      newton; /* options -ts_discgrad2_matrix_free, -ts_discgrad2_pc_definite, ... */
 } TS_DiscGrad2;
 
-/* q+ and the midpoint velocity of the candidate v+ (x) */
+/*
+  A prescribed motion g(t) of the fixed dofs: the step holds them at g(t) and g(t + tau), its ends
+  (the discrete gradient is then between the states the body takes), so their midpoint velocity is
+  (g(t + tau) - q)/tau and their unknown x^ = 2 (g(t + tau) - q)/tau - v; their inertia on the free
+  rows is M_fc (g'(t + tau) - v)_c / tau, the change of the velocities the step ends with: the energy
+  the motion feeds in is then exactly the work of the reactions (src/ts/balance.c). Once per step.
+*/
+static PetscErrorCode DiscGrad2PrescribedMotion(TS ts)
+{
+  TS_DiscGrad2 *dg  = (TS_DiscGrad2 *)ts->data;
+  PetscReal     tau = ts->time_step;
+
+  PetscFunctionBegin;
+  if (dg->xhat_t == ts->ptime && dg->xhat_tau == tau) PetscFunctionReturn(0);
+  PetscCall(VecCopy(dg->st.q0, dg->xhat));
+  PetscCall(MechSystemComputeFixedMotion(dg->st.sys, ts->ptime + tau, dg->xhat, dg->dvp, NULL));
+  PetscCall(VecAXPBYPCZ(dg->xhat, -2 / tau, -1, 2 / tau, dg->st.q0, dg->st.v0));
+  PetscCall(VecAXPY(dg->dvp, -1, dg->st.v0));
+  dg->xhat_t   = ts->ptime;
+  dg->xhat_tau = tau;
+  PetscFunctionReturn(0);
+}
+
+/* y = (u - w) / d on the fixed entries (fixed, the system's IS), the others kept */
+static PetscErrorCode DiscGrad2SetFixed(IS fixed, Vec y, Vec u, Vec w, PetscReal d)
+{
+  const PetscInt    *idx;
+  const PetscScalar *ua, *wa;
+  PetscScalar       *ya;
+  PetscInt           n, rstart;
+
+  PetscFunctionBegin;
+  PetscCall(ISGetLocalSize(fixed, &n));
+  PetscCall(ISGetIndices(fixed, &idx));
+  PetscCall(VecGetOwnershipRange(y, &rstart, NULL));
+  PetscCall(VecGetArrayRead(u, &ua));
+  PetscCall(VecGetArrayRead(w, &wa));
+  PetscCall(VecGetArray(y, &ya));
+  for (PetscInt k = 0; k < n; k++) ya[idx[k] - rstart] = (ua[idx[k] - rstart] - wa[idx[k] - rstart]) / d;
+  PetscCall(VecRestoreArray(y, &ya));
+  PetscCall(VecRestoreArrayRead(w, &wa));
+  PetscCall(VecRestoreArrayRead(u, &ua));
+  PetscCall(ISRestoreIndices(fixed, &idx));
+  PetscFunctionReturn(0);
+}
+
+/* q+ and the midpoint velocity of the candidate v+ (x); a prescribed motion's fixed dofs at its ends */
 static PetscErrorCode DiscGrad2StageVecs(TS ts, Vec x)
 {
   TS_DiscGrad2 *dg = (TS_DiscGrad2 *)ts->data;
@@ -47,6 +95,12 @@ static PetscErrorCode DiscGrad2StageVecs(TS ts, Vec x)
   PetscFunctionBegin;
   PetscCall(VecAXPBYPCZ(dg->vm, 0.5, 0.5, 0.0, dg->st.v0, x));
   PetscCall(VecWAXPY(dg->q1, ts->time_step, dg->vm, dg->st.q0));
+  if (dg->xhat) {
+    PetscCall(DiscGrad2PrescribedMotion(ts));
+    PetscCall(MechSystemComputeFixedMotion(dg->st.sys, ts->ptime + ts->time_step, dg->q1, NULL, NULL));
+    /* the fixed dofs' midpoint velocity (q+ - q)/tau, their q+ prescribed */
+    PetscCall(DiscGrad2SetFixed(dg->st.sys->fixed, dg->vm, dg->q1, dg->st.q0, ts->time_step));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -61,9 +115,17 @@ static PetscErrorCode SNESTSFormFunction_DiscGrad2(SNES snes, Vec x, Vec R, TS t
   PetscCall(DiscGrad2StageVecs(ts, x));
   PetscCall(MechSystemComputeDiscreteGradient(sys, ts->ptime + 0.5 * ts->time_step, dg->st.q0, dg->q1, dg->vm, dg->fbar));
   PetscCall(VecWAXPY(dg->dv, -1.0, dg->st.v0, x));
+  /* a prescribed motion: the fixed rows m (x - x^) vanish at x^ (the operator's decoupled rows) */
+  if (dg->xhat) PetscCall(DiscGrad2SetFixed(sys->fixed, dg->dv, x, dg->xhat, 1));
   if (sys->massdiag) PetscCall(VecPointwiseMult(R, sys->Mdiag, dg->dv));
   else PetscCall(MatMult(sys->Mfix, dg->dv, R));
   PetscCall(VecAXPY(R, ts->time_step, dg->fbar));
+  /* and their inertia on the free rows, M_fc (g'(t + tau) - v)_c */
+  if (dg->xhat && sys->Mcouple) {
+    PetscCall(MatMult(sys->Mcouple, dg->dvp, dg->fbar));
+    PetscCall(VecISSet(dg->fbar, sys->fixed, 0.0));
+    PetscCall(VecAXPY(R, 1.0, dg->fbar));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -169,6 +231,8 @@ static PetscErrorCode TSReset_DiscGrad2(TS ts)
   PetscCall(VecDestroy(&dg->fbar));
   PetscCall(VecDestroy(&dg->R));
   PetscCall(VecDestroy(&dg->dv));
+  PetscCall(VecDestroy(&dg->xhat));
+  PetscCall(VecDestroy(&dg->dvp));
   PetscFunctionReturn(0);
 }
 
@@ -193,7 +257,7 @@ static PetscErrorCode TSSetUp_DiscGrad2(TS ts)
   PetscCall(MechSystemSetUp(dg->st.sys));
   PetscCall(MechSystemGetModelName(dg->st.sys, &model));
   if (!model) model = "(unnamed)";
-  PetscCheck(!dg->st.sys->motion, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-ts_type discgrad2: model %s has a prescribed motion of its fixed dofs, which feeds energy in; not supported", model);
+  PetscCheck(!dg->st.sys->motion || dg->st.sys->discgrad, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-ts_type discgrad2: model %s has a prescribed motion of its fixed dofs but no discrete gradient of its own; not supported", model);
   PetscCheck(!dg->st.sys->nonsymwhy, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-ts_type discgrad2: model %s has a non-conservative force (%s), which has no discrete gradient", model, dg->st.sys->nonsymwhy);
   PetscCheck(dg->st.sys->discgrad || dg->st.sys->potential, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-ts_type discgrad2: model %s has neither a discrete gradient nor a potential energy", model);
   PetscCall(MechSystemGetDiscreteGradient(dg->st.sys, NULL, NULL, &exact));
@@ -204,6 +268,11 @@ static PetscErrorCode TSSetUp_DiscGrad2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &dg->fbar));
   PetscCall(VecDuplicate(ts->vec_sol, &dg->R));
   PetscCall(VecDuplicate(ts->vec_sol, &dg->dv));
+  if (dg->st.sys->motion && dg->st.sys->fixed) {
+    PetscCall(VecDuplicate(ts->vec_sol, &dg->xhat));
+    PetscCall(VecDuplicate(ts->vec_sol, &dg->dvp));
+    dg->xhat_t = PETSC_MIN_REAL;
+  }
   PetscCall(TSMechSetUpSNES(ts, dg->R));
   dg->mf = (dg->jactype == DISCGRAD2_JACOBIAN_MF || (dg->jactype == DISCGRAD2_JACOBIAN_AUTO && !exact)) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(TSMechNewtonSetMatrixFree(dg->newton, dg->mf, PETSC_DEFAULT));
@@ -340,10 +409,33 @@ static PetscErrorCode DiscGrad2Properties(TS ts, TSMechProperties *p)
   PetscFunctionReturn(0);
 }
 
-static const char *const     DiscGrad2Types[]        = {TSDISCGRAD2, NULL};
-static const char *const     DiscGrad2Descriptions[] = {"discrete gradient (energy-momentum) method: conserves the energy of conservative systems (order 2)", NULL};
-static const char *const     DiscGrad2Valued[]       = {"-ts_discgrad2_jacobian", TSMECH_NEWTON_VALUED_OPTIONS("ts_discgrad2_"), NULL};
-static const TSMechFamilyOps DiscGrad2Family         = {TSMECH_FAMILY_OTHER, DiscGrad2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, DiscGrad2Properties, NULL, NULL, DiscGrad2Descriptions, DiscGrad2Valued};
+static const char *const DiscGrad2Types[]        = {TSDISCGRAD2, NULL};
+static const char *const DiscGrad2Descriptions[] = {"discrete gradient (energy-momentum) method: conserves the energy of conservative systems (order 2)", NULL};
+static const char *const DiscGrad2Valued[]       = {"-ts_discgrad2_jacobian", TSMECH_NEWTON_VALUED_OPTIONS("ts_discgrad2_"), NULL};
+/*
+  The force of the last step (scheme.h): the discrete gradient between q and q+ at the midpoint
+  velocity and time, recomputed from the converged v+; a prescribed motion's inertia is M_fc times
+  the change of the velocities (DiscGrad2PrescribedMotion())
+*/
+static PetscErrorCode DiscGrad2StepEval(TS ts, TSMechStepEval *e)
+{
+  TS_DiscGrad2   *dg    = (TS_DiscGrad2 *)ts->data;
+  const PetscReal ptime = ts->ptime, dt = ts->time_step;
+
+  PetscFunctionBegin;
+  ts->ptime     = e->t0;
+  ts->time_step = e->tau;
+  PetscCall(DiscGrad2StageVecs(ts, dg->V));
+  ts->ptime     = ptime;
+  ts->time_step = dt;
+  PetscCall(TSMechStepEvalAt(e, 0, e->t0 + 0.5 * e->tau, 1, dg->q1, dg->vm));
+  e->discgrad         = PETSC_TRUE;
+  e->finitedifference = PETSC_TRUE;
+  e->exact            = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static const TSMechFamilyOps DiscGrad2Family = {TSMECH_FAMILY_OTHER, DiscGrad2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, DiscGrad2Properties, NULL, NULL, DiscGrad2Descriptions, DiscGrad2Valued, DiscGrad2StepEval};
 
 /* The family's table (scheme.h) and its type (tsimpl2.h, "Adding a TS type") */
 PetscErrorCode TSMechRegisterDiscGrad2(void)

@@ -1099,7 +1099,22 @@ static const char *const Gauss2Descriptions[] = {"Gauss-Legendre collocation in 
 /* the stage system's solver has the prefix gauss2_ (TSSetUp_Gauss2()) */
 static const char *const Gauss2Valued[] = {"-ts_gauss2_stages", "-ts_gauss2_direct_max", "-gauss2_ksp_type", "-gauss2_ksp_rtol", "-gauss2_ksp_atol", "-gauss2_ksp_max_it", "-gauss2_pc_type", TSMECH_NEWTON_VALUED_OPTIONS("ts_gauss2_"), NULL};
 
-static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyTypes, PETSC_FALSE, Gauss2SchemeDeclare, Gauss2SchemeGet, Gauss2SchemeSet, Gauss2SchemeCheck, Gauss2Properties, NULL, NULL, Gauss2Descriptions, Gauss2Valued};
+/* The force evaluations of the last step (scheme.h): its stages from the converged increments, sum_i b_i f(t + c_i tau, Q_i, V_i) */
+static PetscErrorCode Gauss2StepEval(TS ts, TSMechStepEval *e)
+{
+  TS_Gauss2      *gs = (TS_Gauss2 *)ts->data;
+  const PetscReal dt = ts->time_step;
+
+  PetscFunctionBegin;
+  ts->time_step = e->tau;
+  PetscCall(Gauss2StageStates(ts, gs->X));
+  ts->time_step = dt;
+  for (PetscInt i = 0; i < gs->s; i++) PetscCall(TSMechStepEvalAt(e, i, e->t0 + gs->c[i] * e->tau, gs->b[i], gs->Q[i], gs->V[i]));
+  e->exact = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyTypes, PETSC_FALSE, Gauss2SchemeDeclare, Gauss2SchemeGet, Gauss2SchemeSet, Gauss2SchemeCheck, Gauss2Properties, NULL, NULL, Gauss2Descriptions, Gauss2Valued, Gauss2StepEval};
 
 /*MC
   TSGAUSS2 - "gauss2": Gauss-Legendre collocation for M q'' + f(t, q, q') = 0 in velocity form

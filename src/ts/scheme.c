@@ -177,9 +177,9 @@ static const char *const ThetaValued[]    = {"-ts_theta_theta", NULL};
 static const char *const Alpha2Valued[]   = {"-ts_alpha_radius", "-ts_alpha_alpha_m", "-ts_alpha_alpha_f", "-ts_alpha_gamma", "-ts_alpha_beta", NULL};
 static const char *const ExplicitValued[] = {"-ts_rk_type", "-ts_ssp_type", "-ts_ssp_nstages", NULL};
 
-static const TSMechFamilyOps FamilyTheta    = {TSMECH_FAMILY_THETA, ThetaTypes, PETSC_FALSE, ThetaDeclare, ThetaGet, ThetaSet, ThetaCheck, ThetaProperties, NULL, NULL, NULL, ThetaValued};
-static const TSMechFamilyOps FamilyAlpha2   = {TSMECH_FAMILY_ALPHA2, Alpha2Types, PETSC_FALSE, Alpha2Declare, Alpha2Get, Alpha2Set, Alpha2Check, Alpha2Properties, NULL, NULL, NULL, Alpha2Valued};
-static const TSMechFamilyOps FamilyExplicit = {TSMECH_FAMILY_OTHER, ExplicitTypes, PETSC_FALSE, NULL, NULL, NULL, NULL, ExplicitProperties, NULL, NULL, NULL, ExplicitValued};
+static const TSMechFamilyOps FamilyTheta    = {TSMECH_FAMILY_THETA, ThetaTypes, PETSC_FALSE, ThetaDeclare, ThetaGet, ThetaSet, ThetaCheck, ThetaProperties, NULL, NULL, NULL, ThetaValued, TSMechStepEvalTheta};
+static const TSMechFamilyOps FamilyAlpha2   = {TSMECH_FAMILY_ALPHA2, Alpha2Types, PETSC_FALSE, Alpha2Declare, Alpha2Get, Alpha2Set, Alpha2Check, Alpha2Properties, NULL, NULL, NULL, Alpha2Valued, TSMechStepEvalAlpha2};
+static const TSMechFamilyOps FamilyExplicit = {TSMECH_FAMILY_OTHER, ExplicitTypes, PETSC_FALSE, NULL, NULL, NULL, NULL, ExplicitProperties, NULL, NULL, NULL, ExplicitValued, TSMechStepEvalExplicit};
 
 /*
   The registry of families: PETSc's, then those TSMechInitializePackage() registers (each tsmech
@@ -479,6 +479,27 @@ static PetscErrorCode TypeOps(const char type[], const TSMechFamilyOps **ops)
     PetscCall(InList(type ? type : "", Families[f]->types, &flg));
     if (flg) *ops = Families[f];
   }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The evaluations of f the last step of ts combined (TSMechStepEval, scheme.h): its family's, or,
+  for a type that does not tell, the end of the step, marked not exact
+*/
+PetscErrorCode TSMechSchemeStepEval(TS ts, TSMechStepEval *e)
+{
+  const TSMechFamilyOps *ops;
+  TSType                 type;
+
+  PetscFunctionBegin;
+  e->n                = 0;
+  e->discgrad         = PETSC_FALSE;
+  e->finitedifference = PETSC_FALSE;
+  e->exact            = PETSC_FALSE;
+  PetscCall(TSGetType(ts, &type));
+  PetscCall(TypeOps(type, &ops));
+  if (ops && ops->stepeval) PetscCall((*ops->stepeval)(ts, e));
+  if (!e->n) PetscCall(TSMechStepEvalAt(e, 0, e->t0 + e->tau, 1, e->q1, e->v1));
   PetscFunctionReturn(0);
 }
 

@@ -67,7 +67,28 @@ typedef struct {
   - valued: its options that take a value, with their "-", NULL-terminated (NULL: none): the
     driver refuses them given without one (TSMechGetValuedOptions()), since PETSc then keeps the
     default silently.
+  - stepeval: the force evaluations the last step combined (TSMechStepEval above), NULL if not known.
 */
+/*
+  The force evaluations a step combined, for its reactions and energy balance (src/ts/balance.c): on
+  the free rows a converged step satisfies M (v1 - v0) = -tau f with f = sum_i w_i f(t_i, q_i, v_i)
+  (or, discgrad, f = the discrete gradient between q0 and q[0] at v[0], t[0]). The caller sets the
+  step (t0, tau, q0, v0, q1, v1) and gives the work vectors q[], v[]; the type's stepeval fills the
+  rest from what its solve used (tsmech's types recompute their stages from the converged unknowns,
+  bitwise as the solve had them; PETSc's from the step's ends). finitedifference: the prescribed
+  motion's inertia on the free rows was M_fc (v1 - v0)_c / tau (else the prescribed acceleration at
+  the t_i); exact: the balance holds to the solver's residual (else the evaluation is an estimate).
+*/
+#define TSMECH_STEP_MAXEVAL 3
+typedef struct {
+  PetscReal t0, tau;
+  Vec       q0, v0, q1, v1;
+  PetscInt  n;
+  PetscReal t[TSMECH_STEP_MAXEVAL], w[TSMECH_STEP_MAXEVAL];
+  Vec       q[TSMECH_STEP_MAXEVAL], v[TSMECH_STEP_MAXEVAL];
+  PetscBool discgrad, finitedifference, exact;
+} TSMechStepEval;
+
 typedef struct {
   PetscInt           family;
   const char *const *types; /* NULL-terminated */
@@ -79,8 +100,9 @@ typedef struct {
   PetscErrorCode (*properties)(TS, TSMechProperties *);
   PetscErrorCode (*savehistory)(TS, Vec vprev, PetscBool *has);
   PetscErrorCode (*loadhistory)(TS, Vec vprev);
-  const char *const *descriptions; /* NULL-terminated, as many as types */
-  const char *const *valued;       /* NULL-terminated, or NULL */
+  const char *const *descriptions;                  /* NULL-terminated, as many as types */
+  const char *const *valued;                        /* NULL-terminated, or NULL */
+  PetscErrorCode (*stepeval)(TS, TSMechStepEval *); /* NULL: the end of the step stands in (not exact) */
 } TSMechFamilyOps;
 
 PETSC_INTERN PetscErrorCode TSMechSchemeRegister(const TSMechFamilyOps *);
@@ -103,5 +125,12 @@ PETSC_INTERN PetscErrorCode TSMechSchemeCheck(const TSMechScheme *, char problem
 PETSC_INTERN PetscErrorCode TSMechSchemeDiff(const TSMechScheme *a, const TSMechScheme *b, char msg[], size_t len);
 PETSC_INTERN PetscErrorCode TSMechSchemeRestartsExactly(TS, PetscBool fixedstep, PetscBool *);
 PETSC_INTERN PetscBool      TSMechSchemeIsParameterName(const char name[]);
+/* The evaluations of the last step (the family's stepeval, else the step's end; stepeval.c has PETSc's) */
+PETSC_INTERN PetscErrorCode TSMechSchemeStepEval(TS, TSMechStepEval *);
+PETSC_INTERN PetscErrorCode TSMechStepEvalTheta(TS, TSMechStepEval *);
+PETSC_INTERN PetscErrorCode TSMechStepEvalAlpha2(TS, TSMechStepEval *);
+PETSC_INTERN PetscErrorCode TSMechStepEvalExplicit(TS, TSMechStepEval *);
+PETSC_INTERN PetscErrorCode TSMechStepEvalAt(TSMechStepEval *, PetscInt i, PetscReal t, PetscReal w, Vec q, Vec v);
+PETSC_INTERN PetscErrorCode TSMechStepEvalBetween(TSMechStepEval *, PetscInt i, PetscReal c, PetscReal t, PetscReal w);
 
 #endif

@@ -123,7 +123,18 @@ static const char *const SymEuler2Types[] = {TSSYMEULER2, NULL};
 static const char *const SymEuler2Descriptions[] = {"symplectic Euler, explicit: one mass solve per step (order 1)", NULL};
 
 /* its options that take a value are the mass solve's (-mass_ksp_type, -mass_pc_type), every explicit type's */
-static const TSMechFamilyOps SymEuler2Family = {TSMECH_FAMILY_OTHER, SymEuler2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, SymEuler2Properties, NULL, NULL, SymEuler2Descriptions, NULL};
+/* The force evaluation of the last step (scheme.h): f(t, q, v) at its start */
+static PetscErrorCode SymEuler2StepEval(TS ts, TSMechStepEval *e)
+{
+  TS_SymEuler2 *se = (TS_SymEuler2 *)ts->data;
+
+  PetscFunctionBegin;
+  PetscCall(TSMechStepEvalAt(e, 0, e->t0, 1, se->st.q0, se->st.v0));
+  e->exact = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static const TSMechFamilyOps SymEuler2Family = {TSMECH_FAMILY_OTHER, SymEuler2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, SymEuler2Properties, NULL, NULL, SymEuler2Descriptions, NULL, SymEuler2StepEval};
 
 /*MC
   TSSYMEULER2 - "symeuler2": symplectic Euler for M q'' + f(t, q, q') = 0 (docs/schemes.md §5;

@@ -917,7 +917,39 @@ static PetscErrorCode Theta2Properties(TS ts, TSMechProperties *p)
 static const char *const Theta2Descriptions[] = {"theta method in velocity form, theta from -ts_theta_theta (order 2 at 1/2, else 1)", "implicit Euler (theta2 at theta = 1)", "trapezoidal rule in f (theta2 at theta = 1/2, endpoint form)", "implicit midpoint rule, symplectic (theta2 at theta = 1/2, one-leg form)", "explicit Euler (theta2 at theta = 0): one mass solve per step", NULL};
 static const char *const Theta2Valued[]       = {"-ts_theta_theta", "-ts_theta_linearized_guess", TSMECH_NEWTON_VALUED_OPTIONS("ts_theta_"), NULL};
 
-static const TSMechFamilyOps Theta2Family = {TSMECH_FAMILY_THETA2, Theta2FamilyTypes, PETSC_TRUE, Theta2SchemeDeclare, Theta2SchemeGet, Theta2SchemeSet, Theta2SchemeCheck, Theta2Properties, TSTheta2GetPreviousVelocity_Theta2, TSTheta2SetPreviousVelocity_Theta2, Theta2Descriptions, Theta2Valued};
+/*
+  The force evaluations of the last step (scheme.h, for its reactions and energy balance): its stage
+  recomputed from the converged v+ with the step's time and size, as the solve had it: one-leg
+  f(t + theta tau, q_theta, v_theta); endpoint (1 - theta) f(t, q, v) + theta f(t + tau, q+, v+);
+  explicit Euler f(t, q, v). The linearized mode linearized f at the start of the step: for a
+  linear f that is f(t, q_theta, v_theta) at the start's time t (exact only for linear problems).
+*/
+static PetscErrorCode Theta2StepEval(TS ts, TSMechStepEval *e)
+{
+  TS_Theta2      *th    = (TS_Theta2 *)ts->data;
+  const PetscReal ptime = ts->ptime, dt = ts->time_step, theta = th->Theta;
+
+  PetscFunctionBegin;
+  e->exact = !th->linearized || ts->problem_type == TS_LINEAR ? PETSC_TRUE : PETSC_FALSE;
+  if (th->linearized && theta > 0) {
+    PetscCall(TSMechStepEvalBetween(e, 0, theta, e->t0, 1));
+    PetscFunctionReturn(0);
+  }
+  if (theta == 0) {
+    PetscCall(TSMechStepEvalAt(e, 0, e->t0, 1, th->st.q0, th->st.v0));
+    PetscFunctionReturn(0);
+  }
+  ts->ptime     = e->t0;
+  ts->time_step = e->tau;
+  PetscCall(Theta2StageVecs(ts, th->V));
+  ts->ptime     = ptime;
+  ts->time_step = dt;
+  if (th->endpoint && theta < 1) PetscCall(TSMechStepEvalAt(e, 0, e->t0, 1 - theta, th->st.q0, th->st.v0));
+  PetscCall(TSMechStepEvalAt(e, th->endpoint && theta < 1 ? 1 : 0, e->t0 + (th->endpoint ? 1 : theta) * e->tau, th->endpoint ? theta : 1, th->qs, th->vs));
+  PetscFunctionReturn(0);
+}
+
+static const TSMechFamilyOps Theta2Family = {TSMECH_FAMILY_THETA2, Theta2FamilyTypes, PETSC_TRUE, Theta2SchemeDeclare, Theta2SchemeGet, Theta2SchemeSet, Theta2SchemeCheck, Theta2Properties, TSTheta2GetPreviousVelocity_Theta2, TSTheta2SetPreviousVelocity_Theta2, Theta2Descriptions, Theta2Valued, Theta2StepEval};
 
 /*MC
   TSTHETA2 - "theta2": the theta method for M q'' + f(t, q, q') = 0 in velocity form.

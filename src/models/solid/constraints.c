@@ -28,6 +28,8 @@ typedef struct {
   PetscInt         comps; /* bit c: component c is held */
   PetscReal        u[3];
   MechTimeFunction tf;
+  PetscReal        about[3]; /* the point its reaction's moment is taken about (hasabout), else its nodes' centroid */
+  PetscBool        hasabout;
 } SolidBC;
 
 /* The constraints of a solid: for each held local dof, which constraint holds it */
@@ -46,60 +48,6 @@ static const char *const SolidAxes = "xyz";
 
 static PetscErrorCode SolidMotion(MechSystem, PetscReal, Vec, Vec, Vec, void *);
 
-/* Parses "x=1.5" (axis 0..2 and value), "all" (axis -1) or "box" (axis 3); false if none */
-static PetscBool ParseWhere(const char w[], PetscInt *axis, PetscReal *value)
-{
-  char *end;
-
-  if (!strcmp(w, "all")) {
-    *axis = -1;
-    return PETSC_TRUE;
-  }
-  if (!strcmp(w, "box")) {
-    *axis = 3;
-    return PETSC_TRUE;
-  }
-  *axis = -2;
-  for (PetscInt a = 0; a < 3; a++)
-    if ((w[0] == SolidAxes[a] || w[0] == SolidAxes[a] - 'a' + 'A') && w[1] == '=') *axis = a;
-  if (*axis < 0) return PETSC_FALSE;
-  *value = strtod(w + 2, &end);
-  return end != w + 2 && !*end && !PetscIsInfOrNanReal(*value) ? PETSC_TRUE : PETSC_FALSE;
-}
-
-/*
-  Marks (mark[i] = 1) the owned vertices on the plane axis = value (within 1e-3 of the smallest
-  cell size), all (axis -1), or those on the six planes of the mesh's bounding box (axis 3: the
-  whole surface of a box, which one constraint then clamps); returns how many over all ranks
-*/
-static PetscErrorCode MarkWhere(Vec X, PetscInt axis, PetscReal value, PetscReal hmin, PetscInt mark[], PetscInt *count)
-{
-  const PetscScalar *x;
-  PetscInt           n, k = 0;
-  PetscReal          lo[3], hi[3];
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(X, &n));
-  for (PetscInt d = 0; d < 3 && axis == 3; d++) {
-    PetscCall(VecStrideMin(X, d, NULL, &lo[d]));
-    PetscCall(VecStrideMax(X, d, NULL, &hi[d]));
-  }
-  PetscCall(VecGetArrayRead(X, &x));
-  for (PetscInt i = 0; i < n; i += 3) {
-    PetscBool on = axis == 3 ? PETSC_FALSE : (axis < 0 || PetscAbsReal(x[i + axis] - value) <= 1e-3 * hmin);
-
-    for (PetscInt d = 0; d < 3 && axis == 3; d++)
-      if (PetscAbsReal(x[i + d] - lo[d]) <= 1e-3 * hmin || PetscAbsReal(x[i + d] - hi[d]) <= 1e-3 * hmin) on = PETSC_TRUE;
-    if (on) {
-      mark[i / 3] = 1;
-      k++;
-    }
-  }
-  PetscCall(VecRestoreArrayRead(X, &x));
-  PetscCall(MPIU_Allreduce(&k, count, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)X)));
-  PetscFunctionReturn(0);
-}
-
 /* The components of "xz" as a bit set; 0 if the text is not a non-empty set of x, y, z */
 static PetscInt ParseComponents(const char c[])
 {
@@ -115,62 +63,117 @@ static PetscInt ParseComponents(const char c[])
   return bits;
 }
 
-/* One constraint's options (-solid_bc_NAME_...) and the vertices it selects (mark, owned) */
+/* One constraint's options (-solid_bc_NAME_...) and the nodes it selects (mark, owned; select.c) */
 static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscReal hmin, const char what[], SolidBC *bc, PetscInt mark[])
 {
-  MPI_Comm  comm = PetscObjectComm((PetscObject)s->dm);
-  char      opt[5][128], label[256] = "", group[256] = "", where[64] = "", comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant";
-  PetscInt  value = 1, count = 0, axis = 0;
-  PetscReal pv = 0;
-  PetscBool setlabel, setvalue, setgroup, setwhere, setu;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)s->dm);
+  char           opt[4][128], prefix[96], comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant", title[160];
+  PetscInt       count = 0, ngiven, axis;
+  PetscReal      pv;
+  PetscBool      setu;
+  SolidSelection sel;
 
   PetscFunctionBegin;
   for (const char *p = name; *p; p++) PetscCheck(isalnum((unsigned char)*p) || *p == '_', comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: a constraint's name may hold letters, digits and _ only", name);
   PetscCall(PetscStrncpy(bc->name, name, sizeof(bc->name)));
   bc->u[0] = bc->u[1] = bc->u[2] = 0;
-  PetscOptionsBegin(comm, NULL, "Solid constraint", "MechSystem");
-  PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-solid_bc_%s_label", name));
-  PetscCall(MechOptionsString(opt[0], "Constraint: the mesh label of its points", "MechCreateSolid", label, label, sizeof(label), &setlabel));
-  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_value", name));
-  PetscCall(MechOptionsInt(opt[1], "Constraint: the label's value", "MechCreateSolid", value, &value, &setvalue));
-  PetscCall(PetscSNPrintf(opt[2], sizeof(opt[2]), "-solid_bc_%s_group", name));
-  PetscCall(MechOptionsString(opt[2], "Constraint: a Gmsh physical group by name", "MechCreateSolid", group, group, sizeof(group), &setgroup));
-  PetscCall(PetscSNPrintf(opt[3], sizeof(opt[3]), "-solid_bc_%s_where", name));
-  PetscCall(MechOptionsString(opt[3], "Constraint: the vertices on a coordinate plane (x=0), all, or box (on the mesh's bounding box)", "MechCreateSolid", where, where, sizeof(where), &setwhere));
-  PetscCall(PetscSNPrintf(opt[4], sizeof(opt[4]), "-solid_bc_%s_components", name));
-  PetscCall(MechOptionsString(opt[4], "Constraint: the components held (x, y, z)", "MechCreateSolid", comps, comps, sizeof(comps), NULL));
-  PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-solid_bc_%s_u", name));
-  PetscCall(MechOptionsRealList(opt[0], "Constraint: the prescribed displacement u (times phi(t))", "MechCreateSolid", bc->u, 3, &setu));
-  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_time", name));
-  PetscCall(MechOptionsString(opt[1], "Constraint: the time function phi of u: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", timef, timef, sizeof(timef), NULL));
+  PetscCall(PetscSNPrintf(title, sizeof(title), "The constraint %s of the solid", name));
+  PetscOptionsBegin(comm, NULL, title, "MechSystem");
+  PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-solid_bc_%s_components", name));
+  PetscCall(MechOptionsString(opt[0], "Constraint: the components held (x, y, z)", "MechCreateSolid", comps, comps, sizeof(comps), NULL));
+  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_u", name));
+  PetscCall(MechOptionsRealList(opt[1], "Constraint: the prescribed displacement u (times phi(t))", "MechCreateSolid", bc->u, 3, &setu));
+  PetscCall(PetscSNPrintf(opt[2], sizeof(opt[2]), "-solid_bc_%s_time", name));
+  PetscCall(MechOptionsString(opt[2], "Constraint: the time function phi of u: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", timef, timef, sizeof(timef), NULL));
+  PetscCall(PetscSNPrintf(opt[3], sizeof(opt[3]), "-solid_bc_%s_moment_about", name));
+  PetscCall(MechOptionsRealList(opt[3], "Constraint: the point its reaction's moment is taken about (default: the centroid of its nodes)", "MechCreateSolid", bc->about, 3, &bc->hasabout));
   PetscOptionsEnd();
-  PetscCheck((setlabel ? 1 : 0) + (setgroup ? 1 : 0) + (setwhere ? 1 : 0) == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: give exactly one of -solid_bc_%s_label, -solid_bc_%s_group and -solid_bc_%s_where", name, name, name, name);
-  PetscCheck(!setvalue || setlabel, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_value: goes with -solid_bc_%s_label", name, name);
   bc->comps = ParseComponents(comps);
   PetscCheck(bc->comps, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_components %s: give the components held as letters among x, y, z (e.g. z, xy, xyz), each once", name, comps);
-  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-solid_bc_%s_time", name));
-  PetscCall(MechTimeFunctionCreate(comm, timef, opt[1], &bc->tf));
-  if (setwhere) {
-    PetscCheck(ParseWhere(where, &axis, &pv), comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, all or box", name, where);
-    PetscCall(MarkWhere(X, axis, pv, hmin, mark, &count));
-    PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: no vertex of %s lies on the plane %c = %g", name, where, what, SolidAxes[axis < 0 ? 0 : axis], (double)pv);
-  } else {
-    const char *lname = label;
+  PetscCall(MechTimeFunctionCreate(comm, timef, opt[2], &bc->tf));
+  /* the nodes: by label, Gmsh group or where-conditions (select.c) */
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-solid_bc_%s", name));
+  PetscCall(SolidSelectionFromOptions(s, prefix, what, 1e-3 * hmin, &ngiven, &sel));
+  PetscCheck(ngiven == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: give exactly one of -solid_bc_%s_label, -solid_bc_%s_group and -solid_bc_%s_where", name, name, name, name);
+  PetscCall(SolidSelectNodes(s, &sel, X, mark, &count));
+  if (!count && SolidSelectionIsPlane(&sel, &axis, &pv)) {
+    PetscCall(SolidSelectionDestroy(&sel));
+    SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: no vertex of %s lies on the plane %c = %g", sel.text, what, "xyz"[axis], (double)pv);
+  }
+  PetscCall(SolidSelectionDestroy(&sel));
+  PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "%s: no vertex of %s %s", sel.text, what, sel.kind == SOLID_SELECT_LABEL ? "carries it" : "satisfies it");
+  PetscFunctionReturn(0);
+}
 
-    if (setgroup) {
-      PetscBool found;
+/*
+  The constraints as the system's groups of fixed dofs, whose reactions are told apart (reaction.c):
+  each named, its moment taken about -solid_bc_NAME_moment_about or the centroid of its nodes in the
+  reference configuration (X, the global vector of reference positions). Collective.
+*/
+static PetscErrorCode SetGroups(SolidConstraints c, MechSystem sys, Vec X)
+{
+  const PetscScalar *x;
+  const char       **names;
+  PetscReal         *sum, *about;
+  PetscBool         *has;
+  PetscInt           rstart, last = -1, lastb = -1;
 
-      PetscCall(SolidMeshGetPhysicalGroup(s->dm, group, &lname, &value, &found));
-      PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_group %s: %s has no Gmsh physical group of that name", name, group, what);
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(c->nbc, &names));
+  PetscCall(PetscCalloc1(4 * c->nbc, &sum));
+  PetscCall(PetscMalloc1(3 * c->nbc, &about));
+  PetscCall(PetscMalloc1(c->nbc, &has));
+  PetscCall(VecGetOwnershipRange(X, &rstart, NULL));
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt k = 0; k < c->n; k++) {
+    const PetscInt node = (c->idx[k] - rstart) / 3, b = c->which[k];
+
+    if (node == last && b == lastb) continue;
+    last  = node;
+    lastb = b;
+    for (PetscInt i = 0; i < 3; i++) sum[4 * b + i] += PetscRealPart(x[3 * node + i]);
+    sum[4 * b + 3] += 1;
+  }
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, sum, 4 * c->nbc, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)X)));
+  for (PetscInt b = 0; b < c->nbc; b++) {
+    names[b] = c->bc[b].name;
+    has[b]   = PETSC_TRUE;
+    for (PetscInt i = 0; i < 3; i++) about[3 * b + i] = c->bc[b].hasabout ? c->bc[b].about[i] : (sum[4 * b + 3] > 0 ? sum[4 * b + i] / sum[4 * b + 3] : 0);
+  }
+  PetscCall(MechSystemSetFixedGroups(sys, c->nbc, names, c->which, about, has));
+  PetscCall(PetscFree(names));
+  PetscCall(PetscFree(sum));
+  PetscCall(PetscFree(about));
+  PetscCall(PetscFree(has));
+  PetscFunctionReturn(0);
+}
+
+/*
+  What a restart must match: the held vertices (as before named constraints), and with -solid_bc
+  (nall >= 0, the constrained dofs) each named constraint's components, u and time function (a
+  checksum of its description, a table's with its contents); hasfix: the first is the shorthands'
+*/
+static PetscErrorCode RecordConstraints(SolidConstraints c, MechSystem sys, PetscInt nvtx, PetscInt nall, PetscBool hasfix)
+{
+  PetscFunctionBegin;
+  PetscCall(MechSystemAddParameter(sys, "fixed_vertices", (PetscReal)nvtx));
+  if (nall < 0) PetscFunctionReturn(0);
+  PetscCall(MechSystemAddParameter(sys, "constrained_dofs", (PetscReal)nall));
+  for (PetscInt b = hasfix ? 1 : 0; b < c->nbc; b++) {
+    const SolidBC *bc = &c->bc[b];
+    char           pname[128];
+    PetscReal      sum;
+
+    PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_components", bc->name));
+    PetscCall(MechSystemAddParameter(sys, pname, (PetscReal)bc->comps));
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_u%c", bc->name, SolidAxes[k]));
+      PetscCall(MechSystemAddParameter(sys, pname, bc->u[k]));
     }
-    {
-      DMLabel l;
-
-      PetscCall(DMGetLabel(s->dm, lname, &l));
-      PetscCheck(l, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_label %s: %s has no such label", name, lname, what);
-    }
-    PetscCall(SolidMarkLabel(s, lname, value, mark, &count));
-    PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_%s %s%s%" PetscInt_FMT ": no vertex of %s carries it", name, setgroup ? "group" : "label", setgroup ? group : label, setgroup ? " (value " : " value ", value, what);
+    PetscCall(MechTimeFunctionGetChecksum(bc->tf, &sum));
+    PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_time", bc->name));
+    PetscCall(MechSystemAddParameter(sys, pname, sum));
   }
   PetscFunctionReturn(0);
 }
@@ -218,8 +221,14 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     bc->comps = 7;
     PetscCall(MechTimeFunctionCreate(comm, "constant", "-solid_fix", &bc->tf));
     if (fix[0]) {
-      PetscCheck(ParseWhere(fix, &axis, &pv) && axis >= 0 && axis < 3, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
-      PetscCall(MarkWhere(q, axis, pv, hmin, mark, &count));
+      SolidSelection sel;
+
+      PetscCheck(SolidSelectionParsePlane(fix, &axis, &pv), comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
+      PetscCall(PetscMemzero(&sel, sizeof(sel)));
+      sel.tol = 1e-3 * hmin;
+      PetscCall(SolidSelectionParseWhere(comm, "-solid_fix", fix, &sel));
+      PetscCall(SolidSelectNodes(s, &sel, q, mark, &count));
+      PetscCall(SolidSelectionDestroy(&sel));
       PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: no vertex of %s lies on the plane %c = %g", fix, what, SolidAxes[axis], (double)pv);
     } else {
       DMLabel l;
@@ -305,30 +314,11 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     PetscCall(MechSystemSetFixed(sys, fixed, NULL));
     PetscCall(ISDestroy(&fixed));
     if (c->moving) PetscCall(MechSystemSetFixedMotion(sys, SolidMotion, c));
+    PetscCall(SetGroups(c, sys, q));
   }
-  /* what a restart must match: the held vertices (as before), and each named constraint */
+  /* what a restart must match */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nvtx, 1, MPIU_INT, MPI_SUM, comm));
-  PetscCall(MechSystemAddParameter(sys, "fixed_vertices", (PetscReal)nvtx));
-  if (setlist) {
-    PetscCall(MechSystemAddParameter(sys, "constrained_dofs", (PetscReal)nall));
-    for (PetscInt b = 0; b < c->nbc; b++) {
-      const SolidBC *bc = &c->bc[b];
-      char           pname[128];
-      PetscReal      sum;
-
-      if (!strcmp(bc->name, "fix") && b == 0 && (fix[0] || setflabel)) continue;
-      PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_components", bc->name));
-      PetscCall(MechSystemAddParameter(sys, pname, (PetscReal)bc->comps));
-      for (PetscInt k = 0; k < 3; k++) {
-        PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_u%c", bc->name, SolidAxes[k]));
-        PetscCall(MechSystemAddParameter(sys, pname, bc->u[k]));
-      }
-      /* the time function as a checksum of its description (a table's with its contents') */
-      PetscCall(MechTimeFunctionGetChecksum(bc->tf, &sum));
-      PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_time", bc->name));
-      PetscCall(MechSystemAddParameter(sys, pname, sum));
-    }
-  }
+  PetscCall(RecordConstraints(c, sys, nvtx, setlist ? nall : -1, fix[0] || setflabel ? PETSC_TRUE : PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 

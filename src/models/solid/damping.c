@@ -79,7 +79,7 @@ static PetscErrorCode ModeFrequencies(MechSystem sy, const PetscInt modes[2], Pe
 
 .seealso: `MechCreateSolid()`, `MechModesCompute()`
 M*/
-PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy, PetscBool setrayleigh, Mat J)
+PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy, Mat J)
 {
   MPI_Comm  comm    = PetscObjectComm((PetscObject)sy);
   PetscReal zeta[2] = {0, 0}, freq[2] = {0, 0}, w[2], alpha, beta;
@@ -96,7 +96,7 @@ PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy, PetscBool setray
   PetscCheck(setz, comm, PETSC_ERR_ARG_WRONG, "%s: needs -solid_damping_ratio", setm ? "-solid_damping_modes" : "-solid_damping_frequencies");
   PetscCheck(nz == 1 || nz == 2, comm, PETSC_ERR_ARG_SIZ, "-solid_damping_ratio: needs one ratio or two comma-separated ones");
   if (nz == 1) zeta[1] = zeta[0];
-  PetscCheck(!setrayleigh, comm, PETSC_ERR_ARG_INCOMP, "-solid_damping_ratio and -solid_rayleigh: give the damping either as ratios or as alpha,beta, not both");
+  for (PetscInt r = 0; r < s->nreg; r++) PetscCheck(s->reg[r].alpha == 0 && s->reg[r].beta == 0, comm, PETSC_ERR_ARG_INCOMP, "-solid_damping_ratio and %s%s%s: give the damping either as ratios or as alpha,beta, not both", r ? "-solid_region_" : "-solid_rayleigh", r ? s->reg[r].name : "", r ? "_rayleigh" : "");
   PetscCheck(setm || setf, comm, PETSC_ERR_ARG_WRONG, "-solid_damping_ratio: needs the two modes (-solid_damping_modes i,j) or frequencies (-solid_damping_frequencies f1,f2) it applies to");
   PetscCheck(!(setm && setf), comm, PETSC_ERR_ARG_INCOMP, "-solid_damping_modes and -solid_damping_frequencies: give the modes or the frequencies, not both");
   for (PetscInt k = 0; k < 2; k++) PetscCheck(zeta[k] >= 0 && zeta[k] < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_damping_ratio %g: a ratio must be at least 0 and below 1", (double)zeta[k]);
@@ -113,6 +113,11 @@ PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy, PetscBool setray
   PetscCheck(alpha >= 0 && beta >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_damping_ratio %g,%g at %g and %g Hz gives alpha = %g, beta = %g: a negative coefficient would leave some modes undamped or amplified", (double)zeta[0], (double)zeta[1], (double)(w[0] / (2 * PETSC_PI)), (double)(w[1] / (2 * PETSC_PI)), (double)alpha, (double)beta);
   s->alpha = Round10(alpha);
   s->beta  = Round10(beta);
+  /* one pair for the whole body: every region's, so that the kernels that read a region's see it */
+  for (PetscInt r = 0; r < s->nreg; r++) {
+    s->reg[r].alpha = s->alpha;
+    s->reg[r].beta  = s->beta;
+  }
   PetscCall(PetscInfo(sy, "Rayleigh damping from ratios %g, %g at %g, %g Hz: alpha = %g, beta = %g\n", (double)zeta[0], (double)zeta[1], (double)(w[0] / (2 * PETSC_PI)), (double)(w[1] / (2 * PETSC_PI)), (double)s->alpha, (double)s->beta));
   if (s->beta != 0) {
     PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));

@@ -29,10 +29,12 @@ static PetscErrorCode SolidDiscreteGradient(MechSystem sys, PetscReal t, Vec q0,
   PetscCall(VecZeroEntries(fl));
   PetscCall(VecGetArray(fl, &y));
   for (PetscInt c = 0; c < s->ncells; c++) {
+    const SolidRegion *r = SolidCellRegion(s, c);
+
     for (PetscInt k = 0; k < s->nq; k++) {
       SolidDeformationAt(s, c, k, x0, F0);
       SolidDeformationAt(s, c, k, x1, F1);
-      if (!s->mat->discstress(&s->mod, F0, F1, P)) {
+      if (!r->mat->discstress(&r->mod, F0, F1, P)) {
         /* like SolidForce(): an inverted element gives a non-finite residual, which fails the stage */
         for (PetscInt a = 0; a < s->nen; a++)
           for (PetscInt i = 0; i < 3; i++) y[s->loff[s->nen * c + a] + i] = (PetscReal)NAN;
@@ -81,7 +83,8 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
   PetscCall(SolidGetLocal(s, q1, &q1l, &x1));
   PetscCall(SolidCellMatrixSetUp(s, J, &aa, &ia));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    PetscBool ok = PETSC_TRUE;
+    const SolidRegion *r  = SolidCellRegion(s, c);
+    PetscBool          ok = PETSC_TRUE;
 
     PetscCall(PetscArrayzero(Ke, n * n));
     for (PetscInt k = 0; k < s->nq; k++) {
@@ -91,7 +94,7 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
       SolidDeformationAt(s, c, k, x0, F0);
       SolidDeformationAt(s, c, k, x1, F1);
       /* an inverted element has no derivative: its residual is not finite and has failed the stage */
-      if (!s->mat->discstressjac(&s->mod, F0, F1, P, A)) {
+      if (!r->mat->discstressjac(&r->mod, F0, F1, P, A)) {
         ok = PETSC_FALSE;
         break;
       }
@@ -118,13 +121,17 @@ static PetscErrorCode SolidDiscreteGradientJacobian(MechSystem sys, PetscReal t,
 }
 
 /*
-  Gives the solid its discrete gradient and its exact derivative: frame-invariant for the
-  materials of C (Pbar Fm^T symmetric), not for linear elasticity.
+  Gives the solid its discrete gradient and its exact derivative (every region's material has
+  both): frame-invariant for the materials of C (Pbar Fm^T symmetric), not for linear elasticity.
 */
 PetscErrorCode SolidSetUpDiscreteGradient(Solid *s, MechSystem sys)
 {
+  PetscBool linear, frame;
+
   PetscFunctionBegin;
-  if (!s->mat->discstress) PetscFunctionReturn(0);
-  PetscCall(MechSystemSetDiscreteGradient(sys, SolidDiscreteGradient, s->mat->discstressjac ? SolidDiscreteGradientJacobian : NULL, s->mat->linear ? PETSC_FALSE : PETSC_TRUE, s));
+  for (PetscInt r = 0; r < s->nreg; r++)
+    if (!s->reg[r].mat->discstress || !s->reg[r].mat->discstressjac) PetscFunctionReturn(0);
+  PetscCall(SolidRegionsFlags(s, &linear, NULL, &frame));
+  PetscCall(MechSystemSetDiscreteGradient(sys, SolidDiscreteGradient, SolidDiscreteGradientJacobian, frame, s));
   PetscFunctionReturn(0);
 }

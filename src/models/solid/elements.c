@@ -22,15 +22,16 @@
 /* Adds the tangent of cell c at quadrature point k (the point p), times V, into Ke (3 nen square; row (a, i), column (b, k)) */
 static void SolidElementTangent(const Solid *s, PetscInt c, PetscInt k, const SolidPoint *p, PetscReal V, PetscReal Ke[])
 {
-  const PetscInt   nen = s->nen, n = 3 * nen;
-  const PetscReal *g = SolidGrad(s, c, k);
-  PetscReal        dF[9], dP[9];
+  const PetscInt     nen = s->nen, n = 3 * nen;
+  const PetscReal   *g = SolidGrad(s, c, k);
+  const SolidRegion *r = SolidCellRegion(s, c);
+  PetscReal          dF[9], dP[9];
 
   for (PetscInt b = 0; b < nen; b++) {
     for (PetscInt kk = 0; kk < 3; kk++) {
       for (PetscInt i = 0; i < 9; i++) dF[i] = 0;
       for (PetscInt l = 0; l < 3; l++) dF[3 * kk + l] = g[3 * b + l];
-      s->mat->dstress(&s->mod, p, dF, dP);
+      r->mat->dstress(&r->mod, p, dF, dP);
       for (PetscInt a = 0; a < nen; a++)
         for (PetscInt i = 0; i < 3; i++) Ke[(3 * a + i) * n + 3 * b + kk] += V * (dP[3 * i] * g[3 * a] + dP[3 * i + 1] * g[3 * a + 1] + dP[3 * i + 2] * g[3 * a + 2]);
     }
@@ -170,6 +171,48 @@ PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScalar **a)
 }
 
 /*
+  y (a local array) += the element forces of the cells cells[0 .. n-1] (NULL: cells 0 .. n-1) at
+  the positions x (the ghosted local array), each with its region's material. A neo-Hookean element
+  with J <= 0 at a quadrature point has no stress: its nodes get NaN. The elements with J <= 0 are
+  counted (ninv), the first by rank-independent number (first, a local cell, and its J).
+*/
+void SolidAddElementForces(const Solid *s, const PetscScalar x[], PetscInt n, const PetscInt cells[], PetscScalar y[], PetscInt *ninv, PetscInt *first, PetscReal *Jfirst)
+{
+  PetscReal  F[9], P[9];
+  SolidPoint p;
+
+  for (PetscInt j = 0; j < n; j++) {
+    const PetscInt     c    = cells ? cells[j] : j;
+    const PetscInt    *o    = &s->loff[s->nen * c];
+    const SolidRegion *r    = SolidCellRegion(s, c);
+    PetscBool          inv  = PETSC_FALSE;
+    PetscReal          Jmin = PETSC_MAX_REAL;
+
+    for (PetscInt k = 0; k < s->nq; k++) {
+      SolidDeformationAt(s, c, k, x, F);
+      if (!r->mat->setup(&r->mod, F, &p)) {
+        for (PetscInt a = 0; a < s->nen; a++)
+          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] = (PetscReal)NAN;
+      }
+      if (!(p.J > 0)) {
+        inv  = PETSC_TRUE;
+        Jmin = PetscMin(Jmin, p.J);
+        if (r->mat->positiveJ) continue;
+      }
+      r->mat->stress(&r->mod, &p, P, NULL);
+      SolidAddStress(s, c, k, SolidWeight(s, c, k), P, y);
+    }
+    if (inv) {
+      (*ninv)++;
+      if (*first < 0 || s->cellid[c] < s->cellid[*first]) {
+        *first  = c;
+        *Jfirst = Jmin;
+      }
+    }
+  }
+}
+
+/*
   f = elastic forces + gravity + Rayleigh damping. A neo-Hookean element with J <= 0 at a quadrature
   point has no stress: its nodes get a NaN force, so that the residual is not finite and the solver
   fails the stage (rejected and retried under an adaptive controller) instead of accepting it. A
@@ -184,8 +227,7 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
   Vec                ql, fl;
   const PetscScalar *x;
   PetscScalar       *y;
-  PetscReal          F[9], P[9], Jfirst = 0;
-  SolidPoint         p;
+  PetscReal          Jfirst = 0;
   PetscInt           ninv = 0, first = -1;
 
   PetscFunctionBegin;
@@ -194,33 +236,7 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
   PetscCall(DMGetLocalVector(s->dm, &fl));
   PetscCall(VecZeroEntries(fl));
   PetscCall(VecGetArray(fl, &y));
-  for (PetscInt c = 0; c < s->ncells; c++) {
-    const PetscInt *o    = &s->loff[s->nen * c];
-    PetscBool       inv  = PETSC_FALSE;
-    PetscReal       Jmin = PETSC_MAX_REAL;
-
-    for (PetscInt k = 0; k < s->nq; k++) {
-      SolidDeformationAt(s, c, k, x, F);
-      if (!s->mat->setup(&s->mod, F, &p)) {
-        for (PetscInt a = 0; a < s->nen; a++)
-          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] = (PetscReal)NAN;
-      }
-      if (!(p.J > 0)) {
-        inv  = PETSC_TRUE;
-        Jmin = PetscMin(Jmin, p.J);
-        if (s->mat->positiveJ) continue;
-      }
-      s->mat->stress(&s->mod, &p, P, NULL);
-      SolidAddStress(s, c, k, SolidWeight(s, c, k), P, y);
-    }
-    if (inv) {
-      ninv++;
-      if (first < 0 || s->cellid[c] < s->cellid[first]) {
-        first  = c;
-        Jfirst = Jmin;
-      }
-    }
-  }
+  SolidAddElementForces(s, x, s->ncells, NULL, y, &ninv, &first, &Jfirst);
   /* loads on boundary faces (loads.c) */
   if (s->nloads) PetscCall(SolidLoadsAddForce(s, t, x, y));
   if (ninv) {
@@ -228,7 +244,7 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
     s->firstinv = s->cellid[first];
     s->Jinv     = Jfirst;
     s->tinv     = t;
-    PetscCall(PetscInfo(s->dm, "element %" PetscInt_FMT " inverted (J = %g <= 0, reference centroid (%g, %g, %g)); %" PetscInt_FMT " inverted on this rank%s\n", s->firstinv, (double)s->Jinv, (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2], ninv, s->mat->positiveJ ? ": the stage fails" : ""));
+    PetscCall(PetscInfo(s->dm, "element %" PetscInt_FMT " inverted (J = %g <= 0, reference centroid (%g, %g, %g)); %" PetscInt_FMT " inverted on this rank%s\n", s->firstinv, (double)s->Jinv, (double)s->ctr[3 * first], (double)s->ctr[3 * first + 1], (double)s->ctr[3 * first + 2], ninv, SolidCellRegion(s, first)->mat->positiveJ ? ": the stage fails" : ""));
   }
   PetscCall(VecRestoreArray(fl, &y));
   PetscCall(SolidRestoreLocal(s, &ql, &x));
@@ -243,9 +259,19 @@ PetscErrorCode SolidForce(MechSystem sys, PetscReal t, Vec q, Vec v, Vec f, void
 /*
   Adds to the global force f what does not depend on the position: gravity times its time function
   (-solid_g_time), the body force b(t, X) (bodyforce.c) and the Rayleigh damping
-  (alpha M + beta K0) v. The force and the discrete gradient (discgrad.c) share it.
+  (alpha M + beta K0) v. The force and the discrete gradient (discgrad.c) share it; the energy
+  balance's parts (parts.c) take the dead loads and the damping apart.
 */
 PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *s, PetscReal t, Vec v, Vec f)
+{
+  PetscFunctionBegin;
+  PetscCall(SolidAddDeadLoads(s, t, f));
+  PetscCall(SolidAddDamping(s, v, f));
+  PetscFunctionReturn(0);
+}
+
+/* f += gravity times its time function and the body force at t */
+PetscErrorCode SolidAddDeadLoads(Solid *s, PetscReal t, Vec f)
 {
   PetscFunctionBegin;
   if (s->fg) {
@@ -255,8 +281,15 @@ PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *s, PetscReal t, Vec v, Vec f)
     PetscCall(VecAXPY(f, phi, s->fg));
   }
   PetscCall(SolidBodyAddForce(s, t, f));
+  PetscFunctionReturn(0);
+}
+
+/* f += the Rayleigh damping (alpha Ma + beta K0) v */
+PetscErrorCode SolidAddDamping(Solid *s, Vec v, Vec f)
+{
+  PetscFunctionBegin;
   if (s->alpha != 0) {
-    PetscCall(MatMult(s->M, v, s->work));
+    PetscCall(MatMult(SolidDampingMass(s), v, s->work));
     PetscCall(VecAXPY(f, s->alpha, s->work));
   }
   if (s->beta != 0) {
@@ -280,20 +313,23 @@ PetscErrorCode SolidAddElementTangents(Solid *s, PetscReal t, const PetscScalar 
   PetscCall(PetscMalloc1(n * n, &Ke));
   PetscCall(SolidCellMatrixSetUp(s, J, &aa, &ia));
   for (PetscInt c = 0; c < s->ncells; c++) {
-    PetscBool ok = PETSC_TRUE;
+    const SolidRegion *r = SolidCellRegion(s, c);
+    /* the reference tangent of the damping with each region's beta (regions.c) */
+    const PetscReal cscale = !x && s->K0weighted ? scale * r->beta : scale;
+    PetscBool       ok     = PETSC_TRUE;
 
     PetscCall(PetscArrayzero(Ke, n * n));
     for (PetscInt k = 0; k < s->nq && ok; k++) {
       if (x) {
         SolidDeformationAt(s, c, k, x, F);
         /* an inverted neo-Hookean element has no tangent; the force has failed the stage already */
-        if (!s->mat->setup(&s->mod, F, &p)) ok = PETSC_FALSE;
+        if (!r->mat->setup(&r->mod, F, &p)) ok = PETSC_FALSE;
       } else {
         /* the reference configuration */
         for (PetscInt i = 0; i < 9; i++) F[i] = i % 4 == 0 ? 1.0 : 0.0;
-        (void)s->mat->setup(&s->mod, F, &p);
+        (void)r->mat->setup(&r->mod, F, &p);
       }
-      if (ok) SolidElementTangent(s, c, k, &p, SolidWeight(s, c, k) * scale, Ke);
+      if (ok) SolidElementTangent(s, c, k, &p, SolidWeight(s, c, k) * cscale, Ke);
     }
     if (!ok) continue;
     PetscCall(SolidCellMatrixAdd(s, c, Ke, aa, ia, J));
@@ -333,18 +369,18 @@ PetscErrorCode SolidAddDampingTangent(Solid *s, PetscReal cD, Mat J)
 
   PetscFunctionBegin;
   /* the mass has a third of the tangent's couplings (SolidCreatePattern(), mass) */
-  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, s->M, SUBSET_NONZERO_PATTERN));
+  if (cD != 0 && s->alpha != 0) PetscCall(MatAXPY(J, cD * s->alpha, SolidDampingMass(s), SUBSET_NONZERO_PATTERN));
   if (cD != 0 && s->beta != 0) PetscCall(MatAXPY(J, cD * s->beta, s->K0, SAME_NONZERO_PATTERN));
   PetscCall(MatGetNearNullSpace(J, &nsp));
   if (!nsp) PetscCall(MatSetNearNullSpace(J, s->nullsp));
   PetscFunctionReturn(0);
 }
 
-/* P1 tetrahedra with the neo-Hookean material: the tangent action in spatial form, keeping per cell
+/* P1 tetrahedra with the neo-Hookean material (region r's): the tangent action in spatial form, keeping per cell
    the spatial gradients G_b = F^-T g_b (b = 1, 2, 3) and mu - lambda ln J (10 reals, the material's nstate) */
-static inline PetscBool SolidSpatial(const Solid *s)
+static inline PetscBool SolidSpatial(const Solid *s, const SolidRegion *r)
 {
-  return s->mat->spatial && s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
+  return r->mat->spatial && s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /*
@@ -354,9 +390,10 @@ static inline PetscBool SolidSpatial(const Solid *s)
 */
 static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscScalar x[], const PetscReal st[], PetscReal V, PetscScalar y[])
 {
-  const PetscInt  *o = &s->loff[4 * c];
-  const PetscReal *g = SolidGrad(s, c, 0) + 3, *G = st;
-  PetscReal        d[9], dF[9], H[9], trH, r[3];
+  const SolidModuli *mod = &SolidCellRegion(s, c)->mod;
+  const PetscInt    *o   = &s->loff[4 * c];
+  const PetscReal   *g = SolidGrad(s, c, 0) + 3, *G = st;
+  PetscReal          d[9], dF[9], H[9], trH, r[3];
 
   for (PetscInt b = 0; b < 3; b++)
     for (PetscInt i = 0; i < 3; i++) d[3 * b + i] = x[o[b + 1] + i] - x[o[0] + i];
@@ -371,7 +408,7 @@ static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscS
     const PetscReal *ga = &g[3 * a], *Ga = &G[3 * a];
 
     for (PetscInt i = 0; i < 3; i++) {
-      const PetscReal ya = V * (s->mod.mu * (dF[3 * i] * ga[0] + dF[3 * i + 1] * ga[1] + dF[3 * i + 2] * ga[2]) + st[9] * (H[i] * Ga[0] + H[3 + i] * Ga[1] + H[6 + i] * Ga[2]) + s->mod.lambda * trH * Ga[i]);
+      const PetscReal ya = V * (mod->mu * (dF[3 * i] * ga[0] + dF[3 * i + 1] * ga[1] + dF[3 * i + 2] * ga[2]) + st[9] * (H[i] * Ga[0] + H[3 + i] * Ga[1] + H[6 + i] * Ga[2]) + mod->lambda * trH * Ga[i]);
 
       y[o[a + 1] + i] += ya;
       r[i] += ya;
@@ -386,12 +423,11 @@ static inline void SolidApplyNeoHookean(const Solid *s, PetscInt c, const PetscS
 */
 static PetscErrorCode SolidLinearize(Solid *s, PetscReal t, Vec q, PetscReal cK, PetscReal cD, PetscReal cM)
 {
-  const PetscInt     ns = s->mat->nstate;
+  const PetscInt     ns = s->nstate;
   Vec                ql;
   const PetscScalar *x;
   PetscReal          F[9];
   SolidPoint         p;
-  const PetscBool    spatial = SolidSpatial(s);
 
   PetscFunctionBegin;
   s->cK = cK;
@@ -412,22 +448,25 @@ static PetscErrorCode SolidLinearize(Solid *s, PetscReal t, Vec q, PetscReal cK,
   if (!s->store) PetscCall(PetscMalloc1((size_t)ns * s->nq * s->ncells, &s->store));
   PetscCall(SolidGetLocal(s, q, &ql, &x));
   for (PetscInt c = 0; c < s->ncells; c++) {
+    const SolidRegion *r = SolidCellRegion(s, c);
+
+    if (!r->mat->nstate) continue;
     for (PetscInt k = 0; k < s->nq; k++) {
       PetscReal *st = &s->store[((size_t)c * s->nq + k) * ns];
 
       SolidDeformationAt(s, c, k, x, F);
       /* an inverted neo-Hookean cell (its force has failed the stage): a zero state (docs/solid.md, §7) */
-      if (!s->mat->setup(&s->mod, F, &p)) {
+      if (!r->mat->setup(&r->mod, F, &p)) {
         PetscCall(PetscArrayzero(st, ns));
         continue;
       }
-      if (spatial) {
+      if (SolidSpatial(s, r)) {
         const PetscReal *g = SolidGrad(s, c, 0);
 
         for (PetscInt b = 0; b < 3; b++)
           for (PetscInt i = 0; i < 3; i++) st[3 * b + i] = p.FinvT[3 * i] * g[3 * (b + 1)] + p.FinvT[3 * i + 1] * g[3 * (b + 1) + 1] + p.FinvT[3 * i + 2] * g[3 * (b + 1) + 2];
-        st[9] = s->mod.mu - s->mod.lambda * p.lnJ;
-      } else s->mat->pack(&s->mod, &p, st);
+        st[9] = r->mod.mu - r->mod.lambda * p.lnJ;
+      } else r->mat->pack(&r->mod, &p, st);
     }
   }
   PetscCall(SolidRestoreLocal(s, &ql, &x));
@@ -475,13 +514,15 @@ static inline void SolidCellMass(const Solid *s, PetscInt c, PetscReal m, const 
 PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
 {
   Solid             *s  = (Solid *)ctx;
-  const PetscInt     ns = s->mat->nstate;
+  const PetscInt     ns = s->nstate;
   Vec                wl, yl;
   const PetscScalar *x;
   PetscScalar       *ya;
   SolidPoint         p;
-  const PetscBool    spatial = SolidSpatial(s);
-  const PetscReal    cmass   = s->cM != 0 ? s->cM + s->cD * s->alpha : 0;
+  /* the mass inside the action (SolidOperatorLinearize()); Rayleigh's alpha M with it when the
+     damping mass is M (one alpha for every region) */
+  const PetscBool    fusealpha = s->cM != 0 && !s->Ma ? PETSC_TRUE : PETSC_FALSE;
+  const PetscReal    cmass     = s->cM != 0 ? s->cM + (fusealpha ? s->cD * s->alpha : 0) : 0;
 
   PetscFunctionBegin;
   (void)sys;
@@ -493,19 +534,21 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   if (s->tensor) PetscCall(SolidTensorApply(s, s->cK, cmass, x, ya));
   else {
     for (PetscInt c = 0; c < s->ncells; c++) {
-      if (spatial) SolidApplyNeoHookean(s, c, x, &s->store[ns * c], s->cK * SolidWeight(s, c, 0), ya);
+      const SolidRegion *r = SolidCellRegion(s, c);
+
+      if (SolidSpatial(s, r)) SolidApplyNeoHookean(s, c, x, &s->store[ns * c], s->cK * SolidWeight(s, c, 0), ya);
       else {
         for (PetscInt k = 0; k < s->nq; k++) {
           PetscReal dF[9], dP[9];
 
           /* dF = sum_a w_a g_a^T: the deformation of the direction w */
           SolidDeformationAt(s, c, k, x, dF);
-          if (ns && s->mat->unpack) s->mat->unpack(&s->mod, &s->store[((size_t)c * s->nq + k) * ns], &p);
-          s->mat->dstress(&s->mod, &p, dF, dP);
+          if (r->mat->nstate && r->mat->unpack) r->mat->unpack(&r->mod, &s->store[((size_t)c * s->nq + k) * ns], &p);
+          r->mat->dstress(&r->mod, &p, dF, dP);
           SolidAddStress(s, c, k, s->cK * SolidWeight(s, c, k), dP, ya);
         }
       }
-      if (cmass != 0) SolidCellMass(s, c, cmass * s->rho, x, ya);
+      if (cmass != 0) SolidCellMass(s, c, cmass * r->rho, x, ya);
     }
   }
   if (s->follower) PetscCall(SolidLoadsApply(s, x, ya));
@@ -515,8 +558,8 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscCall(DMLocalToGlobalBegin(s->dm, yl, ADD_VALUES, y));
   PetscCall(DMLocalToGlobalEnd(s->dm, yl, ADD_VALUES, y));
   PetscCall(DMRestoreLocalVector(s->dm, &yl));
-  if (s->cD != 0 && s->alpha != 0 && cmass == 0) {
-    PetscCall(MatMult(s->M, w, s->work));
+  if (s->cD != 0 && s->alpha != 0 && !fusealpha) {
+    PetscCall(MatMult(SolidDampingMass(s), w, s->work));
     PetscCall(VecAXPY(y, s->cD * s->alpha, s->work));
   }
   if (s->cD != 0 && s->beta != 0) {
@@ -526,31 +569,43 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   PetscFunctionReturn(0);
 }
 
+/* This rank's part of the elastic (strain) energy at the positions x (the ghosted local array),
+   each cell with its region's material; +Inf where a neo-Hookean element inverts */
+PetscReal SolidStrainEnergy(const Solid *s, const PetscScalar x[])
+{
+  PetscReal  F[9], P[9], W, e = 0;
+  SolidPoint p;
+
+  for (PetscInt c = 0; c < s->ncells && e < PETSC_INFINITY; c++) {
+    const SolidRegion *r = SolidCellRegion(s, c);
+
+    for (PetscInt k = 0; k < s->nq; k++) {
+      SolidDeformationAt(s, c, k, x, F);
+      if (!r->mat->setup(&r->mod, F, &p)) {
+        /* the neo-Hookean energy grows without bound as J -> 0 */
+        e = PETSC_INFINITY;
+        break;
+      }
+      r->mat->stress(&r->mod, &p, P, &W);
+      e += SolidWeight(s, c, k) * W;
+    }
+  }
+  return e;
+}
+
 /* Elastic energy plus the gravitational potential -g . (M q) = fg . q, the loads' (loads.c) and the body force's (bodyforce.c) */
 PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
 {
   Solid             *s = (Solid *)ctx;
   Vec                ql;
   const PetscScalar *x;
-  PetscReal          F[9], P[9], W, e = 0, eg = 0;
-  SolidPoint         p;
+  PetscReal          e, eg = 0;
 
   PetscFunctionBegin;
   (void)sys;
   (void)v;
   PetscCall(SolidGetLocal(s, q, &ql, &x));
-  for (PetscInt c = 0; c < s->ncells && e < PETSC_INFINITY; c++) {
-    for (PetscInt k = 0; k < s->nq; k++) {
-      SolidDeformationAt(s, c, k, x, F);
-      if (!s->mat->setup(&s->mod, F, &p)) {
-        /* the neo-Hookean energy grows without bound as J -> 0 */
-        e = PETSC_INFINITY;
-        break;
-      }
-      s->mat->stress(&s->mod, &p, P, &W);
-      e += SolidWeight(s, c, k) * W;
-    }
-  }
+  PetscCall(SolidStrainEnergyCached(s, q, x, &e));
   if (s->nloads && e < PETSC_INFINITY) {
     PetscReal el;
 
@@ -718,14 +773,14 @@ PetscErrorCode SolidCreatePattern(Solid *s, PetscBool mass, Mat *A)
 }
 
 /*
-  The mass. P1 tetrahedra: consistent rho V0/20 (1 + delta_ab) I3 per element, or lumped rho V0/4
+  The mass (damping: the mass of the regions' alpha rho, regions.c). P1 tetrahedra: consistent rho V0/20 (1 + delta_ab) I3 per element, or lumped rho V0/4
   per vertex. Other cells: consistent M_ab = sum_k rho N_a N_b w_k I3 with a rule exact for the
   integrand on affine cells (degree 2 order on tetrahedra, order + 1 Gauss points per direction on
   hexahedra); lumped by HRZ diagonal scaling (Hinton, Rock and Zienkiewicz 1976, docs/solid.md):
   m_a = M_aa m / sum_b M_bb with m the element's mass, positive where the row sums of P2
   tetrahedra are not (they are negative at the vertices). On P1 tetrahedra HRZ is the rho V0/4 above.
 */
-PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
+PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, PetscBool damping, Mat M)
 {
   const PetscInt     nen = s->nen;
   PetscReal         *Ms;
@@ -748,8 +803,11 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
     PetscCall(VecGetArrayRead(s->Xref, &X));
   }
   for (PetscInt c = 0; c < s->ncells; c++) {
+    /* each cell's density (regions.c); damping: the alpha rho of its region */
+    const PetscReal rho = damping ? SolidCellRegion(s, c)->rho * SolidCellRegion(s, c)->alpha : SolidCellRegion(s, c)->rho;
+
     if (p1) {
-      const PetscReal m = s->rho * s->vol[c];
+      const PetscReal m = rho * s->vol[c];
 
       for (PetscInt a = 0; a < 4; a++)
         for (PetscInt b = 0; b < 4; b++) Ms[4 * a + b] = lumped ? (a == b ? m / 4 : 0.0) : m / 20 * (a == b ? 2.0 : 1.0);
@@ -764,7 +822,7 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, Mat M)
         for (PetscInt a = 0; a < nen; a++)
           for (PetscInt i = 0; i < 3; i++)
             for (PetscInt j = 0; j < 3; j++) Jm[3 * i + j] += PetscRealPart(X[o[a] + i]) * D[3 * s->perm[a] + j];
-        w = s->rho * qw[k] * SolidDet3(Jm);
+        w = rho * qw[k] * SolidDet3(Jm);
         for (PetscInt a = 0; a < nen; a++)
           for (PetscInt b = 0; b < nen; b++) Ms[a * nen + b] += w * B[s->perm[a]] * B[s->perm[b]];
       }

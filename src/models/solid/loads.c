@@ -25,15 +25,6 @@
 
 static const char SolidLoadAxes[] = "xyz";
 
-/* 48-bit FNV-1a of bytes, continued from h: what the checkpoints record of the loads */
-static uint64_t SolidLoadHash(uint64_t h, const void *buf, size_t len)
-{
-  const unsigned char *b = (const unsigned char *)buf;
-
-  for (size_t k = 0; k < len; k++) h = (h ^ b[k]) * 1099511628211ULL;
-  return h;
-}
-
 /* Frees the loads (SolidDestroy()) */
 PetscErrorCode SolidLoadsDestroy(Solid *s)
 {
@@ -51,20 +42,6 @@ PetscErrorCode SolidLoadsDestroy(Solid *s)
   PetscCall(DMDestroy(&s->facedm));
   s->nloads = 0;
   PetscFunctionReturn(0);
-}
-
-/* Parses a plane "x=1.5" into its axis and value; PETSC_FALSE if it is not one */
-static PetscBool SolidParsePlane(const char spec[], PetscInt *axis, PetscReal *value)
-{
-  char *end = NULL;
-
-  *axis = -1;
-  for (PetscInt a = 0; a < 3; a++)
-    if ((spec[0] == SolidLoadAxes[a] || spec[0] == SolidLoadAxes[a] - 'a' + 'A') && spec[1] == '=') *axis = a;
-  if (*axis < 0) return PETSC_FALSE;
-  *value = strtod(spec + 2, &end);
-  if (!end || end == spec + 2 || *end) return PETSC_FALSE;
-  return PetscIsNormalReal(*value) || *value == 0 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /*
@@ -191,7 +168,7 @@ static inline void SolidFaceGather(const SolidLoad *ld, PetscInt f, const PetscS
 /*
   The faces of load ld in the interpolated DM idm (s->dm or an interpolated copy of the beam, whose
   vertex point v is s->dm's vertex v + vshift): with label (not NULL) the boundary faces of its
-  stratum value, else those whose corners lie on the plane X_axis = pvalue (within tol). Fills ld's
+  stratum value, else those whose corners the selection sel holds (select.c). Fills ld's
   face arrays (this rank's faces): per face its nodes in outward order (the corners in cyclic
   order, the outward normal by the right-hand rule; then the nodes of its edges (0,1), (1,2), ...;
   then the face's own node), their dof offsets (the local section of s->dm: the nodes of the
@@ -199,7 +176,7 @@ static inline void SolidFaceGather(const SolidLoad *ld, PetscInt f, const PetscS
   that are no face, ninside its faces that are inside the body (each counted by the rank that owns
   it).
 */
-static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLabel label, PetscInt value, PetscInt axis, PetscReal pvalue, PetscReal tol, SolidLoad *ld, PetscInt *nother, PetscInt *ninside)
+static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLabel label, PetscInt value, const SolidSelection *sel, SolidLoad *ld, PetscInt *nother, PetscInt *ninside)
 {
   PetscSection       ls, gs;
   const PetscScalar *xr;
@@ -257,7 +234,7 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
   for (PetscInt k = 0; k < npts; k++) {
     const PetscInt  f      = label ? pts[k] : fStart + k;
     const PetscInt  nc     = nfn == 3 || nfn == 6 ? 3 : 4;
-    PetscBool       shared = PETSC_FALSE, onplane = PETSC_TRUE;
+    PetscBool       shared = PETSC_FALSE;
     PetscInt        ss, *closure = NULL, ncl, fv[4], fe[4], nv = 0, node[9], ncone;
     const PetscInt *supp, *cone;
     PetscReal       X[9][3], ctr[3] = {0, 0, 0}, fc[3] = {0, 0, 0}, n[3], d[3], u[3], w[3];
@@ -296,9 +273,8 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
 
       PetscCall(PetscSectionGetOffset(ls, fv[a] + vshift, &off));
       for (PetscInt i = 0; i < 3; i++) X[a][i] = PetscRealPart(xr[off + i]);
-      if (!label && PetscAbsReal(X[a][axis] - pvalue) > tol) onplane = PETSC_FALSE;
     }
-    if (!onplane) continue;
+    if (!label && !SolidSelectionHoldsFace(sel, (const PetscReal(*)[3])X, nc)) continue;
     if (ss != 1 || shared) {
       /* inside the body: counted once, by the rank that owns the face */
       if (label && !leaf[f - pStart]) (*ninside)++;
@@ -415,7 +391,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   PetscInt  n = 0, depth, facesall = 0;
   DM        idm    = NULL; /* an interpolated copy of the beam: s->facedm, freed on any error */
   PetscInt  vshift = 0;
-  uint64_t  hash   = 1469598103934665603ULL;
+  uint64_t  hash   = SOLID_HASH_SEED;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Loads of the solid", "MechCreateSolid");
@@ -437,13 +413,14 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   PetscCall(PetscCalloc1(n, &s->loads));
   PetscCall(DMPlexGetDepth(s->dm, &depth));
   for (PetscInt l = 0; l < n; l++) {
-    SolidLoad *ld = &s->loads[l];
-    char       opt[8][96], lname[256] = "", group[256] = "", where[64] = "", spec[PETSC_MAX_PATH_LEN + 16] = "constant";
-    PetscBool  setl, setv, setg, setw, sett, setp, setf, settime;
-    PetscInt   value = 1, axis = -1, nother, ninside, nsel;
-    PetscReal  pvalue = 0, t[3] = {0, 0, 0}, F[3] = {0, 0, 0}, p = 0, area;
-    DMLabel    label = NULL;
-    char       sel[600];
+    SolidLoad     *ld = &s->loads[l];
+    char           opt[8][96], prefix[96], spec[PETSC_MAX_PATH_LEN + 16] = "constant", title[160];
+    PetscBool      sett, setp, setf, settime;
+    PetscInt       nother, ninside, nsel, axis;
+    PetscReal      pvalue, t[3] = {0, 0, 0}, F[3] = {0, 0, 0}, p = 0, area;
+    DMLabel        label = NULL;
+    SolidSelection where;
+    const char    *sel = where.text;
 
     s->nloads = l + 1; /* what SolidLoadsDestroy() frees on an error below */
     PetscCall(PetscStrncpy(ld->name, names[l], sizeof(ld->name)));
@@ -452,21 +429,19 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
 
       for (PetscInt k = 0; k < 8; k++) PetscCall(PetscSNPrintf(opt[k], sizeof(opt[k]), "-solid_load_%s_%s", ld->name, suffix[k]));
     }
-    PetscOptionsBegin(comm, NULL, "A load of the solid", "MechCreateSolid");
+    /* its faces: _label/_value, _group or _where (select.c) */
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-solid_load_%s", ld->name));
+    PetscCall(SolidSelectionFromOptions(s, prefix, what, tol, &nsel, &where));
+    PetscCheck(nsel == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give its faces with one of %s (with %s), %s or %s%s", ld->name, opt[0], opt[1], opt[2], opt[3], nsel ? ", not several" : "");
+    PetscCall(PetscSNPrintf(title, sizeof(title), "The load %s of the solid", ld->name));
+    PetscOptionsBegin(comm, NULL, title, "MechCreateSolid");
     {
-      PetscCall(MechOptionsString(opt[0], "The mesh label whose faces carry the load", "MechCreateSolid", lname, lname, sizeof(lname), &setl));
-      PetscCall(MechOptionsInt(opt[1], "The label's value", "MechCreateSolid", value, &value, &setv));
-      PetscCall(MechOptionsString(opt[2], "The Gmsh physical group whose faces carry the load", "MechCreateSolid", group, group, sizeof(group), &setg));
-      PetscCall(MechOptionsString(opt[3], "The boundary faces on a plane (x=1, ...) carry the load", "MechCreateSolid", where, where, sizeof(where), &setw));
       PetscCall(MechOptionsRealList(opt[4], "Dead traction (force per reference area)", "MechCreateSolid", t, 3, &sett));
       PetscCall(MechOptionsReal(opt[5], "Follower pressure on the deformed faces", "MechCreateSolid", p, &p, &setp));
       PetscCall(MechOptionsRealList(opt[6], "Total force, spread over the faces by reference area", "MechCreateSolid", F, 3, &setf));
       PetscCall(MechOptionsString(opt[7], "Time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", spec, spec, sizeof(spec), &settime));
     }
     PetscOptionsEnd();
-    nsel = (setl ? 1 : 0) + (setg ? 1 : 0) + (setw ? 1 : 0);
-    PetscCheck(nsel == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give its faces with one of %s (with %s), %s or %s%s", ld->name, opt[0], opt[1], opt[2], opt[3], nsel ? ", not several" : "");
-    PetscCheck(!setv || setl, comm, PETSC_ERR_ARG_WRONG, "%s: needs %s", opt[1], opt[0]);
     PetscCheck((sett ? 1 : 0) + (setp ? 1 : 0) + (setf ? 1 : 0) == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give one of %s, %s or %s", ld->name, opt[4], opt[5], opt[6]);
     for (PetscInt i = 0; i < 3; i++) {
       PetscCheck(PetscIsNormalReal(t[i]) || t[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[4], (double)t[0], (double)t[1], (double)t[2]);
@@ -491,23 +466,11 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
       PetscCheck(v1 - v0 == w1 - w0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The interpolated mesh has %" PetscInt_FMT " vertices, the mesh %" PetscInt_FMT, w1 - w0, v1 - v0);
       vshift = v0 - w0;
     }
-    if (setl || setg) {
-      const char *lab = lname;
-
-      if (setg) {
-        PetscBool found;
-
-        PetscCall(SolidMeshGetPhysicalGroup(s->dm, group, &lab, &value, &found));
-        PetscCheck(found, comm, PETSC_ERR_ARG_WRONG, "%s %s: %s has no Gmsh physical group of that name", opt[2], group, what);
-        PetscCall(PetscSNPrintf(sel, sizeof(sel), "%s %s", opt[2], group));
-      } else PetscCall(PetscSNPrintf(sel, sizeof(sel), "%s %s %s %" PetscInt_FMT, opt[0], lname, opt[1], value));
-      PetscCall(DMGetLabel(idm ? idm : s->dm, lab, &label));
-      PetscCheck(label, comm, PETSC_ERR_ARG_WRONG, "%s %s: %s has no such label", opt[0], lname, what);
-    } else {
-      PetscCheck(SolidParsePlane(where, &axis, &pvalue), comm, PETSC_ERR_ARG_WRONG, "%s %s: expected a coordinate plane such as x=0, y=1.5 or z=-2", opt[3], where);
-      PetscCall(PetscSNPrintf(sel, sizeof(sel), "%s %s", opt[3], where));
+    if (where.kind == SOLID_SELECT_LABEL) {
+      PetscCall(DMGetLabel(idm ? idm : s->dm, where.label, &label));
+      PetscCheck(label, comm, PETSC_ERR_ARG_WRONG, "%s %s: %s has no such label", opt[0], where.label, what);
     }
-    PetscCall(SolidLoadFindFaces(s, idm ? idm : s->dm, vshift, label, value, axis, pvalue, tol, ld, &nother, &ninside));
+    PetscCall(SolidLoadFindFaces(s, idm ? idm : s->dm, vshift, label, where.value, &where, ld, &nother, &ninside));
     {
       PetscInt loc[3] = {ld->nf, nother, ninside}, tot[3];
 
@@ -517,10 +480,12 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
         SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: marks faces inside %s; a load acts on boundary faces", sel, what);
       }
       if (!tot[0]) {
-        if (setw) SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: no boundary face of %s lies on the plane %c = %g", sel, what, SolidLoadAxes[axis], (double)pvalue);
+        if (SolidSelectionIsPlane(&where, &axis, &pvalue)) SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: no boundary face of %s lies on the plane %c = %g", sel, what, SolidLoadAxes[axis], (double)pvalue);
+        if (where.kind != SOLID_SELECT_LABEL) SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: no boundary face of %s satisfies it", sel, what);
         SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: marks no face of %s%s; a load acts on boundary faces", sel, what, tot[1] ? " (only cells, edges or vertices)" : "");
       }
     }
+    PetscCall(SolidSelectionDestroy(&where));
     area = 0;
     for (PetscInt k = 0; k < ld->nf; k++) area += ld->A[k];
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &area, 1, MPIU_REAL, MPIU_SUM, comm));
@@ -533,13 +498,13 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
       const char *desc;
 
       PetscCall(MechTimeFunctionGetDescription(ld->tf, &desc));
-      hash = SolidLoadHash(hash, ld->name, strlen(ld->name) + 1);
-      hash = SolidLoadHash(hash, sel, strlen(sel) + 1);
-      hash = SolidLoadHash(hash, &ld->kind, sizeof(ld->kind));
-      hash = SolidLoadHash(hash, ld->value, sizeof(ld->value));
-      hash = SolidLoadHash(hash, &ld->p, sizeof(ld->p));
-      hash = SolidLoadHash(hash, &ld->NF, sizeof(ld->NF));
-      hash = SolidLoadHash(hash, desc, strlen(desc) + 1);
+      hash = SolidHash(hash, ld->name, strlen(ld->name) + 1);
+      hash = SolidHash(hash, sel, strlen(sel) + 1);
+      hash = SolidHash(hash, &ld->kind, sizeof(ld->kind));
+      hash = SolidHash(hash, ld->value, sizeof(ld->value));
+      hash = SolidHash(hash, &ld->p, sizeof(ld->p));
+      hash = SolidHash(hash, &ld->NF, sizeof(ld->NF));
+      hash = SolidHash(hash, desc, strlen(desc) + 1);
     }
     PetscCall(PetscInfo(s->dm, "load %s: %s, %" PetscInt_FMT " faces of reference area %g\n", ld->name, sel, ld->NF, (double)area));
   }

@@ -650,24 +650,24 @@ void SolidMaterialNames(char names[], size_t len)
   modulus out of range is refused naming the options. E and nu (derived if not given) are what
   the output records.
 */
-PetscErrorCode SolidModuliFromOptions(MPI_Comm comm, const SolidMaterialOps *mat, PetscBool setE, PetscReal E, PetscBool setnu, PetscReal nu, PetscBool setmu, PetscReal mu, PetscBool setlambda, PetscReal lambda, PetscBool setkappa, PetscReal kappa, PetscBool setc1, PetscReal c1, PetscBool setc2, PetscReal c2, SolidModuli *mod, PetscReal *Eout, PetscReal *nuout)
+PetscErrorCode SolidModuliFromOptions(MPI_Comm comm, const char o[], const SolidMaterialOps *mat, PetscBool setE, PetscReal E, PetscBool setnu, PetscReal nu, PetscBool setmu, PetscReal mu, PetscBool setlambda, PetscReal lambda, PetscBool setkappa, PetscReal kappa, PetscBool setc1, PetscReal c1, PetscBool setc2, PetscReal c2, SolidModuli *mod, PetscReal *Eout, PetscReal *nuout)
 {
   const PetscBool split = !strcmp(mat->name, "neohookean_split"), mr = !strcmp(mat->name, "mooney_rivlin"), lame = !split && !mr;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(mod, sizeof(*mod)));
-  PetscCheck(!(setkappa && lame), comm, PETSC_ERR_ARG_INCOMP, "-solid_kappa: material %s takes E, nu or mu, lambda (kappa is for neohookean_split and mooney_rivlin)", mat->name);
-  PetscCheck(!((setc1 || setc2) && !mr), comm, PETSC_ERR_ARG_INCOMP, "-solid_c1, -solid_c2: only material mooney_rivlin takes them, not %s", mat->name);
-  PetscCheck(!(setlambda && !lame), comm, PETSC_ERR_ARG_INCOMP, "-solid_lambda: material %s takes -solid_kappa for its volume, not lambda", mat->name);
-  PetscCheck(!(setmu && mr), comm, PETSC_ERR_ARG_INCOMP, "-solid_mu: material mooney_rivlin takes -solid_c1 and -solid_c2 (mu = 2 (c1 + c2))");
-  PetscCheck(!setE || E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_E %g must be positive", (double)E);
-  PetscCheck(!setnu || (nu > -1 && nu < 0.5), comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_nu %g must be in (-1, 1/2)", (double)nu);
+  PetscCheck(!(setkappa && lame), comm, PETSC_ERR_ARG_INCOMP, "%s_kappa: material %s takes E, nu or mu, lambda (kappa is for neohookean_split and mooney_rivlin)", o, mat->name);
+  PetscCheck(!((setc1 || setc2) && !mr), comm, PETSC_ERR_ARG_INCOMP, "%s_c1, %s_c2: only material mooney_rivlin takes them, not %s", o, o, mat->name);
+  PetscCheck(!(setlambda && !lame), comm, PETSC_ERR_ARG_INCOMP, "%s_lambda: material %s takes %s_kappa for its volume, not lambda", o, mat->name, o);
+  PetscCheck(!(setmu && mr), comm, PETSC_ERR_ARG_INCOMP, "%s_mu: material mooney_rivlin takes %s_c1 and %s_c2 (mu = 2 (c1 + c2))", o, o, o);
+  PetscCheck(!setE || E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_E %g must be positive", o, (double)E);
+  PetscCheck(!setnu || (nu > -1 && nu < 0.5), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_nu %g must be in (-1, 1/2)", o, (double)nu);
   if (lame) {
-    PetscCheck(!(setmu || setlambda) || !(setE || setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_E and -solid_nu or -solid_mu and -solid_lambda, not both");
+    PetscCheck(!(setmu || setlambda) || !(setE || setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either %s_E and %s_nu or %s_mu and %s_lambda, not both", o, o, o, o);
     if (setmu || setlambda) {
-      PetscCheck(setmu && setlambda, comm, PETSC_ERR_ARG_WRONG, "-solid_mu and -solid_lambda go together: give both");
-      PetscCheck(mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_mu %g must be positive", (double)mu);
-      PetscCheck(3 * lambda + 2 * mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_lambda %g: the bulk modulus lambda + 2 mu / 3 must be positive", (double)lambda);
+      PetscCheck(setmu && setlambda, comm, PETSC_ERR_ARG_WRONG, "%s_mu and %s_lambda go together: give both", o, o);
+      PetscCheck(mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_mu %g must be positive", o, (double)mu);
+      PetscCheck(3 * lambda + 2 * mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_lambda %g: the bulk modulus lambda + 2 mu / 3 must be positive", o, (double)lambda);
       E  = mu * (3 * lambda + 2 * mu) / (lambda + mu);
       nu = lambda / (2 * (lambda + mu));
     } else {
@@ -677,22 +677,22 @@ PetscErrorCode SolidModuliFromOptions(MPI_Comm comm, const SolidMaterialOps *mat
     kappa = lambda + 2 * mu / 3;
   } else {
     if (split) {
-      PetscCheck(!(setmu || setkappa) || !(setE || setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_E and -solid_nu or -solid_mu and -solid_kappa, not both");
-      if (setmu || setkappa) PetscCheck(setmu && setkappa, comm, PETSC_ERR_ARG_WRONG, "-solid_mu and -solid_kappa go together: give both");
+      PetscCheck(!(setmu || setkappa) || !(setE || setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either %s_E and %s_nu or %s_mu and %s_kappa, not both", o, o, o, o);
+      if (setmu || setkappa) PetscCheck(setmu && setkappa, comm, PETSC_ERR_ARG_WRONG, "%s_mu and %s_kappa go together: give both", o, o);
       if (!setmu) mu = E / (2 * (1 + nu));
     } else {
-      PetscCheck(!((setc1 || setc2) && setE), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_E or -solid_c1 and -solid_c2, not both");
+      PetscCheck(!((setc1 || setc2) && setE), comm, PETSC_ERR_ARG_INCOMP, "Give either %s_E or %s_c1 and %s_c2, not both", o, o, o);
       if (!setc1 && !setc2) {
         c1 = E / (4 * (1 + nu));
         c2 = 0;
       }
-      PetscCheck(c1 >= 0 && c2 >= 0 && c1 + c2 > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_c1 %g -solid_c2 %g: both must be non-negative and their sum positive", (double)c1, (double)c2);
+      PetscCheck(c1 >= 0 && c2 >= 0 && c1 + c2 > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_c1 %g %s_c2 %g: both must be non-negative and their sum positive", o, (double)c1, o, (double)c2);
       mu = 2 * (c1 + c2);
-      PetscCheck(!(setkappa && setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either -solid_nu or -solid_kappa, not both");
+      PetscCheck(!(setkappa && setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either %s_nu or %s_kappa, not both", o, o);
     }
-    PetscCheck(mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_mu %g must be positive", (double)mu);
+    PetscCheck(mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_mu %g must be positive", o, (double)mu);
     if (!setkappa) kappa = 2 * mu * (1 + nu) / (3 * (1 - 2 * nu));
-    PetscCheck(kappa > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_kappa %g must be positive", (double)kappa);
+    PetscCheck(kappa > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_kappa %g must be positive", o, (double)kappa);
     lambda = kappa - 2 * mu / 3;
     E      = 9 * kappa * mu / (3 * kappa + mu);
     nu     = (3 * kappa - 2 * mu) / (2 * (3 * kappa + mu));

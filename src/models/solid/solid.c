@@ -45,6 +45,7 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscFunctionBegin;
   PetscCall(DMDestroy(&s->dm));
   PetscCall(PetscFree6(s->loff, s->goff, s->grad, s->wdet, s->vol, s->ctr));
+  PetscCall(SolidRegionsDestroy(s));
   PetscCall(PetscFree(s->perm));
   PetscCall(PetscFEDestroy(&s->fe));
   PetscCall(VecDestroy(&s->Xref));
@@ -59,10 +60,64 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscCall(MatDestroy(&s->graph));
   PetscCall(SolidTensorDestroy(s));
   PetscCall(PetscFree(s->aijoff));
+  PetscCall(PetscFree(s->bccells));
+  PetscCall(SolidProbesDestroy(s));
+  PetscCall(VecDestroy(&s->ecache));
   PetscCall(SolidConstraintsDestroy(&s->bc));
   PetscCall(SolidLoadsDestroy(s));
   PetscCall(SolidBodyDestroy(&s->body));
   PetscCall(PetscFree(s));
+  PetscFunctionReturn(0);
+}
+
+/*
+  What the system takes after its state (q, v) and matrices (J, s->M): the constraints, the discrete
+  gradient, the loads, force, tangent and potential, the force's parts, the probes, the state check,
+  the invariants, the cell fields and the initial state (a file's, -solid_initial, replaces q and v).
+  beam: the built-in beam (its default clamp). Collective.
+*/
+static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Mat J, Vec q, Vec v, PetscBool beam, PetscReal hmin, const char what[], PetscBool linear, PetscBool positiveJ, PetscBool stressout)
+{
+  PetscFunctionBegin;
+  /* constraints: -solid_bc and the shorthands -solid_fix, -solid_fix_label (constraints.c) */
+  PetscCall(SolidSetUpConstraints(s, sy, beam, hmin, what, q, v));
+  /* the discrete gradient (discgrad.c) holds for conservative loads only: discgrad2 refuses a
+     follower pressure through the nonsymmetric tangent its load marks */
+  PetscCall(SolidSetUpDiscreteGradient(s, sy));
+  /* loads on boundary faces (loads.c) */
+  PetscCall(SolidSetUpLoads(s, sy, what, 1e-3 * hmin));
+  PetscCall(MechSystemSetMass(sy, s->M));
+  PetscCall(MechSystemSetForce(sy, SolidForce, s));
+  PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
+  PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
+  if (s->fusemass) PetscCall(MechSystemSetOperatorLinearize(sy, SolidOperatorLinearize));
+  PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
+  /* the force's parts and the strain energy, for the reactions and the energy balance (parts.c) */
+  PetscCall(SolidSetUpBalance(s, sy));
+  /* probes (probes.c) */
+  PetscCall(SolidSetUpProbes(s, sy, what, hmin));
+  /* a follower pressure's force depends on the current face: not affine in q */
+  PetscCall(MechSystemSetLinear(sy, linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));
+  /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */
+  s->trefused = PETSC_MIN_REAL;
+  if (positiveJ) PetscCall(MechSystemSetStateCheck(sy, SolidStateCheck, s));
+  for (PetscInt c = 0; c < 6; c++) {
+    const char *names[] = {"momentum_x", "momentum_y", "momentum_z", "angular_momentum_x", "angular_momentum_y", "angular_momentum_z"};
+
+    s->inv[c].s    = s;
+    s->inv[c].comp = c;
+    PetscCall(MechSystemAddInvariant(sy, names[c], SolidMomentum, &s->inv[c]));
+  }
+  /* the stresses multiply the output's size by about 5 (8 values a cell against 6 a vertex) */
+  if (stressout) PetscCall(SolidSetCellFields(s, sy));
+  /* recorded when off, so that an output (and a checkpoint) is continued by runs that write what it
+     holds: a restart that changes it is refused */
+  else PetscCall(MechSystemAddParameter(sy, "output_stress", 0));
+  /* an initial state from a file (initial.c) */
+  PetscCall(SolidSetUpInitialState(s, sy, q, v));
+  PetscCall(MechSystemSetInitialState(sy, q, v));
+  /* Rayleigh damping from two modal ratios (damping.c): the modes of the system built so far */
+  PetscCall(SolidSetUpDampingRatios(s, sy, J));
   PetscFunctionReturn(0);
 }
 
@@ -134,23 +189,26 @@ static PetscErrorCode SolidDestroy(void *ctx)
 @*/
 PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 {
-  char                    file[PETSC_MAX_PATH_LEN] = "", gtime[PETSC_MAX_PATH_LEN] = "constant";
-  PetscInt                cells[3] = {20, 2, 2}, masstype = 0, order = 1, celltype = 0;
-  PetscReal               size[3] = {1, 0.1, 0.1}, E = 1e7, nu = 0.3, mu = 0, lambda = 0, kappa = 0, c1 = 0, c2 = 0, rho = 1000, ray[2] = {0, 0}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
-  PetscBool               hasfile, setcells, setsize, setcell, hasloads = PETSC_FALSE, setmu, setlambda, setkappa, setc1, setc2, setE, setnu, setg, setv, setw, setr;
-  Solid                  *s;
-  SolidModuli             mod;
-  MechSystem              sy;
-  DM                      dm;
-  PetscInt                nloc, *cellid = NULL, *vertid = NULL;
-  DMPolytopeType          ct   = DM_POLYTOPE_TETRAHEDRON;
-  Vec                     Xref = NULL;
-  PetscReal               hmin, gtimesum = -1;
-  PetscBool               stressout = PETSC_TRUE, setstress = PETSC_FALSE;
-  Mat                     J;
-  Vec                     q, v, rs;
-  char                    what[PETSC_MAX_PATH_LEN + 32], matname[64] = "neohookean", names[256];
-  const SolidMaterialOps *mat;
+  char               file[PETSC_MAX_PATH_LEN] = "", gtime[PETSC_MAX_PATH_LEN] = "constant";
+  PetscInt           cells[3] = {20, 2, 2}, masstype = 0, order = 1, celltype = 0;
+  PetscReal          size[3] = {1, 0.1, 0.1}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
+  PetscBool          hasfile, setcells, setsize, setcell, hasloads = PETSC_FALSE, setg, setv, setw;
+  Solid             *s;
+  SolidMaterialInput min = {
+      "neohookean", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 1e7, 0.3, 0, 0, 0, 0, 0, 1000, {0, 0}
+  };
+  SolidRegion    reg0;
+  PetscBool      linear, positiveJ, frame;
+  MechSystem     sy;
+  DM             dm;
+  PetscInt       nloc, *cellid = NULL, *vertid = NULL;
+  DMPolytopeType ct   = DM_POLYTOPE_TETRAHEDRON;
+  Vec            Xref = NULL;
+  PetscReal      hmin, gtimesum = -1;
+  PetscBool      stressout = PETSC_TRUE, setstress = PETSC_FALSE;
+  Mat            J;
+  Vec            q, v, rs;
+  char           what[PETSC_MAX_PATH_LEN + 32], names[256];
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Solid model options", "MechSystem");
@@ -160,17 +218,17 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsEList("-solid_cell", "Cells of the built-in beam: tet (6 per box) or hex", "MechCreateSolid", SolidCellTypes, 2, SolidCellTypes[celltype], &celltype, &setcell));
   PetscCall(MechOptionsInt("-solid_order", "Order of the elements: 1 (P1 tetrahedra, Q1 hexahedra) or 2 (P2 tetrahedra, Q2 hexahedra)", "MechCreateSolid", order, &order, NULL));
   SolidMaterialNames(names, sizeof(names));
-  PetscCall(MechOptionsString("-solid_material", names, "MechCreateSolid", matname, matname, sizeof(matname), NULL));
-  PetscCall(MechOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", E, &E, &setE));
-  PetscCall(MechOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", nu, &nu, &setnu));
-  PetscCall(MechOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", mu, &mu, &setmu));
-  PetscCall(MechOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", lambda, &lambda, &setlambda));
-  PetscCall(MechOptionsReal("-solid_kappa", "Bulk modulus of neohookean_split and mooney_rivlin (instead of nu)", "MechCreateSolid", kappa, &kappa, &setkappa));
-  PetscCall(MechOptionsReal("-solid_c1", "Mooney-Rivlin c1 (instead of E)", "MechCreateSolid", c1, &c1, &setc1));
-  PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2", "MechCreateSolid", c2, &c2, &setc2));
-  PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", rho, &rho, NULL));
+  PetscCall(MechOptionsString("-solid_material", names, "MechCreateSolid", min.material, min.material, sizeof(min.material), &min.setmat));
+  PetscCall(MechOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", min.E, &min.E, &min.setE));
+  PetscCall(MechOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", min.nu, &min.nu, &min.setnu));
+  PetscCall(MechOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", min.mu, &min.mu, &min.setmu));
+  PetscCall(MechOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", min.lambda, &min.lambda, &min.setlambda));
+  PetscCall(MechOptionsReal("-solid_kappa", "Bulk modulus of neohookean_split and mooney_rivlin (instead of nu)", "MechCreateSolid", min.kappa, &min.kappa, &min.setkappa));
+  PetscCall(MechOptionsReal("-solid_c1", "Mooney-Rivlin c1 (instead of E)", "MechCreateSolid", min.c1, &min.c1, &min.setc1));
+  PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2", "MechCreateSolid", min.c2, &min.c2, &min.setc2));
+  PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", min.rho, &min.rho, &min.setrho));
   PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
-  PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", ray, 2, &setr));
+  PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", min.ray, 2, &min.setray));
   PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
   PetscCall(PetscOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", stressout, &stressout, &setstress));
   PetscCall(MechOptionsString("-solid_g_time", "Gravity's time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", gtime, gtime, sizeof(gtime), NULL));
@@ -192,16 +250,9 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     PetscCheck(4 * tets <= PETSC_MAX_INT && dofs <= PETSC_MAX_INT && pts <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the beam would have %.0f tetrahedra and %.0f unknowns, more than PETSc's 32-bit indices can count (%d)", cells[0], cells[1], cells[2], tets, dofs, (int)PETSC_MAX_INT);
   }
   PetscCheck(size[0] > 0 && size[1] > 0 && size[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_size %g,%g,%g: each must be positive", (double)size[0], (double)size[1], (double)size[2]);
-  PetscCheck(ray[0] >= 0 && ray[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_rayleigh %g,%g: both must be non-negative", (double)ray[0], (double)ray[1]);
-  PetscCheck(rho > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_density %g must be positive", (double)rho);
-  mat = SolidMaterialFind(matname);
-  PetscCheck(mat, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-solid_material %s: unknown material; allowed: %s", matname, names);
-  PetscCall(SolidModuliFromOptions(comm, mat, setE, E, setnu, nu, setmu, mu, setlambda, lambda, setkappa, kappa, setc1, c1, setc2, c2, &mod, &E, &nu));
-  mu     = mod.mu;
-  lambda = mod.lambda;
-  /* the stress and the tangent add and multiply the moduli: a P-wave modulus lambda + 2 mu beyond
-     1e200 leaves no room below the largest double (1.8e308) */
-  PetscCheck(PetscIsNormalReal(E) && PetscIsNormalReal(mu) && PetscIsNormalReal(lambda + 2 * mu) && lambda + 2 * mu <= 1e200, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: the moduli mu = %g, lambda = %g are too large for floating point (lambda + 2 mu must be at most 1e200)", setmu || setlambda ? "-solid_mu, -solid_lambda" : "-solid_E, -solid_nu", (double)mu, (double)lambda);
+  /* the material of the cells in no region (regions.c) */
+  PetscCall(PetscMemzero(&reg0, sizeof(reg0)));
+  PetscCall(SolidRegionFromInput(comm, "-solid", &min, &reg0));
 
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
@@ -229,11 +280,9 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   s->Xref     = Xref;
   s->cellid   = cellid;
   s->firstinv = -1;
-  s->mat      = mat;
-  s->mod      = mod;
-  s->rho      = rho;
-  s->alpha    = ray[0];
-  s->beta     = ray[1];
+  s->nreg     = 1;
+  PetscCall(PetscMalloc1(1, &s->reg));
+  s->reg[0] = reg0;
   for (PetscInt i = 0; i < 3; i++) s->g[i] = g[i];
   {
     const char *desc;
@@ -285,36 +334,46 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
     }
   }
   /* by name, which stays meaningful whatever the table's order (a numeric code would not) */
-  PetscCall(MechSystemAddTextParameter(sy, "material", mat->name));
+  PetscCall(MechSystemAddTextParameter(sy, "material", reg0.mat->name));
   /* recorded only when not P1 tetrahedra: older runs have neither */
   if (order != 1) PetscCall(MechSystemAddParameter(sy, "order", (PetscReal)order));
   if (ct == DM_POLYTOPE_HEXAHEDRON) PetscCall(MechSystemAddTextParameter(sy, "cell", "hex"));
-  PetscCall(MechSystemAddParameter(sy, "E", E));
-  PetscCall(MechSystemAddParameter(sy, "nu", nu));
-  if (!strcmp(mat->name, "neohookean_split") || !strcmp(mat->name, "mooney_rivlin")) PetscCall(MechSystemAddParameter(sy, "kappa", mod.kappa));
-  if (!strcmp(mat->name, "mooney_rivlin")) {
-    PetscCall(MechSystemAddParameter(sy, "c1", mod.c1));
-    PetscCall(MechSystemAddParameter(sy, "c2", mod.c2));
+  PetscCall(MechSystemAddParameter(sy, "E", reg0.E));
+  PetscCall(MechSystemAddParameter(sy, "nu", reg0.nu));
+  if (!strcmp(reg0.mat->name, "neohookean_split") || !strcmp(reg0.mat->name, "mooney_rivlin")) PetscCall(MechSystemAddParameter(sy, "kappa", reg0.mod.kappa));
+  if (!strcmp(reg0.mat->name, "mooney_rivlin")) {
+    PetscCall(MechSystemAddParameter(sy, "c1", reg0.mod.c1));
+    PetscCall(MechSystemAddParameter(sy, "c2", reg0.mod.c2));
   }
-  PetscCall(MechSystemAddParameter(sy, "density", rho));
+  PetscCall(MechSystemAddParameter(sy, "density", reg0.rho));
   PetscCall(MechSystemAddParameter(sy, "lumped", (PetscReal)masstype));
-  PetscCall(MechSystemAddParameter(sy, "rayleigh_alpha", ray[0]));
-  PetscCall(MechSystemAddParameter(sy, "rayleigh_beta", ray[1]));
+  PetscCall(MechSystemAddParameter(sy, "rayleigh_alpha", reg0.alpha));
+  PetscCall(MechSystemAddParameter(sy, "rayleigh_beta", reg0.beta));
   PetscCall(MechSystemAddParameter(sy, "gx", g[0]));
   PetscCall(MechSystemAddParameter(sy, "gy", g[1]));
   PetscCall(MechSystemAddParameter(sy, "gz", g[2]));
   if (gtimesum >= 0) PetscCall(MechSystemAddParameter(sy, "g_time", gtimesum));
   PetscCall(MechSystemSetDM(sy, dm));
+  /* the material regions (regions.c): each cell's material, recorded */
+  {
+    PetscErrorCode ierr = SolidSetUpRegions(s, sy, &min, what, hmin);
+
+    if (ierr) {
+      PetscCall(PetscFree(vertid));
+      PetscCall(MechSystemDestroy(&sy));
+      PetscFunctionReturn(ierr);
+    }
+  }
+  PetscCall(SolidRegionsFlags(s, &linear, &positiveJ, &frame));
+  PetscCall(SolidTensorUseRegions(s));
 
   /* matrices: the exact vertex couplings of the mesh, block size 3 */
   PetscCall(SolidCreatePattern(s, PETSC_FALSE, &J));
   PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
+  PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, s->M));
+  /* the Rayleigh damping of the regions: alpha Ma + beta K0 (regions.c) */
+  PetscCall(SolidSetUpDamping(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, J));
   PetscCall(MatDestroy(&s->graph));
-  PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
-  if (s->beta != 0) {
-    PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
-    PetscCall(SolidAddElementTangents(s, 0, NULL, 1.0, s->K0));
-  }
 
   /* the reference positions: the initial q and the rigid-body modes */
   /* plain vectors with the DM's layout: a vector of a DMPlex would be viewed (output,
@@ -380,69 +439,17 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   PetscCall(VecDestroy(&rs));
 
-  /* constraints: -solid_bc and the shorthands -solid_fix, -solid_fix_label (constraints.c) */
-  {
-    PetscErrorCode ierr = SolidSetUpConstraints(s, sy, hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, q, v);
-
-    if (ierr) {
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
-      PetscCall(MechSystemDestroy(&sy));
-      PetscFunctionReturn(ierr);
-    }
-  }
-
-  /* the discrete gradient (discgrad.c) holds for conservative loads only: discgrad2 refuses a
-     follower pressure through the nonsymmetric tangent its load marks */
-  PetscCall(SolidSetUpDiscreteGradient(s, sy));
-  /* loads on boundary faces (loads.c) */
-  {
-    PetscErrorCode ierr = SolidSetUpLoads(s, sy, what, 1e-3 * hmin);
-
-    if (ierr) {
-      PetscCall(VecDestroy(&q));
-      PetscCall(VecDestroy(&v));
-      PetscCall(MatDestroy(&J));
-      PetscCall(MechSystemDestroy(&sy));
-      PetscFunctionReturn(ierr);
-    }
-  }
-  PetscCall(MechSystemSetMass(sy, s->M));
-  PetscCall(MechSystemSetForce(sy, SolidForce, s));
-  PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
-  PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
   /* the consistent mass inside the action where it costs less than the assembled mass's product:
      hexahedra (on the values at the points the action has), P1 tetrahedra (rho V / 20 (1 + delta_ab));
      a P2 tetrahedron's dense element mass (300 multiply-adds a cell, 10 cells a node) costs more
      (bench/README.md, "The matrix-free operator"), and curved cells have their own rules */
   s->fusemass = masstype == 0 && !s->curved && (s->ct == DM_POLYTOPE_HEXAHEDRON || s->order == 1) ? PETSC_TRUE : PETSC_FALSE;
-  if (s->fusemass) PetscCall(MechSystemSetOperatorLinearize(sy, SolidOperatorLinearize));
-  PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
-  /* a follower pressure's force depends on the current face: not affine in q */
-  PetscCall(MechSystemSetLinear(sy, mat->linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));
-  /* a neo-Hookean element has no energy at J <= 0: such a state is refused, not accepted */
-  s->trefused = PETSC_MIN_REAL;
-  if (mat->positiveJ) PetscCall(MechSystemSetStateCheck(sy, SolidStateCheck, s));
-  for (PetscInt c = 0; c < 6; c++) {
-    const char *names[] = {"momentum_x", "momentum_y", "momentum_z", "angular_momentum_x", "angular_momentum_y", "angular_momentum_z"};
-
-    s->inv[c].s    = s;
-    s->inv[c].comp = c;
-    PetscCall(MechSystemAddInvariant(sy, names[c], SolidMomentum, &s->inv[c]));
-  }
-  /* the stresses multiply the output's size by about 5 (8 values a cell against 6 a vertex) */
-  if (stressout) PetscCall(SolidSetCellFields(s, sy));
-  /* recorded when off, so that an output (and a checkpoint) is continued by runs that write what it
-     holds: a restart that changes it is refused */
-  else PetscCall(MechSystemAddParameter(sy, "output_stress", 0));
-  PetscCall(MechSystemSetInitialState(sy, q, v));
-  PetscCall(VecDestroy(&q));
-  PetscCall(VecDestroy(&v));
+  /* what the system takes after its state and matrices */
   {
-    /* Rayleigh damping from two modal ratios (damping.c): the modes of the system built so far */
-    PetscErrorCode ierr = SolidSetUpDampingRatios(s, sy, setr, J);
+    PetscErrorCode ierr = SolidSetUpSystem(s, sy, J, q, v, hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, linear, positiveJ, stressout);
 
+    PetscCall(VecDestroy(&q));
+    PetscCall(VecDestroy(&v));
     PetscCall(MatDestroy(&J));
     if (ierr) {
       PetscCall(MechSystemDestroy(&sy));

@@ -98,7 +98,58 @@ typedef struct {
 
 PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
 PETSC_INTERN void                    SolidMaterialNames(char[], size_t);
-PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const SolidMaterialOps *, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, SolidModuli *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode          SolidModuliFromOptions(MPI_Comm, const char prefix[], const SolidMaterialOps *, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, PetscBool, PetscReal, SolidModuli *, PetscReal *, PetscReal *);
+
+/* One selection of mesh entities (select.c): a label and value (a Gmsh group's), or conditions on
+   the reference coordinates */
+typedef enum {
+  SOLID_SELECT_NONE,
+  SOLID_SELECT_LABEL, /* the points of a label's stratum (and their closures' nodes) */
+  SOLID_SELECT_ALL,   /* everything */
+  SOLID_SELECT_BOX,   /* the surface of the mesh's bounding box (nodes, faces) */
+  SOLID_SELECT_WHERE  /* conditions, all of which hold */
+} SolidSelectKind;
+typedef enum {
+  SOLID_SELECT_EQ,
+  SOLID_SELECT_LE,
+  SOLID_SELECT_GE
+} SolidSelectOp;
+typedef struct {
+  PetscInt      axis;
+  SolidSelectOp op;
+  PetscReal     value;
+} SolidSelectCond;
+typedef struct {
+  SolidSelectKind  kind;
+  char             label[256]; /* LABEL: the label (a Gmsh group's) and its value */
+  PetscInt         value;
+  PetscInt         ncond; /* WHERE: the conditions */
+  SolidSelectCond *cond;
+  PetscReal        lo[3], hi[3]; /* BOX: the bounding box */
+  PetscReal        tol;          /* the plane tolerance */
+  char             text[640];    /* how the options gave it ("-solid_bc_a_where x=0") */
+} SolidSelection;
+
+/*
+  A material region (regions.c): the material, moduli, density and Rayleigh coefficients of its
+  cells. Region 0 holds the cells of no named region, with the global options (-solid_material,
+  -solid_E, ...); the kernels take each cell's (SolidCellRegion()).
+*/
+typedef struct {
+  char                    name[64]; /* "" for region 0 */
+  const SolidMaterialOps *mat;
+  SolidModuli             mod;
+  PetscReal               E, nu; /* as recorded (derived from the moduli given) */
+  PetscReal               rho, alpha, beta;
+  PetscInt                ncells; /* over all ranks */
+} SolidRegion;
+
+/* The material options of the body or of a region, as given (regions.c) */
+typedef struct {
+  char      material[64];
+  PetscBool setmat, setE, setnu, setmu, setlambda, setkappa, setc1, setc2, setrho, setray;
+  PetscReal E, nu, mu, lambda, kappa, c1, c2, rho, ray[2];
+} SolidMaterialInput;
 
 typedef struct _n_Solid             Solid;
 typedef struct _n_SolidTensor      *SolidTensor;
@@ -139,50 +190,61 @@ typedef struct {
 } SolidInvariant;
 
 struct _n_Solid {
-  DM                      dm;
-  const SolidMaterialOps *mat;
-  SolidModuli             mod;
-  PetscReal               rho, alpha, beta, g[3];
-  PetscInt                ncells;   /* local cells */
-  DMPolytopeType          ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
-  PetscInt                order;    /* 1 or 2 */
-  PetscInt                nen;      /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
-  PetscInt                nq;       /* quadrature points per cell */
-  PetscInt               *loff;     /* per cell, nen offsets of the nodes' dofs in the local vector */
-  PetscInt               *goff;     /* the same in the global numbering */
-  PetscReal              *grad;     /* per cell and point, the nen x 3 reference gradients dN_a/dX */
-  PetscReal              *wdet;     /* per cell and point, the weight times det dX/dxi */
-  PetscReal              *vol;      /* per cell, the reference volume */
-  Vec                     Xref;     /* local: the reference positions of all nodes */
-  PetscFE                 fe;       /* the Lagrange element (scalar) of the cells */
-  PetscInt               *perm;     /* node a of the layout is basis function perm[a] of fe */
-  PetscReal              *ctr;      /* per cell, the reference centroid (names an inverted element) */
-  PetscInt               *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
-  PetscInt                ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
-  PetscInt                firstinv; /* the smallest cellid among them (-1: none) */
-  PetscReal               Jinv;     /* and its J */
-  PetscReal               tinv;     /* and the time of that force evaluation */
-  PetscInt                erefused; /* the last state the state check refused: its first inverted element */
-  PetscReal               trefused; /* and its time (PETSC_MIN_REAL: none) */
-  Mat                     M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
-  Vec                     fg;       /* gravity force -M g */
-  Vec                     work;     /* global work vector */
-  MatNullSpace            nullsp;   /* rigid-body modes of the reference configuration */
-  PetscReal              *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
-  PetscReal               cK, cD;   /* coefficients of the last linearization */
-  PetscReal               cM;       /* and of the mass applied inside the action (SolidOperatorLinearize()) */
-  PetscBool               curved;   /* cells of a second-order mesh file with curved edges (their own rules) */
-  PetscBool               fusemass; /* the action can apply the consistent mass cell by cell */
-  SolidTensor             tensor;   /* hexahedra: sum factorization (sumfact.c) */
-  Mat                     graph;    /* while the patterns are made: the graph of the nodes (SolidCreatePattern()) */
-  PetscInt                nloads;   /* loads on boundary faces (loads.c) */
-  SolidLoad              *loads;
-  PetscBool               follower; /* a follower pressure acts: the tangent is not symmetric */
-  DM                      facedm;   /* while the loads are set up: the beam interpolated (its faces) */
-  SolidInvariant          inv[6];
-  SolidConstraints        bc;    /* constraints.c */
-  MechTimeFunction        gtime; /* gravity's time function (NULL: constant) */
-  SolidBody               body;  /* the body force b(t, X) (bodyforce.c; NULL: none) */
+  DM                    dm;
+  PetscInt              nreg; /* material regions (regions.c): region 0 and the named ones */
+  SolidRegion          *reg;
+  PetscInt             *creg;              /* per local cell, its region */
+  PetscInt              nstate;            /* the most reals a material keeps per point for the tangent action */
+  PetscReal             alpha, beta, g[3]; /* the damping D = alpha Ma + beta K0 */
+  Mat                   Ma;                /* the regions' alpha rho-weighted mass when their alphas differ (alpha 1), NULL: M */
+  PetscBool             K0weighted;        /* K0 holds each cell's beta (the regions' betas differ; beta 1) */
+  PetscInt              nprobes;           /* probes (probes.c) */
+  struct _n_SolidProbe *probes;
+  Vec                   ecache; /* the positions of the last strain energy (parts.c) */
+  PetscReal             estrain;
+  PetscBool             ecached;
+  PetscInt              nbccells; /* the local cells with a constrained node (parts.c), -1: not found yet */
+  PetscInt             *bccells;
+  PetscInt              ncells;   /* local cells */
+  DMPolytopeType        ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
+  PetscInt              order;    /* 1 or 2 */
+  PetscInt              nen;      /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
+  PetscInt              nq;       /* quadrature points per cell */
+  PetscInt             *loff;     /* per cell, nen offsets of the nodes' dofs in the local vector */
+  PetscInt             *goff;     /* the same in the global numbering */
+  PetscReal            *grad;     /* per cell and point, the nen x 3 reference gradients dN_a/dX */
+  PetscReal            *wdet;     /* per cell and point, the weight times det dX/dxi */
+  PetscReal            *vol;      /* per cell, the reference volume */
+  Vec                   Xref;     /* local: the reference positions of all nodes */
+  PetscFE               fe;       /* the Lagrange element (scalar) of the cells */
+  PetscInt             *perm;     /* node a of the layout is basis function perm[a] of fe */
+  PetscReal            *ctr;      /* per cell, the reference centroid (names an inverted element) */
+  PetscInt             *cellid;   /* per cell, its rank-independent number (order in the mesh file or beam) */
+  PetscInt              ninv;     /* J <= 0 elements at this rank's last force evaluation that met any */
+  PetscInt              firstinv; /* the smallest cellid among them (-1: none) */
+  PetscReal             Jinv;     /* and its J */
+  PetscReal             tinv;     /* and the time of that force evaluation */
+  PetscInt              erefused; /* the last state the state check refused: its first inverted element */
+  PetscReal             trefused; /* and its time (PETSC_MIN_REAL: none) */
+  Mat                   M, K0;    /* mass and reference tangent (K0 only with beta != 0) */
+  Vec                   fg;       /* gravity force -M g */
+  Vec                   work;     /* global work vector */
+  MatNullSpace          nullsp;   /* rigid-body modes of the reference configuration */
+  PetscReal            *store;    /* tangent action: per cell, what dP(dF) needs (mat->nstate reals) */
+  PetscReal             cK, cD;   /* coefficients of the last linearization */
+  PetscReal             cM;       /* and of the mass applied inside the action (SolidOperatorLinearize()) */
+  PetscBool             curved;   /* cells of a second-order mesh file with curved edges (their own rules) */
+  PetscBool             fusemass; /* the action can apply the consistent mass cell by cell */
+  SolidTensor           tensor;   /* hexahedra: sum factorization (sumfact.c) */
+  Mat                   graph;    /* while the patterns are made: the graph of the nodes (SolidCreatePattern()) */
+  PetscInt              nloads;   /* loads on boundary faces (loads.c) */
+  SolidLoad            *loads;
+  PetscBool             follower; /* a follower pressure acts: the tangent is not symmetric */
+  DM                    facedm;   /* while the loads are set up: the beam interpolated (its faces) */
+  SolidInvariant        inv[6];
+  SolidConstraints      bc;    /* constraints.c */
+  MechTimeFunction      gtime; /* gravity's time function (NULL: constant) */
+  SolidBody             body;  /* the body force b(t, X) (bodyforce.c; NULL: none) */
   /* direct insertion into a sequential AIJ matrix (elements.c, SolidCellMatrixSetUp()): per cell
      and node pair (a, b), where node b's first column lies in node a's rows, from the row's start;
      valid for the matrix of id aijid in the nonzero state aijstate */
@@ -221,6 +283,30 @@ static inline void SolidMul3(const PetscReal A[9], const PetscReal B[9], PetscRe
 static inline const PetscReal *SolidGrad(const Solid *s, PetscInt c, PetscInt k)
 {
   return &s->grad[((size_t)c * s->nq + k) * 3 * s->nen];
+}
+
+/* FNV-1a of bytes, continued from h (start from SOLID_HASH_SEED): what the checkpoints record of the
+   loads, regions and probes, as a double parameter of its low 48 bits (SOLID_HASH_PARAM) */
+#define SOLID_HASH_SEED     1469598103934665603ULL
+#define SOLID_HASH_PARAM(h) ((PetscReal)((h)&0xFFFFFFFFFFFFULL))
+static inline uint64_t SolidHash(uint64_t h, const void *buf, size_t len)
+{
+  const unsigned char *b = (const unsigned char *)buf;
+
+  for (size_t k = 0; k < len; k++) h = (h ^ b[k]) * 1099511628211ULL;
+  return h;
+}
+
+/* The material region of local cell c (regions.c) */
+static inline const SolidRegion *SolidCellRegion(const Solid *s, PetscInt c)
+{
+  return &s->reg[s->creg[c]];
+}
+
+/* The matrix the Rayleigh alpha multiplies (alpha Ma, or alpha M) */
+static inline Mat SolidDampingMass(const Solid *s)
+{
+  return s->Ma ? s->Ma : s->M;
 }
 
 /* The weight times det dX/dxi at quadrature point k of cell c */
@@ -265,8 +351,12 @@ static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[])
 PETSC_INTERN PetscErrorCode SolidGetLocal(const Solid *, Vec, Vec *, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SolidRestoreLocal(const Solid *, Vec *, const PetscScalar **);
 PETSC_INTERN PetscErrorCode SolidForce(MechSystem, PetscReal, Vec, Vec, Vec, void *);
+PETSC_INTERN void           SolidAddElementForces(const Solid *, const PetscScalar[], PetscInt, const PetscInt[], PetscScalar[], PetscInt *, PetscInt *, PetscReal *);
+PETSC_INTERN PetscReal      SolidStrainEnergy(const Solid *, const PetscScalar[]);
 PETSC_INTERN PetscErrorCode SolidAddElementTangents(Solid *, PetscReal, const PetscScalar[], PetscReal, Mat);
 PETSC_INTERN PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode SolidAddDeadLoads(Solid *, PetscReal, Vec);
+PETSC_INTERN PetscErrorCode SolidAddDamping(Solid *, Vec, Vec);
 PETSC_INTERN PetscErrorCode SolidAddDampingTangent(Solid *, PetscReal, Mat);
 /* element matrices into an assembled matrix: in place on one rank (elements.c), else MatSetValues() */
 PETSC_INTERN PetscErrorCode SolidCellMatrixSetUp(Solid *, Mat, PetscScalar **, const PetscInt **);
@@ -279,6 +369,7 @@ PETSC_INTERN PetscErrorCode SolidOperatorLinearize(MechSystem, PetscReal, Vec, V
 /* sumfact.c */
 PETSC_INTERN PetscErrorCode SolidTensorSetUp(Solid *, PetscInt, const PetscReal[][3]);
 PETSC_INTERN PetscErrorCode SolidTensorDestroy(Solid *);
+PETSC_INTERN PetscErrorCode SolidTensorUseRegions(Solid *);
 PETSC_INTERN PetscErrorCode SolidTensorLinearize(Solid *, const PetscScalar *);
 PETSC_INTERN PetscErrorCode SolidTensorApply(const Solid *, PetscReal, PetscReal, const PetscScalar *, PetscScalar *);
 PETSC_INTERN void           SolidLinearStressDiffBatch(const SolidModuli *, const PetscReal *, const PetscReal[][SOLID_LANES], PetscReal[][SOLID_LANES]);
@@ -289,9 +380,30 @@ PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, Pet
 PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, PetscBool mass, Mat *);
 /* Rayleigh damping from two modal damping ratios (damping.c): alpha and beta resolved, K0 built and
    the tangent declared damped when the options ask for it; J is the tangent's pattern */
-PETSC_INTERN PetscErrorCode SolidSetUpDampingRatios(Solid *, MechSystem, PetscBool setrayleigh, Mat J);
-PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool, Mat);
+PETSC_INTERN PetscErrorCode SolidSetUpDampingRatios(Solid *, MechSystem, Mat J);
+PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool lumped, PetscBool damping, Mat);
 
+/* select.c */
+PETSC_INTERN PetscErrorCode SolidSelectionFromOptions(Solid *, const char prefix[], const char what[], PetscReal tol, PetscInt *ngiven, SolidSelection *);
+PETSC_INTERN PetscErrorCode SolidSelectionParseWhere(MPI_Comm, const char opt[], const char where[], SolidSelection *);
+PETSC_INTERN PetscBool      SolidSelectionParsePlane(const char[], PetscInt *, PetscReal *);
+PETSC_INTERN PetscBool      SolidSelectionIsPlane(const SolidSelection *, PetscInt *, PetscReal *);
+PETSC_INTERN PetscBool      SolidSelectionHolds(const SolidSelection *, const PetscReal[3]);
+PETSC_INTERN PetscBool      SolidSelectionHoldsFace(const SolidSelection *, const PetscReal[][3], PetscInt);
+PETSC_INTERN PetscErrorCode SolidSelectionDestroy(SolidSelection *);
+PETSC_INTERN PetscErrorCode SolidSelectNodes(Solid *, const SolidSelection *, Vec, PetscInt[], PetscInt *);
+PETSC_INTERN PetscErrorCode SolidSelectCells(Solid *, const SolidSelection *, PetscInt[], PetscInt *);
+/* regions.c */
+PETSC_INTERN PetscErrorCode SolidRegionFromInput(MPI_Comm, const char prefix[], const SolidMaterialInput *, SolidRegion *);
+PETSC_INTERN PetscErrorCode SolidSetUpRegions(Solid *, MechSystem, const SolidMaterialInput *, const char what[], PetscReal hmin);
+PETSC_INTERN PetscErrorCode SolidRegionsFlags(const Solid *, PetscBool *linear, PetscBool *positiveJ, PetscBool *frameinvariant);
+PETSC_INTERN PetscErrorCode SolidRegionsDestroy(Solid *);
+PETSC_INTERN PetscErrorCode SolidSetUpDamping(Solid *, PetscBool lumped, Mat J);
+/* parts.c */
+PETSC_INTERN PetscErrorCode SolidSetUpBalance(Solid *, MechSystem);
+PETSC_INTERN PetscErrorCode SolidStrainEnergyCached(Solid *, Vec, const PetscScalar[], PetscReal *);
+/* initial.c */
+PETSC_INTERN PetscErrorCode SolidSetUpInitialState(Solid *, MechSystem, Vec, Vec);
 /* constraints.c */
 PETSC_INTERN PetscErrorCode SolidSetUpConstraints(Solid *, MechSystem, PetscBool, PetscReal, const char[], Vec, Vec);
 PETSC_INTERN PetscErrorCode SolidConstraintsEvaluate(SolidConstraints, PetscReal, Vec, Vec, Vec);
@@ -312,6 +424,10 @@ PETSC_INTERN PetscErrorCode SolidBodyDestroy(SolidBody *);
 PETSC_INTERN PetscErrorCode SolidSetUpDiscreteGradient(Solid *, MechSystem);
 /* stress.c */
 PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
+PETSC_INTERN void           SolidCellAverage(const Solid *, PetscInt, const PetscScalar[], PetscReal[6], PetscReal *, PetscReal *);
+/* probes.c */
+PETSC_INTERN PetscErrorCode SolidSetUpProbes(Solid *, MechSystem, const char what[], PetscReal hmin);
+PETSC_INTERN PetscErrorCode SolidProbesDestroy(Solid *);
 
 /* mesh.c */
 PETSC_INTERN PetscErrorCode SolidCreateMesh(MPI_Comm, const char[], const PetscInt[3], const PetscReal[3], DMPolytopeType, PetscInt order, DM *, PetscInt **, PetscInt **);

@@ -26,20 +26,20 @@ static const PetscInt    SolidCellFieldComps[] = {6, 1, 1};
 /* and their recovery at the nodes (SolidNodeFields()) */
 static const char *const SolidNodeFieldNames[] = {"stress_vertex", "von_mises_vertex", "J_vertex"};
 
-/* sigma (Voigt order xx, yy, zz, yz, xz, xy), von Mises and J of one cell at F */
-static void CellStress(const Solid *s, const PetscReal F[9], PetscReal sig[6], PetscReal *vm, PetscReal *J)
+/* sigma (Voigt order xx, yy, zz, yz, xz, xy), von Mises and J at F of a cell of region r */
+static void CellStress(const SolidRegion *r, const PetscReal F[9], PetscReal sig[6], PetscReal *vm, PetscReal *J)
 {
   SolidPoint p;
   PetscReal  P[9], T[9];
 
   *J = SolidDet3(F);
-  if (!s->mat->setup(&s->mod, F, &p)) {
+  if (!r->mat->setup(&r->mod, F, &p)) {
     for (PetscInt i = 0; i < 6; i++) sig[i] = (PetscReal)NAN;
     *vm = (PetscReal)NAN;
     return;
   }
-  s->mat->stress(&s->mod, &p, P, NULL);
-  if (s->mat->linear) {
+  r->mat->stress(&r->mod, &p, P, NULL);
+  if (r->mat->linear) {
     for (PetscInt i = 0; i < 9; i++) T[i] = P[i];
   } else {
     /* T = P F^T / J */
@@ -56,7 +56,7 @@ static void CellStress(const Solid *s, const PetscReal F[9], PetscReal sig[6], P
 }
 
 /* The volume averages over cell c of the quadrature points' sigma, von Mises stress and J (x: the ghosted local state) */
-static void SolidCellAverage(const Solid *s, PetscInt c, const PetscScalar x[], PetscReal sig[6], PetscReal *vm, PetscReal *J)
+void SolidCellAverage(const Solid *s, PetscInt c, const PetscScalar x[], PetscReal sig[6], PetscReal *vm, PetscReal *J)
 {
   PetscReal F[9];
 
@@ -67,7 +67,7 @@ static void SolidCellAverage(const Solid *s, PetscInt c, const PetscScalar x[], 
     PetscReal       sk[6], vmk, Jk;
 
     SolidDeformationAt(s, c, k, x, F);
-    CellStress(s, F, sk, &vmk, &Jk);
+    CellStress(SolidCellRegion(s, c), F, sk, &vmk, &Jk);
     if (s->nq == 1) {
       /* P1 tetrahedra: as before, bit for bit */
       for (PetscInt i = 0; i < 6; i++) sig[i] = sk[i];

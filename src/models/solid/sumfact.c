@@ -45,11 +45,17 @@ struct _n_SolidTensor {
   PetscReal *st;             /* per batch [q3][nstate][W]: what the material's dP needs (the linearization) */
 };
 
-/* The moduli of the cells of batch b (one material per batch; a material per region would end a batch where the region changes) */
+/* The region of every local cell: the tensor path is kept only where a rank's cells share one (SolidTensorUseRegions()) */
+static inline const SolidRegion *SolidTensorRegion(const Solid *s)
+{
+  return &s->reg[s->ncells ? s->creg[0] : 0];
+}
+
+/* The moduli of the cells of batch b (one material per batch) */
 static inline const SolidModuli *SolidBatchModuli(const Solid *s, PetscInt b)
 {
   (void)b;
-  return &s->mod;
+  return &SolidTensorRegion(s)->mod;
 }
 
 /*
@@ -172,12 +178,12 @@ SOLID_CLONES void SolidNeoHookeanStressDiffBatch(const SolidModuli *m, const Pet
 /* dP of a batch (lanes innermost): the material's own batch kernel (those of this file inlined), or its dP lane by lane */
 static inline __attribute__((always_inline)) void BatchStress(const Solid *s, const SolidModuli *m, const PetscReal *st, const PetscReal dF[9][W], PetscReal dP[9][W])
 {
-  const PetscInt ns = s->mat->nstate;
+  const PetscInt ns = SolidTensorRegion(s)->mat->nstate;
 
-  if (s->mat->dstressbatch == SolidLinearStressDiffBatch) LinearBatch(m, st, dF, dP);
-  else if (s->mat->dstressbatch == SolidNeoHookeanStressDiffBatch) NeoHookeanBatch(m, st, dF, dP);
-  else if (s->mat->dstressbatch) {
-    s->mat->dstressbatch(m, st, dF, dP);
+  if (SolidTensorRegion(s)->mat->dstressbatch == SolidLinearStressDiffBatch) LinearBatch(m, st, dF, dP);
+  else if (SolidTensorRegion(s)->mat->dstressbatch == SolidNeoHookeanStressDiffBatch) NeoHookeanBatch(m, st, dF, dP);
+  else if (SolidTensorRegion(s)->mat->dstressbatch) {
+    SolidTensorRegion(s)->mat->dstressbatch(m, st, dF, dP);
     return;
   }
   for (PetscInt l = 0; l < W; l++) {
@@ -185,9 +191,9 @@ static inline __attribute__((always_inline)) void BatchStress(const Solid *s, co
     PetscReal  a[9], b[9], sl[32];
 
     for (PetscInt i = 0; i < ns; i++) sl[i] = st[i * W + l];
-    if (ns && s->mat->unpack) s->mat->unpack(m, sl, &p);
+    if (ns && SolidTensorRegion(s)->mat->unpack) SolidTensorRegion(s)->mat->unpack(m, sl, &p);
     for (PetscInt i = 0; i < 9; i++) a[i] = dF[i][l];
-    s->mat->dstress(m, &p, a, b);
+    SolidTensorRegion(s)->mat->dstress(m, &p, a, b);
     for (PetscInt i = 0; i < 9; i++) dP[i][l] = b[i];
   }
 }
@@ -199,7 +205,7 @@ static inline __attribute__((always_inline)) void BatchStress(const Solid *s, co
 static inline __attribute__((always_inline)) void ApplyBatch(PetscInt n1, PetscInt q1, const Solid *s, PetscInt b, PetscInt nl, PetscReal cK, PetscReal cMrho, const PetscScalar *x, PetscScalar *ya)
 {
   const struct _n_SolidTensor *t  = s->tensor;
-  const PetscInt               n3 = n1 * n1 * n1, q3 = q1 * q1 * q1, ns = s->mat->nstate;
+  const PetscInt               n3 = n1 * n1 * n1, q3 = q1 * q1 * q1, ns = SolidTensorRegion(s)->mat->nstate;
   const PetscInt              *off = &t->off[(size_t)b * n3 * W];
   const SolidModuli           *m   = SolidBatchModuli(s, b);
   PetscReal                    u[3 * 27 * W], uq[3 * 64 * W], g[9 * 64 * W], t1[48 * W], t2[48 * W], ye[27 * W];
@@ -234,7 +240,7 @@ static inline __attribute__((always_inline)) void ApplyBatch(PetscInt n1, PetscI
 static inline __attribute__((always_inline)) void LinearizeBatch(PetscInt n1, PetscInt q1, const Solid *s, PetscInt b, const PetscScalar *x)
 {
   const struct _n_SolidTensor *t  = s->tensor;
-  const PetscInt               n3 = n1 * n1 * n1, q3 = q1 * q1 * q1, ns = s->mat->nstate;
+  const PetscInt               n3 = n1 * n1 * n1, q3 = q1 * q1 * q1, ns = SolidTensorRegion(s)->mat->nstate;
   const PetscInt              *off = &t->off[(size_t)b * n3 * W];
   const SolidModuli           *m   = SolidBatchModuli(s, b);
   PetscReal                    u[3 * 27 * W], uq[3 * 64 * W], g[9 * 64 * W], t1[48 * W], t2[48 * W];
@@ -251,11 +257,11 @@ static inline __attribute__((always_inline)) void LinearizeBatch(PetscInt n1, Pe
 
       for (PetscInt i = 0; i < 3; i++)
         for (PetscInt j = 0; j < 3; j++) F[3 * i + j] = g[((3 * i + 0) * q3 + k) * W + l] * Ji[(0 + j) * W + l] + g[((3 * i + 1) * q3 + k) * W + l] * Ji[(3 + j) * W + l] + g[((3 * i + 2) * q3 + k) * W + l] * Ji[(6 + j) * W + l];
-      if (!s->mat->setup(m, F, &p)) {
+      if (!SolidTensorRegion(s)->mat->setup(m, F, &p)) {
         for (PetscInt i = 0; i < ns; i++) st[i * W + l] = 0;
         continue;
       }
-      s->mat->pack(m, &p, sl);
+      SolidTensorRegion(s)->mat->pack(m, &p, sl);
       for (PetscInt i = 0; i < ns; i++) st[i * W + l] = sl[i];
     }
   }
@@ -433,7 +439,7 @@ PetscErrorCode SolidTensorDestroy(Solid *s)
 PetscErrorCode SolidTensorLinearize(Solid *s, const PetscScalar *x)
 {
   struct _n_SolidTensor *t  = s->tensor;
-  const PetscInt         ns = s->mat->nstate;
+  const PetscInt         ns = SolidTensorRegion(s)->mat->nstate;
 
   PetscFunctionBegin;
   if (!ns) PetscFunctionReturn(0);
@@ -451,8 +457,26 @@ PetscErrorCode SolidTensorApply(const Solid *s, PetscReal cK, PetscReal cM, cons
   const struct _n_SolidTensor *t = s->tensor;
 
   PetscFunctionBegin;
-  if (t->n1 == 2) ApplyAll_22(s, cK, cM * s->rho, x, ya);
-  else if (t->q1 == 3) ApplyAll_33(s, cK, cM * s->rho, x, ya);
-  else ApplyAll_34(s, cK, cM * s->rho, x, ya);
+  if (t->n1 == 2) ApplyAll_22(s, cK, cM * SolidTensorRegion(s)->rho, x, ya);
+  else if (t->q1 == 3) ApplyAll_33(s, cK, cM * SolidTensorRegion(s)->rho, x, ya);
+  else ApplyAll_34(s, cK, cM * SolidTensorRegion(s)->rho, x, ya);
+  PetscFunctionReturn(0);
+}
+
+/*
+  SolidTensorUseRegions - Keeps the sum-factorized path only where all of this rank's cells lie in
+  one material region: a batch of W cells shares one material's moduli (a rank whose cells are of
+  several regions applies its tangent cell by cell). Local: the path is this rank's choice alone.
+*/
+PetscErrorCode SolidTensorUseRegions(Solid *s)
+{
+  PetscFunctionBegin;
+  if (!s->tensor) PetscFunctionReturn(0);
+  for (PetscInt c = 1; c < s->ncells; c++) {
+    if (s->creg[c] != s->creg[0]) {
+      PetscCall(SolidTensorDestroy(s));
+      break;
+    }
+  }
   PetscFunctionReturn(0);
 }
