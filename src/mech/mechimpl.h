@@ -24,22 +24,22 @@ struct _p_MechSystem {
   PetscBool massdiag; /* M is diagonal: M solves and M additions are pointwise */
   KSP       massksp;  /* solves with Mfix */
 
-  MechForceFn            force;
-  void                  *forcectx;
-  MechTangentFn          tangent;
-  void                  *tangentctx;
-  Mat                    Jpattern;  /* sparsity of K + D + M; may be lent as an operator (MechSystemCreateOperator()) */
-  MechTangentPatternFn   patternfn; /* optional: builds the full pattern again, or a reduced one */
-  void                  *patternctx;
-  MechTangentFn          tangentdef; /* optional semidefinite approximation, for preconditioning */
-  void                  *tangentdefctx;
-  MechTangentLinearizeFn linearize; /* optional tangent action (matrix-free operators) */
-  MechTangentApplyFn     apply;
-  void                  *actionctx;
+  MechForceFn             force;
+  void                   *forcectx;
+  MechTangentFn           tangent;
+  void                   *tangentctx;
+  Mat                     Jpattern;  /* sparsity of K + D + M; may be lent as an operator (MechSystemCreateOperator()) */
+  MechTangentPatternFn    patternfn; /* optional: builds the full pattern again, or a reduced one */
+  void                   *patternctx;
+  MechTangentFn           tangentdef; /* optional semidefinite approximation, for preconditioning */
+  void                   *tangentdefctx;
+  MechTangentLinearizeFn  linearize; /* optional tangent action (matrix-free operators) */
+  MechTangentApplyFn      apply;
+  void                   *actionctx;
   MechOperatorLinearizeFn oplinearize; /* optional: the action applies cM M too (operatormass.c) */
-  MechPatchFn            patch; /* optional: force and tangent on a patch of points */
-  void                  *patchctx;
-  PetscBool              hasdamping;
+  MechPatchFn             patch;       /* optional: force and tangent on a patch of points */
+  void                   *patchctx;
+  PetscBool               hasdamping;
 
   /* ---- discrete gradient (MechSystemSetDiscreteGradient(), discgrad.c) ---- */
   MechDiscreteGradientFn         discgrad;

@@ -583,7 +583,7 @@ static PetscErrorCode BenchAction(void)
   Mat            A = NULL, S;
   PetscRandom    rnd;
   PetscLogDouble t[5];
-  MatInfo        info = {0};
+  MatInfo        info   = {0};
   PetscBool      mfonly = PETSC_FALSE; /* -bench_matrix_free_only: the matrix-free operator alone (no assembly, no product) */
 
   PetscFunctionBegin;

@@ -521,8 +521,8 @@ PetscErrorCode SolidTangentApply(MechSystem sys, Vec w, Vec y, void *ctx)
   SolidPoint         p;
   /* the mass inside the action (SolidOperatorLinearize()); Rayleigh's alpha M with it when the
      damping mass is M (one alpha for every region) */
-  const PetscBool    fusealpha = s->cM != 0 && !s->Ma ? PETSC_TRUE : PETSC_FALSE;
-  const PetscReal    cmass     = s->cM != 0 ? s->cM + (fusealpha ? s->cD * s->alpha : 0) : 0;
+  const PetscBool fusealpha = s->cM != 0 && !s->Ma ? PETSC_TRUE : PETSC_FALSE;
+  const PetscReal cmass     = s->cM != 0 ? s->cM + (fusealpha ? s->cD * s->alpha : 0) : 0;
 
   PetscFunctionBegin;
   (void)sys;

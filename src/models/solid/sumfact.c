@@ -129,11 +129,10 @@ static inline const PetscReal *BatchGeometry(const struct _n_SolidTensor *t, Pet
    the loader picks the widest the processor runs; docs/solid.md); -DSOLID_NO_CLONES compiles one
    version for the -march given (bench/kernels.py's comparisons) */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(SOLID_NO_CLONES)
-  #define SOLID_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define SOLID_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
-  #define SOLID_CLONES
+#define SOLID_CLONES
 #endif
-
 
 /* The linear material's dP (materials.c) of SOLID_LANES points at once, lanes innermost */
 static inline __attribute__((always_inline)) void LinearBatch(const SolidModuli *m, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES])
@@ -267,14 +266,14 @@ static inline __attribute__((always_inline)) void LinearizeBatch(PetscInt n1, Pe
   }
 }
 
-#define SOLID_TENSOR_KERNELS(N1, Q1) \
+#define SOLID_TENSOR_KERNELS(N1, Q1)                                                                                               \
   SOLID_CLONES static void ApplyAll_##N1##Q1(const Solid *s, PetscReal cK, PetscReal cMrho, const PetscScalar *x, PetscScalar *ya) \
-  { \
-    for (PetscInt b = 0; b < s->tensor->nb; b++) ApplyBatch(N1, Q1, s, b, PetscMin(W, s->ncells - b * W), cK, cMrho, x, ya); \
-  } \
-  SOLID_CLONES static void LinearizeAll_##N1##Q1(const Solid *s, const PetscScalar *x) \
-  { \
-    for (PetscInt b = 0; b < s->tensor->nb; b++) LinearizeBatch(N1, Q1, s, b, x); \
+  {                                                                                                                                \
+    for (PetscInt b = 0; b < s->tensor->nb; b++) ApplyBatch(N1, Q1, s, b, PetscMin(W, s->ncells - b * W), cK, cMrho, x, ya);       \
+  }                                                                                                                                \
+  SOLID_CLONES static void LinearizeAll_##N1##Q1(const Solid *s, const PetscScalar *x)                                             \
+  {                                                                                                                                \
+    for (PetscInt b = 0; b < s->tensor->nb; b++) LinearizeBatch(N1, Q1, s, b, x);                                                  \
   }
 
 SOLID_TENSOR_KERNELS(2, 2)
@@ -365,7 +364,7 @@ PetscErrorCode SolidTensorSetUp(Solid *s, PetscInt q1, const PetscReal xi[][3])
       }
     PetscCall(PetscTabulationDestroy(&T));
   }
-  t->nb = (s->ncells + W - 1) / W;
+  t->nb     = (s->ncells + W - 1) / W;
   s->tensor = t;
   PetscCall(PetscMalloc1((size_t)t->nb * n3 * W, &t->off));
   for (PetscInt b = 0; b < t->nb; b++)
@@ -396,7 +395,7 @@ PetscErrorCode SolidTensorSetUp(Solid *s, PetscInt q1, const PetscReal xi[][3])
           for (PetscInt i = 0; i < 9; i++) G[i * W + l] = Ji[i];
           G[9 * W + l] = t->w[k] * det;
           if (k && local) {
-            const PetscReal *G0 = &geo[(size_t)b * q3 * 10 * W];
+            const PetscReal *G0   = &geo[(size_t)b * q3 * 10 * W];
             PetscReal        size = 0, diff = 0;
 
             for (PetscInt i = 0; i < 9; i++) {
