@@ -119,13 +119,14 @@ static PetscInt ParseComponents(const char c[])
 static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscReal hmin, const char what[], SolidBC *bc, PetscInt mark[])
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)s->dm);
-  char      opt[5][128], label[256] = "", group[256] = "", where[64] = "", comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant";
+  char      opt[5][128], label[256] = "", group[256] = "", where[256] = "", comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant";
   PetscInt  value = 1, count = 0, axis = 0;
   PetscReal pv = 0;
   PetscBool setlabel, setvalue, setgroup, setwhere, setu;
 
   PetscFunctionBegin;
   for (const char *p = name; *p; p++) PetscCheck(isalnum((unsigned char)*p) || *p == '_', comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: a constraint's name may hold letters, digits and _ only", name);
+  PetscCheck(strlen(name) < sizeof(bc->name), comm, PETSC_ERR_ARG_WRONG, "-solid_bc: the constraint name %.20s... has %zu characters, at most %d", name, strlen(name), (int)sizeof(bc->name) - 1);
   PetscCall(PetscStrncpy(bc->name, name, sizeof(bc->name)));
   bc->u[0] = bc->u[1] = bc->u[2] = 0;
   PetscOptionsBegin(comm, NULL, "Solid constraint", "MechSystem");
@@ -184,7 +185,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
 {
   MPI_Comm         comm = PetscObjectComm((PetscObject)s->dm);
   SolidConstraints c;
-  char             list[1024] = "", fix[64] = "", flabel[256] = "";
+  char             list[1024] = "", fix[256] = "", flabel[256] = "";
   PetscInt         fvalue = 1, nloc, rstart, *owner, nheld = 0, nall, conflicts = 0, nvtx = 0;
   PetscBool        setlist, setfix, setflabel, setfvalue;
   PetscInt        *mark;

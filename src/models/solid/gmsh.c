@@ -883,25 +883,12 @@ static PetscErrorCode GmshSkipSection(GmshReader *r, const char name[])
 /* Reads the file into memory and parses every section */
 static PetscErrorCode GmshParse(GmshReader *r, const char file[])
 {
-  FILE *fp;
-  long  size;
-  char  name[GMSH_MAX_NAME], s[32];
+  char name[GMSH_MAX_NAME], s[32], why[256];
 
   PetscFunctionBegin;
-  fp = fopen(file, "rb");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot be opened");
-  if (fseek(fp, 0, SEEK_END) || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
-    (void)fclose(fp);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "cannot be read (not a regular file?)");
-  }
-  if (PetscMalloc1((size_t)size + 1, &r->buf)) {
-    (void)fclose(fp);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "no memory for the %ld bytes of the file", size);
-  }
-  r->len = fread(r->buf, 1, (size_t)size, fp);
-  (void)fclose(fp);
-  PetscCheck(r->len == (size_t)size, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "read %lld of its %ld bytes", (long long)r->len, size);
-  r->buf[r->len] = 0;
+  /* a regular file the reader can hold whole (the caller checked it; read from what was checked) */
+  PetscCall(MechFileReadAll(file, MechFileMemoryLimit(), &r->buf, &r->len, why, sizeof(why)));
+  PetscCheck(r->buf, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
   PetscCheck(r->len > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the file is empty");
   /* the faces, lines and points keep their corners; the cells all nodes (set by the first) */
   for (int k = 0; k < GS_N; k++) r->set[k].nv = k == GS_POINT ? 1 : k == GS_LINE ? 2

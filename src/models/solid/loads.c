@@ -438,7 +438,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   PetscCall(DMPlexGetDepth(s->dm, &depth));
   for (PetscInt l = 0; l < n; l++) {
     SolidLoad *ld = &s->loads[l];
-    char       opt[8][96], lname[256] = "", group[256] = "", where[64] = "", spec[PETSC_MAX_PATH_LEN + 16] = "constant";
+    char       opt[8][96], lname[256] = "", group[256] = "", where[256] = "", spec[PETSC_MAX_PATH_LEN + 16] = "constant";
     PetscBool  setl, setv, setg, setw, sett, setp, setf, settime;
     PetscInt   value = 1, axis = -1, nother, ninside, nsel;
     PetscReal  pvalue = 0, t[3] = {0, 0, 0}, F[3] = {0, 0, 0}, p = 0, area;

@@ -168,7 +168,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
   PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", ray, 2, &setr));
   PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
-  PetscCall(PetscOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", stressout, &stressout, &setstress));
+  PetscCall(MechOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", stressout, &stressout, &setstress));
   PetscCall(MechOptionsString("-solid_g_time", "Gravity's time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", gtime, gtime, sizeof(gtime), NULL));
   PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, 3, &setv));
   PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, 3, &setw));
@@ -202,7 +202,11 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
   PetscCall(SolidCreateMesh(comm, file, cells, size, celltype == 1 ? DM_POLYTOPE_HEXAHEDRON : DM_POLYTOPE_TETRAHEDRON, order, &dm, &cellid, &vertid));
-  PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
+  {
+    char shown[160];
+
+    PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", MechOptionsShortValue(file, shown, sizeof(shown))));
+  }
   {
     /* a Gmsh file's higher-order nodes (curved edges) for order 2 (gmsh.c) */
     PetscErrorCode ierr = SolidMeshUseGmshNodes(dm, order, cellid);
