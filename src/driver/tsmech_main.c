@@ -39,13 +39,21 @@ typedef enum {
 } FailKind;
 
 /* The signal (SIGTERM or SIGINT) that asked the run to stop, 0 if none: set by the handler,
-   read after every step. The handler is installed with SA_RESETHAND: a second signal acts as
-   if tsmech had no handler (it ends the run at once). */
-static volatile sig_atomic_t stop_signal = 0;
+   read after every step. Installed before the files are locked: during the set-up (no step to
+   end at) and at a second signal the handler removes the run's lock files and lets the signal
+   end the process as if tsmech had no handler; during the steps the first signal only asks the
+   run to stop after the step (a checkpoint is written). */
+static volatile sig_atomic_t stop_signal = 0, stepping = 0;
 
 static void StopHandler(int sig)
 {
-  stop_signal = sig;
+  if (stepping && !stop_signal) {
+    stop_signal = sig;
+    return;
+  }
+  MechIOPlanRemoveLocksOnSignal();
+  (void)signal(sig, SIG_DFL);
+  (void)raise(sig);
 }
 
 static PetscErrorCode InstallStopHandlers(void)
@@ -55,7 +63,7 @@ static PetscErrorCode InstallStopHandlers(void)
   PetscFunctionBegin;
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = StopHandler;
-  sa.sa_flags   = SA_RESETHAND | SA_RESTART;
+  sa.sa_flags   = SA_RESTART;
   sigemptyset(&sa.sa_mask);
   PetscCheck(!sigaction(SIGTERM, &sa, NULL) && !sigaction(SIGINT, &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the SIGTERM and SIGINT handlers");
   PetscFunctionReturn(0);
@@ -281,6 +289,7 @@ static PetscBool IsInputError(PetscErrorCode ierr)
   case PETSC_ERR_ARG_WRONGSTATE:
   case PETSC_ERR_USER_INPUT:
   case PETSC_ERR_FILE_OPEN:
+  case PETSC_ERR_ORDER: /* a PETSc object missing a setting no option gives (at the first step) */
     return PETSC_TRUE;
   default:
     return PETSC_FALSE;
@@ -365,6 +374,11 @@ static PetscErrorCode CheckTypeOption(MPI_Comm comm, const char opt[], PetscFunc
   }
 }
 
+/* PETSc's step-size controllers that need a setting no option gives, and what they need */
+static const char *const AdaptNeeds[][2] = {
+  {"history", "the controller replays the steps of a recorded run (TSAdaptHistorySetHistory())"}
+};
+
 /* -ts_adapt_type: PETSc keeps its list private; a type is tried on a scratch controller */
 static PetscErrorCode CheckAdaptType(MPI_Comm comm)
 {
@@ -382,6 +396,13 @@ static PetscErrorCode CheckAdaptType(MPI_Comm comm)
   PetscCall(PetscPopErrorHandler());
   PetscCall(TSAdaptDestroy(&adapt));
   PetscCheck(!ierr, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_adapt_type %s: unknown step-size controller; allowed: none, basic, dsp, cfl, glee, history", value);
+  /* controllers that need what only a program can give them (PETSc checks it at the first step) */
+  for (size_t i = 0; i < sizeof(AdaptNeeds) / sizeof(AdaptNeeds[0]); i++) {
+    PetscBool same;
+
+    PetscCall(PetscStrcmp(value, AdaptNeeds[i][0], &same));
+    PetscCheck(!same, comm, PETSC_ERR_ARG_INCOMP, "-ts_adapt_type %s: %s, which the tsmech program has no option to give; use basic, dsp or none", value, AdaptNeeds[i][1]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -791,6 +812,8 @@ static PetscErrorCode StartMonitors(App *app)
 static PetscErrorCode Setup(App *app)
 {
   PetscFunctionBegin;
+  /* before the files are locked: a signal during the set-up removes the locks */
+  PetscCall(InstallStopHandlers());
   PetscCall(ReadOptions(app));
   PetscCall(CheckValuesGiven(app->comm));
   PetscCall(CheckTypes(app->comm));
@@ -996,7 +1019,8 @@ static PetscErrorCode Run(App *app)
   PetscLogStage     stage;
 
   PetscFunctionBegin;
-  PetscCall(InstallStopHandlers());
+  /* from now on a first signal stops the run after its step (or lets its end come) */
+  stepping = 1;
   /* -log_view: the time stepping as its own stage, with assembly and I/O nested in theirs */
   PetscCall(PetscLogStageRegister("Time stepping", &stage));
   PetscCall(PetscLogStagePush(stage));

@@ -524,6 +524,7 @@ PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput out)
   PetscCall(PetscFree(out->invval));
   PetscCall(PetscFree(out->snaptime));
   PetscCall(PetscFree(out->snapstep));
+  PetscCall(PetscFree(out->pending_scheme));
   PetscCall(VecDestroy(&out->q));
   PetscCall(VecDestroy(&out->v));
   for (j = 0; j < out->ncf; j++) {

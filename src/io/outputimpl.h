@@ -115,6 +115,7 @@ PETSC_INTERN PetscBool MechIOIsOwnXDMF(const char xmf[], const char h5name[]);
 typedef struct _n_MechIOPlan *MechIOPlan;
 PETSC_EXTERN PetscErrorCode   MechIOPlanFiles(MPI_Comm, const char output[], const char checkpoint[], PetscInt keep, const char restart[], MechIOPlan *);
 PETSC_EXTERN PetscErrorCode   MechIOPlanDestroy(MechIOPlan *);
+PETSC_EXTERN void             MechIOPlanRemoveLocksOnSignal(void);
 PETSC_EXTERN PetscErrorCode   MechIOSameFile(MPI_Comm, const char a[], const char b[], PetscBool *);
 
 /* Closes an output without writing anything more, for a run that failed before completing a
@@ -144,6 +145,7 @@ struct _n_MechOutput {
      snapshots to keep and the new restart count */
   PetscBool pending;
   PetscInt  pending_nrec, pending_nsnap, pending_restarts;
+  void     *pending_scheme; /* the continuing run's integrator (a TSMechScheme), for the attributes of / */
 
   Vec      q, v;     /* the state copied out of the TS; DMDA global vectors for grid models */
   PetscInt dim;      /* dimension of the system's DMDA, 0 without one */

@@ -408,12 +408,16 @@ static int LockOne(const char path[], PetscBool shared, int *fd, long *holder)
   return EBUSY;
 }
 
+/* The plan whose lock files a signal that ends the run removes (MechIOPlanRemoveLocksOnSignal()) */
+static MechIOPlan volatile signalplan = NULL;
+
 /* Releases the locks; a shared one's lock file is removed only by its last holder, which the
    lock turning exclusive shows */
 static void Release(MechIOPlan plan)
 {
   PetscInt i;
 
+  if (signalplan == plan) signalplan = NULL;
   for (i = plan->nlock - 1; i >= 0; i--) {
     struct flock fl;
 
@@ -833,8 +837,37 @@ PetscErrorCode MechIOPlanFiles(MPI_Comm comm, const char output[], const char ch
     PetscCall(MechIOPlanDestroy(&plan));
     SETERRQ(comm, code, "%s", msg);
   }
-  *planp = plan;
+  *planp     = plan;
+  signalplan = plan;
   PetscFunctionReturn(0);
+}
+
+/*@C
+  MechIOPlanRemoveLocksOnSignal - Removes the lock files of the run's plan (the last one
+  `MechIOPlanFiles()` made, until `MechIOPlanDestroy()`) from a signal handler, as `Release()` does
+  (a shared lock's file only if no other run shares it), before the signal ends the process: a
+  killed run leaves no lock file. Uses only async-signal-safe calls (fcntl(), unlink()).
+
+  Not Collective
+
+  Level: developer
+
+.seealso: `MechIOPlanFiles()`, `MechIOPlanDestroy()`
+@*/
+void MechIOPlanRemoveLocksOnSignal(void)
+{
+  MechIOPlan plan = signalplan;
+
+  if (!plan) return;
+  signalplan = NULL;
+  for (PetscInt i = plan->nlock - 1; i >= 0; i--) {
+    struct flock fl;
+
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type   = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (!plan->shared[i] || !fcntl(plan->fd[i], F_SETLK, &fl)) (void)unlink(plan->lockpath[i]);
+  }
 }
 
 /*@C
