@@ -116,7 +116,7 @@ static PetscInt ParseComponents(const char c[])
 }
 
 /* One constraint's options (-solid_bc_NAME_...) and the vertices it selects (mark, owned) */
-static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscReal hmin, const char what[], SolidBC *bc, PetscInt mark[])
+static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscReal hmin, const char what[], SolidBC *bc, PetscInt mark[], char sel[], size_t sellen)
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)s->dm);
   char      opt[5][128], label[256] = "", group[256] = "", where[256] = "", comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant";
@@ -155,6 +155,7 @@ static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscRe
     PetscCheck(ParseWhere(where, &axis, &pv), comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, all or box", name, where);
     PetscCall(MarkWhere(X, axis, pv, hmin, mark, &count));
     PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_where %s: no vertex of %s lies on the plane %c = %g", name, where, what, SolidAxes[axis < 0 ? 0 : axis], (double)pv);
+    PetscCall(PetscSNPrintf(sel, sellen, "where %s", where));
   } else {
     const char *lname = label;
 
@@ -172,6 +173,8 @@ static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscRe
     }
     PetscCall(SolidMarkLabel(s, lname, value, mark, &count));
     PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_bc_%s_%s %s%s%" PetscInt_FMT ": no vertex of %s carries it", name, setgroup ? "group" : "label", setgroup ? group : label, setgroup ? " (value " : " value ", value, what);
+    if (setgroup) PetscCall(PetscSNPrintf(sel, sellen, "group %s", group));
+    else PetscCall(PetscSNPrintf(sel, sellen, "label %s = %" PetscInt_FMT, label, value));
   }
   PetscFunctionReturn(0);
 }
@@ -186,7 +189,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
   MPI_Comm         comm = PetscObjectComm((PetscObject)s->dm);
   SolidConstraints c;
   char             list[1024] = "", fix[256] = "", flabel[256] = "";
-  PetscInt         fvalue = 1, nloc, rstart, *owner, nheld = 0, nall, conflicts = 0, nvtx = 0;
+  PetscInt         fvalue = 1, nloc, rstart, *owner, nheld = 0, nall, conflicts = 0;
   PetscBool        setlist, setfix, setflabel, setfvalue;
   PetscInt        *mark;
 
@@ -230,6 +233,14 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
       PetscCall(SolidMarkLabel(s, flabel, fvalue, mark, &count));
       PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s -solid_fix_value %" PetscInt_FMT ": no vertex of %s carries it", flabel, fvalue, what);
     }
+    /* what a restart must match: where it acts (records.c) */
+    {
+      char sel[600];
+
+      if (fix[0]) PetscCall(PetscSNPrintf(sel, sizeof(sel), "-solid_fix %s", fix));
+      else PetscCall(PetscSNPrintf(sel, sizeof(sel), "-solid_fix_label %s = %" PetscInt_FMT, flabel, fvalue));
+      PetscCall(SolidRecordNodes(sys, "bc_fix_vertices", sel, q, mark));
+    }
     for (PetscInt i = 0; i < nloc / 3; i++)
       if (mark[i])
         for (PetscInt k = 0; k < 3; k++) owner[3 * i + k] = c->nbc - 1;
@@ -245,7 +256,13 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
       PetscCheck(c->nbc < SOLID_MAX_BC, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_bc: at most %d constraints", SOLID_MAX_BC);
       bc = &c->bc[c->nbc++];
       PetscCall(PetscArrayzero(mark, nloc / 3));
-      PetscCall(ReadConstraint(s, q, tok, hmin, what, bc, mark));
+      {
+        char sel[600], pname[128];
+
+        PetscCall(ReadConstraint(s, q, tok, hmin, what, bc, mark, sel, sizeof(sel)));
+        PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_vertices", tok));
+        PetscCall(SolidRecordNodes(sys, pname, sel, q, mark));
+      }
       for (PetscInt i = 0; i < nloc / 3; i++) {
         if (!mark[i]) continue;
         for (PetscInt k = 0; k < 3; k++) {
@@ -285,7 +302,6 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
       k++;
     }
     PetscCall(VecRestoreArrayRead(q, &x));
-    for (PetscInt i = 0; i < nloc / 3; i++) nvtx += owner[3 * i] >= 0 || owner[3 * i + 1] >= 0 || owner[3 * i + 2] >= 0;
   }
   c->n = nheld;
   /* a motion: a non-zero u whose time function is not constant */
@@ -307,15 +323,11 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     PetscCall(ISDestroy(&fixed));
     if (c->moving) PetscCall(MechSystemSetFixedMotion(sys, SolidMotion, c));
   }
-  /* what a restart must match: the held vertices (as before), and each named constraint */
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nvtx, 1, MPIU_INT, MPI_SUM, comm));
-  PetscCall(MechSystemAddParameter(sys, "fixed_vertices", (PetscReal)nvtx));
+  /* what a restart must match: where each constraint acts (recorded above) and what it prescribes */
   if (setlist) {
-    PetscCall(MechSystemAddParameter(sys, "constrained_dofs", (PetscReal)nall));
     for (PetscInt b = 0; b < c->nbc; b++) {
       const SolidBC *bc = &c->bc[b];
       char           pname[128];
-      PetscReal      sum;
 
       if (!strcmp(bc->name, "fix") && b == 0 && (fix[0] || setflabel)) continue;
       PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_components", bc->name));
@@ -324,10 +336,9 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
         PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_u%c", bc->name, SolidAxes[k]));
         PetscCall(MechSystemAddParameter(sys, pname, bc->u[k]));
       }
-      /* the time function as a checksum of its description (a table's with its contents') */
-      PetscCall(MechTimeFunctionGetChecksum(bc->tf, &sum));
+      /* the time function by its description (a table's by its contents) */
       PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_time", bc->name));
-      PetscCall(MechSystemAddParameter(sys, pname, sum));
+      PetscCall(SolidRecordTime(sys, pname, bc->tf));
     }
   }
   PetscFunctionReturn(0);

@@ -25,15 +25,6 @@
 
 static const char SolidLoadAxes[] = "xyz";
 
-/* 48-bit FNV-1a of bytes, continued from h: what the checkpoints record of the loads */
-static uint64_t SolidLoadHash(uint64_t h, const void *buf, size_t len)
-{
-  const unsigned char *b = (const unsigned char *)buf;
-
-  for (size_t k = 0; k < len; k++) h = (h ^ b[k]) * 1099511628211ULL;
-  return h;
-}
-
 /* Frees the loads (SolidDestroy()) */
 PetscErrorCode SolidLoadsDestroy(Solid *s)
 {
@@ -403,8 +394,8 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
 
 /*
   Reads the options of the loads (-solid_load NAMES and -solid_load_NAME_*), finds their faces,
-  records them in the system's parameters (count, faces, a checksum of every value and time
-  function) and marks the tangent non-symmetric when a follower pressure acts. what names the
+  records them in the system's parameters (each load's value, faces and time function:
+  records.c) and marks the tangent non-symmetric when a follower pressure acts. what names the
   mesh in messages; tol is the plane tolerance of -solid_load_NAME_where.
 */
 PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], PetscReal tol)
@@ -412,10 +403,9 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   MPI_Comm  comm       = PetscObjectComm((PetscObject)sys);
   char      list[1024] = "", *names[SOLID_MAX_LOADS];
   PetscBool set;
-  PetscInt  n = 0, depth, facesall = 0;
+  PetscInt  n = 0, depth;
   DM        idm    = NULL; /* an interpolated copy of the beam: s->facedm, freed on any error */
   PetscInt  vshift = 0;
-  uint64_t  hash   = 1469598103934665603ULL;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Loads of the solid", "MechCreateSolid");
@@ -528,26 +518,11 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     /* a total force becomes the traction F / A0 of the faces' reference area */
     for (PetscInt i = 0; i < 3; i++) ld->t0[i] = ld->kind == SOLID_LOAD_FORCE ? F[i] / area : t[i];
     if (ld->kind == SOLID_LOAD_PRESSURE) s->follower = PETSC_TRUE;
-    facesall += ld->NF;
-    {
-      const char *desc;
-
-      PetscCall(MechTimeFunctionGetDescription(ld->tf, &desc));
-      hash = SolidLoadHash(hash, ld->name, strlen(ld->name) + 1);
-      hash = SolidLoadHash(hash, sel, strlen(sel) + 1);
-      hash = SolidLoadHash(hash, &ld->kind, sizeof(ld->kind));
-      hash = SolidLoadHash(hash, ld->value, sizeof(ld->value));
-      hash = SolidLoadHash(hash, &ld->p, sizeof(ld->p));
-      hash = SolidLoadHash(hash, &ld->NF, sizeof(ld->NF));
-      hash = SolidLoadHash(hash, desc, strlen(desc) + 1);
-    }
+    /* a restart with another load is refused: the checkpoint records its value, faces and time (records.c) */
+    PetscCall(SolidRecordLoad(sys, ld, sel));
     PetscCall(PetscInfo(s->dm, "load %s: %s, %" PetscInt_FMT " faces of reference area %g\n", ld->name, sel, ld->NF, (double)area));
   }
   PetscCall(DMDestroy(&s->facedm));
-  /* a restart with other loads is refused: the checkpoint records these */
-  PetscCall(MechSystemAddParameter(sys, "loads", (PetscReal)n));
-  PetscCall(MechSystemAddParameter(sys, "load_faces", (PetscReal)facesall));
-  PetscCall(MechSystemAddParameter(sys, "load_checksum", (PetscReal)(hash & 0xFFFFFFFFFFFFULL)));
   if (s->follower) {
     char why[256];
 

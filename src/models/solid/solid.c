@@ -141,7 +141,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscInt                nloc, *cellid = NULL, *vertid = NULL;
   DMPolytopeType          ct   = DM_POLYTOPE_TETRAHEDRON;
   Vec                     Xref = NULL;
-  PetscReal               hmin, gtimesum = -1;
+  PetscReal               hmin;
   PetscBool               stressout = PETSC_TRUE, setstress = PETSC_FALSE;
   Mat                     J;
   Vec                     q, v, rs;
@@ -235,14 +235,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   s->alpha    = ray[0];
   s->beta     = ray[1];
   for (PetscInt i = 0; i < 3; i++) s->g[i] = g[i];
-  {
-    const char *desc;
-
-    PetscCall(MechTimeFunctionCreate(comm, gtime, "-solid_g_time", &s->gtime));
-    PetscCall(MechTimeFunctionGetDescription(s->gtime, &desc));
-    /* recorded (a checksum of its description) only when given: older runs have none */
-    if (strcmp(desc, "constant")) PetscCall(MechTimeFunctionGetChecksum(s->gtime, &gtimesum));
-  }
+  PetscCall(MechTimeFunctionCreate(comm, gtime, "-solid_g_time", &s->gtime));
   {
     PetscErrorCode ierr = SolidSetUpCells(s, what, &hmin);
 
@@ -303,7 +296,13 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemAddParameter(sy, "gx", g[0]));
   PetscCall(MechSystemAddParameter(sy, "gy", g[1]));
   PetscCall(MechSystemAddParameter(sy, "gz", g[2]));
-  if (gtimesum >= 0) PetscCall(MechSystemAddParameter(sy, "g_time", gtimesum));
+  {
+    const char *desc;
+
+    /* recorded (by its description, records.c) only when given: older runs have none */
+    PetscCall(MechTimeFunctionGetDescription(s->gtime, &desc));
+    if (strcmp(desc, "constant")) PetscCall(SolidRecordTime(sy, "g_time", s->gtime));
+  }
   PetscCall(MechSystemSetDM(sy, dm));
 
   /* matrices: the exact vertex couplings of the mesh, block size 3 */
@@ -426,9 +425,9 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   /* the stresses multiply the output's size by about 5 (8 values a cell against 6 a vertex) */
   if (stressout) PetscCall(SolidSetCellFields(s, sy));
-  /* recorded when off, so that an output (and a checkpoint) is continued by runs that write what it
-     holds: a restart that changes it is refused */
-  else PetscCall(MechSystemAddParameter(sy, "output_stress", 0));
+  /* recorded either way, so that an output (and a checkpoint) is continued by runs that write what
+     it holds: a restart that changes it is refused with both values */
+  PetscCall(MechSystemAddParameter(sy, "output_stress", stressout ? 1 : 0));
   PetscCall(MechSystemSetInitialState(sy, q, v));
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));
