@@ -476,6 +476,10 @@ PETSC_EXTERN void               MechFileProblem(const char path[], unsigned long
 PETSC_EXTERN unsigned long long MechFileMemoryLimit(void);
 PETSC_EXTERN PetscErrorCode     MechFileCheckRead(MPI_Comm, const char option[], const char prefix[], const char path[], unsigned long long maxbytes);
 PETSC_EXTERN PetscErrorCode     MechFileReadAll(const char path[], unsigned long long maxbytes, char **buf, size_t *size, char why[], size_t len);
+/* Whether a KSP or PC type needs a symmetric operator, by a probe of what it does (src/mech/solverprobe.c);
+   the refusal of such a solver for an operator that is not symmetric, naming the option and why */
+PETSC_EXTERN PetscErrorCode MechSolverNeedsSymmetric(const char type[], PetscBool ispc, PetscBool *needs);
+PETSC_EXTERN PetscErrorCode MechKSPCheckSymmetric(KSP, const char why[]);
 /* The solid's inverted elements (J <= 0) at q, or (q NULL) at the last force evaluation that met
    any: how many, the smallest rank-independent element number (the mesh file's tetrahedron, from
    0) and the time of that evaluation */

@@ -712,8 +712,9 @@ PetscErrorCode MechSystemGetTangentNonsymmetric(MechSystem sys, PetscBool *nonsy
 }
 
 /*@
-  MechSystemCheckSolver - Refuses a linear solver that needs a symmetric operator (CG and its
-  variants, the Cholesky and ICC preconditioners) for a system whose tangent is not symmetric.
+  MechSystemCheckSolver - Refuses a linear solver that needs a symmetric operator (the CG family,
+  Chebyshev, the Cholesky and ICC preconditioners: `MechSolverNeedsSymmetric()` probes each type)
+  for a system whose tangent is not symmetric.
 
   Collective
 
@@ -732,24 +733,12 @@ PetscErrorCode MechSystemGetTangentNonsymmetric(MechSystem sys, PetscBool *nonsy
 @*/
 PetscErrorCode MechSystemCheckSolver(MechSystem sys, KSP ksp)
 {
-  PC          pc;
-  PetscBool   symksp, sympc;
-  const char *prefix;
-  KSPType     ktype;
-  PCType      ptype;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 2);
   if (!sys->nonsymwhy) PetscFunctionReturn(0);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &symksp, KSPCG, KSPPIPECG, KSPPIPECGRR, KSPPIPELCG, KSPGROPPCG, KSPCR, KSPPIPECR, KSPMINRES, KSPSYMMLQ, KSPFCG, KSPPIPEFCG, ""));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &sympc, PCCHOLESKY, PCICC, ""));
-  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  PetscCall(KSPGetType(ksp, &ktype));
-  PetscCall(PCGetType(pc, &ptype));
-  PetscCheck(!symksp, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "-%sksp_type %s: %s; %s needs a symmetric operator: use -%sksp_type gmres (or bcgs) with -%spc_type gamg or ilu", prefix ? prefix : "", ktype, sys->nonsymwhy, ktype, prefix ? prefix : "", prefix ? prefix : "");
-  PetscCheck(!sympc, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "-%spc_type %s: %s; %s needs a symmetric operator: use -%spc_type lu, gamg or ilu with -%sksp_type gmres", prefix ? prefix : "", ptype, sys->nonsymwhy, ptype, prefix ? prefix : "", prefix ? prefix : "");
+  /* what the solver needs, probed (src/mech/solverprobe.c), not a list of names */
+  PetscCall(MechKSPCheckSymmetric(ksp, sys->nonsymwhy));
   PetscFunctionReturn(0);
 }
 

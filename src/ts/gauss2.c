@@ -45,6 +45,9 @@
 /* the family number files record (scheme.h reserves 4 for gauss2) */
 #define TSMECH_FAMILY_GAUSS2 4
 
+/* Why the stage system's solver must take non-symmetric operators (MechKSPCheckSymmetric()) */
+static const char Gauss2StageNonsymmetric[] = "the stage system of -ts_type gauss2 is never symmetric (its stages are coupled through the Runge-Kutta matrix, which is not)";
+
 typedef struct {
   TSMechStepState st;
   PetscInt        s;                                                            /* stages */
@@ -854,6 +857,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetType(pc, size == 1 ? PCLU : PCREDUNDANT));
     PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(MechKSPCheckSymmetric(ksp, Gauss2StageNonsymmetric));
     {
       PetscBool preonly, none;
 
@@ -872,6 +876,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   PetscCall(PCShellSetApply(pc, PCApply_Gauss2));
   PetscCall(PCShellSetName(pc, "gauss2 block preconditioner (real eigenbasis of the tableau)"));
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(MechKSPCheckSymmetric(ksp, Gauss2StageNonsymmetric));
   {
     PetscBool isshell, isnone;
 
@@ -888,6 +893,8 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     PetscCall(PetscObjectIncrementTabLevel((PetscObject)gs->ksp[i], (PetscObject)ksp, 1));
     PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix[0] ? gs->uprefix : NULL));
     PetscCall(KSPSetFromOptions(gs->ksp[i]));
+    /* the blocks cM M + tau D + cK tau^2 K are symmetric when the tangent is */
+    PetscCall(MechSystemCheckSolver(gs->st.sys, gs->ksp[i]));
     /* the system's grid for the blocks' preconditioner, as for midpoint2's Newton solver (TSMechSetSolution()) */
     if (gs->st.sys->dm) {
       PetscCall(KSPGetPC(gs->ksp[i], &bpc));
