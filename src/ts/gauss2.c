@@ -1084,7 +1084,8 @@ static PetscErrorCode Gauss2SchemeCheck(const TSMechScheme *s, char problem[], s
 
 /*
   What gauss2 reports of itself (scheme.h): implicit, order 2s, second-order form; it keeps nothing
-  between steps and runs at fixed steps only, so a restart continues it exactly. Its blocks'
+  between steps and runs at fixed steps only, so a restart continues it exactly (with
+  -ts_gauss2_matrix_free to the solver tolerance: the lagged blocks are assembled anew). Its blocks'
   multigrid takes PCMG's own Galerkin products (no point-block version: refused with BAIJ, tsmech.c).
 */
 static PetscErrorCode Gauss2Properties(TS ts, TSMechProperties *p)
@@ -1099,6 +1100,8 @@ static PetscErrorCode Gauss2Properties(TS ts, TSMechProperties *p)
   p->restart     = TSMECH_RESTART_FIXED_STEP;
   p->ownfixed    = PETSC_TRUE; /* a prescribed motion is refused at set-up */
   p->owncoarse   = PETSC_FALSE;
+  /* with -ts_gauss2_matrix_free the lagged blocks are assembled anew: to the solver tolerance */
+  if (ts->problem_type != TS_LINEAR) PetscCall(TSMechNewtonRestartNote(((TS_Gauss2 *)ts->data)->newton, p->restartnote, sizeof(p->restartnote)));
   PetscFunctionReturn(0);
 }
 
