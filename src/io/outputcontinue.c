@@ -108,6 +108,8 @@ static PetscErrorCode UpdateRunAttributes(MechOutput out, hid_t fileid)
   PetscCallHDF5Return(root, H5Gopen2, (fileid, "/", H5P_DEFAULT));
   PetscCallHDF5(H5Aiterate2, (root, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, CollectSchemeAttribute, ctx));
   for (size_t i = 0; i < n; i++) PetscCallHDF5(H5Adelete, (root, names[i]));
+  /* a string attribute written again keeps its old size (PETSc opens the existing one): removed first */
+  PetscCallHDF5(H5Adelete, (root, "ts_type"));
   PetscCallHDF5(H5Gclose, (root));
   PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "ts_type", PETSC_STRING, scheme->type));
   PetscCall(TSMechSchemeForEachParameter(scheme, WriteSchemeAttribute, out->viewer));

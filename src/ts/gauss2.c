@@ -917,8 +917,8 @@ static PetscErrorCode TSSetFromOptions_Gauss2(TS ts, PetscOptionItems *PetscOpti
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Gauss2 (Gauss-Legendre collocation in velocity form for M q'' + f = 0) options");
-  PetscCall(PetscOptionsInt("-ts_gauss2_stages", "Number of stages s: 1 (midpoint rule, order 2), 2 (order 4), 3 (order 6)", "TSGauss2SetStages", gs->s, &gs->s, NULL));
-  PetscCall(PetscOptionsInt("-ts_gauss2_direct_max", "Largest s N (global) whose stage system Newton solves with the assembled s N Jacobian and a direct solver (-gauss2_pc_type, LU), not with the block preconditioner (0: never; -ts_gauss2_matrix_free, _pc_definite, _pc_reduced keep the blocks)", "TSGAUSS2", gs->directmax, &gs->directmax, NULL));
+  PetscCall(MechOptionsInt("-ts_gauss2_stages", "Number of stages s: 1 (midpoint rule, order 2), 2 (order 4), 3 (order 6)", "TSGauss2SetStages", gs->s, &gs->s, NULL));
+  PetscCall(MechOptionsInt("-ts_gauss2_direct_max", "Largest s N (global) whose stage system Newton solves with the assembled s N Jacobian and a direct solver (-gauss2_pc_type, LU), not with the block preconditioner (0: never; -ts_gauss2_matrix_free, _pc_definite, _pc_reduced keep the blocks)", "TSGAUSS2", gs->directmax, &gs->directmax, NULL));
   /* -ts_gauss2_matrix_free (the stage Jacobian by finite differences of the stage residual),
      -ts_gauss2_pc_definite, -ts_gauss2_pc_reduced, ...: the Newton object's */
   PetscCall(TSMechNewtonSetFromOptions(gs->newton, PetscOptionsObject));

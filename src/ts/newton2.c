@@ -772,23 +772,23 @@ PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton nw, PetscOptionItems *Pet
   OptionName(nw, "pc_rebuild_growth", opt, sizeof(opt));
   if (blocks) (void)snprintf(help, sizeof(help), "With %s: reassemble the preconditioner's blocks when the linear iterations per Newton iteration exceed this factor times those after the last assembly (0: at every step)", mf);
   else (void)snprintf(help, sizeof(help), "With %s: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", mf);
-  PetscCall(PetscOptionsReal(opt, help, NEWTON_MAN("TSTheta2SetMatrixFree"), nw->pcgrowth, &nw->pcgrowth, NULL));
+  PetscCall(MechOptionsReal(opt, help, NEWTON_MAN("TSTheta2SetMatrixFree"), nw->pcgrowth, &nw->pcgrowth, NULL));
   OptionName(nw, "ew_safeguard", opt, sizeof(opt));
-  PetscCall(PetscOptionsReal(opt, "With -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance, Kelley's safeguard against oversolving (0: off)", NEWTON_MAN("TSTheta2SetEWSafeguard"), nw->ewguard, &nw->ewguard, NULL));
+  PetscCall(MechOptionsReal(opt, "With -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance, Kelley's safeguard against oversolving (0: off)", NEWTON_MAN("TSTheta2SetEWSafeguard"), nw->ewguard, &nw->ewguard, NULL));
   if (nw->features & TSMECH_NEWTON_FEATURE_ELIMINATION) {
     OptionName(nw, "ne", opt, sizeof(opt));
     PetscCall(MechOptionsBool(opt, "Nonlinear elimination: Newton on the points near the fixed dofs alone before each step's Newton solve", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->neon, &nw->neon, NULL));
     OptionName(nw, "ne_depth", opt, sizeof(opt));
     (void)snprintf(help, sizeof(help), "Nonlinear elimination: graph distance of the patch from the fixed dofs; given, turns it on (-1: from -%sne_reach)", nw->prefix);
-    PetscCall(PetscOptionsInt(opt, help, NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nedepth, &nw->nedepth, &set));
+    PetscCall(MechOptionsInt(opt, help, NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nedepth, &nw->nedepth, &set));
     if (set) nw->neon = PETSC_TRUE;
     OptionName(nw, "ne_reach", opt, sizeof(opt));
     (void)snprintf(help, sizeof(help), "Nonlinear elimination: radius of the automatic patch in decay lengths %s sqrt(k/m) of one step", step);
-    PetscCall(PetscOptionsReal(opt, help, NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nereach, &nw->nereach, NULL));
+    PetscCall(MechOptionsReal(opt, help, NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nereach, &nw->nereach, NULL));
     OptionName(nw, "ne_max_it", opt, sizeof(opt));
-    PetscCall(PetscOptionsInt(opt, "Nonlinear elimination: local Newton iterations at most", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nemaxit, &nw->nemaxit, NULL));
+    PetscCall(MechOptionsInt(opt, "Nonlinear elimination: local Newton iterations at most", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nemaxit, &nw->nemaxit, NULL));
     OptionName(nw, "ne_rtol", opt, sizeof(opt));
-    PetscCall(PetscOptionsReal(opt, "Nonlinear elimination: reduction of the patch residual at which the local Newton stops", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nertol, &nw->nertol, NULL));
+    PetscCall(MechOptionsReal(opt, "Nonlinear elimination: reduction of the patch residual at which the local Newton stops", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nertol, &nw->nertol, NULL));
   } else {
     const char *names[] = {"ne", "ne_depth", "ne_reach", "ne_max_it", "ne_rtol"};
     const char *why     = "nonlinear elimination solves the one-stage equations M a + f(t, q, v) of theta2 before its Newton iterations";

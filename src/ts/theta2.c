@@ -582,7 +582,7 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Theta2 (velocity-form theta method for M q'' + f = 0) options");
-  if (!th->lock_theta) PetscCall(PetscOptionsReal("-ts_theta_theta", "Location of the stage, theta in [0, 1]: 0 explicit Euler, 1/2 midpoint/trapezoidal, 1 implicit Euler", "TSTheta2SetTheta", th->Theta, &th->Theta, NULL));
+  if (!th->lock_theta) PetscCall(MechOptionsReal("-ts_theta_theta", "Location of the stage, theta in [0, 1]: 0 explicit Euler, 1/2 midpoint/trapezoidal, 1 implicit Euler", "TSTheta2SetTheta", th->Theta, &th->Theta, NULL));
   if (!th->lock_endpoint) PetscCall(MechOptionsBool("-ts_theta_endpoint", "Endpoint form: f averaged at both ends (trapezoidal); false: one-leg form, f at the theta point", "TSTheta2SetEndpoint", th->endpoint, &th->endpoint, NULL));
   PetscCall(MechOptionsBool("-ts_theta_initial_guess_extrapolate", "Newton's initial guess for v+ extrapolated from the previous step", "TSTheta2SetInitialGuessExtrapolate", th->extrapolate, &th->extrapolate, NULL));
   PetscCall(MechOptionsBool("-ts_theta_linearized", "Exactly one linear solve per step, K and D at the start of the step", "TSTheta2SetLinearized", th->linearized, &th->linearized, NULL));

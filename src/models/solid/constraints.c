@@ -253,7 +253,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
       SolidBC *bc;
 
       for (PetscInt b = 0; b < c->nbc; b++) PetscCheck(strcmp(c->bc[b].name, tok), comm, PETSC_ERR_ARG_WRONG, "-solid_bc: the constraint %s is named twice%s", tok, strcmp(tok, "fix") ? "" : " (fix is the name of -solid_fix and -solid_fix_label)");
-      PetscCheck(c->nbc < SOLID_MAX_BC, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_bc: at most %d constraints", SOLID_MAX_BC);
+      PetscCheck(c->nbc < SOLID_MAX_BC, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_bc: at most %d constraints (with -solid_fix's); %.64s is constraint %d", SOLID_MAX_BC, tok, (int)c->nbc + 1);
       bc = &c->bc[c->nbc++];
       PetscCall(PetscArrayzero(mark, nloc / 3));
       {

@@ -416,7 +416,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   for (char *p = list, *q; p;) {
     q = strchr(p, ',');
     if (q) *q = 0;
-    PetscCheck(n < SOLID_MAX_LOADS, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_load %s: at most %d loads", list, SOLID_MAX_LOADS);
+    PetscCheck(n < SOLID_MAX_LOADS, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_load: at most %d loads; %.64s is load %d", SOLID_MAX_LOADS, p, (int)n + 1);
     PetscCheck(*p, comm, PETSC_ERR_ARG_WRONG, "-solid_load: a name in the list is empty");
     for (char *c = p; *c; c++) PetscCheck(isalnum((unsigned char)*c) || *c == '_', comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: a load's name has letters, digits and underscores only", p);
     PetscCheck(strlen(p) < sizeof(s->loads[0].name), comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: a name has at most %d characters", p, (int)sizeof(s->loads[0].name) - 1);
