@@ -196,13 +196,13 @@ static void StripPetscDots(char s[])
 */
 static void OptionOfMessage(const char msg[], char prefix[], size_t len)
 {
-  char       *all = NULL, *tok, *save = NULL, name[256] = "", found[512] = "", exact[256] = "", foundname[256] = "", candidates[512] = "";
-  int         nfound = 0;
-  PetscBool   valid  = PETSC_FALSE;
+  char     *all = NULL, *tok, *save = NULL, name[256] = "", found[512] = "", exact[256] = "", foundname[256] = "", candidates[512] = "";
+  int       nfound = 0;
+  PetscBool valid  = PETSC_FALSE;
   /* PETSc's messages that give the value, and what follows it */
   static const char *const givers[][2] = {
-    {"Input string ",          " "},
-    {"Unknown logical value: ", "" }
+      {"Input string ",           " "},
+      {"Unknown logical value: ", "" }
   };
 
   prefix[0] = 0;
@@ -376,7 +376,7 @@ static PetscErrorCode CheckTypeOption(MPI_Comm comm, const char opt[], PetscFunc
 
 /* PETSc's step-size controllers that need a setting no option gives, and what they need */
 static const char *const AdaptNeeds[][2] = {
-  {"history", "the controller replays the steps of a recorded run (TSAdaptHistorySetHistory())"}
+    {"history", "the controller replays the steps of a recorded run (TSAdaptHistorySetHistory())"}
 };
 
 /* -ts_adapt_type: PETSc keeps its list private; a type is tried on a scratch controller */

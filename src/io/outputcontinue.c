@@ -7,7 +7,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <petsc/private/viewerhdf5impl.h> /* PetscCallHDF5(); first, as it must precede <hdf5.h> */
 #include "outputimpl.h"
-#include "../ts/scheme.h"
 #include <string.h>
 
 #if defined(PETSC_HAVE_HDF5)
@@ -67,25 +66,13 @@ static PetscErrorCode TruncateDataset(hid_t fileid, const char path[], PetscInt 
 /* The names of the attributes of / that are parameters of an integrator's family */
 static herr_t CollectSchemeAttribute(hid_t loc, const char *name, const H5A_info_t *info, void *ctx)
 {
-  char  (*names)[TSMECH_SCHEME_NAMELEN] = (char (*)[TSMECH_SCHEME_NAMELEN])((void **)ctx)[0];
-  size_t *n                             = (size_t *)((void **)ctx)[1];
+  char(*names)[TSMECH_SCHEME_NAMELEN] = (char(*)[TSMECH_SCHEME_NAMELEN])((void **)ctx)[0];
+  size_t *n                           = (size_t *)((void **)ctx)[1];
 
   (void)loc;
   (void)info;
   if (*n < 4 * TSMECH_SCHEME_MAXPARAM && strlen(name) < TSMECH_SCHEME_NAMELEN && TSMechSchemeIsParameterName(name)) strcpy(names[(*n)++], name);
   return 0;
-}
-
-/* An integrator parameter (TSMechSchemeForEachParameter()) as an attribute of / */
-static PetscErrorCode WriteSchemeAttribute(void *ctx, const char name[], TSMechParamKind kind, void *value)
-{
-  PetscViewer viewer = (PetscViewer)ctx;
-
-  PetscFunctionBegin;
-  if (kind == TSMECH_PARAM_REAL) PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/", name, PETSC_REAL, value));
-  else if (kind == TSMECH_PARAM_FLAG) PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/", name, PETSC_INT, value));
-  else PetscCall(PetscViewerHDF5WriteAttribute(viewer, "/", name, PETSC_STRING, value));
-  PetscFunctionReturn(0);
 }
 
 /*
@@ -112,7 +99,7 @@ static PetscErrorCode UpdateRunAttributes(MechOutput out, hid_t fileid)
   PetscCallHDF5(H5Adelete, (root, "ts_type"));
   PetscCallHDF5(H5Gclose, (root));
   PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "ts_type", PETSC_STRING, scheme->type));
-  PetscCall(TSMechSchemeForEachParameter(scheme, WriteSchemeAttribute, out->viewer));
+  PetscCall(TSMechSchemeForEachParameter(scheme, MechOutputWriteSchemeParameter, out->viewer));
   PetscCall(PetscFree(out->pending_scheme));
   PetscFunctionReturn(0);
 }

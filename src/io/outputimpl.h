@@ -7,6 +7,7 @@
 
 #include <tsmech.h>
 #include <signal.h>
+#include "../ts/scheme.h" /* TSMechParamKind */
 
 /* -log_view stage of the HDF5 output and the checkpoints (registered with the package) */
 PETSC_INTERN PetscLogStage MECH_StageIO;
@@ -122,6 +123,10 @@ PETSC_EXTERN PetscErrorCode   MechIOSameFile(MPI_Comm, const char a[], const cha
    step: a new file (still under its temporary name) is removed, a continued file that has not
    been changed yet stays as it was. Collective. */
 PETSC_EXTERN PetscErrorCode MechOutputDiscard(MechOutput *);
+
+/* An integrator's parameter (TSMechSchemeForEachParameter()) written as an
+   attribute of / of the output viewer ctx (output.c; a continued output's too) */
+PETSC_INTERN PetscErrorCode MechOutputWriteSchemeParameter(void *ctx, const char name[], TSMechParamKind kind, void *value);
 
 /* The HDF5 output (output.c), shared with its continuation (outputcontinue.c) and its guarded
    file (outputguard.c) */

@@ -693,27 +693,59 @@ static PetscErrorCode GmshReadNodes22(GmshReader *r, PetscBool parametric)
   PetscFunctionReturn(0);
 }
 
+/* The head of $Nodes or $Elements of format 4 (what: the section): the number of blocks and of
+   nodes or elements (4.1 adds the smallest and largest tags, not used) */
+static PetscErrorCode GmshReadSectionHead4(GmshReader *r, const char what[], PetscInt64 *nb, PetscInt64 *n)
+{
+  char       s[64];
+  PetscInt64 t;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (number of blocks)", what));
+  PetscCall(GmshSize(r, s, nb));
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (count)", what));
+  PetscCall(GmshSize(r, s, n));
+  if (r->version == 41) {
+    PetscCall(PetscSNPrintf(s, sizeof(s), "%s (smallest tag)", what));
+    PetscCall(GmshSize(r, s, &t));
+    PetscCall(PetscSNPrintf(s, sizeof(s), "%s (largest tag)", what));
+    PetscCall(GmshSize(r, s, &t));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The head of a block of $Nodes or $Elements of format 4: its entity's dimension and tag (4.0
+   gives the tag first, 4.1 the dimension), the parametric flag or element type, and its count */
+static PetscErrorCode GmshReadBlockHead4(GmshReader *r, const char what[], PetscInt64 *dim, PetscInt64 *etag, PetscInt64 *kind, PetscInt64 *m)
+{
+  char s[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (block entity)", what));
+  PetscCall(GmshInt(r, s, r->version == 40 ? etag : dim));
+  PetscCall(GmshInt(r, s, r->version == 40 ? dim : etag));
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (block kind)", what));
+  PetscCall(GmshInt(r, s, kind));
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (block size)", what));
+  PetscCall(GmshSize(r, s, m));
+  PetscFunctionReturn(0);
+}
+
 /* $Nodes (4.1): entity blocks of tags, then coordinates (and parameters if parametric) */
 static PetscErrorCode GmshReadNodes41(GmshReader *r)
 {
-  PetscInt64 nb, n, tmin, tmax, dim, etag, par, m;
+  PetscInt64 nb, n, dim, etag, par, m;
   PetscInt   filled = 0, poff, pcnt;
 
   PetscFunctionBegin;
-  PetscCall(GmshSize(r, "$Nodes (number of blocks)", &nb));
-  PetscCall(GmshSize(r, "$Nodes (number of nodes)", &n));
-  PetscCall(GmshSize(r, "$Nodes (smallest tag)", &tmin));
-  PetscCall(GmshSize(r, "$Nodes (largest tag)", &tmax));
+  PetscCall(GmshReadSectionHead4(r, "$Nodes", &nb, &n));
   PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Nodes (blocks)"));
   PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 0, 1, 3), "$Nodes"));
   PetscCall(PetscMalloc1(n, &r->ntag));
   PetscCall(PetscMalloc1(3 * n, &r->X));
   r->nn = (PetscInt)n;
   for (PetscInt64 b = 0; b < nb; b++) {
-    PetscCall(GmshInt(r, "$Nodes (block dimension)", &dim));
-    PetscCall(GmshInt(r, "$Nodes (block entity)", &etag));
-    PetscCall(GmshInt(r, "$Nodes (block parametric flag)", &par));
-    PetscCall(GmshSize(r, "$Nodes (block size)", &m));
+    PetscCall(GmshReadBlockHead4(r, "$Nodes", &dim, &etag, &par, &m));
     PetscCall(GmshEntityFind(r, dim, etag, "$Nodes", &poff, &pcnt));
     PetscCheck(par == 0 || par == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: parametric flag %lld is neither 0 nor 1", (long long)par);
     PetscCheck(m <= n - filled, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the blocks hold more than the %lld nodes the section announces", (long long)n);
@@ -821,7 +853,7 @@ static PetscErrorCode GmshReadElements22(GmshReader *r)
     PetscInt64      type, nfollow = 1, ntag, tag = 0;
     const GmshType *t;
 
-    PetscInt        nl = 0;
+    PetscInt nl = 0;
 
     if (r->binary) {
       PetscCall(GmshInt(r, "$Elements (block type)", &type));
@@ -875,18 +907,14 @@ static PetscErrorCode GmshReadNodes40(GmshReader *r)
   PetscInt   filled = 0, poff, pcnt;
 
   PetscFunctionBegin;
-  PetscCall(GmshSize(r, "$Nodes (number of blocks)", &nb));
-  PetscCall(GmshSize(r, "$Nodes (number of nodes)", &n));
+  PetscCall(GmshReadSectionHead4(r, "$Nodes", &nb, &n));
   PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Nodes (blocks)"));
   PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 1, 0, 3), "$Nodes"));
   PetscCall(PetscMalloc1(n, &r->ntag));
   PetscCall(PetscMalloc1(3 * n, &r->X));
   r->nn = (PetscInt)n;
   for (PetscInt64 b = 0; b < nb; b++) {
-    PetscCall(GmshInt(r, "$Nodes (block entity)", &etag));
-    PetscCall(GmshInt(r, "$Nodes (block dimension)", &dim));
-    PetscCall(GmshInt(r, "$Nodes (block parametric flag)", &par));
-    PetscCall(GmshSize(r, "$Nodes (block size)", &m));
+    PetscCall(GmshReadBlockHead4(r, "$Nodes", &dim, &etag, &par, &m));
     PetscCall(GmshEntityFind(r, dim, etag, "$Nodes", &poff, &pcnt));
     PetscCheck(par == 0 || par == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: parametric flag %lld is neither 0 nor 1", (long long)par);
     PetscCheck(m <= n - filled, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the blocks hold more than the %lld nodes the section announces", (long long)n);
@@ -911,17 +939,13 @@ static PetscErrorCode GmshReadElements40(GmshReader *r)
   PetscInt   done = 0, poff, pcnt;
 
   PetscFunctionBegin;
-  PetscCall(GmshSize(r, "$Elements (number of blocks)", &nb));
-  PetscCall(GmshSize(r, "$Elements (number of elements)", &n));
+  PetscCall(GmshReadSectionHead4(r, "$Elements", &nb, &n));
   PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Elements (blocks)"));
   PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 2, 0, 0), "$Elements"));
   for (PetscInt64 b = 0; b < nb; b++) {
     const GmshType *t;
 
-    PetscCall(GmshInt(r, "$Elements (block entity)", &etag));
-    PetscCall(GmshInt(r, "$Elements (block dimension)", &dim));
-    PetscCall(GmshInt(r, "$Elements (block type)", &type));
-    PetscCall(GmshSize(r, "$Elements (block size)", &m));
+    PetscCall(GmshReadBlockHead4(r, "$Elements", &dim, &etag, &type, &m));
     t = GmshTypeFind(type);
     PetscCheck(t, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: unknown Gmsh element type %lld", (long long)type);
     PetscCheck(dim == t->dim, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: a block of dimension %lld holds elements of type %d (%s, dimension %d)", (long long)dim, t->type, t->name, t->dim);
@@ -945,23 +969,17 @@ static PetscErrorCode GmshReadElements40(GmshReader *r)
 /* $Elements (4.1): entity blocks of one type */
 static PetscErrorCode GmshReadElements41(GmshReader *r)
 {
-  PetscInt64 nb, n, tmin, tmax, dim, etag, type, m, tag, ntags[128];
+  PetscInt64 nb, n, dim, etag, type, m, tag, ntags[128];
   PetscInt   done = 0, poff, pcnt;
 
   PetscFunctionBegin;
-  PetscCall(GmshSize(r, "$Elements (number of blocks)", &nb));
-  PetscCall(GmshSize(r, "$Elements (number of elements)", &n));
-  PetscCall(GmshSize(r, "$Elements (smallest tag)", &tmin));
-  PetscCall(GmshSize(r, "$Elements (largest tag)", &tmax));
+  PetscCall(GmshReadSectionHead4(r, "$Elements", &nb, &n));
   PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Elements (blocks)"));
   PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 0, 2, 0), "$Elements"));
   for (PetscInt64 b = 0; b < nb; b++) {
     const GmshType *t;
 
-    PetscCall(GmshInt(r, "$Elements (block dimension)", &dim));
-    PetscCall(GmshInt(r, "$Elements (block entity)", &etag));
-    PetscCall(GmshInt(r, "$Elements (block type)", &type));
-    PetscCall(GmshSize(r, "$Elements (block size)", &m));
+    PetscCall(GmshReadBlockHead4(r, "$Elements", &dim, &etag, &type, &m));
     t = GmshTypeFind(type);
     PetscCheck(t, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: unknown Gmsh element type %lld", (long long)type);
     PetscCheck(dim == t->dim, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: a block of dimension %lld holds elements of type %d (%s, dimension %d)", (long long)dim, t->type, t->name, t->dim);

@@ -403,7 +403,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   MPI_Comm  comm       = PetscObjectComm((PetscObject)sys);
   char      list[1024] = "", *names[SOLID_MAX_LOADS];
   PetscBool set;
-  PetscInt  n = 0, depth;
+  PetscInt  n      = 0, depth;
   DM        idm    = NULL; /* an interpolated copy of the beam: s->facedm, freed on any error */
   PetscInt  vshift = 0;
 

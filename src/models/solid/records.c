@@ -16,29 +16,18 @@
 */
 #include "solidimpl.h"
 
-/* splitmix64's finalizer: a bijection that spreads every input bit */
-static uint64_t Mix64(uint64_t x)
-{
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
-
-/* A hash of a point's reference coordinates (their bits; -0 as +0) */
+/* A hash of a point's reference coordinates: FNV-1a over the bits of x, y, z (-0 as +0) */
 static uint64_t PointHash(const PetscReal X[3])
 {
-  uint64_t h = 0x243f6a8885a308d3ULL;
+  uint64_t h = 1469598103934665603ULL;
 
   for (int c = 0; c < 3; c++) {
-    double   d = (double)X[c];
-    uint64_t b;
+    double        d = (double)X[c];
+    unsigned char b[sizeof(double)];
 
     if (d == 0) d = 0;
-    memcpy(&b, &d, sizeof(b));
-    h = Mix64(h ^ b);
+    memcpy(b, &d, sizeof(d));
+    for (size_t k = 0; k < sizeof(d); k++) h = (h ^ b[k]) * 1099511628211ULL;
   }
   return h;
 }
@@ -50,7 +39,7 @@ static PetscErrorCode RecordSet(MechSystem sys, const char pname[], const char w
   char rec[256], shown[160];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(rec, sizeof(rec), "%s: %" PetscInt_FMT " %s (checksum %08x)", MechOptionsShortValue(what, shown, sizeof(shown)), count, unit, (unsigned int)(Mix64(sum) & 0xFFFFFFFFu)));
+  PetscCall(PetscSNPrintf(rec, sizeof(rec), "%s: %" PetscInt_FMT " %s (checksum %08x)", MechOptionsShortValue(what, shown, sizeof(shown)), count, unit, (unsigned int)((sum ^ (sum >> 32)) & 0xFFFFFFFFu)));
   PetscCall(MechSystemAddTextParameter(sys, pname, rec));
   PetscFunctionReturn(0);
 }
@@ -113,9 +102,10 @@ PetscErrorCode SolidRecordLoad(MechSystem sys, const SolidLoad *ld, const char w
   for (PetscInt f = 0; f < ld->nf; f++) {
     uint64_t h = 0;
 
-    /* the corners in any order: a sum */
+    /* the corners in any order: a sum, then an odd multiplier (a bijection), so that a face is
+       not the sum of its corners' contributions to other faces */
     for (PetscInt a = 0; a < nc; a++) h += PointHash(&ld->X[3 * (ld->nfn * f + a)]);
-    sum += Mix64(h);
+    sum += h * 0x9e3779b97f4a7c15ULL;
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm));
   PetscCall(PetscSNPrintf(pname, sizeof(pname), "load_%s_faces", ld->name));
