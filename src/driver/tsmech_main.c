@@ -40,14 +40,17 @@ typedef enum {
 
 /* The signal (SIGTERM or SIGINT) that asked the run to stop, 0 if none: set by the handler,
    read after every step. Installed before the files are locked: during the set-up (no step to
-   end at) and at a second signal the handler removes the run's lock files and lets the signal
-   end the process as if tsmech had no handler; during the steps the first signal only asks the
-   run to stop after the step (a checkpoint is written). */
+   end at), at a second signal and at SIGPIPE (the reader of the standard output went away) the
+   handler removes the run's lock files and temporaries and lets the signal end the process as
+   if tsmech had no handler; during the steps the first SIGTERM or SIGINT only asks the run to
+   stop after the step (a checkpoint is written). */
 static volatile sig_atomic_t stop_signal = 0, stepping = 0;
 
 static void StopHandler(int sig)
 {
-  if (stepping && !stop_signal) {
+  /* SIGPIPE: the reader of the output went away (tsmech ... | head); it ends the run as it ends
+     any program, without PETSc's crash report, and leaves no lock file */
+  if (stepping && !stop_signal && sig != SIGPIPE) {
     stop_signal = sig;
     return;
   }
@@ -65,7 +68,7 @@ static PetscErrorCode InstallStopHandlers(void)
   sa.sa_handler = StopHandler;
   sa.sa_flags   = SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  PetscCheck(!sigaction(SIGTERM, &sa, NULL) && !sigaction(SIGINT, &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the SIGTERM and SIGINT handlers");
+  PetscCheck(!sigaction(SIGTERM, &sa, NULL) && !sigaction(SIGINT, &sa, NULL) && !sigaction(SIGPIPE, &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the SIGTERM, SIGINT and SIGPIPE handlers");
   PetscFunctionReturn(0);
 }
 

@@ -14,7 +14,8 @@ cases check more afterwards (an output's attributes, a restart on 2 ranks).
 Families (the issue's, then this round's own):
   inputs      a FIFO, a directory, a device, a sparse 65 MiB file, a NUL byte, a missing file with a
               4 KiB path, as a table (gravity, constraint, load), a mesh, a checkpoint, an options file
-  signals     SIGTERM during the set-up (a FIFO no longer blocks it; a large beam): no lock file left
+  signals     SIGTERM during the set-up (a FIFO no longer blocks it; a large beam): no lock file
+              left; (own) the output's reader goes away: SIGPIPE ends the run, no crash report
   truncation  over-long -solid_bc/-solid_load lists, a 69-character plane, names past 63 characters,
               17 loads, over-long -model, -ts_type, -output, -solid_mesh values
   restart     a restart with another selection (plane, group, label), another load value, faces or
@@ -260,9 +261,10 @@ def inputs():
 
 
 def signals():
-    # handled in run_signals(); listed here so that the family is counted with the others
+    # handled in run_signal() and run_pipe(); listed here so that the family is counted with the others
     for when in ("set-up of a large beam", "set-up on 2 ranks"):
         CASES.append(dict(family="signals", name=f"SIGTERM during the {when}", special="signal", np=2 if "2 ranks" in when else 1))
+    CASES.append(dict(family="signals", name="the output's reader goes away (| head -1)", special="pipe", np=1))
 
 
 def truncation():
@@ -393,8 +395,9 @@ def run_signal(c, wd):
     if c["np"] > 1:
         cmd = [MPIEXEC, "-q", "-n", str(c["np"])] + cmd
     # mpiexec forwards the signal and sends SIGKILL after odls_base_sigkill_timeout seconds (the
-    # tests' environment sets 0, which leaves a rank no time for its handler): the default, 1 s
-    env = dict(os.environ, OMPI_MCA_odls_base_sigkill_timeout="1")
+    # tests' environment sets 0, which leaves a rank no time for its handler); 5 s, not the default
+    # 1 s, which a rank of a loaded machine (2 cores shared) missed once: its lock files were left
+    env = dict(os.environ, OMPI_MCA_odls_base_sigkill_timeout="5")
     p = subprocess.Popen(cmd, cwd=wd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True, env=env)
     t0 = time.time()
     while time.time() - t0 < 10 and not os.path.exists(w(".big.h5.lock", wd)):
@@ -406,7 +409,7 @@ def run_signal(c, wd):
     time.sleep(0.2)
     os.killpg(p.pid, signal.SIGTERM)
     try:
-        p.communicate(timeout=15)
+        out = p.communicate(timeout=15)[0].decode(errors="replace")
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
@@ -415,12 +418,42 @@ def run_signal(c, wd):
     left = sorted(k for k in set(after) - set(before))
     for k in left:
         os.remove(w(k, wd))
-    return f"left {', '.join(left)}" if left else None
+    return f"left {', '.join(left)} (exit status {p.returncode}: {' | '.join(out.splitlines()[-3:])})" if left else None
+
+
+def run_pipe(c, wd):
+    """A run whose standard output is read by a program that stops after a line (tsmech ... | head
+    -1): it ends by SIGPIPE as any program would, without a crash report, leaving no lock file"""
+    before = snapshot(wd)
+    cmd = [TSMECH, "-model", "chain", "-ts_max_steps", "1000000", "-ts_max_time", "1e9", "-ts_monitor", "-output", "pipe.h5"]
+    p = subprocess.Popen(cmd, cwd=wd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    p.stdout.readline()
+    p.stdout.close()
+    try:
+        err = p.communicate(timeout=20)[1].decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return "still running 20 s after its reader went away"
+    after = snapshot(wd)
+    left = sorted(k for k in set(after) - set(before))
+    for k in left:
+        os.remove(w(k, wd))
+    problems = []
+    if "PETSC ERROR" in err or "Caught signal" in err:
+        problems.append("a crash report: " + " | ".join(err.splitlines()[:3]))
+    if p.returncode not in (-signal.SIGPIPE, 128 + signal.SIGPIPE):
+        problems.append(f"exit status {p.returncode}, not SIGPIPE's")
+    if [k for k in left if "lock" in k or "tmp" in k]:
+        problems.append("left " + ", ".join(left))
+    return "; ".join(problems) or None
 
 
 def check_case(c, wd):
     if c.get("special") == "signal":
         return run_signal(c, wd)
+    if c.get("special") == "pipe":
+        return run_pipe(c, wd)
     before = snapshot(wd)
     status, out, secs = run(c["np"], c["argv"], c["within"], wd)
     after = snapshot(wd)
