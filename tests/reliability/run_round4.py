@@ -387,6 +387,26 @@ FAMILIES = [inputs, signals, truncation, restart, conforming, solvers, gmsh40, s
 # ---------------------------------------------------------------------------------------------
 
 
+def finish(p, secs):
+    """The decoded standard output and error of p once it ended, (None, None) if it is still running
+    after secs seconds (then its process group is killed)"""
+    try:
+        out, err = p.communicate(timeout=secs)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return None, None
+    return (out or b"").decode(errors="replace"), (err or b"").decode(errors="replace")
+
+
+def left_behind(before, wd):
+    """The files of wd that were not in the snapshot before, removed (the next case starts clean)"""
+    left = sorted(set(snapshot(wd)) - set(before))
+    for k in left:
+        os.remove(w(k, wd))
+    return left
+
+
 def run_signal(c, wd):
     """SIGTERM while a large beam is set up (with an output, so files are locked): the run ends by
     the signal and leaves no lock file"""
@@ -395,8 +415,8 @@ def run_signal(c, wd):
     if c["np"] > 1:
         cmd = [MPIEXEC, "-q", "-n", str(c["np"])] + cmd
     # mpiexec forwards the signal and sends SIGKILL after odls_base_sigkill_timeout seconds (the
-    # tests' environment sets 0, which leaves a rank no time for its handler); 5 s, not the default
-    # 1 s, which a rank of a loaded machine (2 cores shared) missed once: its lock files were left
+    # tests' environment sets 0, which leaves a rank no time for its handler); 5 s, more than the
+    # default 1 s, for a loaded machine
     env = dict(os.environ, OMPI_MCA_odls_base_sigkill_timeout="5")
     p = subprocess.Popen(cmd, cwd=wd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True, env=env)
     t0 = time.time()
@@ -408,16 +428,10 @@ def run_signal(c, wd):
         return "the run did not lock its output within 10 s"
     time.sleep(0.2)
     os.killpg(p.pid, signal.SIGTERM)
-    try:
-        out = p.communicate(timeout=15)[0].decode(errors="replace")
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
+    out, _ = finish(p, 15)
+    if out is None:
         return "the run did not end within 15 s of SIGTERM"
-    after = snapshot(wd)
-    left = sorted(k for k in set(after) - set(before))
-    for k in left:
-        os.remove(w(k, wd))
+    left = left_behind(before, wd)
     return f"left {', '.join(left)} (exit status {p.returncode}: {' | '.join(out.splitlines()[-3:])})" if left else None
 
 
@@ -429,16 +443,10 @@ def run_pipe(c, wd):
     p = subprocess.Popen(cmd, cwd=wd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     p.stdout.readline()
     p.stdout.close()
-    try:
-        err = p.communicate(timeout=20)[1].decode(errors="replace")
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
+    _, err = finish(p, 20)
+    if err is None:
         return "still running 20 s after its reader went away"
-    after = snapshot(wd)
-    left = sorted(k for k in set(after) - set(before))
-    for k in left:
-        os.remove(w(k, wd))
+    left = left_behind(before, wd)
     problems = []
     if "PETSC ERROR" in err or "Caught signal" in err:
         problems.append("a crash report: " + " | ".join(err.splitlines()[:3]))
