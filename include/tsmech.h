@@ -506,12 +506,31 @@ PETSC_EXTERN PetscErrorCode MechOptionsString_Private(PetscOptionItems *, const 
 PETSC_EXTERN PetscErrorCode MechOptionsEList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], const char *const *list, PetscInt ntext, const char cur[], PetscInt *value, PetscBool *set);
 PETSC_EXTERN PetscErrorCode MechOptionsRealList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscReal value[], PetscInt n, PetscBool *set);
 PETSC_EXTERN PetscErrorCode MechOptionsIntList_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscInt value[], PetscInt n, PetscBool *set);
+PETSC_EXTERN PetscErrorCode MechOptionsBool_Private(PetscOptionItems *, const char opt[], const char text[], const char man[], PetscBool cur, PetscBool *value, PetscBool *set);
+PETSC_EXTERN PetscErrorCode MechOptionsFList_Private(PetscOptionItems *, const char opt[], const char ltext[], const char man[], PetscFunctionList list, const char cur[], char value[], size_t len, PetscBool *set);
 #define MechOptionsReal(opt, text, man, cur, value, set)               MechOptionsReal_Private(PetscOptionsObject, opt, text, man, cur, value, set)
 #define MechOptionsInt(opt, text, man, cur, value, set)                MechOptionsInt_Private(PetscOptionsObject, opt, text, man, cur, value, set)
 #define MechOptionsString(opt, text, man, cur, value, len, set)        MechOptionsString_Private(PetscOptionsObject, opt, text, man, cur, value, len, set)
 #define MechOptionsEList(opt, text, man, list, ntext, cur, value, set) MechOptionsEList_Private(PetscOptionsObject, opt, text, man, list, ntext, cur, value, set)
 #define MechOptionsRealList(opt, text, man, value, n, set)             MechOptionsRealList_Private(PetscOptionsObject, opt, text, man, value, n, set)
 #define MechOptionsIntList(opt, text, man, value, n, set)              MechOptionsIntList_Private(PetscOptionsObject, opt, text, man, value, n, set)
+#define MechOptionsBool(opt, text, man, cur, value, set)               MechOptionsBool_Private(PetscOptionsObject, opt, text, man, cur, value, set)
+#define MechOptionsFList(opt, ltext, man, list, cur, value, len, set)  MechOptionsFList_Private(PetscOptionsObject, opt, ltext, man, list, cur, value, len, set)
+/* The value of a global option (no prefix) read outside an options block, with the same checks
+   (a value longer than len - 1 characters is refused, not cut) */
+PETSC_EXTERN PetscErrorCode MechOptionsGetString(MPI_Comm, const char opt[], char value[], size_t len, PetscBool *set);
+/* An option's value or a path as messages show it: at most about 100 characters */
+PETSC_EXTERN const char *MechOptionsShortValue(const char value[], char buf[], size_t len);
+/* Input files (src/mech/readfile.c): every file the program reads is a regular, readable file of
+   a size its reader can hold, checked before it is opened (a FIFO would block the run) */
+PETSC_EXTERN void               MechFileProblem(const char path[], unsigned long long maxbytes, char why[], size_t len);
+PETSC_EXTERN unsigned long long MechFileMemoryLimit(void);
+PETSC_EXTERN PetscErrorCode     MechFileCheckRead(MPI_Comm, const char option[], const char prefix[], const char path[], unsigned long long maxbytes);
+PETSC_EXTERN PetscErrorCode     MechFileReadAll(const char path[], unsigned long long maxbytes, char **buf, size_t *size, char why[], size_t len);
+/* Whether a KSP or PC type needs a symmetric operator, by a probe of what it does (src/mech/solverprobe.c);
+   the refusal of such a solver for an operator that is not symmetric, naming the option and why */
+PETSC_EXTERN PetscErrorCode MechSolverNeedsSymmetric(const char type[], PetscBool ispc, PetscBool *needs);
+PETSC_EXTERN PetscErrorCode MechKSPCheckSymmetric(KSP, const char why[]);
 /* The solid's inverted elements (J <= 0) at q, or (q NULL) at the last force evaluation that met
    any: how many, the smallest rank-independent element number (the mesh file's tetrahedron, from
    0) and the time of that evaluation */
@@ -536,6 +555,7 @@ PETSC_EXTERN PetscErrorCode         MechTimeFunctionCreate(MPI_Comm, const char 
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionEvaluate(MechTimeFunction, PetscReal t, PetscReal *phi, PetscReal *dphi, PetscReal *ddphi);
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetDescription(MechTimeFunction, const char **spec);
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetChecksum(MechTimeFunction, PetscReal *);
+PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetRecord(MechTimeFunction, char rec[], size_t len);
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionDestroy(MechTimeFunction *);
 
 /* ------------------------------------------------------------------------------------------ */

@@ -43,13 +43,24 @@ typedef enum {
 } FailKind;
 
 /* The signal (SIGTERM or SIGINT) that asked the run to stop, 0 if none: set by the handler,
-   read after every step. The handler is installed with SA_RESETHAND: a second signal acts as
-   if tsmech had no handler (it ends the run at once). */
-static volatile sig_atomic_t stop_signal = 0;
+   read after every step. Installed before the files are locked: during the set-up (no step to
+   end at), at a second signal and at SIGPIPE (the reader of the standard output went away) the
+   handler removes the run's lock files and temporaries and lets the signal end the process as
+   if tsmech had no handler; during the steps the first SIGTERM or SIGINT only asks the run to
+   stop after the step (a checkpoint is written). */
+static volatile sig_atomic_t stop_signal = 0, stepping = 0;
 
 static void StopHandler(int sig)
 {
-  stop_signal = sig;
+  /* SIGPIPE: the reader of the output went away (tsmech ... | head); it ends the run as it ends
+     any program, without PETSc's crash report, and leaves no lock file */
+  if (stepping && !stop_signal && sig != SIGPIPE) {
+    stop_signal = sig;
+    return;
+  }
+  MechIOPlanRemoveLocksOnSignal();
+  (void)signal(sig, SIG_DFL);
+  (void)raise(sig);
 }
 
 static PetscErrorCode InstallStopHandlers(void)
@@ -59,9 +70,9 @@ static PetscErrorCode InstallStopHandlers(void)
   PetscFunctionBegin;
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = StopHandler;
-  sa.sa_flags   = SA_RESETHAND | SA_RESTART;
+  sa.sa_flags   = SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  PetscCheck(!sigaction(SIGTERM, &sa, NULL) && !sigaction(SIGINT, &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the SIGTERM and SIGINT handlers");
+  PetscCheck(!sigaction(SIGTERM, &sa, NULL) && !sigaction(SIGINT, &sa, NULL) && !sigaction(SIGPIPE, &sa, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the SIGTERM, SIGINT and SIGPIPE handlers");
   PetscFunctionReturn(0);
 }
 
@@ -194,15 +205,23 @@ static void StripPetscDots(char s[])
 */
 static void OptionOfMessage(const char msg[], char prefix[], size_t len)
 {
-  char       *all = NULL, *tok, *save = NULL, name[256] = "", found[512] = "", exact[256] = "", foundname[256] = "";
-  int         nfound = 0;
-  const char *is     = "Input string ";
-  PetscBool   valid  = PETSC_FALSE;
+  char     *all = NULL, *tok, *save = NULL, name[256] = "", found[512] = "", exact[256] = "", foundname[256] = "", candidates[512] = "";
+  int       nfound = 0;
+  PetscBool valid  = PETSC_FALSE;
+  /* PETSc's messages that give the value, and what follows it */
+  static const char *const givers[][2] = {
+      {"Input string ",           " "},
+      {"Unknown logical value: ", "" }
+  };
 
   prefix[0] = 0;
-  if (!strncmp(msg, is, strlen(is))) {
-    const char *p = msg + strlen(is), *e = strchr(p, ' ');
-    size_t      n = e ? (size_t)(e - p) : strlen(p);
+  for (size_t g = 0; g < sizeof(givers) / sizeof(givers[0]); g++) {
+    const char *p = msg + strlen(givers[g][0]), *e;
+    size_t      n;
+
+    if (strncmp(msg, givers[g][0], strlen(givers[g][0]))) continue;
+    e = givers[g][1][0] ? strstr(p, givers[g][1]) : NULL;
+    n = e ? (size_t)(e - p) : strlen(p);
     if (n < sizeof(exact)) {
       memcpy(exact, p, n);
       exact[n] = 0;
@@ -218,7 +237,12 @@ static void OptionOfMessage(const char msg[], char prefix[], size_t len)
     if (!valid) continue;
     valid = PETSC_FALSE; /* one value per option */
     if (exact[0]) {
-      if (strcmp(tok, exact)) continue;
+      /* the value, or an element of a list (PETSc names the element it could not read) */
+      const char *hit = strstr(tok, exact);
+      size_t      n   = strlen(exact);
+
+      while (hit && !((hit == tok || hit[-1] == ',') && (!hit[n] || hit[n] == ','))) hit = strstr(hit + 1, exact);
+      if (!hit) continue;
     } else {
       const char *hit = strstr(msg, tok);
       size_t      n   = strlen(tok);
@@ -230,9 +254,17 @@ static void OptionOfMessage(const char msg[], char prefix[], size_t len)
     nfound++;
     (void)PetscSNPrintf(found, sizeof(found), "%s %s: ", name, tok);
     (void)PetscStrncpy(foundname, name, sizeof(foundname));
+    /* several options with the value PETSc names: each is named */
+    if (exact[0] && strlen(candidates) + strlen(name) + strlen(tok) + 8 < sizeof(candidates)) {
+      char one[600];
+
+      (void)PetscSNPrintf(one, sizeof(one), "%s%s %s", candidates[0] ? " or " : "", name, tok);
+      (void)PetscStrlcat(candidates, one, sizeof(candidates));
+    }
   }
   (void)PetscFree(all);
   if (nfound == 1 && !strstr(msg, foundname)) (void)PetscStrncpy(prefix, found, len);
+  else if (nfound > 1 && exact[0]) (void)PetscSNPrintf(prefix, len, "%s: ", candidates);
 }
 
 /* The message of error `ierr` (the one raised first), on one line, with the option it is about */
@@ -266,6 +298,7 @@ static PetscBool IsInputError(PetscErrorCode ierr)
   case PETSC_ERR_ARG_WRONGSTATE:
   case PETSC_ERR_USER_INPUT:
   case PETSC_ERR_FILE_OPEN:
+  case PETSC_ERR_ORDER: /* a PETSc object missing a setting no option gives (at the first step) */
     return PETSC_TRUE;
   default:
     return PETSC_FALSE;
@@ -328,7 +361,7 @@ static PetscErrorCode CheckTypeOption(MPI_Comm comm, const char opt[], PetscFunc
   size_t       len = 1;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetString(NULL, NULL, opt, value, sizeof(value), &set));
+  PetscCall(MechOptionsGetString(comm, opt, value, sizeof(value), &set));
   if (!set) PetscFunctionReturn(0);
   PetscCall(PetscFunctionListFind(list, value, &f));
   if (f) PetscFunctionReturn(0);
@@ -350,6 +383,11 @@ static PetscErrorCode CheckTypeOption(MPI_Comm comm, const char opt[], PetscFunc
   }
 }
 
+/* PETSc's step-size controllers that need a setting no option gives, and what they need */
+static const char *const AdaptNeeds[][2] = {
+    {"history", "the controller replays the steps of a recorded run (TSAdaptHistorySetHistory())"}
+};
+
 /* -ts_adapt_type: PETSc keeps its list private; a type is tried on a scratch controller */
 static PetscErrorCode CheckAdaptType(MPI_Comm comm)
 {
@@ -359,7 +397,7 @@ static PetscErrorCode CheckAdaptType(MPI_Comm comm)
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-ts_adapt_type", value, sizeof(value), &set));
+  PetscCall(MechOptionsGetString(comm, "-ts_adapt_type", value, sizeof(value), &set));
   if (!set) PetscFunctionReturn(0);
   PetscCall(TSAdaptCreate(comm, &adapt));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -367,6 +405,13 @@ static PetscErrorCode CheckAdaptType(MPI_Comm comm)
   PetscCall(PetscPopErrorHandler());
   PetscCall(TSAdaptDestroy(&adapt));
   PetscCheck(!ierr, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_adapt_type %s: unknown step-size controller; allowed: none, basic, dsp, cfl, glee, history", value);
+  /* controllers that need what only a program can give them (PETSc checks it at the first step) */
+  for (size_t i = 0; i < sizeof(AdaptNeeds) / sizeof(AdaptNeeds[0]); i++) {
+    PetscBool same;
+
+    PetscCall(PetscStrcmp(value, AdaptNeeds[i][0], &same));
+    PetscCheck(!same, comm, PETSC_ERR_ARG_INCOMP, "-ts_adapt_type %s: %s, which the tsmech program has no option to give; use basic, dsp or none", value, AdaptNeeds[i][1]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -584,19 +629,19 @@ static PetscErrorCode ReadOptions(App *app)
   if (set) PetscCall(PrintTypesHelp(comm));
   PetscOptionsBegin(comm, NULL, "tsmech driver options", "tsmech");
   PetscCall(MechModelRegisterAll());
-  PetscCall(PetscOptionsFList("-model", "Model to integrate", "MechCreateModel", MechModelList, app->model, app->model, sizeof(app->model), NULL));
-  PetscCall(PetscOptionsString("-output", "HDF5 output file (with an .xmf beside it for grid models)", "MechOutputCreate", app->output, app->output, sizeof(app->output), &app->hasoutput));
+  PetscCall(MechOptionsFList("-model", "Model to integrate", "MechCreateModel", MechModelList, app->model, app->model, sizeof(app->model), NULL));
+  PetscCall(MechOptionsString("-output", "HDF5 output file (with an .xmf beside it for grid models)", "MechOutputCreate", app->output, app->output, sizeof(app->output), &app->hasoutput));
   PetscCall(MechOptionsInt("-output_every", "Write the fields every N steps (first and last always)", "MechOutputCreate", app->every, &app->every, NULL));
-  PetscCall(PetscOptionsBool("-quiet", "No progress line", NULL, app->quiet, &app->quiet, NULL));
-  PetscCall(PetscOptionsBool("-report_equilibrium", "At the end, the residual |f(t, q, 0)| of static equilibrium against the load |f(t, X, 0)|", NULL, app->equilibrium, &app->equilibrium, NULL));
-  PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (HDF5), written atomically at the end, on SIGTERM/SIGINT, after a failed step and as below", "MechCheckpointWrite", app->ckpath, app->ckpath, sizeof(app->ckpath), &app->hasck));
+  PetscCall(MechOptionsBool("-quiet", "No progress line", NULL, app->quiet, &app->quiet, NULL));
+  PetscCall(MechOptionsBool("-report_equilibrium", "At the end, the residual |f(t, q, 0)| of static equilibrium against the load |f(t, X, 0)|", NULL, app->equilibrium, &app->equilibrium, NULL));
+  PetscCall(MechOptionsString("-checkpoint", "Checkpoint file (HDF5), written atomically at the end, on SIGTERM/SIGINT, after a failed step and as below", "MechCheckpointWrite", app->ckpath, app->ckpath, sizeof(app->ckpath), &app->hasck));
   PetscCall(MechOptionsInt("-checkpoint_every", "Write a checkpoint every N steps (0: no)", "MechCheckpointWrite", app->ckevery, &app->ckevery, &set));
   PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_every %" PetscInt_FMT ": needs -checkpoint FILE.h5", app->ckevery);
   PetscCall(MechOptionsReal("-checkpoint_interval", "Write a checkpoint when S seconds of wall-clock time have passed since the last (0: no)", "MechCheckpointWrite", app->interval, &app->interval, &set));
   PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_interval %g: needs -checkpoint FILE.h5", (double)app->interval);
   PetscCall(MechOptionsInt("-checkpoint_keep", "Keep the last K checkpoints: FILE.h5, FILE.h5.1, ...", "MechCheckpointSetKeep", app->keep, &app->keep, &set));
   PetscCheck(!set || app->hasck, comm, PETSC_ERR_ARG_WRONG, "-checkpoint_keep %" PetscInt_FMT ": needs -checkpoint FILE.h5", app->keep);
-  PetscCall(PetscOptionsString("-restart", "Continue the run from this checkpoint (with the options of the interrupted run)", "MechCheckpointLoad", app->restart, app->restart, sizeof(app->restart), &app->hasrestart));
+  PetscCall(MechOptionsString("-restart", "Continue the run from this checkpoint (with the options of the interrupted run)", "MechCheckpointLoad", app->restart, app->restart, sizeof(app->restart), &app->hasrestart));
   PetscCall(PetscOptionsName("-traceback", "On an error, PETSc's full error trace besides tsmech's one-line message", NULL, &set));
   PetscOptionsEnd();
   PetscCheck(app->every >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-output_every %" PetscInt_FMT ": must be at least 1", app->every);
@@ -780,6 +825,8 @@ static PetscErrorCode StartMonitors(App *app)
 static PetscErrorCode Setup(App *app)
 {
   PetscFunctionBegin;
+  /* before the files are locked: a signal during the set-up removes the locks */
+  PetscCall(InstallStopHandlers());
   PetscCall(ReadOptions(app));
   PetscCall(CheckValuesGiven(app->comm));
   PetscCall(CheckTypes(app->comm));
@@ -990,7 +1037,8 @@ static PetscErrorCode Run(App *app)
   PetscLogStage     stage;
 
   PetscFunctionBegin;
-  PetscCall(InstallStopHandlers());
+  /* from now on a first signal stops the run after its step (or lets its end come) */
+  stepping = 1;
   /* -log_view: the time stepping as its own stage, with assembly and I/O nested in theirs */
   PetscCall(PetscLogStageRegister("Time stepping", &stage));
   PetscCall(PetscLogStagePush(stage));
@@ -1021,23 +1069,22 @@ static int CheckOptionsFiles(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
     for (i = 1; i < argc && !bad; i++) {
-      struct stat st;
-      FILE       *fp;
+      char why[256];
 
       if (strcmp(argv[i], "-options_file") && strcmp(argv[i], "-options_file_yaml")) continue;
       if (i + 1 >= argc || argv[i + 1][0] == '-') {
         (void)snprintf(msg, sizeof(msg), "%s: needs a file name", argv[i]);
         bad = 1;
-      } else if (stat(argv[i + 1], &st)) {
-        (void)snprintf(msg, sizeof(msg), "%s %s: %s", argv[i], argv[i + 1], strerror(errno));
+        continue;
+      }
+      /* the check of every input file (a FIFO would block PETSc's read) */
+      MechFileProblem(argv[i + 1], 0, why, sizeof(why));
+      if (why[0]) {
+        char shown[160];
+
+        (void)snprintf(msg, sizeof(msg), "%s %s: %s", argv[i], MechOptionsShortValue(argv[i + 1], shown, sizeof(shown)), why);
         bad = 1;
-      } else if (!S_ISREG(st.st_mode)) {
-        (void)snprintf(msg, sizeof(msg), "%s %s: %s, not a file of options", argv[i], argv[i + 1], S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-        bad = 1;
-      } else if (!(fp = fopen(argv[i + 1], "r"))) {
-        (void)snprintf(msg, sizeof(msg), "%s %s: cannot be read (%s)", argv[i], argv[i + 1], strerror(errno));
-        bad = 1;
-      } else (void)fclose(fp);
+      }
     }
     if (bad) {
       fprintf(stderr, "tsmech: error: %s\n", msg);

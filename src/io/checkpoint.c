@@ -691,7 +691,7 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
 {
   hid_t          fileid = -1;
   PetscErrorCode ierr   = 0;
-  PetscBool      exists = PETSC_FALSE, ok;
+  PetscBool      ok;
   HeaderFile    *f;
   Header         h;
   char           problem[1024] = "";
@@ -704,9 +704,10 @@ PetscErrorCode MechCheckpointLoad(MechCheckpoint ck, TS ts, const char path[])
   PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
   PetscValidCharPointer(path, 3);
   PetscCheck(path[0], ck->comm, PETSC_ERR_ARG_WRONG, "Empty checkpoint file name (-restart)");
-  if (ck->rank == 0) PetscCall(PetscTestFile(path, 'r', &exists));
-  PetscCallMPI(MPI_Bcast(&exists, 1, MPIU_BOOL, 0, ck->comm));
-  PetscCheck(exists, ck->comm, PETSC_ERR_FILE_OPEN, "Cannot restart from %s: the file does not exist or is not readable", path);
+  /* a regular, readable file (a FIFO would block HDF5's open) */
+  if (ck->rank == 0) MechFileProblem(path, 0, problem, sizeof(problem));
+  PetscCallMPI(MPI_Bcast(problem, (PetscMPIInt)sizeof(problem), MPI_CHAR, 0, ck->comm));
+  PetscCheck(!problem[0], ck->comm, PETSC_ERR_FILE_OPEN, "Cannot restart from %s: %s", path, problem);
   PetscCall(PetscNew(&f));
 
   /* everything read silently, so a damaged file gives one clear message; the ranks agree on the

@@ -246,8 +246,8 @@ static PetscErrorCode FlushFile(MechOutput out)
    TSMechSchemeIsParameterName()): a parameter of one of these names is written as param_<name> */
 static const char *const MechOutputReserved[] = {"model", "model_parameters", "model_text_parameters", "ts_type", "dt", "nranks", "every", "tsmech_version", "petsc_version", "restarts"};
 
-/* An integrator parameter (TSMechSchemeForEachParameter()) as an attribute of / */
-static PetscErrorCode WriteSchemeParameter(void *ctx, const char name[], TSMechParamKind kind, void *value)
+/* An integrator parameter (TSMechSchemeForEachParameter()) as an attribute of / (also of a continued output) */
+PETSC_INTERN PetscErrorCode MechOutputWriteSchemeParameter(void *ctx, const char name[], TSMechParamKind kind, void *value)
 {
   PetscViewer viewer = (PetscViewer)ctx;
 
@@ -503,7 +503,7 @@ static PetscErrorCode WriteHeader(MechOutput out, TS ts)
 
   /* the parameters of the integrator's family (none for the types outside the families) */
   PetscCall(TSMechSchemeGet(ts, &scheme));
-  PetscCall(TSMechSchemeForEachParameter(&scheme, WriteSchemeParameter, out->viewer));
+  PetscCall(TSMechSchemeForEachParameter(&scheme, MechOutputWriteSchemeParameter, out->viewer));
   PetscFunctionReturn(0);
 }
 
@@ -526,6 +526,7 @@ PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput out)
   PetscCall(PetscFree(out->snaptime));
   PetscCall(PetscFree(out->snapstep));
   PetscCall(MechOutputRecordsFree(out));
+  PetscCall(PetscFree(out->pending_scheme));
   PetscCall(VecDestroy(&out->q));
   PetscCall(VecDestroy(&out->v));
   for (j = 0; j < out->ncf; j++) {

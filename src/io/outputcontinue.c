@@ -63,6 +63,47 @@ static PetscErrorCode TruncateDataset(hid_t fileid, const char path[], PetscInt 
   PetscFunctionReturn(0);
 }
 
+/* The names of the attributes of / that are parameters of an integrator's family */
+static herr_t CollectSchemeAttribute(hid_t loc, const char *name, const H5A_info_t *info, void *ctx)
+{
+  char(*names)[TSMECH_SCHEME_NAMELEN] = (char(*)[TSMECH_SCHEME_NAMELEN])((void **)ctx)[0];
+  size_t *n                           = (size_t *)((void **)ctx)[1];
+
+  (void)loc;
+  (void)info;
+  if (*n < 4 * TSMECH_SCHEME_MAXPARAM && strlen(name) < TSMECH_SCHEME_NAMELEN && TSMechSchemeIsParameterName(name)) strcpy(names[(*n)++], name);
+  return 0;
+}
+
+/*
+  The attributes of / that say how the run integrates (ts_type and its family's parameters, such
+  as gauss2_stages) become the continuing run's: a run continued with another integrator, or with
+  other gauss2 stages, no longer carries the first run's. The parameters of the first run's family
+  that the new one has not are removed.
+*/
+static PetscErrorCode UpdateRunAttributes(MechOutput out, hid_t fileid)
+{
+  TSMechScheme *scheme = (TSMechScheme *)out->pending_scheme;
+  char          names[4 * TSMECH_SCHEME_MAXPARAM][TSMECH_SCHEME_NAMELEN];
+  size_t        n      = 0;
+  void         *ctx[2] = {names, &n};
+  hid_t         root;
+  hsize_t       idx = 0;
+
+  PetscFunctionBegin;
+  if (!scheme) PetscFunctionReturn(0);
+  PetscCallHDF5Return(root, H5Gopen2, (fileid, "/", H5P_DEFAULT));
+  PetscCallHDF5(H5Aiterate2, (root, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, CollectSchemeAttribute, ctx));
+  for (size_t i = 0; i < n; i++) PetscCallHDF5(H5Adelete, (root, names[i]));
+  /* a string attribute written again keeps its old size (PETSc opens the existing one): removed first */
+  PetscCallHDF5(H5Adelete, (root, "ts_type"));
+  PetscCallHDF5(H5Gclose, (root));
+  PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "ts_type", PETSC_STRING, scheme->type));
+  PetscCall(TSMechSchemeForEachParameter(scheme, MechOutputWriteSchemeParameter, out->viewer));
+  PetscCall(PetscFree(out->pending_scheme));
+  PetscFunctionReturn(0);
+}
+
 /*
   A continued file is opened for writing at its first write: the records after the restart step
   (which the run recomputes) are removed and the restart count is raised. Collective.
@@ -99,6 +140,7 @@ PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput out)
     }
   }
   PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "restarts", PETSC_INT, &out->pending_restarts));
+  PetscCall(UpdateRunAttributes(out, fileid));
   PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
   PetscFunctionReturn(0);
 }
@@ -357,8 +399,9 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
   without the system's per-cell fields or with other shapes of them, whose /monitor does not
   reach the restart step (the steps in between would be missing) or whose time at the restart
   step differs from the TS's.
-  The attribute /restarts counts the continuations; the other attributes of / are the first
-  run's. The file is changed (cut back and its count raised) only when the first new record is
+  The attribute /restarts counts the continuations; ts_type and the integrator's parameters
+  (gauss2_stages, theta, ...) become the continuing run's (those of another family are removed);
+  the other attributes of / are the first run's. The file is changed (cut back and its count raised) only when the first new record is
   written, so a run that fails at its first step leaves it as it was.
 
 .seealso: `MechOutputCreate()`, `MechOutputFlush()`, `MechCheckpointLoad()`, `MechCheckpointRestore()`
@@ -421,6 +464,13 @@ PetscErrorCode MechOutputContinue(MechSystem sys, TS ts, const char filename[], 
   out->pending_nrec     = info.nrec;
   out->pending_nsnap    = info.snapstep ? info.nsnap : -1;
   out->pending_restarts = info.restarts + 1;
+  {
+    TSMechScheme *scheme;
+
+    PetscCall(PetscNew(&scheme));
+    PetscCall(TSMechSchemeGet(ts, scheme));
+    out->pending_scheme = scheme;
+  }
 
   /* the records up to the restart step are in the file; the next one is step + 1 */
   out->nrec     = info.nrec;

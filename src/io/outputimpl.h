@@ -7,6 +7,7 @@
 
 #include <tsmech.h>
 #include <signal.h>
+#include "../ts/scheme.h" /* TSMechParamKind */
 
 /* -log_view stage of the HDF5 output and the checkpoints (registered with the package) */
 PETSC_INTERN PetscLogStage MECH_StageIO;
@@ -110,11 +111,17 @@ PETSC_INTERN PetscBool MechIOIsOwnXDMF(const char xmf[], const char h5name[]);
 /* The files of a run (runfiles.c; MechIOPlanFiles() in tsmech.h): MechIOSameFile() compares
    two paths as files (canonical paths, hard links). Collective; rank 0 looks. */
 PETSC_EXTERN PetscErrorCode MechIOSameFile(MPI_Comm, const char a[], const char b[], PetscBool *);
+/* Removes the run's lock files and temporaries from a signal handler (runfiles.c) */
+PETSC_EXTERN void MechIOPlanRemoveLocksOnSignal(void);
 
 /* Closes an output without writing anything more, for a run that failed before completing a
    step: a new file (still under its temporary name) is removed, a continued file that has not
    been changed yet stays as it was. Collective. */
 PETSC_EXTERN PetscErrorCode MechOutputDiscard(MechOutput *);
+
+/* An integrator's parameter (TSMechSchemeForEachParameter()) written as an
+   attribute of / of the output viewer ctx (output.c; a continued output's too) */
+PETSC_INTERN PetscErrorCode MechOutputWriteSchemeParameter(void *ctx, const char name[], TSMechParamKind kind, void *value);
 
 /* The HDF5 output (output.c), shared with its continuation (outputcontinue.c) and its guarded
    file (outputguard.c) */
@@ -138,6 +145,7 @@ struct _n_MechOutput {
      snapshots to keep and the new restart count */
   PetscBool pending;
   PetscInt  pending_nrec, pending_nsnap, pending_restarts;
+  void     *pending_scheme; /* the continuing run's integrator (a TSMechScheme), for the attributes of / */
 
   Vec      q, v;     /* the state copied out of the TS; DMDA global vectors for grid models */
   PetscInt dim;      /* dimension of the system's DMDA, 0 without one */

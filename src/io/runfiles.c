@@ -74,6 +74,8 @@ struct _n_MechIOPlan {
   int        *fd;
   char      **lockpath;
   PetscBool  *shared; /* a shared lock (a file only read) */
+  PetscInt    ntmp;   /* rank 0: the temporary names of this run (FILE.tmp-<pid>), removed if a signal ends it */
+  char      **tmppath;
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -453,12 +455,16 @@ static void SetHeld(const char path[], PetscBool held)
   }
 }
 
+/* The plan whose lock files a signal that ends the run removes (MechIOPlanRemoveLocksOnSignal()) */
+static MechIOPlan volatile signalplan = NULL;
+
 /* Releases the locks; a shared one's lock file is removed only by its last holder, which the
    lock turning exclusive shows */
 static void Release(MechIOPlan plan)
 {
   PetscInt i;
 
+  if (signalplan == plan) signalplan = NULL;
   for (i = plan->nlock - 1; i >= 0; i--) {
     struct flock fl;
 
@@ -746,7 +752,7 @@ static void Plan(MechIOPlan plan, const char output[], const char ckpt[], PetscI
 
   *code  = 0;
   msg[0] = 0;
-  if (PetscCalloc1(keep + 8, &e) || PetscMalloc1(keep + 8, &plan->fd) || PetscCalloc1(keep + 8, &plan->lockpath) || PetscCalloc1(keep + 8, &plan->shared)) {
+  if (PetscCalloc1(keep + 8, &e) || PetscMalloc1(keep + 8, &plan->fd) || PetscCalloc1(keep + 8, &plan->lockpath) || PetscCalloc1(keep + 8, &plan->shared) || PetscCalloc1(keep + 8, &plan->tmppath)) {
     *code = PETSC_ERR_MEM;
     (void)PetscSNPrintf(msg, len, "out of memory");
     (void)PetscFree(e);
@@ -808,6 +814,9 @@ static void Plan(MechIOPlan plan, const char output[], const char ckpt[], PetscI
   if (msg[0]) goto done;
   CheckRoom(e, n, msg, len);
   if (msg[0]) *code = PETSC_ERR_FILE_OPEN;
+  /* the temporary names carry this run's process id: only this run writes them */
+  for (i = 0; i < n && !msg[0]; i++)
+    if ((e[i].role == ROLE_OUTPUT_TMP || e[i].role == ROLE_XDMF_TMP || e[i].role == ROLE_CKPT_TMP) && !PetscStrallocpy(e[i].canon, &plan->tmppath[plan->ntmp])) plan->ntmp++;
 done:
   if (msg[0]) Release(plan);
   (void)PetscFree(e);
@@ -885,6 +894,8 @@ PetscErrorCode MechIOPlanFiles(MPI_Comm comm, const char output[], const char ch
   PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
   msg[0] = 0;
   if (plan->rank == 0) Plan(plan, output, checkpoint, keep, restart, size, pid, &code, msg, sizeof(msg));
+  /* rank 0 holds the locks from here: a signal while it waits for the other ranks removes them */
+  if (plan->rank == 0 && !code) signalplan = plan;
   PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, 0, comm));
   PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, comm));
   if (code) {
@@ -893,6 +904,37 @@ PetscErrorCode MechIOPlanFiles(MPI_Comm comm, const char output[], const char ch
   }
   *planp = plan;
   PetscFunctionReturn(0);
+}
+
+/*@C
+  MechIOPlanRemoveLocksOnSignal - Removes the lock files of the run's plan (the last one
+  `MechIOPlanFiles()` made, until `MechIOPlanDestroy()`) from a signal handler, as `Release()` does
+  (a shared lock's file only if no other run shares it), and the run's temporary names (which
+  carry its process id: no other run writes them), before the signal ends the process: a run
+  killed by a signal it handles leaves no lock file and no temporary. Uses only async-signal-safe
+  calls (fcntl(), unlink()).
+
+  Not Collective
+
+  Level: developer
+
+.seealso: `MechIOPlanFiles()`, `MechIOPlanDestroy()`
+@*/
+void MechIOPlanRemoveLocksOnSignal(void)
+{
+  MechIOPlan plan = signalplan;
+
+  if (!plan) return;
+  signalplan = NULL;
+  for (PetscInt i = plan->nlock - 1; i >= 0; i--) {
+    struct flock fl;
+
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type   = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (!plan->shared[i] || !fcntl(plan->fd[i], F_SETLK, &fl)) (void)unlink(plan->lockpath[i]);
+  }
+  for (PetscInt i = 0; i < plan->ntmp; i++) (void)unlink(plan->tmppath[i]);
 }
 
 /*@C
@@ -913,6 +955,8 @@ PetscErrorCode MechIOPlanDestroy(MechIOPlan *plan)
   PetscFunctionBegin;
   if (!*plan) PetscFunctionReturn(0);
   Release(*plan);
+  for (PetscInt i = 0; i < (*plan)->ntmp; i++) PetscCall(PetscFree((*plan)->tmppath[i]));
+  PetscCall(PetscFree((*plan)->tmppath));
   PetscCall(PetscFree((*plan)->fd));
   PetscCall(PetscFree((*plan)->lockpath));
   PetscCall(PetscFree((*plan)->shared));

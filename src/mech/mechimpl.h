@@ -9,7 +9,7 @@
 #define MECH_MAX_PARAMS     192 /* the solid: about 30, and 5 per named constraint (at most 16) */
 /* per-cell output fields (MechSystemSetCellFields()) and text parameters (MechSystemAddTextParameter()) */
 #define MECH_MAX_CELL_FIELDS 8
-#define MECH_MAX_TEXT_PARAMS 16
+#define MECH_MAX_TEXT_NAME   127 /* characters of a text parameter's name (the solid's per-constraint records: bc_<63>_vertices) */
 #define MECH_MAX_TEXT_LEN    255 /* characters of a text parameter's value (a checkpoint attribute of at most 256 bytes) */
 
 struct _MechSystemOps {
@@ -85,8 +85,9 @@ struct _p_MechSystem {
 
   /* ---- text parameters (MechSystemAddTextParameter()) ---- */
   PetscInt ntextparams;
-  char    *textparamname[MECH_MAX_TEXT_PARAMS];
-  char    *textparamvalue[MECH_MAX_TEXT_PARAMS];
+  PetscInt textparamcap; /* the arrays grow as parameters are added */
+  char   **textparamname;
+  char   **textparamvalue;
   /* ---- end of the text parameters ---- */
 
   /* ---- per-cell output fields (MechSystemSetCellFields()) ---- */

@@ -183,6 +183,7 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   for (PetscInt i = 0; i < s->nparams; i++) PetscCall(PetscFree(s->paramname[i]));
   for (PetscInt i = 0; i < s->ntextparams; i++) PetscCall(PetscFree(s->textparamname[i]));
   for (PetscInt i = 0; i < s->ntextparams; i++) PetscCall(PetscFree(s->textparamvalue[i]));
+  PetscCall(PetscFree2(s->textparamname, s->textparamvalue));
   for (PetscInt i = 0; i < s->ncellfields; i++) PetscCall(PetscFree(s->cellfieldname[i]));
   for (PetscInt i = 0; i < s->nnodefields; i++) PetscCall(PetscFree(s->nodefieldname[i]));
   PetscCall(PetscFree(s->modelname));
@@ -712,8 +713,9 @@ PetscErrorCode MechSystemGetTangentNonsymmetric(MechSystem sys, PetscBool *nonsy
 }
 
 /*@
-  MechSystemCheckSolver - Refuses a linear solver that needs a symmetric operator (CG and its
-  variants, the Cholesky and ICC preconditioners) for a system whose tangent is not symmetric.
+  MechSystemCheckSolver - Refuses a linear solver that needs a symmetric operator (the CG family,
+  Chebyshev, the Cholesky and ICC preconditioners: `MechSolverNeedsSymmetric()` probes each type)
+  for a system whose tangent is not symmetric.
 
   Collective
 
@@ -732,24 +734,12 @@ PetscErrorCode MechSystemGetTangentNonsymmetric(MechSystem sys, PetscBool *nonsy
 @*/
 PetscErrorCode MechSystemCheckSolver(MechSystem sys, KSP ksp)
 {
-  PC          pc;
-  PetscBool   symksp, sympc;
-  const char *prefix;
-  KSPType     ktype;
-  PCType      ptype;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
   PetscValidHeaderSpecific(ksp, KSP_CLASSID, 2);
   if (!sys->nonsymwhy) PetscFunctionReturn(0);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)ksp, &symksp, KSPCG, KSPPIPECG, KSPPIPECGRR, KSPPIPELCG, KSPGROPPCG, KSPCR, KSPPIPECR, KSPMINRES, KSPSYMMLQ, KSPFCG, KSPPIPEFCG, ""));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &sympc, PCCHOLESKY, PCICC, ""));
-  PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-  PetscCall(KSPGetType(ksp, &ktype));
-  PetscCall(PCGetType(pc, &ptype));
-  PetscCheck(!symksp, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "-%sksp_type %s: %s; %s needs a symmetric operator: use -%sksp_type gmres (or bcgs) with -%spc_type gamg or ilu", prefix ? prefix : "", ktype, sys->nonsymwhy, ktype, prefix ? prefix : "", prefix ? prefix : "");
-  PetscCheck(!sympc, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "-%spc_type %s: %s; %s needs a symmetric operator: use -%spc_type lu, gamg or ilu with -%sksp_type gmres", prefix ? prefix : "", ptype, sys->nonsymwhy, ptype, prefix ? prefix : "", prefix ? prefix : "");
+  /* what the solver needs, probed (src/mech/solverprobe.c), not a list of names */
+  PetscCall(MechKSPCheckSymmetric(ksp, sys->nonsymwhy));
   PetscFunctionReturn(0);
 }
 
@@ -2248,13 +2238,13 @@ PetscErrorCode MechSystemApplyFixed(MechSystem sys, Vec q, Vec v)
 
   Input Parameters:
 + sys  - the mechanical system
-. name - the parameter's name (copied): 1 to 63 characters, no comma, not the name of another parameter
+. name - the parameter's name (copied): 1 to 127 characters, no comma, not the name of another parameter
 - text - its value (copied): 1 to 255 printable ASCII characters
 
   Level: intermediate
 
   Notes:
-  A system records at most 16 text parameters. `MechSystemView()` prints them, the HDF5 output
+  A system records any number of text parameters. `MechSystemView()` prints them, the HDF5 output
   stores each as a string attribute of / (their names listed in the attribute
   model_text_parameters), checkpoints store them in /checkpoint/model_text_parameters, and
   `MechCheckpointLoad()` and `MechOutputContinue()` refuse a file whose text parameters differ.
@@ -2273,16 +2263,27 @@ PetscErrorCode MechSystemAddTextParameter(MechSystem sys, const char name[], con
   PetscValidCharPointer(name, 2);
   PetscValidCharPointer(text, 3);
   comm = PetscObjectComm((PetscObject)sys);
-  PetscCheck(sys->ntextparams < MECH_MAX_TEXT_PARAMS, comm, PETSC_ERR_SUP, "At most %d text parameters", MECH_MAX_TEXT_PARAMS);
   PetscCall(PetscStrlen(name, &nlen));
   PetscCall(PetscStrlen(text, &tlen));
   /* the names are listed comma-separated in the files, and the values are attributes that the
      strict reader takes only as printable ASCII (src/io/h5read.c) */
-  PetscCheck(nlen > 0 && nlen < 64 && !strchr(name, ','), comm, PETSC_ERR_ARG_WRONG, "Text parameter name \"%s\": 1 to 63 characters, no comma", name);
+  PetscCheck(nlen > 0 && nlen <= MECH_MAX_TEXT_NAME && !strchr(name, ','), comm, PETSC_ERR_ARG_WRONG, "Text parameter name \"%s\": 1 to %d characters, no comma", name, MECH_MAX_TEXT_NAME);
   PetscCheck(tlen > 0 && tlen <= MECH_MAX_TEXT_LEN, comm, PETSC_ERR_ARG_SIZ, "Text parameter %s: its value must have 1 to %d characters, not %zu", name, MECH_MAX_TEXT_LEN, tlen);
   for (size_t i = 0; i < tlen; i++) PetscCheck(text[i] >= 32 && text[i] < 127, comm, PETSC_ERR_ARG_WRONG, "Text parameter %s: its value must be printable ASCII (character %zu is not)", name, i);
   for (PetscInt i = 0; i < sys->nparams; i++) PetscCheck(strcmp(name, sys->paramname[i]), comm, PETSC_ERR_ARG_WRONG, "Text parameter %s: a numeric parameter has that name", name);
   for (PetscInt i = 0; i < sys->ntextparams; i++) PetscCheck(strcmp(name, sys->textparamname[i]), comm, PETSC_ERR_ARG_WRONG, "Text parameter %s is already recorded", name);
+  if (sys->ntextparams == sys->textparamcap) {
+    char   **names, **values;
+    PetscInt cap = sys->textparamcap ? 2 * sys->textparamcap : 16;
+
+    PetscCall(PetscCalloc2(cap, &names, cap, &values));
+    PetscCall(PetscArraycpy(names, sys->textparamname, sys->ntextparams));
+    PetscCall(PetscArraycpy(values, sys->textparamvalue, sys->ntextparams));
+    PetscCall(PetscFree2(sys->textparamname, sys->textparamvalue));
+    sys->textparamname  = names;
+    sys->textparamvalue = values;
+    sys->textparamcap   = cap;
+  }
   PetscCall(PetscStrallocpy(name, &sys->textparamname[sys->ntextparams]));
   PetscCall(PetscStrallocpy(text, &sys->textparamvalue[sys->ntextparams]));
   sys->ntextparams++;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,32 +100,35 @@ static void CheckToken(const char tok[], char why[], size_t len)
 @*/
 PetscErrorCode MechOptionsCheckNumbers(MPI_Comm comm, const char prefix[])
 {
-  char     *all = NULL, *tok, *save = NULL, name[256] = "", why[256];
-  PetscBool valid = PETSC_FALSE;
+  char       *all = NULL, *tok, *save = NULL, why[256];
+  const char *name  = "";
+  PetscBool   valid = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetAll(NULL, &all));
   for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-    char *elem, *esave = NULL, copy[4096];
+    char *elem, *esave = NULL, *copy;
 
     /* an option name: "-" and what does not read as a number (-1e3 and -inf are values, as for PETSc) */
     if (tok[0] == '-' && !IsNumber(tok)) {
-      PetscCall(PetscStrncpy(name, tok, sizeof(name)));
+      name  = tok;
       valid = (!prefix || !strncmp(name, prefix, strlen(prefix))) && !TakesName(name) ? PETSC_TRUE : PETSC_FALSE;
       continue;
     }
     if (!valid) continue;
-    PetscCall(PetscStrncpy(copy, tok, sizeof(copy)));
+    PetscCall(PetscStrallocpy(tok, &copy));
     for (elem = strtok_r(copy, ",", &esave); elem; elem = strtok_r(NULL, ",", &esave)) {
       CheckToken(elem, why, sizeof(why));
       if (why[0]) {
-        char msg[4608];
+        char msg[1024], shown[160], eshown[160];
 
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s %s: %s%s%s%s", name, tok, strcmp(elem, tok) ? "the element " : "", strcmp(elem, tok) ? elem : "", strcmp(elem, tok) ? " is " : "", why));
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s %s: %s%s%s%s", name, MechOptionsShortValue(tok, shown, sizeof(shown)), strcmp(elem, tok) ? "the element " : "", strcmp(elem, tok) ? MechOptionsShortValue(elem, eshown, sizeof(eshown)) : "", strcmp(elem, tok) ? " is " : "", why));
+        PetscCall(PetscFree(copy));
         PetscCall(PetscFree(all));
         SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE, "%s", msg);
       }
     }
+    PetscCall(PetscFree(copy));
   }
   PetscCall(PetscFree(all));
   PetscFunctionReturn(0);
@@ -148,7 +152,7 @@ PetscErrorCode MechOptionsCheckNumbers(MPI_Comm comm, const char prefix[])
 @*/
 PetscErrorCode MechOptionsCheckValuesGiven(MPI_Comm comm, PetscInt n, const char *const names[])
 {
-  char *all = NULL, *tok, *next, *save = NULL, name[256];
+  char *all = NULL, *tok, *next, *save = NULL, name[512];
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetAll(NULL, &all));
@@ -167,26 +171,82 @@ PetscErrorCode MechOptionsCheckValuesGiven(MPI_Comm comm, PetscInt n, const char
   PetscFunctionReturn(0);
 }
 
+/* The longest element of a numeric option (a list's element): longer ones are refused with the
+   option's name before PETSc parses them, so that its message (PETSc keeps 1023 characters of an
+   error message) is never cut before the reason */
+#define MECH_OPTIONS_NUMBER_LEN 255
+
+/*@C
+  MechOptionsShortValue - A value of an option or a path as a message shows it: whole when it has
+  at most 96 characters, else its first 40 and last 40 characters around "..." and its length, so
+  that a message about a 4 KiB value still says what is wrong within the 1023 characters PETSc
+  keeps of an error message.
+
+  Not Collective
+
+  Input Parameters:
++ value - the value
+- len   - the size of buf
+
+  Output Parameter:
+. buf - the value as shown
+
+  Level: developer
+
+.seealso: `MechOptionsString()`, `MechFileCheckRead()`
+@*/
+const char *MechOptionsShortValue(const char value[], char buf[], size_t len)
+{
+  size_t n = strlen(value);
+
+  /* plain snprintf(): also used before PetscInitialize() (the driver's -options_file check) */
+  if (n <= 96) (void)snprintf(buf, len, "%s", value);
+  else (void)snprintf(buf, len, "%.40s...%s (%zu characters)", value, value + n - 40, n);
+  return buf;
+}
+
 /*
-  An option of the block that must carry a value: refused when given without one, and (n > 0) when
-  its value is not a list of exactly n non-empty comma-separated elements
+  The one check of an option's value before a reader takes it (every reader of optionscheck.c
+  calls it): given with a value (unless it may have none), that value no longer than `room`
+  characters (the reader's buffer; 0 no limit: PETSc would cut a longer one silently), each
+  element of a numeric option at most MECH_OPTIONS_NUMBER_LEN characters, and (n > 0) a list of
+  exactly n non-empty comma-separated elements.
 */
-static PetscErrorCode OptionValueCheck(PetscOptionItems *items, const char opt[], PetscInt n, const char what[])
+static PetscErrorCode OptionValueCheck(MPI_Comm comm, PetscOptions options, const char prefix[], const char opt[], PetscBool novalue, size_t room, PetscBool numeric, PetscInt n, const char what[])
 {
   const char *value;
   PetscBool   set;
   PetscInt    count = 1;
-  const char *c;
+  const char *c, *start;
+  char        shown[160];
+  size_t      len;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsFindPair(items->options, items->prefix, opt, &value, &set));
+  PetscCall(PetscOptionsFindPair(options, prefix, opt, &value, &set));
   if (!set) PetscFunctionReturn(0);
-  PetscCheck(value && value[0], items->comm, PETSC_ERR_ARG_WRONG, "%s%s: needs a value (%s); an empty value would keep the default", items->prefix ? items->prefix : "", opt, what);
-  if (n <= 0) PetscFunctionReturn(0);
-  for (c = value; *c; c++)
+  if (novalue && !(value && value[0])) PetscFunctionReturn(0);
+  PetscCheck(value && value[0], comm, PETSC_ERR_ARG_WRONG, "%s%s: needs a value (%s); an empty value would keep the default", prefix ? prefix : "", opt, what);
+  len = strlen(value);
+  PetscCheck(!room || len <= room, comm, PETSC_ERR_ARG_SIZ, "%s%s: the value has %zu characters, more than the %zu this option takes; it is refused, not cut short", prefix ? prefix : "", opt, len, room);
+  for (c = start = value;; c++) {
+    if (*c == ',' || !*c) {
+      PetscCheck(!numeric || (size_t)(c - start) <= MECH_OPTIONS_NUMBER_LEN, comm, PETSC_ERR_ARG_SIZ, "%s%s %s: an element has %zu characters, more than a number has (at most %d)", prefix ? prefix : "", opt, MechOptionsShortValue(value, shown, sizeof(shown)), (size_t)(c - start), MECH_OPTIONS_NUMBER_LEN);
+      start = c + 1;
+    }
+    if (!*c) break;
     if (*c == ',') count++;
-  PetscCheck(count == n, items->comm, PETSC_ERR_ARG_SIZ, "%s %s: needs %" PetscInt_FMT " comma-separated values (%s), got %" PetscInt_FMT, opt, value, n, what, count);
-  PetscCheck(value[0] != ',' && value[strlen(value) - 1] != ',' && !strstr(value, ",,"), items->comm, PETSC_ERR_ARG_WRONG, "%s %s: an element of the list is empty", opt, value);
+  }
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCheck(count == n, comm, PETSC_ERR_ARG_SIZ, "%s %s: needs %" PetscInt_FMT " comma-separated values (%s), got %" PetscInt_FMT, opt, MechOptionsShortValue(value, shown, sizeof(shown)), n, what, count);
+  PetscCheck(value[0] != ',' && value[len - 1] != ',' && !strstr(value, ",,"), comm, PETSC_ERR_ARG_WRONG, "%s %s: an element of the list is empty", opt, MechOptionsShortValue(value, shown, sizeof(shown)));
+  PetscFunctionReturn(0);
+}
+
+/* OptionValueCheck() of an option of an options block */
+static PetscErrorCode ItemCheck(PetscOptionItems *items, const char opt[], PetscBool novalue, size_t room, PetscBool numeric, PetscInt n, const char what[])
+{
+  PetscFunctionBegin;
+  PetscCall(OptionValueCheck(items->comm, items->options, items->prefix, opt, novalue, room, numeric, n, what));
   PetscFunctionReturn(0);
 }
 
@@ -201,7 +261,7 @@ static PetscErrorCode OptionValueCheck(PetscOptionItems *items, const char opt[]
 PetscErrorCode MechOptionsReal_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscReal cur, PetscReal *value, PetscBool *set)
 {
   PetscFunctionBegin;
-  PetscCall(OptionValueCheck(PetscOptionsObject, opt, 0, "a real number"));
+  PetscCall(ItemCheck(PetscOptionsObject, opt, PETSC_FALSE, 0, PETSC_TRUE, 0, "a real number"));
   PetscCall(PetscOptionsReal(opt, text, man, cur, value, set));
   PetscFunctionReturn(0);
 }
@@ -216,7 +276,7 @@ PetscErrorCode MechOptionsReal_Private(PetscOptionItems *PetscOptionsObject, con
 PetscErrorCode MechOptionsInt_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscInt cur, PetscInt *value, PetscBool *set)
 {
   PetscFunctionBegin;
-  PetscCall(OptionValueCheck(PetscOptionsObject, opt, 0, "an integer"));
+  PetscCall(ItemCheck(PetscOptionsObject, opt, PETSC_FALSE, 0, PETSC_TRUE, 0, "an integer"));
   PetscCall(PetscOptionsInt(opt, text, man, cur, value, set));
   PetscFunctionReturn(0);
 }
@@ -232,7 +292,7 @@ PetscErrorCode MechOptionsInt_Private(PetscOptionItems *PetscOptionsObject, cons
 PetscErrorCode MechOptionsString_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], const char cur[], char value[], size_t len, PetscBool *set)
 {
   PetscFunctionBegin;
-  PetscCall(OptionValueCheck(PetscOptionsObject, opt, 0, "a name"));
+  PetscCall(ItemCheck(PetscOptionsObject, opt, PETSC_FALSE, len - 1, PETSC_FALSE, 0, "a name"));
   PetscCall(PetscOptionsString(opt, text, man, cur, value, len, set));
   PetscFunctionReturn(0);
 }
@@ -247,7 +307,7 @@ PetscErrorCode MechOptionsString_Private(PetscOptionItems *PetscOptionsObject, c
 PetscErrorCode MechOptionsEList_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], const char *const *list, PetscInt ntext, const char cur[], PetscInt *value, PetscBool *set)
 {
   PetscFunctionBegin;
-  PetscCall(OptionValueCheck(PetscOptionsObject, opt, 0, "one of its choices"));
+  PetscCall(ItemCheck(PetscOptionsObject, opt, PETSC_FALSE, 255, PETSC_FALSE, 0, "one of its choices"));
   PetscCall(PetscOptionsEList(opt, text, man, list, ntext, cur, value, set));
   PetscFunctionReturn(0);
 }
@@ -265,7 +325,7 @@ PetscErrorCode MechOptionsRealList_Private(PetscOptionItems *PetscOptionsObject,
   PetscInt nread = n;
 
   PetscFunctionBegin;
-  PetscCall(OptionValueCheck(PetscOptionsObject, opt, n, n == 3 ? "x,y,z" : "real numbers"));
+  PetscCall(ItemCheck(PetscOptionsObject, opt, PETSC_FALSE, 0, PETSC_TRUE, n, n == 3 ? "x,y,z" : "real numbers"));
   PetscCall(PetscOptionsRealArray(opt, text, man, value, &nread, set));
   PetscCheck(!(set && *set) || nread == n, PetscOptionsObject->comm, PETSC_ERR_ARG_SIZ, "%s: needs %" PetscInt_FMT " comma-separated values, got %" PetscInt_FMT, opt, n, nread);
   PetscFunctionReturn(0);
@@ -283,8 +343,78 @@ PetscErrorCode MechOptionsIntList_Private(PetscOptionItems *PetscOptionsObject, 
   PetscInt nread = n;
 
   PetscFunctionBegin;
-  PetscCall(OptionValueCheck(PetscOptionsObject, opt, n, n == 3 ? "x,y,z" : "integers"));
+  PetscCall(ItemCheck(PetscOptionsObject, opt, PETSC_FALSE, 0, PETSC_TRUE, n, n == 3 ? "x,y,z" : "integers"));
   PetscCall(PetscOptionsIntArray(opt, text, man, value, &nread, set));
   PetscCheck(!(set && *set) || nread == n, PetscOptionsObject->comm, PETSC_ERR_ARG_SIZ, "%s: needs %" PetscInt_FMT " comma-separated values, got %" PetscInt_FMT, opt, n, nread);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsBool - `PetscOptionsBool()` for a logical option: a value that is not one (PETSc says
+  "Unknown logical value: 2" without the option's name) is refused naming the option. Use it
+  inside `PetscOptionsBegin()`.
+
+  Level: intermediate
+
+.seealso: `MechOptionsReal()`
+@*/
+PetscErrorCode MechOptionsBool_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscBool cur, PetscBool *value, PetscBool *set)
+{
+  static const char *const logical[] = {"true", "false", "yes", "no", "on", "off", "1", "0"};
+  const char              *given;
+  PetscBool                has, known = PETSC_FALSE;
+  char                     shown[160];
+
+  PetscFunctionBegin;
+  PetscCall(ItemCheck(PetscOptionsObject, opt, PETSC_TRUE, 0, PETSC_FALSE, 0, "true or false"));
+  PetscCall(PetscOptionsFindPair(PetscOptionsObject->options, PetscOptionsObject->prefix, opt, &given, &has));
+  if (has && given && given[0]) {
+    for (size_t i = 0; i < sizeof(logical) / sizeof(logical[0]) && !known; i++) PetscCall(PetscStrcasecmp(given, logical[i], &known));
+    PetscCheck(known, PetscOptionsObject->comm, PETSC_ERR_ARG_WRONG, "%s %s: not a logical value; give true or false (yes or no, on or off, 1 or 0), or the option alone for true", opt, MechOptionsShortValue(given, shown, sizeof(shown)));
+  }
+  PetscCall(PetscOptionsBool(opt, text, man, cur, value, set));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsFList - `PetscOptionsFList()` for an option that must be given with one of the names
+  of a function list, no longer than its buffer.
+
+  Level: intermediate
+
+.seealso: `MechOptionsString()`
+@*/
+PetscErrorCode MechOptionsFList_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char ltext[], const char man[], PetscFunctionList list, const char cur[], char value[], size_t len, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(ItemCheck(PetscOptionsObject, opt, PETSC_FALSE, len - 1, PETSC_FALSE, 0, "one of its names"));
+  PetscCall(PetscOptionsFList(opt, ltext, man, list, cur, value, len, set));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechOptionsGetString - `PetscOptionsGetString()` of the global options database (no prefix) with
+  the checks of `MechOptionsString()`: a value longer than len - 1 characters is refused, not cut.
+
+  Collective (every rank holds the same options database; each raises the same error)
+
+  Input Parameters:
++ comm - the communicator of the error
+. opt  - the option, with its "-"
+- len  - the size of value
+
+  Output Parameters:
++ value - the value, if given
+- set   - whether it was given
+
+  Level: intermediate
+
+.seealso: `MechOptionsString()`
+@*/
+PetscErrorCode MechOptionsGetString(MPI_Comm comm, const char opt[], char value[], size_t len, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(OptionValueCheck(comm, NULL, NULL, opt, PETSC_FALSE, len - 1, PETSC_FALSE, 0, "a name"));
+  PetscCall(PetscOptionsGetString(NULL, NULL, opt, value, len, set));
   PetscFunctionReturn(0);
 }

@@ -34,6 +34,7 @@ struct _n_MechTimeFunction {
   PetscInt             n;       /* table rows */
   PetscReal           *t, *phi; /* table */
   char                 spec[PETSC_MAX_PATH_LEN + 64];
+  unsigned int         crc; /* a table's contents' CRC-32 */
 };
 
 /* Reads one finite real from s (after optional blanks); *end after it */
@@ -60,44 +61,47 @@ static unsigned int Crc32(const unsigned char *buf, size_t len)
   return ~crc;
 }
 
+/* A table's limits: its file (read whole) and its rows, counted before anything is allocated
+   from the file's claims */
+#define MECH_TF_TABLE_BYTES (64ULL * 1024 * 1024)
+#define MECH_TF_TABLE_ROWS  1000000
+
 /*
-  The table FILE on rank 0: its rows, or the reason it is refused in why[]. At most 10^6 rows and
-  64 MiB, counted before anything is allocated from the file's claims.
+  The table FILE on rank 0: its rows, or the reason it is refused in why[]. The file is checked
+  (a regular file of at most 64 MiB: MechFileReadAll()) and read whole; a NUL byte (a binary file)
+  is refused, not taken as the end of the text, and so are more than 10^6 rows.
 */
 static PetscErrorCode ReadTable(const char option[], const char file[], PetscInt *n, PetscReal **t, PetscReal **phi, unsigned int *crc, char why[], size_t len)
 {
-  FILE          *fp;
-  long           size;
-  unsigned char *buf  = NULL;
-  PetscInt       rows = 0, cap = 0, line = 0;
-  char          *c, *end;
+  size_t   size;
+  char    *buf  = NULL, fwhy[256], shown[160];
+  PetscInt rows = 0, cap = 0, line = 0;
+  char    *c, *end;
 
   PetscFunctionBegin;
   why[0] = 0;
   *n     = 0;
   *t = *phi = NULL;
-  fp        = fopen(file, "rb");
-  if (!fp) {
-    (void)PetscSNPrintf(why, len, "%s table:%s: the file cannot be read (%s)", option, file, strerror(errno));
+  PetscCall(MechFileReadAll(file, MECH_TF_TABLE_BYTES, &buf, &size, fwhy, sizeof(fwhy)));
+  (void)MechOptionsShortValue(file, shown, sizeof(shown));
+  if (!buf) {
+    (void)PetscSNPrintf(why, len, "%s table:%s: %s", option, shown, fwhy);
     PetscFunctionReturn(0);
   }
-  if (fseek(fp, 0, SEEK_END) || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) size = -1;
-  if (size < 0 || size > 64 * 1024 * 1024) {
-    (void)PetscSNPrintf(why, len, "%s table:%s: %s", option, file, size < 0 ? "the file cannot be read" : "the file is larger than 64 MiB");
-    (void)fclose(fp);
-    PetscFunctionReturn(0);
+  *crc = Crc32((const unsigned char *)buf, size);
+  {
+    const char *nul = memchr(buf, 0, size);
+
+    if (nul) {
+      PetscInt l = 1;
+
+      for (const char *p = buf; p < nul; p++) l += *p == '\n';
+      (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT " holds a NUL byte (byte %zu): not a text file of two columns t, phi", option, shown, l, (size_t)(nul - buf));
+      PetscCall(PetscFree(buf));
+      PetscFunctionReturn(0);
+    }
   }
-  PetscCall(PetscMalloc1(size + 1, &buf));
-  if (fread(buf, 1, (size_t)size, fp) != (size_t)size) {
-    (void)PetscSNPrintf(why, len, "%s table:%s: the file cannot be read", option, file);
-    (void)fclose(fp);
-    PetscCall(PetscFree(buf));
-    PetscFunctionReturn(0);
-  }
-  (void)fclose(fp);
-  buf[size] = 0;
-  *crc      = Crc32(buf, (size_t)size);
-  for (c = (char *)buf; *c && !why[0];) {
+  for (c = buf; *c && !why[0];) {
     char     *eol = strchr(c, '\n'), *p;
     PetscReal x, y;
 
@@ -107,16 +111,20 @@ static PetscErrorCode ReadTable(const char option[], const char file[], PetscInt
     while (isspace((unsigned char)*p)) p++;
     if (*p && *p != '#') {
       if (!ParseReal(p, &end, &x) || !(*end == ' ' || *end == '\t' || *end == ',') || !ParseReal(end + (*end == ',' ? 1 : 0), &end, &y)) {
-        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT " is not two finite numbers t, phi", option, file, line);
+        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT " is not two finite numbers t, phi", option, shown, line);
         break;
       }
       while (isspace((unsigned char)*end)) end++;
       if (*end && *end != '#') {
-        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT " has more than two columns", option, file, line);
+        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT " has more than two columns", option, shown, line);
         break;
       }
       if (rows && x <= (*t)[rows - 1]) {
-        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT ": t = %g does not increase (the row before has t = %g)", option, file, line, (double)x, (double)(*t)[rows - 1]);
+        (void)PetscSNPrintf(why, len, "%s table:%s: line %" PetscInt_FMT ": t = %g does not increase (the row before has t = %g)", option, shown, line, (double)x, (double)(*t)[rows - 1]);
+        break;
+      }
+      if (rows == MECH_TF_TABLE_ROWS) {
+        (void)PetscSNPrintf(why, len, "%s table:%s: more than %d rows (line %" PetscInt_FMT ")", option, shown, MECH_TF_TABLE_ROWS, line);
         break;
       }
       if (rows == cap) {
@@ -140,7 +148,7 @@ static PetscErrorCode ReadTable(const char option[], const char file[], PetscInt
     c = eol + 1;
   }
   PetscCall(PetscFree(buf));
-  if (!why[0] && rows < 2) (void)PetscSNPrintf(why, len, "%s table:%s: needs at least two rows t, phi (it has %" PetscInt_FMT ")", option, file, rows);
+  if (!why[0] && rows < 2) (void)PetscSNPrintf(why, len, "%s table:%s: needs at least two rows t, phi (it has %" PetscInt_FMT ")", option, shown, rows);
   if (why[0]) {
     PetscCall(PetscFree2(*t, *phi));
     rows = 0;
@@ -173,13 +181,14 @@ static PetscErrorCode ReadTable(const char option[], const char file[], PetscInt
 PetscErrorCode MechTimeFunctionCreate(MPI_Comm comm, const char spec[], const char option[], MechTimeFunction *tf)
 {
   MechTimeFunction f;
-  char            *end;
+  char            *end, shown[160];
   const char      *arg;
 
   PetscFunctionBegin;
   PetscValidCharPointer(spec, 2);
   PetscValidPointer(tf, 4);
   *tf = NULL;
+  (void)MechOptionsShortValue(spec, shown, sizeof(shown));
   PetscCall(PetscNew(&f));
   arg = strchr(spec, ':') ? strchr(spec, ':') + 1 : NULL;
   if (!strcmp(spec, "constant")) {
@@ -188,19 +197,19 @@ PetscErrorCode MechTimeFunctionCreate(MPI_Comm comm, const char spec[], const ch
     f->type = MECH_TF_RAMP;
     if (!ParseReal(arg, &end, &f->a) || *end || f->a <= 0) {
       PetscCall(PetscFree(f));
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: ramp:T needs a positive time T", option, spec);
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: ramp:T needs a positive time T", option, shown);
     }
   } else if (!strncmp(spec, "hat:", 4)) {
     f->type = MECH_TF_HAT;
     if (!ParseReal(arg, &end, &f->a) || *end != ',' || !ParseReal(end + 1, &end, &f->b) || *end || f->a <= 0 || f->b <= f->a) {
       PetscCall(PetscFree(f));
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: hat:T1,T2 needs times 0 < T1 < T2", option, spec);
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: hat:T1,T2 needs times 0 < T1 < T2", option, shown);
     }
   } else if (!strncmp(spec, "sin:", 4)) {
     f->type = MECH_TF_SIN;
     if (!ParseReal(arg, &end, &f->a) || *end) {
       PetscCall(PetscFree(f));
-      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: sin:OMEGA needs a finite angular frequency OMEGA", option, spec);
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: sin:OMEGA needs a finite angular frequency OMEGA", option, shown);
     }
   } else if (!strncmp(spec, "table:", 6) && spec[6]) {
     PetscMPIInt  rank;
@@ -221,10 +230,11 @@ PetscErrorCode MechTimeFunctionCreate(MPI_Comm comm, const char spec[], const ch
     if (rank) PetscCall(PetscMalloc2(f->n, &f->t, f->n, &f->phi));
     PetscCallMPI(MPI_Bcast(f->t, (PetscMPIInt)f->n, MPIU_REAL, 0, comm));
     PetscCallMPI(MPI_Bcast(f->phi, (PetscMPIInt)f->n, MPIU_REAL, 0, comm));
+    f->crc = crc;
     PetscCall(PetscSNPrintf(f->spec, sizeof(f->spec), "%s (crc32 %08x)", spec, crc));
   } else {
     PetscCall(PetscFree(f));
-    SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: unknown time function; allowed: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", option, spec);
+    SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s %s: unknown time function; allowed: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", option, shown);
   }
   if (!f->spec[0]) PetscCall(PetscStrncpy(f->spec, spec, sizeof(f->spec)));
   *tf = f;
@@ -318,6 +328,35 @@ PetscErrorCode MechTimeFunctionGetDescription(MechTimeFunction tf, const char **
 {
   PetscFunctionBegin;
   *spec = tf ? tf->spec : "constant";
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechTimeFunctionGetRecord - What a checkpoint or an output records of the function, so that a
+  restart with another function is refused saying what changed: its description, a table's by its
+  contents (rows, times and CRC-32, not its path: a table moved elsewhere is the same function).
+
+  Not Collective
+
+  Input Parameters:
++ tf  - the time function (NULL: constant)
+- len - the size of rec (at least 128)
+
+  Output Parameter:
+. rec - the record, at most 255 characters (a text parameter, `MechSystemAddTextParameter()`)
+
+  Level: intermediate
+
+.seealso: `MechTimeFunctionGetDescription()`, `MechSystemAddTextParameter()`
+@*/
+PetscErrorCode MechTimeFunctionGetRecord(MechTimeFunction tf, char rec[], size_t len)
+{
+  char shown[160];
+
+  PetscFunctionBegin;
+  if (!tf) PetscCall(PetscSNPrintf(rec, len, "constant"));
+  else if (tf->type == MECH_TF_TABLE) PetscCall(PetscSNPrintf(rec, len, "a table of %" PetscInt_FMT " rows, t from %.17g to %.17g, CRC-32 %08x", tf->n, (double)tf->t[0], (double)tf->t[tf->n - 1], tf->crc));
+  else PetscCall(PetscSNPrintf(rec, len, "%s", MechOptionsShortValue(tf->spec, shown, sizeof(shown))));
   PetscFunctionReturn(0);
 }
 

@@ -66,7 +66,7 @@ PetscErrorCode MechCreateChain(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsReal("-chain_c", "Spring damping along the springs", "MechCreateChain", cdamp, &cdamp, NULL));
   PetscCall(MechOptionsReal("-chain_drag", "Linear drag on each particle", "MechCreateChain", drag, &drag, NULL));
   PetscCall(MechOptionsReal("-chain_g", "Gravity along -z", "MechCreateChain", g, &g, NULL));
-  PetscCall(PetscOptionsBool("-chain_linear", "Zero-rest-length springs", "MechCreateChain", zerorest, &zerorest, NULL));
+  PetscCall(MechOptionsBool("-chain_linear", "Zero-rest-length springs", "MechCreateChain", zerorest, &zerorest, NULL));
   PetscCall(MechOptionsReal("-chain_stretch", "Initial spacing over rest spacing", "MechCreateChain", stretch, &stretch, NULL));
   PetscOptionsEnd();
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-chain_n %" PetscInt_FMT " must be at least 2", n);

@@ -121,7 +121,7 @@ PetscErrorCode MechCreateCloth(MPI_Comm comm, MechSystem *sys)
   PetscOptionsBegin(comm, NULL, "Cloth model options", "MechSystem");
   PetscCall(MechSpringGridReadOptions(PetscOptionsObject, "cloth", "MechCreateCloth", help, &o));
   PetscCall(MechOptionsEList("-cloth_pin", "Pinned particles", "MechCreateCloth", ClothPinTypes, 2, ClothPinTypes[pin], &pin, NULL));
-  PetscCall(PetscOptionsBool("-cloth_sphere", "Collide with a penalty sphere", "MechCreateCloth", sphere, &sphere, NULL));
+  PetscCall(MechOptionsBool("-cloth_sphere", "Collide with a penalty sphere", "MechCreateCloth", sphere, &sphere, NULL));
   center[0] = o.size / 2;
   center[1] = o.size / 2;
   center[2] = -o.size / 2;

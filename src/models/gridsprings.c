@@ -227,7 +227,7 @@ PetscErrorCode MechSpringGridReadOptions(PetscOptionItems *PetscOptionsObject, c
     PetscCall(MechOptionsReal(opt, help[3 + f], man, o->k[f], &o->k[f], NULL));
   }
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_linear", model));
-  PetscCall(PetscOptionsBool(opt, "Zero-rest-length springs", man, o->linear, &o->linear, NULL));
+  PetscCall(MechOptionsBool(opt, "Zero-rest-length springs", man, o->linear, &o->linear, NULL));
   if (o->linear) o->c = 0;
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s_c", model));
   PetscCall(MechOptionsReal(opt, help[6], man, o->c, &o->c, NULL));

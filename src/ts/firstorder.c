@@ -145,29 +145,27 @@ static PetscErrorCode MechFirstOrderResetKSP(TS ts, PetscInt N2)
 }
 
 /*
-  A Cholesky factorization reads one triangle of the matrix as the whole; the first-order
-  Jacobian [[shift I, -I], [K, shift M + D]] is not symmetric (its off-diagonal blocks are -I
-  and K), so PETSc's Cholesky would factor another matrix (MUMPS silently, PETSc's own would
-  break down or not), and a run with it is refused before any work. Checked when the form is
-  installed and again at every Jacobian, for a PC type set after TSMechSetSolution().
+  The first-order Jacobian [[shift I, -I], [K, shift M + D]] is not symmetric (its off-diagonal
+  blocks are -I and K), so a solver that needs a symmetric operator (the CG family, Chebyshev,
+  Cholesky and ICC: MechKSPCheckSymmetric() probes each type) would solve another system (PETSc's
+  Cholesky reads one triangle as the whole, MUMPS silently) or not converge; a run with one is
+  refused before any work. Checked when the form is installed and again at every Jacobian, for a
+  solver type set after TSMechSetSolution().
 */
 static PetscErrorCode MechFirstOrderCheckPC(TS ts)
 {
   SNES        snes;
   KSP         ksp;
-  PC          pc;
-  PetscBool   chol;
-  const char *prefix, *type;
+  const char *type;
+  char        why[512];
 
   PetscFunctionBegin;
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
-  if (!chol) PetscFunctionReturn(0);
-  PetscCall(PCGetOptionsPrefix(pc, &prefix));
   PetscCall(TSGetType(ts, &type));
-  SETERRQ(PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_INCOMP, "-%spc_type cholesky: PETSc's %s integrates the first-order form [q; v], whose Jacobian [[shift I, -I], [K, shift M + D]] is not symmetric, and a Cholesky factorization needs a symmetric matrix; use -%spc_type lu, or a second-order type (midpoint2, cn2, beuler2, theta2, alpha2: symmetric Jacobian M + theta tau D + theta^2 tau^2 K)", prefix ? prefix : "", type, prefix ? prefix : "");
+  PetscCall(PetscSNPrintf(why, sizeof(why), "PETSc's %s integrates the first-order form [q; v], whose Jacobian [[shift I, -I], [K, shift M + D]] is not symmetric (a second-order type, midpoint2, cn2, beuler2, theta2 or alpha2, has the symmetric M + theta tau D + theta^2 tau^2 K)", type));
+  PetscCall(MechKSPCheckSymmetric(ksp, why));
+  PetscFunctionReturn(0);
 }
 
 /* Position in X of q_j (half = 0) or v_j (half = 1). */
@@ -305,6 +303,37 @@ static PetscErrorCode MechFirstOrderCopy(MechFirstOrder *fo, Vec X, Vec q, Vec v
 }
 
 /*
+  PETSc 3.18's TSIRK treats the implicit function as F(t, U, Udot) = Udot - G(t, U): it never asks
+  for dF/dUdot (its source says "explicit formulas only"), so on the first-order form
+  [qdot - v; M vdot + f], whose dF/dUdot is diag(I, M), it runs the right method only when M = I.
+  With another mass it converges linearly and accepts wrong steps (on the default chain, 65 % off
+  gauss2 with the same stages over 2 s); the run is refused, saying why and what to use.
+*/
+static PetscErrorCode MechFirstOrderCheckIRK(MechSystem sys, TS ts)
+{
+  PetscBool   irk, unit = PETSC_FALSE;
+  const char *model;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSIRK, &irk));
+  if (!irk) PetscFunctionReturn(0);
+  if (sys->massdiag) {
+    Vec       d;
+    PetscReal lo, hi;
+
+    PetscCall(MatCreateVecs(sys->Mfix, &d, NULL));
+    PetscCall(MatGetDiagonal(sys->Mfix, d));
+    PetscCall(VecMin(d, NULL, &lo));
+    PetscCall(VecMax(d, NULL, &hi));
+    PetscCall(VecDestroy(&d));
+    unit = lo == 1 && hi == 1 ? PETSC_TRUE : PETSC_FALSE;
+  }
+  PetscCall(MechSystemGetModelName(sys, &model));
+  PetscCheck(unit, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "-ts_type irk: PETSc 3.18's TSIRK takes dF/dUdot = I (explicit equations only), and the first-order form [q; v] of model %s has the mass matrix M, which is not the identity, in that place: its steps would converge linearly to a wrong answer; use -ts_type gauss2 (the same Gauss-Legendre methods, -ts_gauss2_stages 1 to 3)", model ? model : "(unnamed)");
+  PetscFunctionReturn(0);
+}
+
+/*
   MechSystemSetUpFirstOrder - Installs the first-order form on ts and gives it X = [q; v].
 */
 PetscErrorCode MechSystemSetUpFirstOrder(MechSystem sys, TS ts, Vec q, Vec v)
@@ -318,6 +347,7 @@ PetscErrorCode MechSystemSetUpFirstOrder(MechSystem sys, TS ts, Vec q, Vec v)
 
   PetscFunctionBegin;
   PetscCall(MechSystemSetUp(sys));
+  PetscCall(MechFirstOrderCheckIRK(sys, ts));
   PetscCall(PetscNew(&fo));
   PetscCall(PetscObjectReference((PetscObject)sys));
   fo->sys = sys;

@@ -45,6 +45,9 @@
 /* the family number files record (scheme.h reserves 4 for gauss2) */
 #define TSMECH_FAMILY_GAUSS2 4
 
+/* Why the stage system's solver must take non-symmetric operators (MechKSPCheckSymmetric()) */
+static const char Gauss2StageNonsymmetric[] = "the stage system of -ts_type gauss2 is never symmetric (its stages are coupled through the Runge-Kutta matrix, which is not)";
+
 typedef struct {
   TSMechStepState st;
   PetscInt        s;                                                            /* stages */
@@ -854,6 +857,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCSetType(pc, size == 1 ? PCLU : PCREDUNDANT));
     PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(MechKSPCheckSymmetric(ksp, Gauss2StageNonsymmetric));
     {
       PetscBool preonly, none;
 
@@ -872,6 +876,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   PetscCall(PCShellSetApply(pc, PCApply_Gauss2));
   PetscCall(PCShellSetName(pc, "gauss2 block preconditioner (real eigenbasis of the tableau)"));
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(MechKSPCheckSymmetric(ksp, Gauss2StageNonsymmetric));
   {
     PetscBool isshell, isnone;
 
@@ -888,6 +893,8 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
     PetscCall(PetscObjectIncrementTabLevel((PetscObject)gs->ksp[i], (PetscObject)ksp, 1));
     PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix[0] ? gs->uprefix : NULL));
     PetscCall(KSPSetFromOptions(gs->ksp[i]));
+    /* the blocks cM M + tau D + cK tau^2 K are symmetric when the tangent is */
+    PetscCall(MechSystemCheckSolver(gs->st.sys, gs->ksp[i]));
     /* the system's grid for the blocks' preconditioner, as for midpoint2's Newton solver (TSMechSetSolution()) */
     if (gs->st.sys->dm) {
       PetscCall(KSPGetPC(gs->ksp[i], &bpc));
@@ -910,8 +917,8 @@ static PetscErrorCode TSSetFromOptions_Gauss2(TS ts, PetscOptionItems *PetscOpti
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Gauss2 (Gauss-Legendre collocation in velocity form for M q'' + f = 0) options");
-  PetscCall(PetscOptionsInt("-ts_gauss2_stages", "Number of stages s: 1 (midpoint rule, order 2), 2 (order 4), 3 (order 6)", "TSGauss2SetStages", gs->s, &gs->s, NULL));
-  PetscCall(PetscOptionsInt("-ts_gauss2_direct_max", "Largest s N (global) whose stage system Newton solves with the assembled s N Jacobian and a direct solver (-gauss2_pc_type, LU), not with the block preconditioner (0: never; -ts_gauss2_matrix_free, _pc_definite, _pc_reduced keep the blocks)", "TSGAUSS2", gs->directmax, &gs->directmax, NULL));
+  PetscCall(MechOptionsInt("-ts_gauss2_stages", "Number of stages s: 1 (midpoint rule, order 2), 2 (order 4), 3 (order 6)", "TSGauss2SetStages", gs->s, &gs->s, NULL));
+  PetscCall(MechOptionsInt("-ts_gauss2_direct_max", "Largest s N (global) whose stage system Newton solves with the assembled s N Jacobian and a direct solver (-gauss2_pc_type, LU), not with the block preconditioner (0: never; -ts_gauss2_matrix_free, _pc_definite, _pc_reduced keep the blocks)", "TSGAUSS2", gs->directmax, &gs->directmax, NULL));
   /* -ts_gauss2_matrix_free (the stage Jacobian by finite differences of the stage residual),
      -ts_gauss2_pc_definite, -ts_gauss2_pc_reduced, ...: the Newton object's */
   PetscCall(TSMechNewtonSetFromOptions(gs->newton, PetscOptionsObject));
@@ -1077,7 +1084,8 @@ static PetscErrorCode Gauss2SchemeCheck(const TSMechScheme *s, char problem[], s
 
 /*
   What gauss2 reports of itself (scheme.h): implicit, order 2s, second-order form; it keeps nothing
-  between steps and runs at fixed steps only, so a restart continues it exactly. Its blocks'
+  between steps and runs at fixed steps only, so a restart continues it exactly (with
+  -ts_gauss2_matrix_free to the solver tolerance: the lagged blocks are assembled anew). Its blocks'
   multigrid takes PCMG's own Galerkin products (no point-block version: refused with BAIJ, tsmech.c).
 */
 static PetscErrorCode Gauss2Properties(TS ts, TSMechProperties *p)
@@ -1092,6 +1100,8 @@ static PetscErrorCode Gauss2Properties(TS ts, TSMechProperties *p)
   p->restart     = TSMECH_RESTART_FIXED_STEP;
   p->ownfixed    = PETSC_TRUE; /* a prescribed motion is refused at set-up */
   p->owncoarse   = PETSC_FALSE;
+  /* with -ts_gauss2_matrix_free the lagged blocks are assembled anew: to the solver tolerance */
+  if (ts->problem_type != TS_LINEAR) PetscCall(TSMechNewtonRestartNote(((TS_Gauss2 *)ts->data)->newton, p->restartnote, sizeof(p->restartnote)));
   PetscFunctionReturn(0);
 }
 

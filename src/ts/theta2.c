@@ -582,10 +582,10 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Theta2 (velocity-form theta method for M q'' + f = 0) options");
-  if (!th->lock_theta) PetscCall(PetscOptionsReal("-ts_theta_theta", "Location of the stage, theta in [0, 1]: 0 explicit Euler, 1/2 midpoint/trapezoidal, 1 implicit Euler", "TSTheta2SetTheta", th->Theta, &th->Theta, NULL));
-  if (!th->lock_endpoint) PetscCall(PetscOptionsBool("-ts_theta_endpoint", "Endpoint form: f averaged at both ends (trapezoidal); false: one-leg form, f at the theta point", "TSTheta2SetEndpoint", th->endpoint, &th->endpoint, NULL));
-  PetscCall(PetscOptionsBool("-ts_theta_initial_guess_extrapolate", "Newton's initial guess for v+ extrapolated from the previous step", "TSTheta2SetInitialGuessExtrapolate", th->extrapolate, &th->extrapolate, NULL));
-  PetscCall(PetscOptionsBool("-ts_theta_linearized", "Exactly one linear solve per step, K and D at the start of the step", "TSTheta2SetLinearized", th->linearized, &th->linearized, NULL));
+  if (!th->lock_theta) PetscCall(MechOptionsReal("-ts_theta_theta", "Location of the stage, theta in [0, 1]: 0 explicit Euler, 1/2 midpoint/trapezoidal, 1 implicit Euler", "TSTheta2SetTheta", th->Theta, &th->Theta, NULL));
+  if (!th->lock_endpoint) PetscCall(MechOptionsBool("-ts_theta_endpoint", "Endpoint form: f averaged at both ends (trapezoidal); false: one-leg form, f at the theta point", "TSTheta2SetEndpoint", th->endpoint, &th->endpoint, NULL));
+  PetscCall(MechOptionsBool("-ts_theta_initial_guess_extrapolate", "Newton's initial guess for v+ extrapolated from the previous step", "TSTheta2SetInitialGuessExtrapolate", th->extrapolate, &th->extrapolate, NULL));
+  PetscCall(MechOptionsBool("-ts_theta_linearized", "Exactly one linear solve per step, K and D at the start of the step", "TSTheta2SetLinearized", th->linearized, &th->linearized, NULL));
   {
     char      name[64];
     PetscBool set, match = PETSC_FALSE;
@@ -594,7 +594,7 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
     /* read as a name, so that an unknown one is refused at set-up with the list (an error inside
        PETSc's options block would leak the block's bookkeeping) */
     PetscCall(PetscStrncpy(name, TSTheta2Guesses[th->guess], sizeof(name)));
-    PetscCall(PetscOptionsString("-ts_theta_linearized_guess", "Initial guess of the linearized step: zero, velocity, predictor, predictor_zero, predictor_extrapolate, extrapolate", "TSTheta2SetLinearized", name, name, sizeof(name), &set));
+    PetscCall(MechOptionsString("-ts_theta_linearized_guess", "Initial guess of the linearized step: zero, velocity, predictor, predictor_zero, predictor_extrapolate, extrapolate", "TSTheta2SetLinearized", name, name, sizeof(name), &set));
     if (set) {
       for (g = 0; g <= (PetscInt)TSTHETA2_GUESS_EXTRAPOLATE && !match; g++) PetscCall(PetscStrcasecmp(name, TSTheta2Guesses[g], &match));
       if (match) th->guess = (TSTheta2Guess)(g - 1);

@@ -117,7 +117,7 @@ int main(int argc, char **argv)
   PetscCall(Refused("sin:nan", "sin:OMEGA needs a finite angular frequency"));
   PetscCall(Refused("sin:1e999", "sin:OMEGA needs a finite angular frequency"));
   PetscCall(Refused("table:", "unknown time function"));
-  PetscCall(Refused("table:no_such_file.txt", "the file cannot be read"));
+  PetscCall(Refused("table:no_such_file.txt", "the file does not exist"));
   PetscCall(WriteFile(tab, "0 0\n1 1\n1 2\n"));
   PetscCall(Refused(spec, "line 3: t = 1"));
   PetscCall(WriteFile(tab, "0 0\n1 nan\n"));

@@ -22,10 +22,10 @@ run() { # name rank rate [ranks]
     env_args="-x LD_PRELOAD=$SHIM -x TSMECH_SKEW_RANK=$1 -x TSMECH_SKEW_RATE=$2"
   fi
   # shellcheck disable=SC2086
-  timeout 60 "$MPIEXEC" -n "$np" $env_args "$TSMECH" $ARGS -output "$DIR/$name.h5" -checkpoint "$DIR/$name.ck.h5" > "$DIR/$name.log" 2>&1
+  timeout 180 "$MPIEXEC" -n "$np" $env_args "$TSMECH" $ARGS -output "$DIR/$name.h5" -checkpoint "$DIR/$name.ck.h5" > "$DIR/$name.log" 2>&1
   status=$?
   if [ $status -ne 0 ]; then
-    echo "FAIL $name: exit status $status (124: timed out, a hang)"
+    echo "FAIL $name: exit status $status (124: timed out after 180 s, a hang)"
     tail -5 "$DIR/$name.log"
     fail=1
     return

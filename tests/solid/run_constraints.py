@@ -186,7 +186,7 @@ check(same and len(recorded) == 16, f"16 named constraints: {len(recorded)} reco
 other = MANY.replace(f"-solid_bc_{names[-1]}_components {'xyz'[15 % 3]}", f"-solid_bc_{names[-1]}_components xyz")
 out = run(f"{BEAM} {other} -ts_type midpoint2 -ts_max_steps 6 -checkpoint manyck.h5 -restart manyck.h5", expect=2)
 print(f"many       with the last constraint changed: {out.strip()}")
-check(f"bc_{names[-1]}_components" in out or "constrained_dofs" in out, "a restart with a changed 16th constraint is not refused by name")
+check(f"bc_{names[-1]}_components" in out, "a restart with a changed 16th constraint is not refused by name")
 
 # refused: bad constraints
 for args, expect in (
@@ -202,7 +202,7 @@ for args, expect in (
     ("-solid_bc a,b -solid_bc_a_where x=0 -solid_bc_b_where x=0 -solid_bc_a_u 0,0,1 -solid_bc_b_u 0,0,1 -solid_bc_b_time ramp:1", "prescribes 9 components"),
     ("-solid_bc a -solid_bc_a_where x=0 -solid_bc_a_time ramp:-1", "-solid_bc_a_time ramp:-1: ramp:T needs a positive time T"),
     ("-solid_bc a -solid_bc_a_where x=0 -solid_bc_a_time hat:2,1", "hat:T1,T2 needs times 0 < T1 < T2"),
-    ("-solid_bc a -solid_bc_a_where x=0 -solid_bc_a_time table:nofile.txt", "table:nofile.txt: the file cannot be read"),
+    ("-solid_bc a -solid_bc_a_where x=0 -solid_bc_a_time table:nofile.txt", "table:nofile.txt: the file does not exist"),
     ("-solid_bc a -solid_bc_a_where x=0 -solid_bc_a_u 1,2", "-solid_bc_a_u 1,2: needs 3 comma-separated values"),
     ("-solid_bc a,,b -solid_bc_a_where x=0", "an element of the list is empty"),
     ("-solid_bc a-b -solid_bc_a-b_where x=0", "a constraint's name may hold letters, digits and _ only"),

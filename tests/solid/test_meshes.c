@@ -139,7 +139,7 @@ static PetscErrorCode ExpectGroup(DM dm, const char file[], const char name[], c
 /* The Gmsh-written and hand-made meshes */
 static PetscErrorCode TestValid(const char dir[])
 {
-  const char *box[]   = {"box_msh22.msh", "box_msh22_bin.msh", "box_msh41.msh", "box_msh41_bin.msh", "box_msh41_saveall.msh", "box_msh22_saveall_bin.msh", "box_msh41_param.msh", "box_msh22_param.msh", "box_msh41_param_bin.msh", "box_comments.msh", "box_sparse.msh", "box_mixed.msh"};
+  const char *box[]   = {"box_msh22.msh", "box_msh22_bin.msh", "box_msh40.msh", "box_msh40_bin.msh", "box_msh40_param.msh", "box_msh41.msh", "box_msh41_bin.msh", "box_msh41_saveall.msh", "box_msh22_saveall_bin.msh", "box_msh41_param.msh", "box_msh22_param.msh", "box_msh41_param_bin.msh", "box_comments.msh", "box_sparse.msh", "box_mixed.msh"};
   const char *other[] = {"twovol_msh41.msh", "twovol_msh22_bin.msh"};
   char        opts[PETSC_MAX_PATH_LEN + 512];
   PetscMPIInt size;
@@ -443,7 +443,7 @@ static PetscErrorCode QuadraticPatch(const char dir[], const char file[], PetscB
 
 static PetscErrorCode TestQuadratic(const char dir[])
 {
-  const char          *fmt[]   = {"msh22", "msh22_bin", "msh41", "msh41_bin"};
+  const char          *fmt[]   = {"msh22", "msh22_bin", "msh40", "msh40_bin", "msh41", "msh41_bin"};
   const char          *base[]  = {"cyl_tet10", "hex8", "hex27"};
   const DMPolytopeType ct[]    = {DM_POLYTOPE_TETRAHEDRON, DM_POLYTOPE_HEXAHEDRON, DM_POLYTOPE_HEXAHEDRON};
   const PetscInt       order[] = {2, 1, 2}, nnodes[] = {10, 8, 27}, nc[] = {66, 16, 16};
@@ -452,7 +452,7 @@ static PetscErrorCode TestQuadratic(const char dir[])
   for (int b = 0; b < 3; b++) {
     PetscReal *X0 = NULL;
 
-    for (int f = 0; f < 4; f++) {
+    for (size_t f = 0; f < sizeof(fmt) / sizeof(fmt[0]); f++) {
       char file[64];
 
       PetscCall(PetscSNPrintf(file, sizeof(file), "%s_%s.msh", base[b], fmt[f]));

@@ -63,8 +63,8 @@ static PetscInt ParseComponents(const char c[])
   return bits;
 }
 
-/* One constraint's options (-solid_bc_NAME_...) and the nodes it selects (mark, owned; select.c) */
-static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscReal hmin, const char what[], SolidBC *bc, PetscInt mark[])
+/* One constraint's options (-solid_bc_NAME_...) and the nodes it selects (mark, owned; select.c) and how the options gave them (seltext) */
+static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscReal hmin, const char what[], SolidBC *bc, PetscInt mark[], char seltext[], size_t sellen)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)s->dm);
   char           opt[4][128], prefix[96], comps[16] = "xyz", timef[PETSC_MAX_PATH_LEN] = "constant", title[160];
@@ -75,6 +75,7 @@ static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscRe
 
   PetscFunctionBegin;
   for (const char *p = name; *p; p++) PetscCheck(isalnum((unsigned char)*p) || *p == '_', comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: a constraint's name may hold letters, digits and _ only", name);
+  PetscCheck(strlen(name) < sizeof(bc->name), comm, PETSC_ERR_ARG_WRONG, "-solid_bc: the constraint name %.20s... has %zu characters, at most %d", name, strlen(name), (int)sizeof(bc->name) - 1);
   PetscCall(PetscStrncpy(bc->name, name, sizeof(bc->name)));
   bc->u[0] = bc->u[1] = bc->u[2] = 0;
   PetscCall(PetscSNPrintf(title, sizeof(title), "The constraint %s of the solid", name));
@@ -96,6 +97,7 @@ static PetscErrorCode ReadConstraint(Solid *s, Vec X, const char name[], PetscRe
   PetscCall(SolidSelectionFromOptions(s, prefix, what, 1e-3 * hmin, &ngiven, &sel));
   PetscCheck(ngiven == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: give exactly one of -solid_bc_%s_label, -solid_bc_%s_group and -solid_bc_%s_where", name, name, name, name);
   PetscCall(SolidSelectNodes(s, &sel, X, mark, &count));
+  PetscCall(PetscStrncpy(seltext, sel.text, sellen));
   if (!count && SolidSelectionIsPlane(&sel, &axis, &pv)) {
     PetscCall(SolidSelectionDestroy(&sel));
     SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: no vertex of %s lies on the plane %c = %g", sel.text, what, "xyz"[axis], (double)pv);
@@ -150,20 +152,16 @@ static PetscErrorCode SetGroups(SolidConstraints c, MechSystem sys, Vec X)
 }
 
 /*
-  What a restart must match: the held vertices (as before named constraints), and with -solid_bc
-  (nall >= 0, the constrained dofs) each named constraint's components, u and time function (a
-  checksum of its description, a table's with its contents); hasfix: the first is the shorthands'
+  What a restart must match of the named constraints (-solid_bc), besides where each acts (its
+  nodes, recorded as they are selected: records.c): its components, u and time function (by its
+  description, a table's by its contents); hasfix: the first is the shorthands'
 */
-static PetscErrorCode RecordConstraints(SolidConstraints c, MechSystem sys, PetscInt nvtx, PetscInt nall, PetscBool hasfix)
+static PetscErrorCode RecordConstraints(SolidConstraints c, MechSystem sys, PetscBool hasfix)
 {
   PetscFunctionBegin;
-  PetscCall(MechSystemAddParameter(sys, "fixed_vertices", (PetscReal)nvtx));
-  if (nall < 0) PetscFunctionReturn(0);
-  PetscCall(MechSystemAddParameter(sys, "constrained_dofs", (PetscReal)nall));
   for (PetscInt b = hasfix ? 1 : 0; b < c->nbc; b++) {
     const SolidBC *bc = &c->bc[b];
     char           pname[128];
-    PetscReal      sum;
 
     PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_components", bc->name));
     PetscCall(MechSystemAddParameter(sys, pname, (PetscReal)bc->comps));
@@ -171,9 +169,8 @@ static PetscErrorCode RecordConstraints(SolidConstraints c, MechSystem sys, Pets
       PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_u%c", bc->name, SolidAxes[k]));
       PetscCall(MechSystemAddParameter(sys, pname, bc->u[k]));
     }
-    PetscCall(MechTimeFunctionGetChecksum(bc->tf, &sum));
     PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_time", bc->name));
-    PetscCall(MechSystemAddParameter(sys, pname, sum));
+    PetscCall(SolidRecordTime(sys, pname, bc->tf));
   }
   PetscFunctionReturn(0);
 }
@@ -187,8 +184,8 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
 {
   MPI_Comm         comm = PetscObjectComm((PetscObject)s->dm);
   SolidConstraints c;
-  char             list[1024] = "", fix[64] = "", flabel[256] = "";
-  PetscInt         fvalue = 1, nloc, rstart, *owner, nheld = 0, nall, conflicts = 0, nvtx = 0;
+  char             list[1024] = "", fix[256] = "", flabel[256] = "";
+  PetscInt         fvalue = 1, nloc, rstart, *owner, nheld = 0, nall, conflicts = 0;
   PetscBool        setlist, setfix, setflabel, setfvalue;
   PetscInt        *mark;
 
@@ -238,6 +235,14 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
       PetscCall(SolidMarkLabel(s, flabel, fvalue, mark, &count));
       PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s -solid_fix_value %" PetscInt_FMT ": no vertex of %s carries it", flabel, fvalue, what);
     }
+    /* what a restart must match: where it acts (records.c) */
+    {
+      char sel[600];
+
+      if (fix[0]) PetscCall(PetscSNPrintf(sel, sizeof(sel), "-solid_fix %s", fix));
+      else PetscCall(PetscSNPrintf(sel, sizeof(sel), "-solid_fix_label %s = %" PetscInt_FMT, flabel, fvalue));
+      PetscCall(SolidRecordNodes(sys, "bc_fix_vertices", sel, q, mark));
+    }
     for (PetscInt i = 0; i < nloc / 3; i++)
       if (mark[i])
         for (PetscInt k = 0; k < 3; k++) owner[3 * i + k] = c->nbc - 1;
@@ -250,10 +255,16 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
       SolidBC *bc;
 
       for (PetscInt b = 0; b < c->nbc; b++) PetscCheck(strcmp(c->bc[b].name, tok), comm, PETSC_ERR_ARG_WRONG, "-solid_bc: the constraint %s is named twice%s", tok, strcmp(tok, "fix") ? "" : " (fix is the name of -solid_fix and -solid_fix_label)");
-      PetscCheck(c->nbc < SOLID_MAX_BC, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_bc: at most %d constraints", SOLID_MAX_BC);
+      PetscCheck(c->nbc < SOLID_MAX_BC, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_bc: at most %d constraints (with -solid_fix's); %.64s is constraint %d", SOLID_MAX_BC, tok, (int)c->nbc + 1);
       bc = &c->bc[c->nbc++];
       PetscCall(PetscArrayzero(mark, nloc / 3));
-      PetscCall(ReadConstraint(s, q, tok, hmin, what, bc, mark));
+      {
+        char sel[600], pname[128];
+
+        PetscCall(ReadConstraint(s, q, tok, hmin, what, bc, mark, sel, sizeof(sel)));
+        PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_vertices", tok));
+        PetscCall(SolidRecordNodes(sys, pname, sel, q, mark));
+      }
       for (PetscInt i = 0; i < nloc / 3; i++) {
         if (!mark[i]) continue;
         for (PetscInt k = 0; k < 3; k++) {
@@ -293,7 +304,6 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
       k++;
     }
     PetscCall(VecRestoreArrayRead(q, &x));
-    for (PetscInt i = 0; i < nloc / 3; i++) nvtx += owner[3 * i] >= 0 || owner[3 * i + 1] >= 0 || owner[3 * i + 2] >= 0;
   }
   c->n = nheld;
   /* a motion: a non-zero u whose time function is not constant */
@@ -317,8 +327,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     PetscCall(SetGroups(c, sys, q));
   }
   /* what a restart must match */
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nvtx, 1, MPIU_INT, MPI_SUM, comm));
-  PetscCall(RecordConstraints(c, sys, nvtx, setlist ? nall : -1, fix[0] || setflabel ? PETSC_TRUE : PETSC_FALSE));
+  if (setlist) PetscCall(RecordConstraints(c, sys, fix[0] || setflabel ? PETSC_TRUE : PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 

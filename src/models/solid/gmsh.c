@@ -2,7 +2,7 @@
   Mesh input of the solid model: a Gmsh reader of tsmech's own, and PETSc's DMPlex HDF5 reader
   made quiet.
 
-  The Gmsh reader reads formats 2.2 and 4.1, ASCII and binary (little-endian, the marker checked),
+  The Gmsh reader reads formats 2.2, 4.0 and 4.1, ASCII and binary (little-endian, the marker checked),
   with any unknown section skipped ($Comments before or after $MeshFormat, $Periodic, ...),
   parametric nodes ($ParametricNodes in 2.2, the parametric flag in 4.1) and sparse node tags
   (docs/solid.md cites the format's description). It trusts nothing the file claims: the whole
@@ -131,7 +131,7 @@ typedef struct {
   char     *buf; /* the whole file, and a terminating zero */
   size_t    len, pos;
   PetscBool binary;
-  int       version; /* 22 or 41 */
+  int       version; /* 22, 40 or 41 */
   int       dsize;   /* 4.1 binary: bytes of a size_t */
   PetscBool seenFormat, seenNodes, seenElements, seenEntities;
   /* nodes, in file order */
@@ -224,6 +224,26 @@ static PetscErrorCode GmshEndLine(GmshReader *r, const char what[])
   PetscCheck(r->pos < r->len, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the file ends after %s (truncated?)", what);
   r->pos++;
   PetscFunctionReturn(0);
+}
+
+/*
+  ASCII: the numbers on the line that starts at the next number (blank lines skipped). Elements
+  and nodes are one a line: a line with a number too few or too many is refused as such, not read
+  on into the next line (whose numbers would then be taken for nodes, tags or a type).
+*/
+static PetscInt GmshLineNumbers(GmshReader *r)
+{
+  PetscInt n = 0;
+  size_t   p;
+
+  GmshSkipSpace(r);
+  for (p = r->pos; p < r->len && r->buf[p] != '\n';) {
+    while (p < r->len && (r->buf[p] == ' ' || r->buf[p] == '\t' || r->buf[p] == '\r')) p++;
+    if (p >= r->len || r->buf[p] == '\n') break;
+    n++;
+    while (p < r->len && !isspace((unsigned char)r->buf[p])) p++;
+  }
+  return n;
 }
 
 static PetscErrorCode GmshAsciiInt(GmshReader *r, const char what[], PetscInt64 *v)
@@ -489,7 +509,7 @@ static PetscErrorCode GmshReadFormat(GmshReader *r)
   PetscCall(GmshAsciiInt(r, "$MeshFormat (data size)", &ds));
   PetscCheck(v > 0 && v < 100, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$MeshFormat: version %g is not a Gmsh format", v);
   ver = (int)(10 * v + 0.5);
-  PetscCheck(ver == 22 || ver == 41, PETSC_COMM_SELF, PETSC_ERR_SUP, "Gmsh format %.1f is not read: tsmech reads formats 2.2 and 4.1 (gmsh -format msh22 or msh41)", v);
+  PetscCheck(ver == 22 || ver == 40 || ver == 41, PETSC_COMM_SELF, PETSC_ERR_SUP, "Gmsh format %.1f is not read: tsmech reads formats 2.2, 4.0 and 4.1 (gmsh -format msh22, msh40 or msh41)", v);
   PetscCheck(ft == 0 || ft == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$MeshFormat: file type %lld is neither 0 (ASCII) nor 1 (binary)", (long long)ft);
   if (ver == 22) PetscCheck(ds == 8, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$MeshFormat: data size %lld, not 8", (long long)ds);
   else PetscCheck(ds == 4 || ds == 8, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$MeshFormat: data size %lld, neither 4 nor 8", (long long)ds);
@@ -548,7 +568,8 @@ static PetscErrorCode GmshReadPhysicalNames(GmshReader *r)
   PetscFunctionReturn(0);
 }
 
-/* $Entities (4.1): every entity's tag and physical tags; bounding boxes and boundaries skipped */
+/* $Entities (4.0, 4.1): every entity's tag and physical tags; bounding boxes and boundaries
+   skipped (a point has a box of 6 numbers in 4.0, its 3 coordinates in 4.1) */
 static PetscErrorCode GmshReadEntities(GmshReader *r)
 {
   PetscInt64 count[4], v;
@@ -556,14 +577,15 @@ static PetscErrorCode GmshReadEntities(GmshReader *r)
   int        tags[64];
 
   PetscFunctionBegin;
-  PetscCheck(r->version == 41, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "an $Entities section in a file of format 2.2");
+  PetscCheck(r->version != 22, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "an $Entities section in a file of format 2.2");
   PetscCheck(!r->seenEntities, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "two $Entities sections");
   for (int d = 0; d < 4; d++) PetscCall(GmshSize(r, "$Entities (counts)", &count[d]));
   for (int d = 0; d < 4; d++) {
     PetscInt *perm;
     PetscInt *t, *po, *pc;
+    const int nbox = d || r->version == 40 ? 6 : 3;
 
-    PetscCall(GmshCheckCount(r, count[d], GmshItemBytes(r, 1, d ? 2 : 1, d ? 6 : 3), "$Entities"));
+    PetscCall(GmshCheckCount(r, count[d], GmshItemBytes(r, 1, d ? 2 : 1, nbox), "$Entities"));
     PetscCall(PetscMalloc1(count[d], &r->etag[d]));
     PetscCall(PetscMalloc1(count[d], &r->epoff[d]));
     PetscCall(PetscMalloc1(count[d], &r->epcnt[d]));
@@ -573,7 +595,7 @@ static PetscErrorCode GmshReadEntities(GmshReader *r)
 
       PetscCall(GmshInt(r, "$Entities (tag)", &v));
       r->etag[d][i] = (PetscInt)v;
-      for (int k = 0; k < (d ? 6 : 3); k++) PetscCall(GmshDouble(r, "$Entities (box)", &x));
+      for (int k = 0; k < nbox; k++) PetscCall(GmshDouble(r, "$Entities (box)", &x));
       PetscCall(GmshSize(r, "$Entities (number of physical tags)", &np));
       PetscCall(GmshCheckCount(r, np, GmshItemBytes(r, 1, 0, 0), "$Entities (physical tags)"));
       r->epoff[d][i] = r->nphys;
@@ -645,8 +667,10 @@ static PetscErrorCode GmshReadNodes22(GmshReader *r, PetscBool parametric)
   r->nn = (PetscInt)n;
   for (PetscInt i = 0; i < n; i++) {
     PetscInt64 gdim = 0;
+    PetscInt   nl   = r->binary || parametric ? 4 : GmshLineNumbers(r);
 
     PetscCall(GmshInt(r, "$Nodes (tag)", &r->ntag[i]));
+    PetscCheck(nl == 4, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the line of node %lld holds %" PetscInt_FMT " numbers, not 4 (its tag and x y z): damaged", (long long)r->ntag[i], nl);
     if (!parametric) {
       PetscCall(GmshReadCoords(r, i, 0));
       continue;
@@ -669,32 +693,74 @@ static PetscErrorCode GmshReadNodes22(GmshReader *r, PetscBool parametric)
   PetscFunctionReturn(0);
 }
 
+/* The head of $Nodes or $Elements of format 4 (what: the section): the number of blocks and of
+   nodes or elements (4.1 adds the smallest and largest tags, not used) */
+static PetscErrorCode GmshReadSectionHead4(GmshReader *r, const char what[], PetscInt64 *nb, PetscInt64 *n)
+{
+  char       s[64];
+  PetscInt64 t;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (number of blocks)", what));
+  PetscCall(GmshSize(r, s, nb));
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (count)", what));
+  PetscCall(GmshSize(r, s, n));
+  if (r->version == 41) {
+    PetscCall(PetscSNPrintf(s, sizeof(s), "%s (smallest tag)", what));
+    PetscCall(GmshSize(r, s, &t));
+    PetscCall(PetscSNPrintf(s, sizeof(s), "%s (largest tag)", what));
+    PetscCall(GmshSize(r, s, &t));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The head of a block of $Nodes or $Elements of format 4: its entity's dimension and tag (4.0
+   gives the tag first, 4.1 the dimension), the parametric flag or element type, and its count */
+static PetscErrorCode GmshReadBlockHead4(GmshReader *r, const char what[], PetscInt64 *dim, PetscInt64 *etag, PetscInt64 *kind, PetscInt64 *m)
+{
+  char s[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (block entity)", what));
+  PetscCall(GmshInt(r, s, r->version == 40 ? etag : dim));
+  PetscCall(GmshInt(r, s, r->version == 40 ? dim : etag));
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (block kind)", what));
+  PetscCall(GmshInt(r, s, kind));
+  PetscCall(PetscSNPrintf(s, sizeof(s), "%s (block size)", what));
+  PetscCall(GmshSize(r, s, m));
+  PetscFunctionReturn(0);
+}
+
 /* $Nodes (4.1): entity blocks of tags, then coordinates (and parameters if parametric) */
 static PetscErrorCode GmshReadNodes41(GmshReader *r)
 {
-  PetscInt64 nb, n, tmin, tmax, dim, etag, par, m;
+  PetscInt64 nb, n, dim, etag, par, m;
   PetscInt   filled = 0, poff, pcnt;
 
   PetscFunctionBegin;
-  PetscCall(GmshSize(r, "$Nodes (number of blocks)", &nb));
-  PetscCall(GmshSize(r, "$Nodes (number of nodes)", &n));
-  PetscCall(GmshSize(r, "$Nodes (smallest tag)", &tmin));
-  PetscCall(GmshSize(r, "$Nodes (largest tag)", &tmax));
+  PetscCall(GmshReadSectionHead4(r, "$Nodes", &nb, &n));
   PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Nodes (blocks)"));
   PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 0, 1, 3), "$Nodes"));
   PetscCall(PetscMalloc1(n, &r->ntag));
   PetscCall(PetscMalloc1(3 * n, &r->X));
   r->nn = (PetscInt)n;
   for (PetscInt64 b = 0; b < nb; b++) {
-    PetscCall(GmshInt(r, "$Nodes (block dimension)", &dim));
-    PetscCall(GmshInt(r, "$Nodes (block entity)", &etag));
-    PetscCall(GmshInt(r, "$Nodes (block parametric flag)", &par));
-    PetscCall(GmshSize(r, "$Nodes (block size)", &m));
+    PetscCall(GmshReadBlockHead4(r, "$Nodes", &dim, &etag, &par, &m));
     PetscCall(GmshEntityFind(r, dim, etag, "$Nodes", &poff, &pcnt));
     PetscCheck(par == 0 || par == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: parametric flag %lld is neither 0 nor 1", (long long)par);
     PetscCheck(m <= n - filled, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the blocks hold more than the %lld nodes the section announces", (long long)n);
-    for (PetscInt64 k = 0; k < m; k++) PetscCall(GmshSize(r, "$Nodes (tag)", &r->ntag[filled + k]));
-    for (PetscInt64 k = 0; k < m; k++) PetscCall(GmshReadCoords(r, filled + (PetscInt)k, par ? (PetscInt)dim : 0));
+    for (PetscInt64 k = 0; k < m; k++) {
+      PetscInt nl = r->binary ? 1 : GmshLineNumbers(r);
+
+      PetscCall(GmshSize(r, "$Nodes (tag)", &r->ntag[filled + k]));
+      PetscCheck(nl == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the line of the tag of node %lld holds %" PetscInt_FMT " numbers, not 1: damaged", (long long)r->ntag[filled + k], nl);
+    }
+    for (PetscInt64 k = 0; k < m; k++) {
+      const PetscInt np = par ? (PetscInt)dim : 0, nl = r->binary ? 3 + np : GmshLineNumbers(r);
+
+      PetscCheck(nl == 3 + np, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the coordinates of node %lld are %" PetscInt_FMT " numbers on their line, not %" PetscInt_FMT ": damaged", (long long)r->ntag[filled + k], nl, 3 + np);
+      PetscCall(GmshReadCoords(r, filled + (PetscInt)k, np));
+    }
     filled += (PetscInt)m;
   }
   PetscCheck(filled == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the section announces %lld nodes, its blocks hold %" PetscInt_FMT, (long long)n, filled);
@@ -787,11 +853,14 @@ static PetscErrorCode GmshReadElements22(GmshReader *r)
     PetscInt64      type, nfollow = 1, ntag, tag = 0;
     const GmshType *t;
 
+    PetscInt nl = 0;
+
     if (r->binary) {
       PetscCall(GmshInt(r, "$Elements (block type)", &type));
       PetscCall(GmshInt(r, "$Elements (block size)", &nfollow));
       PetscCall(GmshInt(r, "$Elements (block tag count)", &ntag));
     } else {
+      nl = GmshLineNumbers(r);
       PetscCall(GmshInt(r, "$Elements (tag)", &tag));
       PetscCall(GmshInt(r, "$Elements (type)", &type));
       PetscCall(GmshInt(r, "$Elements (tag count)", &ntag));
@@ -799,6 +868,7 @@ static PetscErrorCode GmshReadElements22(GmshReader *r)
     t = GmshTypeFind(type);
     PetscCheck(t, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: unknown Gmsh element type %lld", (long long)type);
     PetscCheck(ntag >= 0 && ntag <= GMSH_MAX_TAGS, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: %lld tags for one element (at most %d)", (long long)ntag, GMSH_MAX_TAGS);
+    PetscCheck(r->binary || nl == 3 + ntag + t->nnodes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the line of element %lld holds %" PetscInt_FMT " numbers; a %s (Gmsh type %d) with %lld tags needs %lld (its tag, type, tag count, tags and %d nodes): damaged", (long long)tag, nl, t->name, t->type, (long long)ntag, (long long)(3 + ntag + t->nnodes), t->nnodes);
     PetscCheck(nfollow >= 1 && nfollow <= n - done, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: a block of %lld elements where %lld are left", (long long)nfollow, (long long)(n - done));
     PetscCall(GmshCheckCount(r, nfollow, GmshItemBytes(r, (int)(r->binary ? 1 + ntag + t->nnodes : ntag + t->nnodes), 0, 0), "$Elements"));
     for (PetscInt64 e = 0; e < nfollow; e++) {
@@ -821,26 +891,95 @@ static PetscErrorCode GmshReadElements22(GmshReader *r)
   PetscFunctionReturn(0);
 }
 
-/* $Elements (4.1): entity blocks of one type */
-static PetscErrorCode GmshReadElements41(GmshReader *r)
+/* ASCII 4.x: an element's line holds its tag and its nodes */
+static PetscErrorCode GmshCheckElementLine(const GmshType *t, PetscInt64 tag, PetscInt nl)
 {
-  PetscInt64 nb, n, tmin, tmax, dim, etag, type, m, tag, ntags[128];
+  PetscFunctionBegin;
+  PetscCheck(nl == 1 + t->nnodes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the line of element %lld holds %" PetscInt_FMT " numbers; a %s (Gmsh type %d) needs %d (its tag and %d nodes): damaged", (long long)tag, nl, t->name, t->type, 1 + t->nnodes, t->nnodes);
+  PetscFunctionReturn(0);
+}
+
+/* $Nodes (4.0): entity blocks (entity tag, dimension, parametric flag, count) of nodes, each its
+   tag (an int) and coordinates (and parameters if parametric) */
+static PetscErrorCode GmshReadNodes40(GmshReader *r)
+{
+  PetscInt64 nb, n, dim, etag, par, m;
+  PetscInt   filled = 0, poff, pcnt;
+
+  PetscFunctionBegin;
+  PetscCall(GmshReadSectionHead4(r, "$Nodes", &nb, &n));
+  PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Nodes (blocks)"));
+  PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 1, 0, 3), "$Nodes"));
+  PetscCall(PetscMalloc1(n, &r->ntag));
+  PetscCall(PetscMalloc1(3 * n, &r->X));
+  r->nn = (PetscInt)n;
+  for (PetscInt64 b = 0; b < nb; b++) {
+    PetscCall(GmshReadBlockHead4(r, "$Nodes", &dim, &etag, &par, &m));
+    PetscCall(GmshEntityFind(r, dim, etag, "$Nodes", &poff, &pcnt));
+    PetscCheck(par == 0 || par == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: parametric flag %lld is neither 0 nor 1", (long long)par);
+    PetscCheck(m <= n - filled, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the blocks hold more than the %lld nodes the section announces", (long long)n);
+    for (PetscInt64 k = 0; k < m; k++) {
+      const PetscInt np = par ? (PetscInt)dim : 0, nl = r->binary ? 4 + np : GmshLineNumbers(r);
+
+      PetscCall(GmshInt(r, "$Nodes (tag)", &r->ntag[filled + k]));
+      PetscCheck(nl == 4 + np, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the line of node %lld holds %" PetscInt_FMT " numbers, not %" PetscInt_FMT " (its tag and coordinates): damaged", (long long)r->ntag[filled + k], nl, 4 + np);
+      PetscCall(GmshReadCoords(r, filled + (PetscInt)k, np));
+    }
+    filled += (PetscInt)m;
+  }
+  PetscCheck(filled == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the section announces %lld nodes, its blocks hold %" PetscInt_FMT, (long long)n, filled);
+  PetscFunctionReturn(0);
+}
+
+/* $Elements (4.0): entity blocks (entity tag, dimension, type, count) of elements, each its tag
+   and nodes (ints) */
+static PetscErrorCode GmshReadElements40(GmshReader *r)
+{
+  PetscInt64 nb, n, dim, etag, type, m, tag, ntags[128];
   PetscInt   done = 0, poff, pcnt;
 
   PetscFunctionBegin;
-  PetscCall(GmshSize(r, "$Elements (number of blocks)", &nb));
-  PetscCall(GmshSize(r, "$Elements (number of elements)", &n));
-  PetscCall(GmshSize(r, "$Elements (smallest tag)", &tmin));
-  PetscCall(GmshSize(r, "$Elements (largest tag)", &tmax));
+  PetscCall(GmshReadSectionHead4(r, "$Elements", &nb, &n));
+  PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Elements (blocks)"));
+  PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 2, 0, 0), "$Elements"));
+  for (PetscInt64 b = 0; b < nb; b++) {
+    const GmshType *t;
+
+    PetscCall(GmshReadBlockHead4(r, "$Elements", &dim, &etag, &type, &m));
+    t = GmshTypeFind(type);
+    PetscCheck(t, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: unknown Gmsh element type %lld", (long long)type);
+    PetscCheck(dim == t->dim, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: a block of dimension %lld holds elements of type %d (%s, dimension %d)", (long long)dim, t->type, t->name, t->dim);
+    PetscCall(GmshEntityFind(r, dim, etag, "$Elements", &poff, &pcnt));
+    PetscCheck(m <= n - done, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the blocks hold more than the %lld elements the section announces", (long long)n);
+    PetscCall(GmshCheckCount(r, m, GmshItemBytes(r, 1 + t->nnodes, 0, 0), "$Elements"));
+    for (PetscInt64 e = 0; e < m; e++) {
+      const PetscInt nl = r->binary ? 1 + t->nnodes : GmshLineNumbers(r);
+
+      PetscCall(GmshInt(r, "$Elements (tag)", &tag));
+      PetscCall(GmshCheckElementLine(t, tag, nl));
+      for (int k = 0; k < t->nnodes; k++) PetscCall(GmshInt(r, "$Elements (nodes)", &ntags[k]));
+      PetscCall(GmshAddElement(r, t, tag, ntags, poff, pcnt));
+    }
+    done += (PetscInt)m;
+  }
+  PetscCheck(done == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the section announces %lld elements, its blocks hold %" PetscInt_FMT, (long long)n, done);
+  PetscFunctionReturn(0);
+}
+
+/* $Elements (4.1): entity blocks of one type */
+static PetscErrorCode GmshReadElements41(GmshReader *r)
+{
+  PetscInt64 nb, n, dim, etag, type, m, tag, ntags[128];
+  PetscInt   done = 0, poff, pcnt;
+
+  PetscFunctionBegin;
+  PetscCall(GmshReadSectionHead4(r, "$Elements", &nb, &n));
   PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Elements (blocks)"));
   PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 0, 2, 0), "$Elements"));
   for (PetscInt64 b = 0; b < nb; b++) {
     const GmshType *t;
 
-    PetscCall(GmshInt(r, "$Elements (block dimension)", &dim));
-    PetscCall(GmshInt(r, "$Elements (block entity)", &etag));
-    PetscCall(GmshInt(r, "$Elements (block type)", &type));
-    PetscCall(GmshSize(r, "$Elements (block size)", &m));
+    PetscCall(GmshReadBlockHead4(r, "$Elements", &dim, &etag, &type, &m));
     t = GmshTypeFind(type);
     PetscCheck(t, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: unknown Gmsh element type %lld", (long long)type);
     PetscCheck(dim == t->dim, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: a block of dimension %lld holds elements of type %d (%s, dimension %d)", (long long)dim, t->type, t->name, t->dim);
@@ -848,7 +987,10 @@ static PetscErrorCode GmshReadElements41(GmshReader *r)
     PetscCheck(m <= n - done, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the blocks hold more than the %lld elements the section announces", (long long)n);
     PetscCall(GmshCheckCount(r, m, GmshItemBytes(r, 0, 1 + t->nnodes, 0), "$Elements"));
     for (PetscInt64 e = 0; e < m; e++) {
+      const PetscInt nl = r->binary ? 1 + t->nnodes : GmshLineNumbers(r);
+
       PetscCall(GmshSize(r, "$Elements (tag)", &tag));
+      PetscCall(GmshCheckElementLine(t, tag, nl));
       for (int k = 0; k < t->nnodes; k++) PetscCall(GmshSize(r, "$Elements (nodes)", &ntags[k]));
       PetscCall(GmshAddElement(r, t, tag, ntags, poff, pcnt));
     }
@@ -883,25 +1025,12 @@ static PetscErrorCode GmshSkipSection(GmshReader *r, const char name[])
 /* Reads the file into memory and parses every section */
 static PetscErrorCode GmshParse(GmshReader *r, const char file[])
 {
-  FILE *fp;
-  long  size;
-  char  name[GMSH_MAX_NAME], s[32];
+  char name[GMSH_MAX_NAME], s[32], why[256];
 
   PetscFunctionBegin;
-  fp = fopen(file, "rb");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot be opened");
-  if (fseek(fp, 0, SEEK_END) || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET)) {
-    (void)fclose(fp);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "cannot be read (not a regular file?)");
-  }
-  if (PetscMalloc1((size_t)size + 1, &r->buf)) {
-    (void)fclose(fp);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "no memory for the %ld bytes of the file", size);
-  }
-  r->len = fread(r->buf, 1, (size_t)size, fp);
-  (void)fclose(fp);
-  PetscCheck(r->len == (size_t)size, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "read %lld of its %ld bytes", (long long)r->len, size);
-  r->buf[r->len] = 0;
+  /* a regular file the reader can hold whole (the caller checked it; read from what was checked) */
+  PetscCall(MechFileReadAll(file, MechFileMemoryLimit(), &r->buf, &r->len, why, sizeof(why)));
+  PetscCheck(r->buf, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s", why);
   PetscCheck(r->len > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the file is empty");
   /* the faces, lines and points keep their corners; the cells all nodes (set by the first) */
   for (int k = 0; k < GS_N; k++) r->set[k].nv = k == GS_POINT ? 1 : k == GS_LINE ? 2
@@ -940,14 +1069,16 @@ static PetscErrorCode GmshParse(GmshReader *r, const char file[])
         PetscCheck(r->seenNodes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements before $Nodes");
         PetscCheck(!r->seenElements, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "two $Elements sections");
         if (r->version == 41) PetscCall(GmshReadElements41(r));
+        else if (r->version == 40) PetscCall(GmshReadElements40(r));
         else PetscCall(GmshReadElements22(r));
         r->seenElements = PETSC_TRUE;
       } else {
         const PetscBool par = !strcmp(name, "ParametricNodes") ? PETSC_TRUE : PETSC_FALSE;
 
         PetscCheck(!r->seenNodes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "two $Nodes sections");
-        PetscCheck(!par || r->version == 22, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$ParametricNodes in a file of format 4.1");
+        PetscCheck(!par || r->version == 22, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$ParametricNodes in a file of format 4");
         if (r->version == 41) PetscCall(GmshReadNodes41(r));
+        else if (r->version == 40) PetscCall(GmshReadNodes40(r));
         else PetscCall(GmshReadNodes22(r, par));
         PetscCall(GmshNodeMapBuild(r));
         r->seenNodes = PETSC_TRUE;
@@ -1071,6 +1202,118 @@ static PetscReal GmshDetJ(const GmshType *t, const PetscReal *X, const PetscReal
   return J[0] * (J[4] * J[8] - J[5] * J[7]) - J[1] * (J[3] * J[8] - J[5] * J[6]) + J[2] * (J[3] * J[7] - J[4] * J[6]);
 }
 
+/* A higher-order node of a cell: the corners (node indices, sorted, -1 padding) of the edge or
+   face it lies on, the node, and the cell's place in the set */
+typedef struct {
+  PetscInt corner[4];
+  PetscInt node, cell;
+} GmshSharedNode;
+
+static int GmshSharedCompare(const void *a, const void *b)
+{
+  const GmshSharedNode *x = (const GmshSharedNode *)a, *y = (const GmshSharedNode *)b;
+
+  for (int k = 0; k < 4; k++)
+    if (x->corner[k] != y->corner[k]) return x->corner[k] < y->corner[k] ? -1 : 1;
+  return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int GmshSharedCompareNode(const void *a, const void *b)
+{
+  const GmshSharedNode *x = (const GmshSharedNode *)a, *y = (const GmshSharedNode *)b;
+
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  return GmshSharedCompare(a, b);
+}
+
+/* The corners of the higher-order node k (>= the corner count) of a quadratic cell, in the cell's
+   node order: a 10-node tetrahedron's edges, a 27-node hexahedron's edges and faces (the corners
+   whose reference coordinates agree with the node's where the node's are not 0); the centre: 0 */
+static PetscInt GmshNodeCorners(const GmshType *t, PetscInt k, PetscInt c[4])
+{
+  PetscInt n = 0;
+
+  if (t->kind == GK_TET) {
+    c[0] = GmshTet10Edge[k - 4][0];
+    c[1] = GmshTet10Edge[k - 4][1];
+    return 2;
+  }
+  for (PetscInt v = 0; v < 8; v++) {
+    PetscBool on = PETSC_TRUE;
+
+    for (int a = 0; a < 3; a++)
+      if (GmshHexRef[k][a] && GmshHexRef[k][a] != GmshHexRef[v][a]) on = PETSC_FALSE;
+    if (on && n < 4) c[n] = v;
+    n += on;
+  }
+  return n > 4 ? 0 : n;
+}
+
+/*
+  A quadratic mesh must be conforming: the cells that share an edge (10-node tetrahedra) or a
+  face (27-node hexahedra) give it the same higher-order node, and a node lies on one edge or face
+  only. Otherwise (a mesh glued from parts, or damaged) the model would merge the cells' nodes
+  silently; the first pair of cells that disagree is named with the nodes' tags.
+*/
+static PetscErrorCode GmshCheckConforming(GmshReader *r)
+{
+  const GmshSet  *cs = &r->set[GS_CELL];
+  const GmshType *t  = r->celltype;
+  const PetscInt  nn = t->nnodes, ncorner = GmshCorners(t->kind);
+  GmshSharedNode *e;
+  PetscInt        ne = 0;
+
+  PetscFunctionBegin;
+  if (t->order != 2) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1((size_t)cs->n * (nn - ncorner) + 1, &e));
+  for (PetscInt c = 0; c < cs->n; c++) {
+    for (PetscInt k = ncorner; k < nn; k++) {
+      PetscInt corner[4], m = GmshNodeCorners(t, k, corner);
+
+      if (!m) continue; /* the centre of a hexahedron is its own */
+      for (PetscInt a = 0; a < 4; a++) e[ne].corner[a] = a < m ? cs->node[nn * c + corner[a]] : -1;
+      PetscCall(PetscSortInt(m, e[ne].corner));
+      e[ne].node = cs->node[nn * c + k];
+      e[ne].cell = c;
+      ne++;
+    }
+  }
+  /* one node per edge or face */
+  qsort(e, (size_t)ne, sizeof(*e), GmshSharedCompare);
+  for (PetscInt i = 1; i < ne; i++) {
+    const GmshSharedNode *a = &e[i - 1], *b = &e[i];
+    char                  corners[128] = "";
+
+    if (memcmp(a->corner, b->corner, sizeof(a->corner)) || a->node == b->node) continue;
+    for (PetscInt k = 0; k < 4 && a->corner[k] >= 0; k++) {
+      size_t l = strlen(corners);
+
+      PetscCall(PetscSNPrintf(corners + l, sizeof(corners) - l, "%s%lld", k ? ", " : "", (long long)r->ntag[a->corner[k]]));
+    }
+    {
+      const PetscInt64 ta = cs->tag[a->cell], tb = cs->tag[b->cell], na = r->ntag[a->node], nb = r->ntag[b->node];
+
+      PetscCall(PetscFree(e));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh is not conforming: elements %lld and %lld share the %s of nodes %s but give it different %s nodes, %lld and %lld (a quadratic mesh must share them)", (long long)ta, (long long)tb, a->corner[2] < 0 ? "edge" : "face", corners, a->corner[2] < 0 ? "mid-edge" : "mid-face", (long long)na, (long long)nb);
+    }
+  }
+  /* one edge or face per node */
+  qsort(e, (size_t)ne, sizeof(*e), GmshSharedCompareNode);
+  for (PetscInt i = 1; i < ne; i++) {
+    const GmshSharedNode *a = &e[i - 1], *b = &e[i];
+
+    if (a->node != b->node || !memcmp(a->corner, b->corner, sizeof(a->corner))) continue;
+    {
+      const PetscInt64 ta = cs->tag[a->cell], tb = cs->tag[b->cell], nd = r->ntag[a->node];
+
+      PetscCall(PetscFree(e));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the mesh is not conforming: node %lld is a higher-order node of element %lld and of element %lld, but on other edges or faces of the two", (long long)nd, (long long)ta, (long long)tb);
+    }
+  }
+  PetscCall(PetscFree(e));
+  PetscFunctionReturn(0);
+}
+
 /*
   The cells' kinds and shapes; then the cells' corners (PETSc's orientation), the corners'
   coordinates, numbered in file order, and every cell's nodes' coordinates.
@@ -1156,6 +1399,7 @@ static PetscErrorCode GmshBuild(GmshReader *r)
   PetscCheck(!nbad[0], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%" PetscInt_FMT " degenerate (zero-volume) %s, the first element %lld", nbad[0], kind, (long long)first[0]);
   PetscCheck(!nbad[1], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%" PetscInt_FMT " inverted (negative-volume) %s, the first element %lld", nbad[1], kind, (long long)first[1]);
   PetscCheck(!nbad[2], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%" PetscInt_FMT " distorted %s (the Jacobian of the element's map changes sign: an edge or face node far off, or not convex), the first element %lld", nbad[2], kind, (long long)first[2]);
+  PetscCall(GmshCheckConforming(r));
 
   r->ncorner = GmshCorners(t->kind);
   PetscCall(PetscMalloc1(r->nn, &r->vnum));

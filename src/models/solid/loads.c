@@ -379,8 +379,8 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
 
 /*
   Reads the options of the loads (-solid_load NAMES and -solid_load_NAME_*), finds their faces,
-  records them in the system's parameters (count, faces, a checksum of every value and time
-  function) and marks the tangent non-symmetric when a follower pressure acts. what names the
+  records them in the system's parameters (each load's value, faces and time function:
+  records.c) and marks the tangent non-symmetric when a follower pressure acts. what names the
   mesh in messages; tol is the plane tolerance of -solid_load_NAME_where.
 */
 PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], PetscReal tol)
@@ -388,10 +388,9 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   MPI_Comm  comm       = PetscObjectComm((PetscObject)sys);
   char      list[1024] = "", *names[SOLID_MAX_LOADS];
   PetscBool set;
-  PetscInt  n = 0, depth, facesall = 0;
+  PetscInt  n      = 0, depth;
   DM        idm    = NULL; /* an interpolated copy of the beam: s->facedm, freed on any error */
   PetscInt  vshift = 0;
-  uint64_t  hash   = SOLID_HASH_SEED;
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Loads of the solid", "MechCreateSolid");
@@ -402,7 +401,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   for (char *p = list, *q; p;) {
     q = strchr(p, ',');
     if (q) *q = 0;
-    PetscCheck(n < SOLID_MAX_LOADS, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_load %s: at most %d loads", list, SOLID_MAX_LOADS);
+    PetscCheck(n < SOLID_MAX_LOADS, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_load: at most %d loads; %.64s is load %d", SOLID_MAX_LOADS, p, (int)n + 1);
     PetscCheck(*p, comm, PETSC_ERR_ARG_WRONG, "-solid_load: a name in the list is empty");
     for (char *c = p; *c; c++) PetscCheck(isalnum((unsigned char)*c) || *c == '_', comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: a load's name has letters, digits and underscores only", p);
     PetscCheck(strlen(p) < sizeof(s->loads[0].name), comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: a name has at most %d characters", p, (int)sizeof(s->loads[0].name) - 1);
@@ -493,26 +492,11 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     /* a total force becomes the traction F / A0 of the faces' reference area */
     for (PetscInt i = 0; i < 3; i++) ld->t0[i] = ld->kind == SOLID_LOAD_FORCE ? F[i] / area : t[i];
     if (ld->kind == SOLID_LOAD_PRESSURE) s->follower = PETSC_TRUE;
-    facesall += ld->NF;
-    {
-      const char *desc;
-
-      PetscCall(MechTimeFunctionGetDescription(ld->tf, &desc));
-      hash = SolidHash(hash, ld->name, strlen(ld->name) + 1);
-      hash = SolidHash(hash, sel, strlen(sel) + 1);
-      hash = SolidHash(hash, &ld->kind, sizeof(ld->kind));
-      hash = SolidHash(hash, ld->value, sizeof(ld->value));
-      hash = SolidHash(hash, &ld->p, sizeof(ld->p));
-      hash = SolidHash(hash, &ld->NF, sizeof(ld->NF));
-      hash = SolidHash(hash, desc, strlen(desc) + 1);
-    }
+    /* a restart with another load is refused: the checkpoint records its value, faces and time (records.c) */
+    PetscCall(SolidRecordLoad(sys, ld, sel));
     PetscCall(PetscInfo(s->dm, "load %s: %s, %" PetscInt_FMT " faces of reference area %g\n", ld->name, sel, ld->NF, (double)area));
   }
   PetscCall(DMDestroy(&s->facedm));
-  /* a restart with other loads is refused: the checkpoint records these */
-  PetscCall(MechSystemAddParameter(sys, "loads", (PetscReal)n));
-  PetscCall(MechSystemAddParameter(sys, "load_faces", (PetscReal)facesall));
-  PetscCall(MechSystemAddParameter(sys, "load_checksum", (PetscReal)(hash & 0xFFFFFFFFFFFFULL)));
   if (s->follower) {
     char why[256];
 

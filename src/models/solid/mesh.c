@@ -111,13 +111,13 @@ PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt 
 
   PetscFunctionBegin;
   if (file[0]) {
-    PetscBool   exists = PETSC_FALSE;
     PetscMPIInt rank;
+    char        shown[160];
 
     PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0) PetscCall(PetscTestFile(file, 'r', &exists));
-    PetscCallMPI(MPI_Bcast(&exists, 1, MPIU_BOOL, 0, comm));
-    PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "-solid_mesh %s: the file does not exist or cannot be read", file);
+    /* a regular, readable file that the reader (which holds it whole) can hold */
+    PetscCall(MechFileCheckRead(comm, "-solid_mesh", NULL, file, MechFileMemoryLimit()));
+    (void)MechOptionsShortValue(file, shown, sizeof(shown));
     {
       const char *ext[] = {".msh", ".msh2", ".msh4", ".h5", ".hdf5"};
       PetscBool   known = PETSC_FALSE;
@@ -128,7 +128,7 @@ PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt 
         PetscCall(PetscStrlen(ext[i], &el));
         if (len > el) PetscCall(PetscStrcasecmp(file + len - el, ext[i], &known));
       }
-      PetscCheck(known, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: not a mesh file tsmech reads (Gmsh .msh, format 2 or 4, or PETSc's DMPlex HDF5 .h5)", file);
+      PetscCheck(known, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: not a mesh file tsmech reads (Gmsh .msh, format 2 or 4, or PETSc's DMPlex HDF5 .h5)", shown);
     }
     {
       /* the signature of the file (read on rank 0): an HDF5 file, or text starting with a Gmsh
@@ -151,8 +151,8 @@ PetscErrorCode SolidCreateMesh(MPI_Comm comm, const char file[], const PetscInt 
         }
       }
       PetscCallMPI(MPI_Bcast(&kind, 1, MPIU_INT, 0, comm));
-      PetscCheck(kind, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: neither a Gmsh mesh (no $MeshFormat header) nor an HDF5 file", file);
-      PetscCall(PetscSNPrintf(what, sizeof(what), "-solid_mesh %s", file));
+      PetscCheck(kind, comm, PETSC_ERR_ARG_WRONG, "-solid_mesh %s: neither a Gmsh mesh (no $MeshFormat header) nor an HDF5 file", shown);
+      PetscCall(PetscSNPrintf(what, sizeof(what), "-solid_mesh %s", shown));
       /* Gmsh files: tsmech's own reader (src/models/solid/gmsh.c), which checks what PETSc's
          trusts; DMPlex HDF5: PETSc's reader, quiet */
       if (kind == 1) PetscCall(SolidMeshReadGmsh(comm, file, what, dm));

@@ -110,9 +110,9 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Mat J, Vec q, Ve
   }
   /* the stresses multiply the output's size by about 5 (8 values a cell against 6 a vertex) */
   if (stressout) PetscCall(SolidSetCellFields(s, sy));
-  /* recorded when off, so that an output (and a checkpoint) is continued by runs that write what it
-     holds: a restart that changes it is refused */
-  else PetscCall(MechSystemAddParameter(sy, "output_stress", 0));
+  /* recorded either way, so that an output (and a checkpoint) is continued by runs that write what
+     it holds: a restart that changes it is refused with both values */
+  PetscCall(MechSystemAddParameter(sy, "output_stress", stressout ? 1 : 0));
   /* an initial state from a file (initial.c) */
   PetscCall(SolidSetUpInitialState(s, sy, q, v));
   PetscCall(MechSystemSetInitialState(sy, q, v));
@@ -204,7 +204,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscInt       nloc, *cellid = NULL, *vertid = NULL;
   DMPolytopeType ct   = DM_POLYTOPE_TETRAHEDRON;
   Vec            Xref = NULL;
-  PetscReal      hmin, gtimesum = -1;
+  PetscReal      hmin;
   PetscBool      stressout = PETSC_TRUE, setstress = PETSC_FALSE;
   Mat            J;
   Vec            q, v, rs;
@@ -230,7 +230,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
   PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", min.ray, 2, &min.setray));
   PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
-  PetscCall(PetscOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", stressout, &stressout, &setstress));
+  PetscCall(MechOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", stressout, &stressout, &setstress));
   PetscCall(MechOptionsString("-solid_g_time", "Gravity's time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", gtime, gtime, sizeof(gtime), NULL));
   PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, 3, &setv));
   PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, 3, &setw));
@@ -257,7 +257,11 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
      (file) order of the vertices can be recovered */
   PetscCall(SolidCreateMesh(comm, file, cells, size, celltype == 1 ? DM_POLYTOPE_HEXAHEDRON : DM_POLYTOPE_TETRAHEDRON, order, &dm, &cellid, &vertid));
-  PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", file));
+  {
+    char shown[160];
+
+    PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", MechOptionsShortValue(file, shown, sizeof(shown))));
+  }
   {
     /* a Gmsh file's higher-order nodes (curved edges) for order 2 (gmsh.c) */
     PetscErrorCode ierr = SolidMeshUseGmshNodes(dm, order, cellid);
@@ -284,14 +288,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(PetscMalloc1(1, &s->reg));
   s->reg[0] = reg0;
   for (PetscInt i = 0; i < 3; i++) s->g[i] = g[i];
-  {
-    const char *desc;
-
-    PetscCall(MechTimeFunctionCreate(comm, gtime, "-solid_g_time", &s->gtime));
-    PetscCall(MechTimeFunctionGetDescription(s->gtime, &desc));
-    /* recorded (a checksum of its description) only when given: older runs have none */
-    if (strcmp(desc, "constant")) PetscCall(MechTimeFunctionGetChecksum(s->gtime, &gtimesum));
-  }
+  PetscCall(MechTimeFunctionCreate(comm, gtime, "-solid_g_time", &s->gtime));
   {
     PetscErrorCode ierr = SolidSetUpCells(s, what, &hmin);
 
@@ -352,7 +349,13 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemAddParameter(sy, "gx", g[0]));
   PetscCall(MechSystemAddParameter(sy, "gy", g[1]));
   PetscCall(MechSystemAddParameter(sy, "gz", g[2]));
-  if (gtimesum >= 0) PetscCall(MechSystemAddParameter(sy, "g_time", gtimesum));
+  {
+    const char *desc;
+
+    /* recorded (by its description, records.c) only when given: older runs have none */
+    PetscCall(MechTimeFunctionGetDescription(s->gtime, &desc));
+    if (strcmp(desc, "constant")) PetscCall(SolidRecordTime(sy, "g_time", s->gtime));
+  }
   PetscCall(MechSystemSetDM(sy, dm));
   /* the material regions (regions.c): each cell's material, recorded */
   {

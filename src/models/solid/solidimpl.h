@@ -411,6 +411,10 @@ PETSC_INTERN PetscErrorCode SolidConstraintsDestroy(SolidConstraints *);
 /* loads.c */
 PETSC_INTERN PetscErrorCode SolidSetUpLoads(Solid *, MechSystem, const char[], PetscReal);
 PETSC_INTERN PetscErrorCode SolidLoadsDestroy(Solid *);
+/* What checkpoints and outputs record of where constraints and loads act (records.c) */
+PETSC_INTERN PetscErrorCode SolidRecordNodes(MechSystem, const char pname[], const char what[], Vec X, const PetscInt mark[]);
+PETSC_INTERN PetscErrorCode SolidRecordTime(MechSystem, const char pname[], MechTimeFunction);
+PETSC_INTERN PetscErrorCode SolidRecordLoad(MechSystem, const SolidLoad *, const char what[]);
 PETSC_INTERN PetscErrorCode SolidLoadsAddForce(Solid *, PetscReal, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode SolidLoadsAddTangent(Solid *, PetscReal, const PetscScalar[], PetscReal, Mat);
 PETSC_INTERN PetscErrorCode SolidLoadsLinearize(Solid *, PetscReal, const PetscScalar[], PetscReal);

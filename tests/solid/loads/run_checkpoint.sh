@@ -2,7 +2,8 @@
 # Checkpoints of a solid with loads (src/models/solid/loads.c): a run stopped after step 23 and
 # restarted to step 40 is bit for bit the uninterrupted run on the same ranks (2), and agrees to
 # 1e-10 restarted on 1 and 3; a restart with another load, another time function or without the
-# loads is refused (the checkpoint records loads, load_faces, load_checksum).
+# loads is refused naming the load and what changed (the checkpoint records each load's value,
+# faces and time function: load_NAME, load_NAME_faces, load_NAME_time; records.c).
 #
 #   run_checkpoint.sh TSMECH MPIEXEC PYTHON CHECK_CHECKPOINT_PY WORKDIR
 set -u
@@ -44,8 +45,8 @@ for np in 1 3; do
   tsmech $np $opts $loads -ts_max_steps 40 -checkpoint ck$np.h5 -restart ck$np.h5
   $check same ref.h5 ck$np.h5 --rtol 1e-10 || fail "the restart on $np ranks differs from the run on 2 by more than 1e-10"
 done
-must_fail "load_checksum" 2 $opts $(echo "$loads" | sed 's/pressure 2e4/pressure 3e4/') -ts_max_steps 40 -restart ck23.h5
-must_fail "load_checksum" 2 $opts $(echo "$loads" | sed 's/hat:2e-3,4e-3/hat:2e-3,5e-3/') -ts_max_steps 40 -restart ck23.h5
-must_fail "load_faces|load_checksum" 2 $opts $(echo "$loads" | sed 's/where z=0.1/where y=0.1/') -ts_max_steps 40 -restart ck23.h5
-must_fail "model parameter loads" 2 $opts -ts_max_steps 40 -restart ck23.h5
+must_fail "load_tip = pressure 20000, this run has load_tip = pressure 30000" 2 $opts $(echo "$loads" | sed 's/pressure 2e4/pressure 3e4/') -ts_max_steps 40 -restart ck23.h5
+must_fail "load_tip_time = hat:2e-3,4e-3, this run has load_tip_time = hat:2e-3,5e-3" 2 $opts $(echo "$loads" | sed 's/hat:2e-3,4e-3/hat:2e-3,5e-3/') -ts_max_steps 40 -restart ck23.h5
+must_fail "load_side_faces = -solid_load_side_where z=0.1: 8 faces .*, this run has load_side_faces = -solid_load_side_where y=0.1: 8 faces" 2 $opts $(echo "$loads" | sed 's/where z=0.1/where y=0.1/') -ts_max_steps 40 -restart ck23.h5
+must_fail "model parameter load_tip" 2 $opts -ts_max_steps 40 -restart ck23.h5
 echo "checkpoints with loads: all checks passed"
