@@ -625,6 +625,7 @@ static PetscErrorCode Gauss2BuildBlocks(TS ts)
   for (k = 0; k < gs->nblk; k++) {
     TSMechNewtonStage st;
 
+    PetscCall(PetscMemzero(&st, sizeof(st)));
     st.t  = ts->ptime + 0.5 * tau;
     st.q  = gs->st.q0;
     st.v  = gs->st.v0;

@@ -54,6 +54,7 @@ PetscErrorCode TSMechInitializePackage(void)
   PetscCall(TSMechRegisterSymEuler2());
   PetscCall(TSMechRegisterGauss2());
   PetscCall(TSMechRegisterDiscGrad2());
+  PetscCall(TSMechRegisterStatic2());
   PetscCall(PetscRegisterFinalize(TSMechFinalizePackage));
   PetscFunctionReturn(0);
 }

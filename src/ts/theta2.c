@@ -348,7 +348,7 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   PetscCall(VecZeroEntries(th->as));
   {
     PetscReal         h  = theta * tau;
-    TSMechNewtonStage st = {t, q0, v0, th->as, h * h, h, 1.0};
+    TSMechNewtonStage st = {t, q0, v0, th->as, h * h, h, 1.0, 0.0};
 
     PetscCall(TSMechNewtonComputeOperators(th->newton, &st, J, P));
   }

@@ -73,11 +73,14 @@ typedef enum {
 } TSMechNewtonMode;
 
 /* A stage's linear operator J = cM M + cD D + cK K, linearized at (t, q, v); a is the acceleration
-   argument a plain I2Jacobian (no MechSystem) is evaluated with */
+   argument a plain I2Jacobian (no MechSystem) is evaluated with. A stage without inertia (cM = 0,
+   static2) keeps its fixed rows regular with their own mass: J += cMf diag(M) on the fixed rows
+   only (0 for every other stage) */
 typedef struct {
   PetscReal t;
   Vec       q, v, a;
   PetscReal cK, cD, cM;
+  PetscReal cMf;
 } TSMechNewtonStage;
 
 /* The type's stage at the Newton iterate x (for the SNES Jacobian callback) */
@@ -162,5 +165,6 @@ PETSC_INTERN PetscErrorCode TSMechRegisterTheta2(void);    /* theta2, beuler2, c
 PETSC_INTERN PetscErrorCode TSMechRegisterSymEuler2(void); /* symeuler2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterGauss2(void);    /* gauss2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterDiscGrad2(void); /* discgrad2 */
+PETSC_INTERN PetscErrorCode TSMechRegisterStatic2(void);   /* static2 */
 
 #endif

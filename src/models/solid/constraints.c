@@ -305,6 +305,8 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     PetscCall(MechSystemSetFixed(sys, fixed, NULL));
     PetscCall(ISDestroy(&fixed));
     if (c->moving) PetscCall(MechSystemSetFixedMotion(sys, SolidMotion, c));
+    /* the kinks of the motions, which automatic incrementation lands on */
+    for (PetscInt b = 0; b < c->nbc; b++) PetscCall(MechSystemAddTimeFunctionKinks(sys, c->bc[b].tf));
   }
   /* what a restart must match: the held vertices (as before), and each named constraint */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nvtx, 1, MPIU_INT, MPI_SUM, comm));

@@ -262,6 +262,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemCreate(comm, &sy));
   PetscCall(MechSystemSetApplicationContext(sy, s, SolidDestroy));
   PetscCall(MechSystemSetModelName(sy, "solid"));
+  PetscCall(MechSystemAddTimeFunctionKinks(sy, s->gtime));
   {
     PetscInt nc = s->ncells, NC, nvtx, NV;
 
