@@ -43,6 +43,12 @@ PETSC_EXTERN PetscErrorCode TSMechFinalizePackage(void);
 #define TSDISCGRAD2 "discgrad2" /* energy-momentum: discrete gradient in velocity form (src/ts/discgrad2.c) */
 #define TSSTATIC2   "static2"   /* quasi-static: equilibrium f(t, q, 0) = 0 at each step's end (src/ts/static2.c) */
 
+/* Automatic incrementation (src/ts/adaptincrement.c): a failed step cut back and retried, easy steps
+   growing, quasi-static steps landing on the kinks of the loads' time functions */
+#define TSADAPTINCREMENT "increment"
+/* Backtracking on the incremental potential of a tsmech type's step (src/ts/linesearch2.c) */
+#define SNESLINESEARCHPOTENTIAL "potential"
+
 /* static2: the residual of equilibrium |f(t, q, 0)| against the load |f(t, X, 0)| after the last accepted step */
 PETSC_EXTERN PetscErrorCode TSStatic2GetEquilibrium(TS, PetscBool *has, PetscReal *t, PetscReal *residual, PetscReal *load);
 

@@ -11,6 +11,7 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #include <tsmech.h>
 #include <petsc/private/tsimpl.h> /* ts->max_reject: PETSc 3.18 has no getter */
 #include "../io/outputimpl.h"     /* MechTestPause(), MechIOCheckWritable(), MechIOFileKind(), MechOutputDiscard() */
+#include "quasistatic.h"
 #include <unistd.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -360,7 +361,7 @@ static PetscErrorCode CheckAdaptType(MPI_Comm comm)
   ierr = TSAdaptSetType(adapt, value);
   PetscCall(PetscPopErrorHandler());
   PetscCall(TSAdaptDestroy(&adapt));
-  PetscCheck(!ierr, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_adapt_type %s: unknown step-size controller; allowed: none, basic, dsp, cfl, glee, history", value);
+  PetscCheck(!ierr, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_adapt_type %s: unknown step-size controller; allowed: none, basic, dsp, cfl, glee, history, increment", value);
   PetscFunctionReturn(0);
 }
 
@@ -476,7 +477,7 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
   PetscReal         dt, ke, pe, frac = 0, tmax = p->tmax;
   PetscInt          its, kits, maxsteps = p->maxsteps;
   Vec               q, v;
-  char              remaining[64] = "";
+  char              remaining[64] = "", eq[32];
   TSConvergedReason reason;
 
   PetscFunctionBegin;
@@ -502,7 +503,10 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
   if (tmax > p->t0 && tmax < PETSC_MAX_REAL) frac = (t - p->t0) / (tmax - p->t0);
   if (maxsteps > 0 && maxsteps < PETSC_MAX_INT) frac = PetscMax(frac, (PetscReal)step / maxsteps);
   if (frac > 0 && frac < 1) PetscCall(PetscSNPrintf(remaining, sizeof(remaining), "  remaining ~%.1f s", (double)((now - p->start) * (1 - frac) / frac)));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%sstep %6" PetscInt_FMT "  t %-10.4g dt %-9.3g E %-13.6g newton %-6" PetscInt_FMT " ksp %-8" PetscInt_FMT " elapsed %.1f s%s%s", p->tty ? "\r" : "", step, (double)t, (double)dt, (double)(ke + pe), its, kits, (double)(now - p->start), remaining, p->tty ? "\033[K" : "\n"));
+  /* a quasi-static type: the residual of equilibrium against the load instead of the energy */
+  PetscCall(DriverEquilibriumColumn(ts, eq, sizeof(eq)));
+  if (eq[0]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%sstep %6" PetscInt_FMT "  t %-10.4g dt %-9.3g %s    newton %-6" PetscInt_FMT " ksp %-8" PetscInt_FMT " elapsed %.1f s%s%s", p->tty ? "\r" : "", step, (double)t, (double)dt, eq, its, kits, (double)(now - p->start), remaining, p->tty ? "\033[K" : "\n"));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%sstep %6" PetscInt_FMT "  t %-10.4g dt %-9.3g E %-13.6g newton %-6" PetscInt_FMT " ksp %-8" PetscInt_FMT " elapsed %.1f s%s%s", p->tty ? "\r" : "", step, (double)t, (double)dt, (double)(ke + pe), its, kits, (double)(now - p->start), remaining, p->tty ? "\033[K" : "\n"));
   p->printed = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -672,6 +676,7 @@ static PetscErrorCode CreateObjects(App *app)
     }
   }
   PetscCall(TSSetFromOptions(app->ts));
+  PetscCall(DriverQuasiStaticStep(app->ts, app->hasrestart));
   PetscCall(TSGetTimeStep(app->ts, &dt));
   PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g: the step must be positive", (double)dt);
   PetscCall(TSGetMaxSteps(app->ts, &maxsteps));
@@ -1074,44 +1079,15 @@ static void ReportFailure(App *app)
   (void)ReportUnused(app->comm);
 }
 
-/* After a run that ended normally or by a signal: the summary and where the results are; the
-   exit status (EXIT_TSMECH_ERROR if the report itself failed) */
-/*
-  How far the final state is from static equilibrium (-report_equilibrium): |f(t, q, 0)| over the
-  free dofs, against the load the body carries, |f(t, X, 0)| at the reference configuration at rest
-  (where the internal forces vanish): what a run that damps out to rest (beuler2 with long steps,
-  docs/solid.md) reports as its answer's quality
-*/
-static PetscErrorCode ReportEquilibrium(App *app)
-{
-  Vec       X, zero, f;
-  PetscReal t, nf, nl;
-
-  PetscFunctionBegin;
-  PetscCall(TSGetTime(app->ts, &t));
-  PetscCall(MechSystemCreateState(app->sys, &X, &zero));
-  PetscCall(VecZeroEntries(zero));
-  PetscCall(VecDuplicate(X, &f));
-  PetscCall(MechSystemApplyFixedAt(app->sys, t, X, NULL));
-  PetscCall(MechSystemComputeForce(app->sys, t, X, zero, f));
-  PetscCall(VecNorm(f, NORM_2, &nl));
-  PetscCall(TSMechGetSolution(app->ts, X, NULL));
-  PetscCall(MechSystemComputeForce(app->sys, t, X, zero, f));
-  PetscCall(VecNorm(f, NORM_2, &nf));
-  PetscCall(Say(app->comm, PETSC_STDOUT, "tsmech: equilibrium at t = %g: |f(t, q, 0)| = %.3e, %.3e of the load |f(t, X, 0)| = %.3e\n", (double)t, (double)nf, nl > 0 ? (double)(nf / nl) : 0.0, (double)nl));
-  PetscCall(VecDestroy(&X));
-  PetscCall(VecDestroy(&zero));
-  PetscCall(VecDestroy(&f));
-  PetscFunctionReturn(0);
-}
-
+/* After a run that ended normally or by a signal: the summary, the equilibrium (quasistatic.c) and
+   where the results are; the exit status (EXIT_TSMECH_ERROR if the report itself failed) */
 static int ReportDone(App *app)
 {
   char           line[2048];
   PetscErrorCode e;
 
   e = Summary(app);
-  if (!e && app->equilibrium) e = ReportEquilibrium(app);
+  if (!e && app->equilibrium) e = DriverReportEquilibrium(app->comm, app->sys, app->ts);
   if (!e && app->hasoutput) e = Say(app->comm, PETSC_STDOUT, "tsmech: results in %s\n", app->output);
   if (!e && app->hasck) e = Say(app->comm, PETSC_STDOUT, "tsmech: checkpoint in %s\n", app->ckpath);
   if (!e && app->interrupted) {

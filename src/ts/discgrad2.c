@@ -307,7 +307,8 @@ static PetscErrorCode TSCreate_DiscGrad2(TS ts)
   ts->ops->snesfunction   = SNESTSFormFunction_DiscGrad2;
   ts->ops->snesjacobian   = SNESTSFormJacobian_DiscGrad2;
   ts->usessnes            = PETSC_TRUE;
-  ts->default_adapt_type  = TSADAPTNONE;
+  /* a failed step is retried with a smaller one (bitwise fixed steps otherwise) */
+  ts->default_adapt_type = TSADAPTINCREMENT;
   PetscCall(PetscNew(&dg));
   ts->data    = (void *)dg;
   dg->jactype = DISCGRAD2_JACOBIAN_AUTO;

@@ -768,8 +768,9 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   s = gs->s;
   PetscCall(TSMechStepStateSetUp(ts, &gs->st, PETSC_FALSE));
   PetscCheck(gs->st.sys, comm, PETSC_ERR_ARG_WRONGSTATE, "TS type gauss2 needs the mass matrix M and the force f separately: attach a MechSystem with TSMechSetSystem(); a plain I2Function does not provide them");
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
-  PetscCheck(none, comm, PETSC_ERR_SUP, "-ts_adapt_type %s with -ts_type gauss2: gauss2 has no embedded error estimate (a Gauss method of order 2s has no embedded formula of lower order from its own stages, Hairer & Wanner II, §IV.8); use fixed steps (-ts_adapt_type none)", ((PetscObject)ts->adapt)->type_name);
+  /* fixed steps, or automatic incrementation's retry of a failed step (no error estimate either) */
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts->adapt, &none, TSADAPTNONE, TSADAPTINCREMENT, ""));
+  PetscCheck(none, comm, PETSC_ERR_SUP, "-ts_adapt_type %s with -ts_type gauss2: gauss2 has no embedded error estimate (a Gauss method of order 2s has no embedded formula of lower order from its own stages, Hairer & Wanner II, §IV.8); use fixed steps (-ts_adapt_type none) or the retry of failed steps (-ts_adapt_type increment, the default)", ((PetscObject)ts->adapt)->type_name);
   PetscCall(MechSystemHasFixedMotion(gs->st.sys, &motion));
   PetscCheck(!motion, comm, PETSC_ERR_SUP, "-ts_type gauss2 with a prescribed motion of the fixed dofs: its stages would need the motion at every stage time; use midpoint2");
   PetscCall(MechSystemSetUp(gs->st.sys));
@@ -1145,7 +1146,7 @@ static PetscErrorCode TSCreate_Gauss2(TS ts)
   ts->ops->snesfunction   = SNESTSFormFunction_Gauss2;
   ts->ops->snesjacobian   = SNESTSFormJacobian_Gauss2;
   ts->usessnes            = PETSC_TRUE;
-  ts->default_adapt_type  = TSADAPTNONE;
+  ts->default_adapt_type  = TSADAPTINCREMENT;
   PetscCall(PetscNew(&gs));
   ts->data = (void *)gs;
   gs->s    = 2;

@@ -26,12 +26,12 @@
 
 typedef struct {
   TSMechStepState st;
-  TSMechNewton    newton; /* options -ts_static2_matrix_free, ... */
-  Vec             V;      /* the Newton unknown x = (q+ - q)/tau */
-  Vec             q1;     /* q + tau x, the fixed dofs at their prescribed rate */
-  Vec             zero;   /* the velocity of every evaluation */
-  Vec             xhat;   /* the fixed dofs' prescribed rate (g(t + tau) - q)/tau, zero elsewhere */
-  Vec             R, w;   /* R: the SNES's residual vector (never a work vector); w: work */
+  TSMechNewton    newton;  /* options -ts_static2_matrix_free, ... */
+  Vec             V;       /* the Newton unknown x = (q+ - q)/tau */
+  Vec             q1;      /* q + tau x, the fixed dofs at their prescribed rate */
+  Vec             zero;    /* the velocity of every evaluation */
+  Vec             xhat;    /* the fixed dofs' prescribed rate (g(t + tau) - q)/tau, zero elsewhere */
+  Vec             R, w, u; /* R: the SNES's residual vector (never a work vector); w, u: work */
   PetscReal       xhat_t, xhat_tau;
   PetscBool       extrapolate; /* Newton starts from q + tau v (the last increment's rate), not q */
   PetscBool       haseq;       /* the equilibrium of the last accepted step is known */
@@ -130,6 +130,41 @@ static PetscErrorCode Static2Stage(void *ctx, Vec x, TSMechNewtonStage *s)
   PetscFunctionReturn(0);
 }
 
+/*
+  The incremental potential at x (the line search "potential", linesearch2.c): the potential energy
+  at the step's end and the fixed rows' quadratic,
+    Phi(x) = V(t + tau, q + tau x) + 1/2 (x - x^)^T diag_f(M) (x - x^),
+  whose gradient is R (tau f on the free rows, m_ii (x_i - x^_i) on the fixed ones); none for a
+  model without a potential or with a follower load
+*/
+static PetscBool Static2HasMerit(MechSystem sys)
+{
+  return (sys && sys->potential && !sys->nonsymwhy) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscErrorCode Static2Merit(TS ts, Vec x, PetscBool *has, PetscReal *phi)
+{
+  TS_Static2 *sq   = (TS_Static2 *)ts->data;
+  MechSystem  sys  = sq->st.sys;
+  PetscScalar held = 0;
+
+  PetscFunctionBegin;
+  *has = Static2HasMerit(sys);
+  if (!*has) PetscFunctionReturn(0);
+  PetscCall(Static2StageVecs(ts, x));
+  PetscCall(MechSystemComputeEnergy(sys, ts->ptime + ts->time_step, sq->q1, sq->zero, NULL, phi));
+  if (sys->fixed) {
+    Vec m;
+
+    PetscCall(MechSystemGetFixedMass_Private(sys, &m));
+    PetscCall(VecWAXPY(sq->w, -1.0, sq->xhat, x));
+    PetscCall(VecPointwiseMult(sq->u, sq->w, m));
+    PetscCall(VecDot(sq->w, sq->u, &held));
+  }
+  *phi += 0.5 * PetscRealPart(held);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SNESTSFormJacobian_Static2(SNES snes, Vec x, Mat J, Mat P, TS ts)
 {
   PetscFunctionBegin;
@@ -163,6 +198,8 @@ static PetscErrorCode Static2Step(TS ts)
   TS_Static2 *sq = (TS_Static2 *)ts->data;
 
   PetscFunctionBegin;
+  /* automatic incrementation lands the step on the next kink of the loads' time functions */
+  if (!ts->steprollback) PetscCall(TSMechAdaptLand(ts));
   PetscCall(TSMechStepBegin(ts, &sq->st));
   sq->xhat_tau = 0; /* the prescribed rate from this step's start */
   while (!ts->reason && sq->st.status != TS_STEP_COMPLETE) {
@@ -229,6 +266,7 @@ static PetscErrorCode TSReset_Static2(TS ts)
   PetscCall(VecDestroy(&sq->xhat));
   PetscCall(VecDestroy(&sq->R));
   PetscCall(VecDestroy(&sq->w));
+  PetscCall(VecDestroy(&sq->u));
   sq->haseq = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -240,6 +278,7 @@ static PetscErrorCode TSDestroy_Static2(TS ts)
   PetscCall(TSMechNewtonDestroy(&((TS_Static2 *)ts->data)->newton));
   PetscCall(PetscFree(ts->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSStatic2GetEquilibrium_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechMerit_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -269,8 +308,8 @@ static PetscErrorCode TSSetUp_Static2(TS ts)
   PetscCall(TSMechStepStateSetUp(ts, &sq->st, PETSC_FALSE));
   PetscCheck(sq->st.sys, comm, PETSC_ERR_ARG_WRONGSTATE, "-ts_type static2 needs a MechSystem (TSMechSetSystem()): the equilibrium f(t, q, 0) = 0 is the system's force at rest");
   PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
-  ok = none;
-  PetscCheck(ok, comm, PETSC_ERR_SUP, "-ts_adapt_type %s with -ts_type static2: a quasi-static step has no error estimate (equilibrium at every step has no time-discretization error); use -ts_adapt_type none (fixed steps)", ((PetscObject)ts->adapt)->type_name);
+  PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTINCREMENT, &ok));
+  PetscCheck(ok || none, comm, PETSC_ERR_SUP, "-ts_adapt_type %s with -ts_type static2: a quasi-static step has no error estimate (equilibrium at every step has no time-discretization error); use -ts_adapt_type increment (automatic incrementation, the default) or none (fixed steps)", ((PetscObject)ts->adapt)->type_name);
   PetscCall(MechSystemSetUp(sq->st.sys));
   PetscCall(VecDuplicate(ts->vec_sol, &sq->V));
   PetscCall(VecDuplicate(ts->vec_sol, &sq->q1));
@@ -278,6 +317,7 @@ static PetscErrorCode TSSetUp_Static2(TS ts)
   PetscCall(VecDuplicate(ts->vec_sol, &sq->xhat));
   PetscCall(VecDuplicate(ts->vec_sol, &sq->R));
   PetscCall(VecDuplicate(ts->vec_sol, &sq->w));
+  PetscCall(VecDuplicate(ts->vec_sol, &sq->u));
   PetscCall(VecZeroEntries(sq->zero));
   sq->xhat_tau = 0;
   PetscCall(TSMechSetUpSNES(ts, sq->R));
@@ -295,6 +335,14 @@ static PetscErrorCode TSSetFromOptions_Static2(TS ts, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsBool("-ts_static2_extrapolate", "Newton starts from q + tau v, the last increment's rate continued, instead of q", "TSSTATIC2", sq->extrapolate, &sq->extrapolate, NULL));
   PetscCall(TSMechNewtonSetFromOptions(sq->newton, PetscOptionsObject));
   PetscOptionsHeadEnd();
+  /* Newton's line search on the potential energy where there is one (the SNES reads its options next) */
+  {
+    MechSystem sys;
+
+    PetscCall(TSMechGetSystem(ts, &sys));
+    if (sys) PetscCall(MechSystemSetUp(sys));
+    PetscCall(TSMechSetDefaultLineSearch(ts, Static2HasMerit(sys)));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -372,7 +420,9 @@ static PetscErrorCode TSCreate_Static2(TS ts)
   ts->ops->snesfunction   = SNESTSFormFunction_Static2;
   ts->ops->snesjacobian   = SNESTSFormJacobian_Static2;
   ts->usessnes            = PETSC_TRUE;
-  ts->default_adapt_type  = TSADAPTNONE;
+  ts->default_adapt_type  = TSADAPTINCREMENT;
+  /* at most 5 cut-backs of one step, as Abaqus/Standard (-ts_max_reject) */
+  ts->max_reject = 5;
   PetscCall(PetscNew(&sq));
   ts->data = (void *)sq;
   PetscCall(TSMechNewtonCreate(ts, "ts_static2_", &sq->newton));
@@ -380,6 +430,7 @@ static PetscErrorCode TSCreate_Static2(TS ts)
   PetscCall(TSMechNewtonSetType(sq->newton, TSSTATIC2, TSMECH_NEWTON_FEATURE_LAG_COARSE));
   PetscCall(TSMechNewtonSetStageFunction(sq->newton, Static2Stage, ts));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSStatic2GetEquilibrium_C", TSStatic2GetEquilibrium_Static2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechMerit_C", Static2Merit));
   PetscFunctionReturn(0);
 }
 

@@ -31,6 +31,16 @@ PETSC_INTERN PetscErrorCode TSMechRollBack(TS, TSMechStepState *);
 PETSC_INTERN PetscErrorCode TSMechGetPrevious(TS, TSMechStepState *, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode TSMechSetPrevious(TS, TSMechStepState *, Vec);
 
+/* Automatic incrementation (adaptincrement.c): the controller, its set-up with the TS's step known
+   (TSMechStepStateSetUp()) and the landing on must points before a quasi-static step */
+PETSC_INTERN PetscErrorCode TSAdaptCreate_Increment(TSAdapt);
+PETSC_INTERN PetscErrorCode TSMechAdaptSetUp(TS);
+PETSC_INTERN PetscErrorCode TSMechAdaptLand(TS);
+/* The line search on the step's incremental potential (linesearch2.c); a type gives its potential of
+   the Newton unknown x by composing "TSMechMerit_C", PetscErrorCode (*)(TS, Vec x, PetscBool *has, PetscReal *phi) */
+PETSC_INTERN PetscErrorCode SNESLineSearchCreate_Potential(SNESLineSearch);
+PETSC_INTERN PetscErrorCode TSMechSetDefaultLineSearch(TS, PetscBool merit);
+
 /* Nonlinear elimination near the fixed dofs (elimination.c) */
 typedef struct _n_TSMechElimination *TSMechElimination;
 /* the stage as a function of the unknown x: v_s = cv0 v + cvx x, q_s = q + cq0 v + cqx x,
