@@ -325,6 +325,8 @@ PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q,
 PETSC_EXTERN PetscErrorCode MechSystemComputeStaticForce(MechSystem, PetscReal t, Vec q, Vec f);
 /* |f(t, q, 0)| against the load |f(t, X, 0)| at the initial state X (either may be NULL) */
 PETSC_EXTERN PetscErrorCode MechSystemComputeEquilibrium(MechSystem, PetscReal t, Vec q, PetscReal *residual, PetscReal *load);
+/* The damping force is D v with D constant and symmetric (Rayleigh): it has a dissipation potential */
+PETSC_EXTERN PetscErrorCode MechSystemSetDampingLinear(MechSystem, PetscBool);
 /* The rigid motions the constraints leave free at (t, q): how many, and in words */
 PETSC_EXTERN PetscErrorCode MechSystemGetFreeMotions(MechSystem, PetscReal t, Vec q, PetscInt *nfree, char desc[], size_t len);
 /* Times where the loads or prescribed motions have a kink (automatic incrementation lands on them) */

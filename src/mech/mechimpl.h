@@ -112,9 +112,10 @@ struct _p_MechSystem {
   PetscErrorCode (*appdestroy)(void *);
 
   /* ---- static equilibrium (statics.c) ---- */
-  PetscBool  atrest;    /* evaluations at rest: a prescribed motion gives the fixed dofs their positions only, no velocity or acceleration (static2, the equilibrium report) */
-  Vec        rest;      /* a zero velocity (MechSystemComputeStaticForce()) */
-  Vec        fixedmass; /* diag(Mfix) on the fixed dofs, zero elsewhere (MechSystemAddFixedMass_Private()); NULL: not built */
+  PetscBool  atrest;        /* evaluations at rest: a prescribed motion gives the fixed dofs their positions only, no velocity or acceleration (static2, the equilibrium report) */
+  Vec        rest;          /* a zero velocity (MechSystemComputeStaticForce()) */
+  PetscBool  lineardamping; /* the damping force is D v, D constant and symmetric (MechSystemSetDampingLinear()) */
+  Vec        fixedmass;     /* diag(Mfix) on the fixed dofs, zero elsewhere (MechSystemAddFixedMass_Private()); NULL: not built */
   PetscInt   nkinks, maxkinks;
   PetscReal *kinks; /* sorted: times where a time function of the loads or motions has a kink (MechSystemAddKinks()) */
   /* ---- end of static equilibrium ---- */

@@ -166,6 +166,33 @@ PetscErrorCode MechSystemComputeEquilibrium(MechSystem sys, PetscReal t, Vec q, 
   PetscFunctionReturn(0);
 }
 
+/*@
+  MechSystemSetDampingLinear - Declares that the system's damping force is D v with D constant and
+  symmetric (Rayleigh damping D = alpha M + beta K_0): it then has the dissipation potential
+  1/2 v^T D v, and a step of the theta family has an incremental potential (the line search on it,
+  docs/solvers.md §8) although the system is damped.
+
+  Logically Collective
+
+  Input Parameters:
++ sys - the mechanical system
+- flg - whether the damping is such
+
+  Level: intermediate
+
+  Note:
+  The solid declares its Rayleigh damping (-solid_rayleigh).
+
+.seealso: `MechSystemSetTangent()`, `SNESLINESEARCHPOTENTIAL`
+@*/
+PetscErrorCode MechSystemSetDampingLinear(MechSystem sys, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  sys->lineardamping = flg;
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Kinks of the time functions                                                                */
 /* ------------------------------------------------------------------------------------------ */

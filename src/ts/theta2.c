@@ -221,14 +221,16 @@ static PetscErrorCode SNESTSFormFunction_Theta2(SNES snes, Vec x, Vec R, TS ts)
   is R for a conservative system (docs/solvers.md §8):
     one-leg:   Phi = 1/2 (x - v)^T M (x - v) + V(t + theta tau, q_theta)/theta^2   (dq_theta/dx = theta^2 tau)
     endpoint:  Phi = 1/2 (x - v)^T M (x - v) + V(t + tau, q+) + (1 - theta) tau f_0 . x   (dq+/dx = theta tau)
-  with M decoupled on the fixed dofs (held in the stage). None (has false) with damping, a follower
-  load, a prescribed motion (its inertia on the free rows), the explicit and the linearized modes.
+  with M decoupled on the fixed dofs (held in the stage), and with linear damping D v (Rayleigh,
+  MechSystemSetDampingLinear()) + tau/(2 theta) v_theta^T D v_theta (one-leg) or theta tau/2 x^T D x
+  (endpoint). None (has false) with other damping, a follower load, a prescribed motion (its inertia
+  on the free rows), the explicit and the linearized modes.
 */
 static PetscBool Theta2HasMerit(TS ts, MechSystem sys)
 {
   TS_Theta2 *th = (TS_Theta2 *)ts->data;
 
-  return (sys && sys->potential && !sys->hasdamping && !sys->nonsymwhy && !(sys->motion && sys->fixed) && th->Theta > 0 && !th->linearized) ? PETSC_TRUE : PETSC_FALSE;
+  return (sys && sys->potential && (!sys->hasdamping || sys->lineardamping) && !sys->nonsymwhy && !(sys->motion && sys->fixed) && th->Theta > 0 && !th->linearized) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 static PetscErrorCode Theta2Merit(TS ts, Vec x, PetscBool *has, PetscReal *phi)
@@ -250,6 +252,18 @@ static PetscErrorCode Theta2Merit(TS ts, Vec x, PetscBool *has, PetscReal *phi)
   PetscCall(MechSystemComputeEnergy(sys, th->stage_time, th->qs, th->vs, NULL, &pe));
   if (th->endpoint && theta < 1) PetscCall(VecDot(th->ft, x, &work));
   *phi = 0.5 * PetscRealPart(kin) + (th->endpoint ? pe + (1 - theta) * ts->time_step * PetscRealPart(work) : pe / (theta * theta));
+  if (sys->hasdamping) {
+    PetscScalar dis;
+
+    /* linear damping: v_s^T D v_s = v_s . (f(q_s, v_s) - f(q_s, 0)), weighted by tau/(2 theta) (one-leg,
+       dv_theta/dx = theta) or theta tau/2 (endpoint, v_s = x) */
+    PetscCall(MechSystemComputeForce(sys, th->stage_time, th->qs, th->vs, th->rhs));
+    PetscCall(VecZeroEntries(th->as)); /* the stage's acceleration is not needed here: a zero velocity */
+    PetscCall(MechSystemComputeForce(sys, th->stage_time, th->qs, th->as, th->w));
+    PetscCall(VecAYPX(th->w, -1.0, th->rhs));
+    PetscCall(VecDot(th->vs, th->w, &dis));
+    *phi += (th->endpoint ? 0.5 * theta * ts->time_step : 0.5 * ts->time_step / theta) * PetscRealPart(dis);
+  }
   PetscFunctionReturn(0);
 }
 

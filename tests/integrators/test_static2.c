@@ -3,8 +3,8 @@ static const char help[] = "The quasi-static type static2, automatic incrementat
                            "  free motions: MechSystemGetFreeMotions() names the rigid motions the constraints leave free\n"
                            "    (the solid beam: none clamped, all six unheld, a translation, a translation and a rotation\n"
                            "    about the axis through the held edge), the same on every rank count, and static2 refuses them;\n"
-                           "  merit: the potentials of static2 and of the theta family (one-leg, endpoint) have the step's\n"
-                           "    residual as gradient (central differences along random directions, 1e-6);\n"
+                           "  merit: the potentials of static2 and of the theta family (one-leg, endpoint; undamped and\n"
+                           "    Rayleigh-damped) have the step's residual as gradient (central differences, 1e-6);\n"
                            "  equilibrium: static2 on the beam under a ramped load equals beuler2 damped to rest (1e-8),\n"
                            "    TSStatic2GetEquilibrium() equals MechSystemComputeEquilibrium(), the steps land on the\n"
                            "    ramp's end;\n"
@@ -273,6 +273,8 @@ int main(int argc, char **argv)
   PetscCall(CheckMerit(comm, "solid", "-solid_beam_cells 4,1,1 -solid_g 0,0,-50", TSSTATIC2, "", 0.5));
   PetscCall(CheckMerit(comm, "solid", "-solid_beam_cells 4,1,1 -solid_g 0,0,-50", TSMIDPOINT2, "", 2e-3));
   PetscCall(CheckMerit(comm, "solid", "-solid_beam_cells 4,1,1 -solid_g 0,0,-50", TSTHETA2, "-ts_theta_theta 0.7 -ts_theta_endpoint", 2e-3));
+  PetscCall(CheckMerit(comm, "solid", "-solid_beam_cells 4,1,1 -solid_g 0,0,-50 -solid_rayleigh 3,1e-3", TSMIDPOINT2, "", 2e-3));
+  PetscCall(CheckMerit(comm, "solid", "-solid_beam_cells 4,1,1 -solid_g 0,0,-50 -solid_rayleigh 3,1e-3", TSCN2, "", 2e-3));
   PetscCall(CheckMerit(comm, "lattice", "-lattice_n 4 -lattice_c 0 -lattice_drag 0", TSBEULER2, "", 1e-2));
   PetscCall(PetscPrintf(comm, "equilibrium:\n"));
   PetscCall(CheckEquilibrium(comm));

@@ -407,6 +407,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemSetMass(sy, s->M));
   PetscCall(MechSystemSetForce(sy, SolidForce, s));
   PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
+  PetscCall(MechSystemSetDampingLinear(sy, PETSC_TRUE)); /* Rayleigh: alpha M + beta K_0 */
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
   /* a follower pressure's force depends on the current face: not affine in q */
