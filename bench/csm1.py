@@ -22,13 +22,13 @@ the equilibrium reached against the load, u_A, and the ratio of the routes' time
 """
 import argparse
 import os
-import re
-import resource
-import subprocess
 import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runs  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--build", default="build")
@@ -52,27 +52,22 @@ MESHES = {"published": ("csm1_p2.msh", (0.6, 0.2, 0.0)), "centre": ("csm1_p2_cen
 
 
 def run(args, out):
+    """the output and the least CPU time of --repeat runs writing out"""
     best = None
     for _ in range(a.repeat):
         if os.path.exists(out):
             os.remove(out)
-        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        p = subprocess.run([tsmech] + args.split() + ["-output", out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-        if p.returncode:
-            sys.exit(f"failed: {args}\n{p.stdout.decode()}")
+        status, text, cpu = runs.run(tsmech, f"{args} -output {out}")
+        if status:
+            sys.exit(f"failed: {args}\n{text}")
         if best is None or cpu < best[1]:
-            best = (p.stdout.decode(), cpu)
+            best = (text, cpu)
     return best
 
 
 def main():
-    py = "/usr/bin/python3"
-    if not os.path.exists("csm1_p2.msh"):
-        subprocess.run([py, f"{root}/tests/solid/csm1_mesh.py", "70", "4", "csm1_p2.msh", "tet10"], check=True)
-    if not os.path.exists("csm1_p2_centre.msh"):
-        subprocess.run([py, f"{root}/tests/solid/csm1_mesh.py", "70", "4", "csm1_p2_centre.msh", "tet10", "0.005", "centre"], check=True)
+    runs.mesh(root, "csm1_mesh.py", [70, 4, "csm1_p2.msh", "tet10"], "csm1_p2.msh")
+    runs.mesh(root, "csm1_mesh.py", [70, 4, "csm1_p2_centre.msh", "tet10", 0.005, "centre"], "csm1_p2_centre.msh")
     print("| mesh | solver | route | CPU s | steps | Newton per load step | equilibrium / load | u_A (mm) |")
     print("|---|---|---|---|---|---|---|---|")
     for mname, (mfile, A) in MESHES.items():
@@ -81,7 +76,7 @@ def main():
             for rname, route in ROUTES.items():
                 h5 = f"{rname}_{sname}_{mname}.h5"
                 out, cpu[rname] = run(f"{CSM} {route} {SOLVERS[sname]} -solid_mesh {mfile}", h5)
-                eq = re.search(r", ([0-9.e+-]+) of the load", out).group(1)
+                eq = runs.equilibrium(out)
                 with h5py.File(h5, "r") as f:
                     X, q = f["mesh/vertices"][()], f["fields/q"][-1]
                     its = f["monitor/snes_its"][1:]

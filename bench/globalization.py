@@ -12,15 +12,15 @@ unless its configuration file chooses one, so that only Newton's globalization d
 
   quasi-static (static2, the load ramped over the run, automatic incrementation from one step):
     csm1       Turek-Hron CSM1 (the beam behind the cylinder, St. Venant-Kirchhoff, g = 2 m/s^2),
-               P2 on the 70 x 4 mesh of tests/solid/csm1_mesh.py
-    cook-*     Cook's membrane (README), P1 and Q1 at N = 16, P2 and Q2 at N = 8, plane strain
+               P2 on the 35 x 2 mesh of tests/solid/csm1_mesh.py (bench/csm1.py: 70 x 4)
+    cook-*     Cook's membrane (README), P1 and Q1 at N = 8, P2 and Q2 at N = 4, plane strain
                (-ps) and with the z faces free (-fz); Q1 plane strain at N = 1 (cook-q1-ps-1)
     beam       the built-in neo-Hookean cantilever (20 x 2 x 2 boxes) under 100 m/s^2
     lattice    the 8^3 lattice on its base under gravity (constant: one step of the whole load)
   dynamic (fixed steps, -ts_adapt_type none, as measured in issue 38):
     csm1-be    CSM1 brought to rest by beuler2, dt 0.5, 40 steps, gravity ramped over 4 s
-    csm3       Turek-Hron CSM3 (the same beam swinging under gravity from rest), midpoint2, dt 0.01, 100 steps
-    cook-be-*  Cook's membrane brought to rest by beuler2 (README: dt 0.5 to t = 8, ramp over 5)
+    csm3       Turek-Hron CSM3 (the same beam swinging under gravity from rest), midpoint2, dt 0.01, 50 steps
+    cook-be-*  Cook's membrane brought to rest by beuler2 (README: dt 0.5 to t = 8, ramp over 5), N = 8
     beam-mid   config/solid.opts, 40 steps
     cloth      config/cloth.opts at 24^2, 150 steps
     lattice-cn config/lattice.opts at 8^3, 100 steps
@@ -31,10 +31,10 @@ for the runs that bring a body to rest. Meshes are written into --work (default 
 """
 import argparse
 import os
-import re
-import resource
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runs  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--build", default="build")
@@ -53,7 +53,7 @@ GLOBS = {"bt": "-snes_linesearch_type bt", "basic": "-snes_linesearch_type basic
          "potential": "-snes_linesearch_type potential", "tr": "-snes_type newtontr"}
 LU = "-ksp_type preonly -pc_type lu"
 CSM = ("-model solid -solid_material svk -solid_E 1.4e6 -solid_nu 0.4 -solid_density 1000 -solid_g 0,-2,0 -solid_bc clamp,plane "
-       "-solid_bc_clamp_group clamp -solid_bc_plane_where all -solid_bc_plane_components z -solid_mesh csm1_70x4_p2.msh -solid_order 2")
+       "-solid_bc_clamp_group clamp -solid_bc_plane_where all -solid_bc_plane_components z -solid_mesh csm1_35x2_p2.msh -solid_order 2")
 COOK = ("-model solid -solid_material neohookean_split -solid_E 1.0985 -solid_nu 0.3 -solid_density 1e-9 -solid_g 0,0,0 "
         "-solid_load tip -solid_load_tip_group load -solid_load_tip_traction 0,0.0625,0")
 PS = "-solid_bc clamp,plane -solid_bc_clamp_group clamp -solid_bc_plane_where all -solid_bc_plane_components z"
@@ -68,19 +68,19 @@ def cook(kind, n, bc, extra):
 
 CASES = [
     ("csm1", f"{CSM} {STATIC} -solid_g_time ramp:1 {LU}"),
-    ("cook-p1-ps", cook("tet", 16, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
-    ("cook-p2-ps", cook("tet10", 8, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
-    ("cook-q1-ps", cook("hex", 16, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
+    ("cook-p1-ps", cook("tet", 8, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
+    ("cook-p2-ps", cook("tet10", 4, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
+    ("cook-q1-ps", cook("hex", 8, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
     ("cook-q1-ps-1", cook("hex", 1, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
-    ("cook-q2-ps", cook("hex27", 8, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
-    ("cook-q1-fz", cook("hex", 16, FZ, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
-    ("cook-q2-fz", cook("hex27", 8, FZ, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
+    ("cook-q2-ps", cook("hex27", 4, PS, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
+    ("cook-q1-fz", cook("hex", 8, FZ, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
+    ("cook-q2-fz", cook("hex27", 4, FZ, f"{STATIC} -solid_load_tip_time ramp:1 {LU}")),
     ("beam", f"-model solid -solid_g 0,0,-100 -solid_g_time ramp:1 {STATIC} {LU}"),
     ("lattice", f"-model lattice -lattice_n 8 {STATIC} {LU}"),
     ("csm1-be", f"{CSM} -ts_type beuler2 -ts_dt 0.5 -ts_max_time 20 -solid_g_time ramp:4 -ts_adapt_type none {LU}"),
-    ("csm3", f"{CSM} -ts_type midpoint2 -ts_dt 0.01 -ts_max_steps 100 -ts_max_time 10 -ts_adapt_type none {LU}"),
-    ("cook-be-p1-ps", cook("tet", 16, PS, f"-ts_type beuler2 -ts_dt 0.5 -ts_max_time 8 -solid_load_tip_time ramp:5 -ts_adapt_type none {LU}")),
-    ("cook-be-q1-fz", cook("hex", 16, FZ, f"-ts_type beuler2 -ts_dt 0.5 -ts_max_time 8 -solid_load_tip_time ramp:5 -ts_adapt_type none {LU}")),
+    ("csm3", f"{CSM} -ts_type midpoint2 -ts_dt 0.01 -ts_max_steps 50 -ts_max_time 10 -ts_adapt_type none {LU}"),
+    ("cook-be-p1-ps", cook("tet", 8, PS, f"-ts_type beuler2 -ts_dt 0.5 -ts_max_time 8 -solid_load_tip_time ramp:5 -ts_adapt_type none {LU}")),
+    ("cook-be-q1-fz", cook("hex", 8, FZ, f"-ts_type beuler2 -ts_dt 0.5 -ts_max_time 8 -solid_load_tip_time ramp:5 -ts_adapt_type none {LU}")),
     ("beam-mid", f"-options_file {root}/config/solid.opts -ts_max_steps 40 -ts_adapt_type none"),
     ("cloth", f"-options_file {root}/config/cloth.opts -cloth_n 24 -ts_max_steps 150 -ts_adapt_type none"),
     ("lattice-cn", f"-options_file {root}/config/lattice.opts -lattice_n 8 -ts_max_steps 100 -ts_adapt_type none"),
@@ -88,45 +88,19 @@ CASES = [
 
 
 def meshes():
-    py = "/usr/bin/python3"
-    if not os.path.exists("csm1_70x4_p2.msh"):
-        subprocess.run([py, f"{root}/tests/solid/csm1_mesh.py", "70", "4", "csm1_70x4_p2.msh", "tet10"], check=True)
-    for kind, n in (("tet", 16), ("tet10", 8), ("hex", 16), ("hex", 1), ("hex27", 8)):
-        if not os.path.exists(f"cook{n}{kind}.msh"):
-            subprocess.run([py, f"{root}/tests/solid/cook_mesh.py", str(n), f"cook{n}{kind}.msh", kind], check=True)
-
-
-def limit():
-    """the child's CPU-time limit: SIGXCPU ends it"""
-    resource.setrlimit(resource.RLIMIT_CPU, (int(a.cpu), int(a.cpu) + 5))
-
-
-def run(args):
-    """(status, output, CPU seconds of the child)"""
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        p = subprocess.run([tsmech] + args.split() + ["-quiet", "-report_equilibrium"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=limit, timeout=50 * a.cpu)
-        status, out = p.returncode, p.stdout.decode(errors="replace")
-        if status < 0:
-            status, out = -1, out + "\n(CPU limit)"
-    except subprocess.TimeoutExpired as e:
-        status, out = -1, (e.stdout or b"").decode(errors="replace") + "\n(timeout)"
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return status, out, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    runs.mesh(root, "csm1_mesh.py", [35, 2, "csm1_35x2_p2.msh", "tet10"], "csm1_35x2_p2.msh")
+    for kind, n in (("tet", 8), ("tet10", 4), ("hex", 8), ("hex", 1), ("hex27", 4)):
+        runs.mesh(root, "cook_mesh.py", [n, f"cook{n}{kind}.msh", kind], f"cook{n}{kind}.msh")
 
 
 def cell(status, out, cpu):
-    m = re.search(r"tsmech: \S+, (\d+) steps \((\d+) rejected\) to t = \S+, (\d+) Newton", out)
-    eq = re.search(r"equilibrium at t = \S+: \|f\(t, q, 0\)\| = \S+, (\S+) of the load", out)
-    steps = f"{m.group(1)}({m.group(2)}) {m.group(3)} N" if m else ""
+    s, eq = runs.summary(out), runs.equilibrium(out)
+    steps = f"{s[0]}({s[1]}) {s[2]} N" if s else ""
     if status == 0:
-        return f"{steps}, {cpu:.1f} s" + (f", eq {float(eq.group(1)):.0e}" if eq else "")
+        return f"{steps}, {cpu:.1f} s" + (f", eq {eq:.0e}" if eq is not None else "")
     if status == -1:
         return f"CPU limit ({cpu:.0f} s)"
-    why = re.search(r"failed: (.*)", out)
-    short = why.group(1) if why else out.strip().splitlines()[-1] if out.strip() else "?"
-    short = re.sub(r"\(dt = [^)]*\) ", "", short)[:60]
-    return f"FAIL {steps}: {short}"
+    return f"FAIL {steps}: {runs.failure(out)[:60]}"
 
 
 def main():
@@ -140,7 +114,7 @@ def main():
             continue
         cells = []
         for g in globs:
-            status, out, cpu = run(f"{args} {GLOBS[g]} {a.extra}")
+            status, out, cpu = runs.run(tsmech, f"{args} {GLOBS[g]} {a.extra} -quiet -report_equilibrium", a.cpu)
             cells.append(cell(status, out, cpu))
         print(f"| {name} | {' | '.join(cells)} |", flush=True)
 

@@ -23,10 +23,10 @@ iteration and CPU seconds of the child (the machine may be shared), or what fail
 """
 import argparse
 import os
-import re
-import resource
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runs  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--build", default="build")
@@ -67,41 +67,18 @@ CASES = [
 
 
 def meshes():
-    py = "/usr/bin/python3"
-    if not os.path.exists("csm1_70x4_p2.msh"):
-        subprocess.run([py, f"{root}/tests/solid/csm1_mesh.py", "70", "4", "csm1_70x4_p2.msh", "tet10"], check=True)
+    runs.mesh(root, "csm1_mesh.py", [70, 4, "csm1_70x4_p2.msh", "tet10"], "csm1_70x4_p2.msh")
     for kind, n in (("tet", 16), ("tet", 32), ("hex", 16), ("hex", 32)):
-        if not os.path.exists(f"cook{n}{kind}.msh"):
-            subprocess.run([py, f"{root}/tests/solid/cook_mesh.py", str(n), f"cook{n}{kind}.msh", kind], check=True)
-
-
-def limit():
-    """the child's CPU-time limit: SIGXCPU ends it"""
-    resource.setrlimit(resource.RLIMIT_CPU, (int(a.cpu), int(a.cpu) + 5))
-
-
-def run(args):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        p = subprocess.run([tsmech] + args.split() + ["-quiet", "-report_equilibrium"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=limit, timeout=50 * a.cpu)
-        status, out = p.returncode, p.stdout.decode(errors="replace")
-        if status < 0:
-            status, out = -1, out + "\n(CPU limit)"
-    except subprocess.TimeoutExpired as e:
-        status, out = -1, (e.stdout or b"").decode(errors="replace")
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return status, out, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+        runs.mesh(root, "cook_mesh.py", [n, f"cook{n}{kind}.msh", kind], f"cook{n}{kind}.msh")
 
 
 def cell(status, out, cpu):
-    m = re.search(r"(\d+) steps \((\d+) rejected\) to t = \S+, (\d+) Newton / (\d+) KSP", out)
-    if status == 0 and m:
-        n, k = int(m.group(3)), int(m.group(4))
-        return f"{m.group(1)}({m.group(2)}) {n} N {k} K ({k / max(n, 1):.0f}/N), {cpu:.1f} s"
+    s = runs.summary(out)
+    if status == 0 and s:
+        return f"{s[0]}({s[1]}) {s[2]} N {s[3]} K ({s[3] / max(s[2], 1):.0f}/N), {cpu:.1f} s"
     if status == -1:
         return f"CPU limit ({cpu:.0f} s)"
-    why = re.search(r"failed: (.*)", out)
-    return "FAIL: " + (re.sub(r"\(dt = [^)]*\) ", "", why.group(1))[:70] if why else out.strip().splitlines()[-1][:70] if out.strip() else "?")
+    return "FAIL: " + runs.failure(out)[:70]
 
 
 def main():
@@ -113,7 +90,7 @@ def main():
     for name, args in CASES:
         if only and name not in only:
             continue
-        print(f"| {name} | " + " | ".join(cell(*run(f"{args} {SOLVERS[s]} {a.extra}")) for s in solvers) + " |", flush=True)
+        print(f"| {name} | " + " | ".join(cell(*runs.run(tsmech, f"{args} {SOLVERS[s]} {a.extra} -quiet -report_equilibrium", a.cpu)) for s in solvers) + " |", flush=True)
 
 
 if __name__ == "__main__":
