@@ -860,8 +860,14 @@ static PetscErrorCode DescribeFailure(App *app)
   default:
     PetscCall(DescribeSolver(app, solver, sizeof(solver)));
     if (reason == TS_DIVERGED_STEP_REJECTED) {
+      TSAdapt   adapt;
+      PetscReal dtmin;
+
       maxreject = app->ts->max_reject;
-      PetscCall(Format(what, sizeof(what), "rejected %" PetscInt_FMT " times in a row (-ts_max_reject), dt down to %g%s%s", maxreject + 1, (double)dt, solver[0] ? "; last attempt: " : "", solver));
+      PetscCall(TSGetAdapt(app->ts, &adapt));
+      PetscCall(TSAdaptGetStepLimits(adapt, &dtmin, NULL));
+      if (dt < dtmin) PetscCall(Format(what, sizeof(what), "the retry's step %g fell below the minimum %g (-ts_adapt_dt_min)%s%s", (double)dt, (double)dtmin, solver[0] ? "; last attempt: " : "", solver));
+      else PetscCall(Format(what, sizeof(what), "rejected %" PetscInt_FMT " times in a row (-ts_max_reject), dt down to %g%s%s", maxreject + 1, (double)dt, solver[0] ? "; last attempt: " : "", solver));
     } else if (reason == TS_DIVERGED_NONLINEAR_SOLVE) {
       /* a converged solve and a failed step: the model refused the state, or it was not finite */
       if (why[0]) PetscCall(Format(what, sizeof(what), "%s%s%s", why, solver[0] ? "; " : "", solver));
