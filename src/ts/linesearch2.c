@@ -66,8 +66,10 @@ static PetscErrorCode SNESLineSearchApply_Potential(SNESLineSearch ls)
   if (merit) {
     PetscCall(VecDotRealPart(F, Y, &slope));
     slope = -slope;
-    /* not a descent direction of Phi (an indefinite operator): the residual's merit this time */
-    if (!(slope < 0) || PetscIsInfOrNanReal(m0)) merit = PETSC_FALSE;
+    /* not a descent direction of Phi (an indefinite operator): the residual's merit this time; nor
+       where the decrease the slope predicts lies below Phi's round-off (near convergence, where Phi,
+       a sum over the body, cannot tell the steps apart but the residual can) */
+    if (!(slope < 0) || PetscIsInfOrNanReal(m0) || -slope <= 1000 * PETSC_MACHINE_EPSILON * PetscAbsReal(m0)) merit = PETSC_FALSE;
   }
   if (!merit) {
     Mat J;
