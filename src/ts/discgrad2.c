@@ -343,7 +343,7 @@ static PetscErrorCode DiscGrad2Properties(TS ts, TSMechProperties *p)
 
 static const char *const     DiscGrad2Types[]        = {TSDISCGRAD2, NULL};
 static const char *const     DiscGrad2Descriptions[] = {"discrete gradient (energy-momentum) method: conserves the energy of conservative systems (order 2)", NULL};
-static const char *const     DiscGrad2Valued[]       = {"-ts_discgrad2_jacobian", TSMECH_NEWTON_VALUED_OPTIONS("ts_discgrad2_"), NULL};
+static const char *const     DiscGrad2Valued[]       = {"-ts_discgrad2_jacobian", TSMECH_NEWTON_VALUED_OPTIONS("ts_discgrad2_"), TSMECH_INCREMENT_VALUED_OPTIONS, NULL};
 static const TSMechFamilyOps DiscGrad2Family         = {TSMECH_FAMILY_OTHER, DiscGrad2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, DiscGrad2Properties, NULL, NULL, DiscGrad2Descriptions, DiscGrad2Valued};
 
 /* The family's table (scheme.h) and its type (tsimpl2.h, "Adding a TS type") */

@@ -1099,7 +1099,7 @@ static PetscErrorCode Gauss2Properties(TS ts, TSMechProperties *p)
 
 static const char *const Gauss2Descriptions[] = {"Gauss-Legendre collocation in velocity form, s stages from -ts_gauss2_stages (order 2s), symplectic", NULL};
 /* the stage system's solver has the prefix gauss2_ (TSSetUp_Gauss2()) */
-static const char *const Gauss2Valued[] = {"-ts_gauss2_stages", "-ts_gauss2_direct_max", "-gauss2_ksp_type", "-gauss2_ksp_rtol", "-gauss2_ksp_atol", "-gauss2_ksp_max_it", "-gauss2_pc_type", TSMECH_NEWTON_VALUED_OPTIONS("ts_gauss2_"), NULL};
+static const char *const Gauss2Valued[] = {"-ts_gauss2_stages", "-ts_gauss2_direct_max", "-gauss2_ksp_type", "-gauss2_ksp_rtol", "-gauss2_ksp_atol", "-gauss2_ksp_max_it", "-gauss2_pc_type", TSMECH_NEWTON_VALUED_OPTIONS("ts_gauss2_"), TSMECH_INCREMENT_VALUED_OPTIONS, NULL};
 
 static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyTypes, PETSC_FALSE, Gauss2SchemeDeclare, Gauss2SchemeGet, Gauss2SchemeSet, Gauss2SchemeCheck, Gauss2Properties, NULL, NULL, Gauss2Descriptions, Gauss2Valued};
 

@@ -458,7 +458,7 @@ static PetscErrorCode Static2Properties(TS ts, TSMechProperties *p)
 
 static const char *const     Static2Types[]        = {TSSTATIC2, NULL};
 static const char *const     Static2Descriptions[] = {"quasi-static: the equilibrium f(t, q, 0) = 0 of the loads at each step's end (no inertia, no damping)", NULL};
-static const char *const     Static2Valued[]       = {TSMECH_NEWTON_VALUED_OPTIONS("ts_static2_"), NULL};
+static const char *const     Static2Valued[]       = {TSMECH_NEWTON_VALUED_OPTIONS("ts_static2_"), TSMECH_INCREMENT_VALUED_OPTIONS, NULL};
 static const TSMechFamilyOps Static2Family         = {TSMECH_FAMILY_OTHER, Static2Types, PETSC_FALSE, NULL, NULL, NULL, NULL, Static2Properties, NULL, NULL, Static2Descriptions, Static2Valued};
 
 /* The family's table (scheme.h) and its type (tsimpl2.h, "Adding a TS type") */

@@ -978,7 +978,7 @@ static PetscErrorCode Theta2Properties(TS ts, TSMechProperties *p)
 
 /* What the types say of themselves (TSMechGetTypeNames()), in the order of Theta2FamilyTypes, and their options that take a value */
 static const char *const Theta2Descriptions[] = {"theta method in velocity form, theta from -ts_theta_theta (order 2 at 1/2, else 1)", "implicit Euler (theta2 at theta = 1)", "trapezoidal rule in f (theta2 at theta = 1/2, endpoint form)", "implicit midpoint rule, symplectic (theta2 at theta = 1/2, one-leg form)", "explicit Euler (theta2 at theta = 0): one mass solve per step", NULL};
-static const char *const Theta2Valued[]       = {"-ts_theta_theta", "-ts_theta_linearized_guess", TSMECH_NEWTON_VALUED_OPTIONS("ts_theta_"), NULL};
+static const char *const Theta2Valued[]       = {"-ts_theta_theta", "-ts_theta_linearized_guess", TSMECH_NEWTON_VALUED_OPTIONS("ts_theta_"), TSMECH_INCREMENT_VALUED_OPTIONS, NULL};
 
 static const TSMechFamilyOps Theta2Family = {TSMECH_FAMILY_THETA2, Theta2FamilyTypes, PETSC_TRUE, Theta2SchemeDeclare, Theta2SchemeGet, Theta2SchemeSet, Theta2SchemeCheck, Theta2Properties, TSTheta2GetPreviousVelocity_Theta2, TSTheta2SetPreviousVelocity_Theta2, Theta2Descriptions, Theta2Valued};
 

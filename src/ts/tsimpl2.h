@@ -123,6 +123,8 @@ PETSC_INTERN PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton, PetscOption
 /* The options of TSMechNewtonSetFromOptions() that take a value, under the prefix p (a literal, that
    of TSMechNewtonCreate()): for the list of the type's valued options in its family's table */
 #define TSMECH_NEWTON_VALUED_OPTIONS(p) "-" p "pc_rebuild_growth", "-" p "ew_safeguard", "-" p "ne_depth", "-" p "ne_reach", "-" p "ne_max_it", "-" p "ne_rtol"
+/* the valued options of automatic incrementation (TSADAPTINCREMENT), the default controller of the types that list them */
+#define TSMECH_INCREMENT_VALUED_OPTIONS "-ts_adapt_increment_growth", "-ts_adapt_increment_easy_its", "-ts_adapt_increment_easy_steps", "-ts_adapt_increment_times"
 PETSC_INTERN PetscErrorCode TSMechNewtonSetUp(TSMechNewton, MechSystem, TSMechNewtonMode, const char why[]);
 PETSC_INTERN PetscErrorCode TSMechNewtonComputeOperators(TSMechNewton, const TSMechNewtonStage *, Mat J, Mat P);
 PETSC_INTERN PetscErrorCode TSMechNewtonSNESJacobian(SNES, Vec, Mat, Mat, void *);
