@@ -41,6 +41,16 @@ PETSC_EXTERN PetscErrorCode TSMechFinalizePackage(void);
 #define TSSYMEULER2 "symeuler2" /* symplectic Euler */
 #define TSGAUSS2    "gauss2"    /* Gauss-Legendre collocation in velocity form, s = 1, 2, 3 stages */
 #define TSDISCGRAD2 "discgrad2" /* energy-momentum: discrete gradient in velocity form (src/ts/discgrad2.c) */
+#define TSSTATIC2   "static2"   /* quasi-static: equilibrium f(t, q, 0) = 0 at each step's end (src/ts/static2.c) */
+
+/* Automatic incrementation (src/ts/adaptincrement.c): a failed step cut back and retried, easy steps
+   growing, quasi-static steps landing on the kinks of the loads' time functions */
+#define TSADAPTINCREMENT "increment"
+/* Backtracking on the incremental potential of a tsmech type's step (src/ts/linesearch2.c) */
+#define SNESLINESEARCHPOTENTIAL "potential"
+
+/* static2: the residual of equilibrium |f(t, q, 0)| against the load |f(t, X, 0)| after the last accepted step */
+PETSC_EXTERN PetscErrorCode TSStatic2GetEquilibrium(TS, PetscBool *has, PetscReal *t, PetscReal *residual, PetscReal *load);
 
 /* Initial guesses of the linearized (single linear solve) mode (docs/schemes.md §4). */
 typedef enum {
@@ -344,6 +354,19 @@ PETSC_EXTERN PetscErrorCode MechSystemComputeRecords(MechSystem, PetscReal t, Ve
 
 /* Evaluations (fixed dofs applied: zero force, decoupled rows/columns). */
 PETSC_EXTERN PetscErrorCode MechSystemComputeForce(MechSystem, PetscReal, Vec q, Vec v, Vec f);
+/* ---- static equilibrium (src/mech/statics.c) ---- */
+/* f(t, q, 0) at rest: the fixed dofs where prescribed at t, no velocity, no inertia of a moving support */
+PETSC_EXTERN PetscErrorCode MechSystemComputeStaticForce(MechSystem, PetscReal t, Vec q, Vec f);
+/* |f(t, q, 0)| against the load |f(t, X, 0)| at the initial state X (either may be NULL) */
+PETSC_EXTERN PetscErrorCode MechSystemComputeEquilibrium(MechSystem, PetscReal t, Vec q, PetscReal *residual, PetscReal *load);
+/* The damping force is D v with D constant and symmetric (Rayleigh): it has a dissipation potential */
+PETSC_EXTERN PetscErrorCode MechSystemSetDampingLinear(MechSystem, PetscBool);
+/* The rigid motions the constraints leave free at (t, q): how many, and in words */
+PETSC_EXTERN PetscErrorCode MechSystemGetFreeMotions(MechSystem, PetscReal t, Vec q, PetscInt *nfree, char desc[], size_t len);
+/* Times where the loads or prescribed motions have a kink (automatic incrementation lands on them) */
+PETSC_EXTERN PetscErrorCode MechSystemAddKinks(MechSystem, PetscInt n, const PetscReal times[]);
+PETSC_EXTERN PetscErrorCode MechSystemGetKinks(MechSystem, PetscInt *n, const PetscReal *times[]);
+/* ---- end of static equilibrium ---- */
 /* ||M v|| + tau (||f|| + ||K d||/h): the size of a step's residual terms, eps times it is round-off */
 PETSC_EXTERN PetscErrorCode MechSystemComputeResidualScale(MechSystem, PetscReal t, Vec q, Vec v, PetscReal tau, PetscReal *scale);
 /* Newton of the tsmech types converges at a residual of at most this factor times eps times that
@@ -413,6 +436,7 @@ typedef struct {
   TSMechRestart restart;         /* how a restart from a checkpoint continues it */
   PetscBool     ownfixed;        /* puts the fixed dofs on their prescribed motion itself */
   PetscBool     owncoarse;       /* forms a PCMG's coarse operators itself (tsmech's Newton object) */
+  PetscBool     quasistatic;     /* solves static equilibrium at each step (time a load parameter): no inertia, no accuracy in time to keep */
   char          restartnote[96]; /* why a restart continues only to the solver tolerance ("" if not) */
 } TSMechProperties;
 
@@ -557,6 +581,10 @@ PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetDescription(MechTimeFunct
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetChecksum(MechTimeFunction, PetscReal *);
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionGetRecord(MechTimeFunction, char rec[], size_t len);
 PETSC_EXTERN PetscErrorCode         MechTimeFunctionDestroy(MechTimeFunction *);
+/* The times where phi has a kink (ramp's end, hat's corners, a table's rows), owned by the function */
+PETSC_EXTERN PetscErrorCode MechTimeFunctionGetKinks(MechTimeFunction, PetscInt *n, const PetscReal *times[]);
+/* Declares a time function's kinks to the system (MechSystemAddKinks()) */
+PETSC_EXTERN PetscErrorCode MechSystemAddTimeFunctionKinks(MechSystem, MechTimeFunction);
 
 /* ------------------------------------------------------------------------------------------ */
 /* HDF5 output (layout documented in the README)                                              */

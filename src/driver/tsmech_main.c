@@ -13,6 +13,7 @@ static const char help[] = "tsmech: integrate M q'' + f(t, q, q') = 0 for a mode
 #include "../io/outputimpl.h"     /* MechTestPause(), MechIOCheckWritable(), MechIOFileKind(), MechOutputDiscard() */
 #include "modes.h"                /* -modes: the modal analysis (modes.c) */
 #include "driver.h"
+#include "quasistatic.h"
 #include <unistd.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -404,7 +405,7 @@ static PetscErrorCode CheckAdaptType(MPI_Comm comm)
   ierr = TSAdaptSetType(adapt, value);
   PetscCall(PetscPopErrorHandler());
   PetscCall(TSAdaptDestroy(&adapt));
-  PetscCheck(!ierr, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_adapt_type %s: unknown step-size controller; allowed: none, basic, dsp, cfl, glee, history", value);
+  PetscCheck(!ierr, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-ts_adapt_type %s: unknown step-size controller; allowed: none, basic, dsp, cfl, glee, history, increment", value);
   /* controllers that need what only a program can give them (PETSc checks it at the first step) */
   for (size_t i = 0; i < sizeof(AdaptNeeds) / sizeof(AdaptNeeds[0]); i++) {
     PetscBool same;
@@ -527,7 +528,7 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
   PetscReal         dt, ke, pe, frac = 0, tmax = p->tmax;
   PetscInt          its, kits, maxsteps = p->maxsteps;
   Vec               q, v;
-  char              remaining[64] = "";
+  char              remaining[64] = "", eq[32];
   TSConvergedReason reason;
 
   PetscFunctionBegin;
@@ -553,7 +554,10 @@ static PetscErrorCode ProgressMonitor(TS ts, PetscInt step, PetscReal t, Vec X, 
   if (tmax > p->t0 && tmax < PETSC_MAX_REAL) frac = (t - p->t0) / (tmax - p->t0);
   if (maxsteps > 0 && maxsteps < PETSC_MAX_INT) frac = PetscMax(frac, (PetscReal)step / maxsteps);
   if (frac > 0 && frac < 1) PetscCall(PetscSNPrintf(remaining, sizeof(remaining), "  remaining ~%.1f s", (double)((now - p->start) * (1 - frac) / frac)));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%sstep %6" PetscInt_FMT "  t %-10.4g dt %-9.3g E %-13.6g newton %-6" PetscInt_FMT " ksp %-8" PetscInt_FMT " elapsed %.1f s%s%s", p->tty ? "\r" : "", step, (double)t, (double)dt, (double)(ke + pe), its, kits, (double)(now - p->start), remaining, p->tty ? "\033[K" : "\n"));
+  /* a quasi-static type: the residual of equilibrium against the load instead of the energy */
+  PetscCall(DriverEquilibriumColumn(ts, eq, sizeof(eq)));
+  if (eq[0]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%sstep %6" PetscInt_FMT "  t %-10.4g dt %-9.3g %s    newton %-6" PetscInt_FMT " ksp %-8" PetscInt_FMT " elapsed %.1f s%s%s", p->tty ? "\r" : "", step, (double)t, (double)dt, eq, its, kits, (double)(now - p->start), remaining, p->tty ? "\033[K" : "\n"));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%sstep %6" PetscInt_FMT "  t %-10.4g dt %-9.3g E %-13.6g newton %-6" PetscInt_FMT " ksp %-8" PetscInt_FMT " elapsed %.1f s%s%s", p->tty ? "\r" : "", step, (double)t, (double)dt, (double)(ke + pe), its, kits, (double)(now - p->start), remaining, p->tty ? "\033[K" : "\n"));
   p->printed = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -725,6 +729,7 @@ static PetscErrorCode CreateObjects(App *app)
     }
   }
   PetscCall(TSSetFromOptions(app->ts));
+  PetscCall(DriverQuasiStaticStep(app->ts, app->hasrestart));
   PetscCall(TSGetTimeStep(app->ts, &dt));
   PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_dt %g: the step must be positive", (double)dt);
   PetscCall(TSGetMaxSteps(app->ts, &maxsteps));
@@ -915,8 +920,14 @@ static PetscErrorCode DescribeFailure(App *app)
   default:
     PetscCall(DescribeSolver(app, solver, sizeof(solver)));
     if (reason == TS_DIVERGED_STEP_REJECTED) {
+      TSAdapt   adapt;
+      PetscReal dtmin;
+
       maxreject = app->ts->max_reject;
-      PetscCall(Format(what, sizeof(what), "rejected %" PetscInt_FMT " times in a row (-ts_max_reject), dt down to %g%s%s", maxreject + 1, (double)dt, solver[0] ? "; last attempt: " : "", solver));
+      PetscCall(TSGetAdapt(app->ts, &adapt));
+      PetscCall(TSAdaptGetStepLimits(adapt, &dtmin, NULL));
+      if (dt < dtmin) PetscCall(Format(what, sizeof(what), "the retry's step %g fell below the minimum %g (-ts_adapt_dt_min)%s%s", (double)dt, (double)dtmin, solver[0] ? "; last attempt: " : "", solver));
+      else PetscCall(Format(what, sizeof(what), "rejected %" PetscInt_FMT " times in a row (-ts_max_reject), dt down to %g%s%s", maxreject + 1, (double)dt, solver[0] ? "; last attempt: " : "", solver));
     } else if (reason == TS_DIVERGED_NONLINEAR_SOLVE) {
       /* a converged solve and a failed step: the model refused the state, or it was not finite */
       if (why[0]) PetscCall(Format(what, sizeof(what), "%s%s%s", why, solver[0] ? "; " : "", solver));
@@ -1136,37 +1147,8 @@ static void ReportFailure(App *app)
   (void)ReportUnused(app->comm);
 }
 
-/* After a run that ended normally or by a signal: the summary and where the results are; the
-   exit status (EXIT_TSMECH_ERROR if the report itself failed) */
-/*
-  How far the final state is from static equilibrium (-report_equilibrium): |f(t, q, 0)| over the
-  free dofs, against the load the body carries, |f(t, X, 0)| at the reference configuration at rest
-  (where the internal forces vanish): what a run that damps out to rest (beuler2 with long steps,
-  docs/solid.md) reports as its answer's quality
-*/
-static PetscErrorCode ReportEquilibrium(App *app)
-{
-  Vec       X, zero, f;
-  PetscReal t, nf, nl;
-
-  PetscFunctionBegin;
-  PetscCall(TSGetTime(app->ts, &t));
-  PetscCall(MechSystemCreateState(app->sys, &X, &zero));
-  PetscCall(VecZeroEntries(zero));
-  PetscCall(VecDuplicate(X, &f));
-  PetscCall(MechSystemApplyFixedAt(app->sys, t, X, NULL));
-  PetscCall(MechSystemComputeForce(app->sys, t, X, zero, f));
-  PetscCall(VecNorm(f, NORM_2, &nl));
-  PetscCall(TSMechGetSolution(app->ts, X, NULL));
-  PetscCall(MechSystemComputeForce(app->sys, t, X, zero, f));
-  PetscCall(VecNorm(f, NORM_2, &nf));
-  PetscCall(Say(app->comm, PETSC_STDOUT, "tsmech: equilibrium at t = %g: |f(t, q, 0)| = %.3e, %.3e of the load |f(t, X, 0)| = %.3e\n", (double)t, (double)nf, nl > 0 ? (double)(nf / nl) : 0.0, (double)nl));
-  PetscCall(VecDestroy(&X));
-  PetscCall(VecDestroy(&zero));
-  PetscCall(VecDestroy(&f));
-  PetscFunctionReturn(0);
-}
-
+/* After a run that ended normally or by a signal: the summary, the equilibrium (quasistatic.c) and
+   where the results are; the exit status (EXIT_TSMECH_ERROR if the report itself failed) */
 static int ReportDone(App *app)
 {
   char           line[2048];
@@ -1174,7 +1156,7 @@ static int ReportDone(App *app)
 
   e = DriverModesOnly(app->modes) ? 0 : Summary(app);
   if (!e && !DriverModesOnly(app->modes)) e = DriverBalanceReport(&app->balance, app->ts, app->comm);
-  if (!e && app->equilibrium) e = ReportEquilibrium(app);
+  if (!e && app->equilibrium) e = DriverReportEquilibrium(app->comm, app->sys, app->ts);
   /* the modes at the end of the run, and into the output */
   if (!e && app->modes) e = DriverModesFinish(app->modes, app->sys, app->ts, app->out);
   if (!e && app->hasoutput) e = Say(app->comm, PETSC_STDOUT, "tsmech: results in %s\n", app->output);

@@ -851,7 +851,8 @@ PetscErrorCode MechCheckpointRestore(MechCheckpoint ck, TS ts, Vec q, Vec v)
     PetscBool        exact, none;
     TSMechProperties p;
 
-    PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
+    /* automatic incrementation keeps its state in what a checkpoint holds (dt and its counter) */
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)ts->adapt, &none, TSADAPTNONE, TSADAPTINCREMENT, ""));
     PetscCall(TSMechSchemeRestartsExactly(ts, none, &exact));
     PetscCall(TSMechGetProperties(ts, &p));
     if (!exact) PetscCall(PetscPrintf(ck->comm, "tsmech: note: %s with the %s step-size controller keeps history that a checkpoint does not hold: it restarts from %s as at a first step, so the run continues correctly but not bit for bit as the uninterrupted run\n", now.type, now.adapt, ck->path));

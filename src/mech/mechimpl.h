@@ -119,6 +119,15 @@ struct _p_MechSystem {
   void *appctx;
   PetscErrorCode (*appdestroy)(void *);
 
+  /* ---- static equilibrium (statics.c) ---- */
+  PetscBool  atrest;        /* evaluations at rest: a prescribed motion gives the fixed dofs their positions only, no velocity or acceleration (static2, the equilibrium report) */
+  Vec        rest;          /* a zero velocity (MechSystemComputeStaticForce()) */
+  PetscBool  lineardamping; /* the damping force is D v, D constant and symmetric (MechSystemSetDampingLinear()) */
+  Vec        fixedmass;     /* diag(Mfix) on the fixed dofs, zero elsewhere (MechSystemAddFixedMass_Private()); NULL: not built */
+  PetscInt   nkinks, maxkinks;
+  PetscReal *kinks; /* sorted: times where a time function of the loads or motions has a kink (MechSystemAddKinks()) */
+  /* ---- end of static equilibrium ---- */
+
   PetscBool setupcalled;
   /* test hook (-mech_test_force_error rank,time): the force fails on that rank from that time on */
   PetscMPIInt testerrrank;
@@ -155,6 +164,13 @@ PETSC_INTERN PetscErrorCode MechFirstOrderPack(TS, Vec q, Vec v, Vec X);
    prescribed position and velocity at t (work copies), or q and v themselves; a (may be NULL)
    gets the prescribed acceleration in its fixed entries */
 PETSC_INTERN PetscErrorCode MechSystemMotionState(MechSystem, PetscReal, Vec, Vec, Vec *, Vec *, Vec);
+/* static equilibrium (statics.c): evaluations at rest, J += c diag(M) on the fixed rows only (a
+   stage without inertia), and the same for an operator shell's products */
+PETSC_INTERN PetscErrorCode MechSystemSetAtRest_Private(MechSystem, PetscBool);
+PETSC_INTERN PetscErrorCode MechSystemAddFixedMass_Private(MechSystem, PetscReal, Mat);
+PETSC_INTERN PetscErrorCode MechSystemGetFixedMass_Private(MechSystem, Vec *);
+PETSC_INTERN PetscErrorCode MechSystemCopyFixed_Private(MechSystem, Vec src, Vec dst);
+PETSC_INTERN PetscErrorCode MechSystemSetOperatorShellFixedMass_Private(Mat, PetscReal);
 /* the prescribed motion met at the end of a step of a PETSc type (its post-step) */
 PETSC_INTERN PetscErrorCode TSMechApplyFixedMotion(TS);
 

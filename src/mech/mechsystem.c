@@ -179,6 +179,9 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->Mdiagfix));
   PetscCall(VecDestroy(&s->qm));
   PetscCall(VecDestroy(&s->vm));
+  PetscCall(VecDestroy(&s->fixedmass));
+  PetscCall(VecDestroy(&s->rest));
+  PetscCall(PetscFree(s->kinks));
   for (PetscInt i = 0; i < s->ninvariants; i++) PetscCall(PetscFree(s->invname[i]));
   for (PetscInt i = 0; i < s->nparams; i++) PetscCall(PetscFree(s->paramname[i]));
   for (PetscInt i = 0; i < s->ntextparams; i++) PetscCall(PetscFree(s->textparamname[i]));
@@ -893,7 +896,8 @@ PetscErrorCode MechSystemMotionState(MechSystem sys, PetscReal t, Vec q, Vec v, 
   if (!sys->vm) PetscCall(VecDuplicate(q, &sys->vm));
   PetscCall(VecCopy(q, sys->qm));
   if (v) PetscCall(VecCopy(v, sys->vm));
-  PetscCall(MechSystemComputeFixedMotion(sys, t, sys->qm, v ? sys->vm : NULL, a));
+  /* at rest (static equilibrium): the prescribed positions only; v keeps its (zero) velocities */
+  PetscCall(MechSystemComputeFixedMotion(sys, t, sys->qm, v && !sys->atrest ? sys->vm : NULL, sys->atrest ? NULL : a));
   *qm = sys->qm;
   *vm = v ? sys->vm : NULL;
   PetscFunctionReturn(0);
@@ -1652,6 +1656,7 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
   PetscCheck(sys->tangent && (sys->Jpattern || sys->patternfn), comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no tangents: call MechSystemSetTangent()");
   PetscCall(MatDestroy(&sys->Mfix));
   PetscCall(VecDestroy(&sys->Mdiag));
+  PetscCall(VecDestroy(&sys->fixedmass));
   PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mfix));
   PetscCall(MatIsDiagonal_Private(sys->M, &sys->massdiag));
   if (sys->fixed) {

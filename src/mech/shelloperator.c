@@ -11,6 +11,7 @@
 typedef struct {
   MechSystem sys;
   PetscReal  cK, cD, cM;
+  PetscReal  cMf; /* c diag(M) on the fixed rows only (MechSystemSetOperatorShellFixedMass_Private()) */
   PetscBool  linearized;
   PetscBool  fused; /* the model's apply adds cM M itself (operatormass.c) */
   Vec        dfix;  /* with fused: the diagonal of Mfix, for the fixed rows */
@@ -128,7 +129,32 @@ static PetscErrorCode MatMult_MechOperator(Mat A, Vec w, Vec y)
       PetscCall(VecAXPY(y, sh->cM, sys->work));
     }
   }
+  if (sh->cMf != 0) {
+    Vec m;
+
+    /* a stage without inertia (static2): the fixed rows' own mass alone */
+    PetscCall(MechSystemGetFixedMass_Private(sys, &m));
+    PetscCall(VecPointwiseMult(sys->work, m, w));
+    PetscCall(VecAXPY(y, sh->cMf, sys->work));
+  }
   PetscCall(PetscLogEventEnd(MECH_Apply, sys, w, y, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechSystemSetOperatorShellFixedMass_Private - The shell A then also applies cMf diag(M) on the
+  fixed rows (J = cK K + cD D + cM M + cMf diag_f(M)): a stage without inertia (cM = 0) keeps its
+  fixed rows' own mass as the diagonal that decouples them (static2). Set after each
+  MechSystemLinearizeOperatorShell(), which does not change it.
+*/
+PetscErrorCode MechSystemSetOperatorShellFixedMass_Private(Mat A, PetscReal cMf)
+{
+  MechOperatorShell *sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &sh));
+  PetscCheck(sh && sh->sys, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The matrix is not an operator shell of a MechSystem (MechSystemCreateOperatorShell())");
+  sh->cMf = cMf;
   PetscFunctionReturn(0);
 }
 

@@ -30,9 +30,10 @@ typedef enum {
 
 struct _n_MechTimeFunction {
   MechTimeFunctionType type;
-  PetscReal            a, b;    /* T (ramp), T1, T2 (hat), OMEGA (sin) */
-  PetscInt             n;       /* table rows */
-  PetscReal           *t, *phi; /* table */
+  PetscReal            a, b;     /* T (ramp), T1, T2 (hat), OMEGA (sin) */
+  PetscReal            kinks[2]; /* a hat's T1, T2 (MechTimeFunctionGetKinks()) */
+  PetscInt             n;        /* table rows */
+  PetscReal           *t, *phi;  /* table */
   char                 spec[PETSC_MAX_PATH_LEN + 64];
   unsigned int         crc; /* a table's contents' CRC-32 */
 };
@@ -397,5 +398,52 @@ PetscErrorCode MechTimeFunctionDestroy(MechTimeFunction *tf)
   if (!tf || !*tf) PetscFunctionReturn(0);
   PetscCall(PetscFree2((*tf)->t, (*tf)->phi));
   PetscCall(PetscFree(*tf));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  MechTimeFunctionGetKinks - The times where phi(t) is not smooth for t > 0: ramp:T at T, hat:T1,T2
+  at T1 and T2, a table at every row; none for constant and sin (the kinks automatic incrementation
+  lands on, `MechSystemAddTimeFunctionKinks()`).
+
+  Not Collective
+
+  Input Parameter:
+. tf - the time function (NULL: constant)
+
+  Output Parameters:
++ n     - how many
+- times - the times, increasing, owned by the function (valid until it is destroyed)
+
+  Level: intermediate
+
+.seealso: `MechTimeFunctionCreate()`, `MechSystemAddKinks()`, `TSADAPTINCREMENT`
+@*/
+PetscErrorCode MechTimeFunctionGetKinks(MechTimeFunction tf, PetscInt *n, const PetscReal *times[])
+{
+  PetscFunctionBegin;
+  PetscValidIntPointer(n, 2);
+  PetscValidPointer(times, 3);
+  *n     = 0;
+  *times = NULL;
+  if (!tf) PetscFunctionReturn(0);
+  switch (tf->type) {
+  case MECH_TF_RAMP:
+    *n     = 1;
+    *times = &tf->a;
+    break;
+  case MECH_TF_HAT:
+    tf->kinks[0] = tf->a;
+    tf->kinks[1] = tf->b;
+    *n           = 2;
+    *times       = tf->kinks;
+    break;
+  case MECH_TF_TABLE:
+    *n     = tf->n;
+    *times = tf->t;
+    break;
+  default:
+    break;
+  }
   PetscFunctionReturn(0);
 }

@@ -16,7 +16,8 @@
   f_c the model's force on the row (before the system zeroes it, MechSystemComputeForcePart()),
   M the whole mass, m_c the mass coupling of dof c to the free dofs and a^_c the prescribed
   acceleration the free rows' inertia coupling used (zero at rest; the last term vanishes for
-  discgrad2, whose coupling is (v1 - v0)_c / tau). Summed over all rows the internal forces cancel,
+  discgrad2, whose coupling is (v1 - v0)_c / tau). A quasi-static step (static2) has no inertia:
+  R_c = f_c(t1, q1, 0), and no kinetic energy. Summed over all rows the internal forces cancel,
   so the change of the total momentum P = 1^T M v is
 
       (P1 - P0) / tau = F_ext + sum_c R_c      (per component, to the free rows' residual).
@@ -182,7 +183,7 @@ static PetscErrorCode Reactions(Balance *b, PetscReal tau, PetscReal *wpres)
     const PetscReal *c = &b->about[3 * g];
     PetscReal        R = PetscRealPart(f[i]), *fm = &b->fm[6 * g];
 
-    if (tau > 0) R += PetscRealPart(Mdv[i]) / tau + (b->e.finitedifference ? 0 : b->mfree[k] * (PetscRealPart(dv[i]) / tau - b->ahat[k]));
+    if (tau > 0 && !b->e.quasistatic) R += PetscRealPart(Mdv[i]) / tau + (b->e.finitedifference ? 0 : b->mfree[k] * (PetscRealPart(dv[i]) / tau - b->ahat[k]));
     b->R[k] = R;
     if (comp < 3) fm[comp] += R;
     if (b->bs == 3) {
@@ -234,9 +235,13 @@ static PetscErrorCode Energies(Balance *b, PetscReal t)
   PetscScalar vMv;
 
   PetscFunctionBegin;
-  PetscCall(MatMult(b->sys->M, b->v1, b->g));
-  PetscCall(VecDot(b->v1, b->g, &vMv));
-  E[0] = 0.5 * PetscRealPart(vMv);
+  /* a quasi-static step's v is (q1 - q0) / tau, a rate of loading, not a velocity of mass */
+  if (b->e.quasistatic) E[0] = 0;
+  else {
+    PetscCall(MatMult(b->sys->M, b->v1, b->g));
+    PetscCall(VecDot(b->v1, b->g, &vMv));
+    E[0] = 0.5 * PetscRealPart(vMv);
+  }
   PetscCall(MechSystemComputeStoredEnergy(b->sys, t, b->q1, b->v1, &E[1]));
   if (b->step < 0 && !b->restored) {
     acc[0] = E[0] + E[1];

@@ -376,7 +376,8 @@ static PetscErrorCode TSCreate_DiscGrad2(TS ts)
   ts->ops->snesfunction   = SNESTSFormFunction_DiscGrad2;
   ts->ops->snesjacobian   = SNESTSFormJacobian_DiscGrad2;
   ts->usessnes            = PETSC_TRUE;
-  ts->default_adapt_type  = TSADAPTNONE;
+  /* a failed step is retried with a smaller one (bitwise fixed steps otherwise) */
+  ts->default_adapt_type = TSADAPTINCREMENT;
   PetscCall(PetscNew(&dg));
   ts->data    = (void *)dg;
   dg->jactype = DISCGRAD2_JACOBIAN_AUTO;
@@ -411,7 +412,7 @@ static PetscErrorCode DiscGrad2Properties(TS ts, TSMechProperties *p)
 
 static const char *const DiscGrad2Types[]        = {TSDISCGRAD2, NULL};
 static const char *const DiscGrad2Descriptions[] = {"discrete gradient (energy-momentum) method: conserves the energy of conservative systems (order 2)", NULL};
-static const char *const DiscGrad2Valued[]       = {"-ts_discgrad2_jacobian", TSMECH_NEWTON_VALUED_OPTIONS("ts_discgrad2_"), NULL};
+static const char *const DiscGrad2Valued[]       = {"-ts_discgrad2_jacobian", TSMECH_NEWTON_VALUED_OPTIONS("ts_discgrad2_"), TSMECH_INCREMENT_VALUED_OPTIONS, NULL};
 /*
   The force of the last step (scheme.h): the discrete gradient between q and q+ at the midpoint
   velocity and time, recomputed from the converged v+; a prescribed motion's inertia is M_fc times

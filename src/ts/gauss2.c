@@ -628,6 +628,7 @@ static PetscErrorCode Gauss2BuildBlocks(TS ts)
   for (k = 0; k < gs->nblk; k++) {
     TSMechNewtonStage st;
 
+    PetscCall(PetscMemzero(&st, sizeof(st)));
     st.t  = ts->ptime + 0.5 * tau;
     st.q  = gs->st.q0;
     st.v  = gs->st.v0;
@@ -770,8 +771,9 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   s = gs->s;
   PetscCall(TSMechStepStateSetUp(ts, &gs->st, PETSC_FALSE));
   PetscCheck(gs->st.sys, comm, PETSC_ERR_ARG_WRONGSTATE, "TS type gauss2 needs the mass matrix M and the force f separately: attach a MechSystem with TSMechSetSystem(); a plain I2Function does not provide them");
-  PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
-  PetscCheck(none, comm, PETSC_ERR_SUP, "-ts_adapt_type %s with -ts_type gauss2: gauss2 has no embedded error estimate (a Gauss method of order 2s has no embedded formula of lower order from its own stages, Hairer & Wanner II, §IV.8); use fixed steps (-ts_adapt_type none)", ((PetscObject)ts->adapt)->type_name);
+  /* fixed steps, or automatic incrementation's retry of a failed step (no error estimate either) */
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts->adapt, &none, TSADAPTNONE, TSADAPTINCREMENT, ""));
+  PetscCheck(none, comm, PETSC_ERR_SUP, "-ts_adapt_type %s with -ts_type gauss2: gauss2 has no embedded error estimate (a Gauss method of order 2s has no embedded formula of lower order from its own stages, Hairer & Wanner II, §IV.8); use fixed steps (-ts_adapt_type none) or the retry of failed steps (-ts_adapt_type increment, the default)", ((PetscObject)ts->adapt)->type_name);
   PetscCall(MechSystemHasFixedMotion(gs->st.sys, &motion));
   PetscCheck(!motion, comm, PETSC_ERR_SUP, "-ts_type gauss2 with a prescribed motion of the fixed dofs: its stages would need the motion at every stage time; use midpoint2");
   PetscCall(MechSystemSetUp(gs->st.sys));
@@ -1107,7 +1109,7 @@ static PetscErrorCode Gauss2Properties(TS ts, TSMechProperties *p)
 
 static const char *const Gauss2Descriptions[] = {"Gauss-Legendre collocation in velocity form, s stages from -ts_gauss2_stages (order 2s), symplectic", NULL};
 /* the stage system's solver has the prefix gauss2_ (TSSetUp_Gauss2()) */
-static const char *const Gauss2Valued[] = {"-ts_gauss2_stages", "-ts_gauss2_direct_max", "-gauss2_ksp_type", "-gauss2_ksp_rtol", "-gauss2_ksp_atol", "-gauss2_ksp_max_it", "-gauss2_pc_type", TSMECH_NEWTON_VALUED_OPTIONS("ts_gauss2_"), NULL};
+static const char *const Gauss2Valued[] = {"-ts_gauss2_stages", "-ts_gauss2_direct_max", "-gauss2_ksp_type", "-gauss2_ksp_rtol", "-gauss2_ksp_atol", "-gauss2_ksp_max_it", "-gauss2_pc_type", TSMECH_NEWTON_VALUED_OPTIONS("ts_gauss2_"), TSMECH_INCREMENT_VALUED_OPTIONS, NULL};
 
 /* The force evaluations of the last step (scheme.h): its stages from the converged increments, sum_i b_i f(t + c_i tau, Q_i, V_i) */
 static PetscErrorCode Gauss2StepEval(TS ts, TSMechStepEval *e)
@@ -1169,7 +1171,7 @@ static PetscErrorCode TSCreate_Gauss2(TS ts)
   ts->ops->snesfunction   = SNESTSFormFunction_Gauss2;
   ts->ops->snesjacobian   = SNESTSFormJacobian_Gauss2;
   ts->usessnes            = PETSC_TRUE;
-  ts->default_adapt_type  = TSADAPTNONE;
+  ts->default_adapt_type  = TSADAPTINCREMENT;
   PetscCall(PetscNew(&gs));
   ts->data = (void *)gs;
   gs->s    = 2;

@@ -54,6 +54,7 @@
   across TSALPHA2's start-up half steps kept the wrong shift: 186 Newton iterations instead of 24).
 */
 #include "tsimpl2.h"
+#include "../mech/mechimpl.h"
 #include <petsc/private/snesimpl.h>
 #include <stdio.h>
 #include <ctype.h>
@@ -76,7 +77,7 @@ struct _n_TSMechNewton {
   PetscBool              ownmf;
   PetscBool              differenced; /* the matrix-free mode differences the type's residual (MATMFFD) */
 
-  PetscReal Jc[3];  /* (cK, cD, cM) of the assembled or linearized Jacobian, for reuse on linear problems */
+  PetscReal Jc[4];  /* (cK, cD, cM, cMf) of the assembled or linearized Jacobian, for reuse on linear problems */
   PetscBool Jvalid; /* J holds the operator of Jc */
 
   /* matrix-free Jacobian: the model's tangent action, with the assembled operator as the
@@ -84,7 +85,7 @@ struct _n_TSMechNewton {
   PetscBool matrixfree;
   PetscReal pcgrowth; /* rebuild when KSP iterations per Newton iteration exceed pcgrowth * its0; 0: always */
   PetscBool Pvalid, pcstale;
-  PetscReal Pc[3];
+  PetscReal Pc[4];
   PetscReal its0;     /* KSP iterations per Newton iteration of the first step after a rebuild (< 0: to be measured) */
   PetscInt  rebuilds; /* preconditioning matrices assembled */
   /* -pc_type mg: a rebuild for growing iterations keeps the coarse levels (NewtonRebuildCoarse()) */
@@ -126,16 +127,17 @@ struct _n_TSMechNewton {
 };
 
 /* The coefficients of a stage, compared exactly: a reused matrix belongs to the same equation */
-static inline PetscBool SameCoefficients(const PetscReal a[3], const TSMechNewtonStage *s)
+static inline PetscBool SameCoefficients(const PetscReal a[4], const TSMechNewtonStage *s)
 {
-  return (a[0] == s->cK && a[1] == s->cD && a[2] == s->cM) ? PETSC_TRUE : PETSC_FALSE;
+  return (a[0] == s->cK && a[1] == s->cD && a[2] == s->cM && a[3] == s->cMf) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-static inline void SetCoefficients(PetscReal a[3], const TSMechNewtonStage *s)
+static inline void SetCoefficients(PetscReal a[4], const TSMechNewtonStage *s)
 {
   a[0] = s->cK;
   a[1] = s->cD;
   a[2] = s->cM;
+  a[3] = s->cMf;
 }
 
 /*
@@ -227,8 +229,10 @@ static PetscErrorCode NewtonAssemble(TSMechNewton nw, const TSMechNewtonStage *s
   PetscFunctionBegin;
   if (nw->sys && definite) {
     PetscCall(MechSystemComputeOperatorDefinite(nw->sys, s->t, s->q, s->v, s->cK, s->cD, s->cM, P));
+    PetscCall(MechSystemAddFixedMass_Private(nw->sys, s->cMf, P));
   } else if (nw->sys) {
     PetscCall(MechSystemComputeOperator(nw->sys, s->t, s->q, s->v, s->cK, s->cD, s->cM, P));
+    PetscCall(MechSystemAddFixedMass_Private(nw->sys, s->cMf, P));
   } else {
     PetscReal shiftV, shiftA;
 
@@ -332,6 +336,7 @@ static PetscErrorCode NewtonComputeMF(TSMechNewton nw, const TSMechNewtonStage *
   PetscFunctionBegin;
   if (!(fixed && nw->Jvalid && SameCoefficients(nw->Jc, s))) {
     PetscCall(MechSystemLinearizeOperatorShell(nw->sys, s->t, s->q, s->v, s->cK, s->cD, s->cM, J));
+    PetscCall(MechSystemSetOperatorShellFixedMass_Private(J, s->cMf));
     SetCoefficients(nw->Jc, s);
     nw->Jvalid = PETSC_TRUE;
   }
@@ -589,6 +594,7 @@ PetscErrorCode TSMechNewtonSNESJacobian(SNES snes, Vec x, Mat J, Mat P, void *ct
 
   PetscFunctionBegin;
   PetscCheck(nw->stagefn, PetscObjectComm((PetscObject)snes), PETSC_ERR_ORDER, "The TS type gave its Newton object no stage function (TSMechNewtonSetStageFunction())");
+  PetscCall(PetscMemzero(&s, sizeof(s)));
   PetscCall(NewtonGuardOversolve(nw, snes));
   PetscCall((*nw->stagefn)(nw->stagectx, x, &s));
   if (nw->jacfn) PetscCall(NewtonComputeOwn(nw, x, &s, J, P));

@@ -54,6 +54,11 @@ PetscErrorCode TSMechInitializePackage(void)
   PetscCall(TSMechRegisterSymEuler2());
   PetscCall(TSMechRegisterGauss2());
   PetscCall(TSMechRegisterDiscGrad2());
+  PetscCall(TSMechRegisterStatic2());
+  /* automatic incrementation, the step-size controller of static2 and tsmech's implicit dynamic types */
+  PetscCall(TSAdaptRegister(TSADAPTINCREMENT, TSAdaptCreate_Increment));
+  /* the line search on the step's incremental potential */
+  PetscCall(SNESLineSearchRegister(SNESLINESEARCHPOTENTIAL, SNESLineSearchCreate_Potential));
   PetscCall(PetscRegisterFinalize(TSMechFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -496,6 +496,7 @@ PetscErrorCode TSMechSchemeStepEval(TS ts, TSMechStepEval *e)
   e->discgrad         = PETSC_FALSE;
   e->finitedifference = PETSC_FALSE;
   e->exact            = PETSC_FALSE;
+  e->quasistatic      = PETSC_FALSE;
   PetscCall(TSGetType(ts, &type));
   PetscCall(TypeOps(type, &ops));
   if (ops && ops->stepeval) PetscCall((*ops->stepeval)(ts, e));

@@ -77,7 +77,9 @@ typedef struct {
   rest from what its solve used (tsmech's types recompute their stages from the converged unknowns,
   bitwise as the solve had them; PETSc's from the step's ends). finitedifference: the prescribed
   motion's inertia on the free rows was M_fc (v1 - v0)_c / tau (else the prescribed acceleration at
-  the t_i); exact: the balance holds to the solver's residual (else the evaluation is an estimate).
+  the t_i); exact: the balance holds to the solver's residual (else the evaluation is an estimate);
+  quasistatic: the step is an equilibrium f = 0 without inertia (static2): the reaction is f_c alone
+  and there is no kinetic energy.
 */
 #define TSMECH_STEP_MAXEVAL 3
 typedef struct {
@@ -86,7 +88,7 @@ typedef struct {
   PetscInt  n;
   PetscReal t[TSMECH_STEP_MAXEVAL], w[TSMECH_STEP_MAXEVAL];
   Vec       q[TSMECH_STEP_MAXEVAL], v[TSMECH_STEP_MAXEVAL];
-  PetscBool discgrad, finitedifference, exact;
+  PetscBool discgrad, finitedifference, exact, quasistatic;
 } TSMechStepEval;
 
 typedef struct {

@@ -30,6 +30,7 @@ PetscErrorCode TSMechStepStateSetUp(TS ts, TSMechStepState *st, PetscBool needma
   if (!st->vprev) PetscCall(VecDuplicate(ts->vec_sol, &st->vprev));
   PetscCall(TSGetAdapt(ts, &ts->adapt));
   PetscCall(TSAdaptCandidatesClear(ts->adapt));
+  PetscCall(TSMechAdaptSetUp(ts));
   PetscCall(PetscObjectTypeCompare((PetscObject)ts->adapt, TSADAPTNONE, &none));
   if (!none) {
     PetscCall(VecDuplicate(ts->vec_sol, &st->lteq));
@@ -200,6 +201,10 @@ PetscErrorCode TSMechStepFinish(TS ts, TSMechStepState *st, PetscBool stageok, V
   if (!ts->reason && ++st->rejections > ts->max_reject && ts->max_reject >= 0) {
     ts->reason = TS_DIVERGED_STEP_REJECTED;
     PetscCall(PetscInfo(ts, "Step=%" PetscInt_FMT ", step rejections %" PetscInt_FMT " greater than current TS allowed, stopping solve\n", ts->steps, st->rejections));
+  } else if (!ts->reason && ts->time_step < ts->adapt->dt_min) {
+    /* the minimum step (-ts_adapt_dt_min): a retry below it is not made */
+    ts->reason = TS_DIVERGED_STEP_REJECTED;
+    PetscCall(PetscInfo(ts, "Step=%" PetscInt_FMT ", the retry's step %g is below the minimum %g, stopping solve\n", ts->steps, (double)ts->time_step, (double)ts->adapt->dt_min));
   }
   PetscFunctionReturn(0);
 }

@@ -23,6 +23,7 @@
     R_q0 = q0 - q - tau ((1-theta) v + theta v0),  v+ = v0 + dv.
 */
 #include "tsimpl2.h"
+#include "../mech/mechimpl.h"
 #include <petsc/private/snesimpl.h>
 #include "scheme.h"
 #include <stdio.h>
@@ -215,6 +216,57 @@ static PetscErrorCode SNESTSFormFunction_Theta2(SNES snes, Vec x, Vec R, TS ts)
   PetscFunctionReturn(0);
 }
 
+/*
+  The step's incremental potential at x (the line search "potential", linesearch2.c), whose gradient
+  is R for a conservative system (docs/solvers.md §8):
+    one-leg:   Phi = 1/2 (x - v)^T M (x - v) + V(t + theta tau, q_theta)/theta^2   (dq_theta/dx = theta^2 tau)
+    endpoint:  Phi = 1/2 (x - v)^T M (x - v) + V(t + tau, q+) + (1 - theta) tau f_0 . x   (dq+/dx = theta tau)
+  with M decoupled on the fixed dofs (held in the stage), and with linear damping D v (Rayleigh,
+  MechSystemSetDampingLinear()) + tau/(2 theta) v_theta^T D v_theta (one-leg) or theta tau/2 x^T D x
+  (endpoint). None (has false) with other damping, a follower load, a prescribed motion (its inertia
+  on the free rows), the explicit and the linearized modes.
+*/
+static PetscBool Theta2HasMerit(TS ts, MechSystem sys)
+{
+  TS_Theta2 *th = (TS_Theta2 *)ts->data;
+
+  return (sys && sys->potential && (!sys->hasdamping || sys->lineardamping) && !sys->nonsymwhy && !(sys->motion && sys->fixed) && th->Theta > 0 && !th->linearized) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscErrorCode Theta2Merit(TS ts, Vec x, PetscBool *has, PetscReal *phi)
+{
+  TS_Theta2  *th    = (TS_Theta2 *)ts->data;
+  MechSystem  sys   = th->st.sys;
+  PetscReal   theta = th->Theta, pe;
+  PetscScalar kin, work = 0;
+
+  PetscFunctionBegin;
+  *has = Theta2HasMerit(ts, sys);
+  if (!*has) PetscFunctionReturn(0);
+  if (!th->rhs) PetscCall(VecDuplicate(ts->vec_sol, &th->rhs));
+  if (!th->w) PetscCall(VecDuplicate(ts->vec_sol, &th->w));
+  PetscCall(Theta2StageVecs(ts, x));
+  PetscCall(VecWAXPY(th->rhs, -1.0, th->st.v0, x));
+  PetscCall(MatMult(sys->Mfix, th->rhs, th->w));
+  PetscCall(VecDot(th->rhs, th->w, &kin));
+  PetscCall(MechSystemComputeEnergy(sys, th->stage_time, th->qs, th->vs, NULL, &pe));
+  if (th->endpoint && theta < 1) PetscCall(VecDot(th->ft, x, &work));
+  *phi = 0.5 * PetscRealPart(kin) + (th->endpoint ? pe + (1 - theta) * ts->time_step * PetscRealPart(work) : pe / (theta * theta));
+  if (sys->hasdamping) {
+    PetscScalar dis;
+
+    /* linear damping: v_s^T D v_s = v_s . (f(q_s, v_s) - f(q_s, 0)), weighted by tau/(2 theta) (one-leg,
+       dv_theta/dx = theta) or theta tau/2 (endpoint, v_s = x) */
+    PetscCall(MechSystemComputeForce(sys, th->stage_time, th->qs, th->vs, th->rhs));
+    PetscCall(VecZeroEntries(th->as)); /* the stage's acceleration is not needed here: a zero velocity */
+    PetscCall(MechSystemComputeForce(sys, th->stage_time, th->qs, th->as, th->w));
+    PetscCall(VecAYPX(th->w, -1.0, th->rhs));
+    PetscCall(VecDot(th->vs, th->w, &dis));
+    *phi += (th->endpoint ? 0.5 * theta * ts->time_step : 0.5 * ts->time_step / theta) * PetscRealPart(dis);
+  }
+  PetscFunctionReturn(0);
+}
+
 /* P = M + theta tau D + theta^2 tau^2 K at (t, q, v, a), assembled; with definite, from the
    system's semidefinite approximation of K and D (MechSystemComputeOperatorDefinite()) */
 /* The stage operator at the iterate x for the Newton object: M + theta tau D + theta^2 tau^2 K at
@@ -348,7 +400,7 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   PetscCall(VecZeroEntries(th->as));
   {
     PetscReal         h  = theta * tau;
-    TSMechNewtonStage st = {t, q0, v0, th->as, h * h, h, 1.0};
+    TSMechNewtonStage st = {t, q0, v0, th->as, h * h, h, 1.0, 0.0};
 
     PetscCall(TSMechNewtonComputeOperators(th->newton, &st, J, P));
   }
@@ -525,6 +577,7 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEWSafeguard_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetNonlinearElimination_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetNonlinearElimination_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechMerit_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -603,6 +656,16 @@ static PetscErrorCode TSSetFromOptions_Theta2(TS ts, PetscOptionItems *PetscOpti
   }
   PetscCall(TSMechNewtonSetFromOptions(th->newton, PetscOptionsObject));
   PetscOptionsHeadEnd();
+  /* the step-size controller's default (TSSetFromOptions() applies it next): explicit Euler keeps fixed steps */
+  ts->default_adapt_type = th->Theta > 0 ? TSADAPTINCREMENT : TSADAPTNONE;
+  /* Newton's line search on the step's incremental potential where there is one (the SNES reads its options next) */
+  {
+    MechSystem sys;
+
+    PetscCall(TSMechGetSystem(ts, &sys));
+    if (sys) PetscCall(MechSystemSetUp(sys));
+    PetscCall(TSMechSetDefaultLineSearch(ts, Theta2HasMerit(ts, sys)));
+  }
   /* theta and the guess are checked in TSSetUp_Theta2(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
 }
@@ -915,7 +978,7 @@ static PetscErrorCode Theta2Properties(TS ts, TSMechProperties *p)
 
 /* What the types say of themselves (TSMechGetTypeNames()), in the order of Theta2FamilyTypes, and their options that take a value */
 static const char *const Theta2Descriptions[] = {"theta method in velocity form, theta from -ts_theta_theta (order 2 at 1/2, else 1)", "implicit Euler (theta2 at theta = 1)", "trapezoidal rule in f (theta2 at theta = 1/2, endpoint form)", "implicit midpoint rule, symplectic (theta2 at theta = 1/2, one-leg form)", "explicit Euler (theta2 at theta = 0): one mass solve per step", NULL};
-static const char *const Theta2Valued[]       = {"-ts_theta_theta", "-ts_theta_linearized_guess", TSMECH_NEWTON_VALUED_OPTIONS("ts_theta_"), NULL};
+static const char *const Theta2Valued[]       = {"-ts_theta_theta", "-ts_theta_linearized_guess", TSMECH_NEWTON_VALUED_OPTIONS("ts_theta_"), TSMECH_INCREMENT_VALUED_OPTIONS, NULL};
 
 /*
   The force evaluations of the last step (scheme.h, for its reactions and energy balance): its stage
@@ -975,7 +1038,9 @@ static PetscErrorCode TSCreate_Theta2(TS ts)
   ts->ops->snesfunction   = SNESTSFormFunction_Theta2;
   ts->ops->snesjacobian   = SNESTSFormJacobian_Theta2;
   ts->usessnes            = PETSC_TRUE;
-  ts->default_adapt_type  = TSADAPTNONE;
+  /* a failed step is retried with a smaller one, the step the run asked for kept otherwise (bitwise
+     that of fixed steps); explicit Euler (theta 0) keeps fixed steps */
+  ts->default_adapt_type = TSADAPTINCREMENT;
 
   PetscCall(PetscNew(&th));
   ts->data        = (void *)th;
@@ -1009,6 +1074,7 @@ static PetscErrorCode TSCreate_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetNonlinearElimination_C", TSTheta2SetNonlinearElimination_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetNonlinearElimination_C", TSTheta2GetNonlinearElimination_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", TSTheta2GetPCLagCoarse_Theta2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechMerit_C", Theta2Merit));
   PetscFunctionReturn(0);
 }
 
@@ -1024,6 +1090,7 @@ static PetscErrorCode TSCreate_Theta2Fixed(TS ts, PetscReal theta, PetscBool end
   th->endpoint      = endpoint;
   th->lock_theta    = PETSC_TRUE;
   th->lock_endpoint = PETSC_TRUE;
+  if (theta == 0) ts->default_adapt_type = TSADAPTNONE;
   PetscFunctionReturn(0);
 }
 

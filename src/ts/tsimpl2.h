@@ -31,6 +31,16 @@ PETSC_INTERN PetscErrorCode TSMechRollBack(TS, TSMechStepState *);
 PETSC_INTERN PetscErrorCode TSMechGetPrevious(TS, TSMechStepState *, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode TSMechSetPrevious(TS, TSMechStepState *, Vec);
 
+/* Automatic incrementation (adaptincrement.c): the controller, its set-up with the TS's step known
+   (TSMechStepStateSetUp()) and the landing on must points before a quasi-static step */
+PETSC_INTERN PetscErrorCode TSAdaptCreate_Increment(TSAdapt);
+PETSC_INTERN PetscErrorCode TSMechAdaptSetUp(TS);
+PETSC_INTERN PetscErrorCode TSMechAdaptLand(TS);
+/* The line search on the step's incremental potential (linesearch2.c); a type gives its potential of
+   the Newton unknown x by composing "TSMechMerit_C", PetscErrorCode (*)(TS, Vec x, PetscBool *has, PetscReal *phi) */
+PETSC_INTERN PetscErrorCode SNESLineSearchCreate_Potential(SNESLineSearch);
+PETSC_INTERN PetscErrorCode TSMechSetDefaultLineSearch(TS, PetscBool merit);
+
 /* Nonlinear elimination near the fixed dofs (elimination.c) */
 typedef struct _n_TSMechElimination *TSMechElimination;
 /* the stage as a function of the unknown x: v_s = cv0 v + cvx x, q_s = q + cq0 v + cqx x,
@@ -73,11 +83,14 @@ typedef enum {
 } TSMechNewtonMode;
 
 /* A stage's linear operator J = cM M + cD D + cK K, linearized at (t, q, v); a is the acceleration
-   argument a plain I2Jacobian (no MechSystem) is evaluated with */
+   argument a plain I2Jacobian (no MechSystem) is evaluated with. A stage without inertia (cM = 0,
+   static2) keeps its fixed rows regular with their own mass: J += cMf diag(M) on the fixed rows
+   only (0 for every other stage) */
 typedef struct {
   PetscReal t;
   Vec       q, v, a;
   PetscReal cK, cD, cM;
+  PetscReal cMf;
 } TSMechNewtonStage;
 
 /* The type's stage at the Newton iterate x (for the SNES Jacobian callback) */
@@ -110,6 +123,8 @@ PETSC_INTERN PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton, PetscOption
 /* The options of TSMechNewtonSetFromOptions() that take a value, under the prefix p (a literal, that
    of TSMechNewtonCreate()): for the list of the type's valued options in its family's table */
 #define TSMECH_NEWTON_VALUED_OPTIONS(p) "-" p "pc_rebuild_growth", "-" p "ew_safeguard", "-" p "ne_depth", "-" p "ne_reach", "-" p "ne_max_it", "-" p "ne_rtol"
+/* the valued options of automatic incrementation (TSADAPTINCREMENT), the default controller of the types that list them */
+#define TSMECH_INCREMENT_VALUED_OPTIONS "-ts_adapt_increment_growth", "-ts_adapt_increment_easy_its", "-ts_adapt_increment_easy_steps", "-ts_adapt_increment_times"
 PETSC_INTERN PetscErrorCode TSMechNewtonSetUp(TSMechNewton, MechSystem, TSMechNewtonMode, const char why[]);
 PETSC_INTERN PetscErrorCode TSMechNewtonComputeOperators(TSMechNewton, const TSMechNewtonStage *, Mat J, Mat P);
 PETSC_INTERN PetscErrorCode TSMechNewtonSNESJacobian(SNES, Vec, Mat, Mat, void *);
@@ -162,5 +177,6 @@ PETSC_INTERN PetscErrorCode TSMechRegisterTheta2(void);    /* theta2, beuler2, c
 PETSC_INTERN PetscErrorCode TSMechRegisterSymEuler2(void); /* symeuler2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterGauss2(void);    /* gauss2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterDiscGrad2(void); /* discgrad2 */
+PETSC_INTERN PetscErrorCode TSMechRegisterStatic2(void);   /* static2 */
 
 #endif

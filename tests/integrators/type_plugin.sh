@@ -17,7 +17,7 @@ fail=0
 run() { (cd "$tmp" && "$MPIEXEC" -n 2 "$TSMECH" -dll_append "$PLUGIN" "$@") > "$tmp/out" 2>&1; }
 
 if run -help -model oscillator; then
-  if ! grep -q "^TS types (-ts_type): theta2, .*, discgrad2, leapfrog2, alpha2, or PETSc's first-order types$" "$tmp/out"; then
+  if ! grep -q "^TS types (-ts_type): theta2, .*, discgrad2, static2, leapfrog2, alpha2, or PETSc's first-order types$" "$tmp/out"; then
     echo "FAIL -help: leapfrog2 is not in the line of TS types"; grep "^TS types" "$tmp/out"; fail=1
   elif ! grep -q "^  leapfrog2: Stormer-Verlet (leapfrog) in velocity form, explicit, order 2$" "$tmp/out"; then
     echo "FAIL -help: leapfrog2's description is missing"; fail=1

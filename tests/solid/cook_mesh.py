@@ -27,6 +27,7 @@ TRI6 = [(0, 1), (1, 2), (2, 0)]
 
 
 def point(xi, eta):
+    """Cook's trapezoid: the bilinear map of the unit square"""
     x = (1 - xi) * (1 - eta) * P[0][0] + xi * (1 - eta) * P[1][0] + xi * eta * P[2][0] + (1 - xi) * eta * P[3][0]
     y = (1 - xi) * (1 - eta) * P[0][1] + xi * (1 - eta) * P[1][1] + xi * eta * P[2][1] + (1 - xi) * eta * P[3][1]
     return x, y
@@ -51,42 +52,44 @@ def write(path, nodes, faces, cells, ftype, ctype):
         f.write("$EndElements\n")
 
 
-def hexahedra(n, path, order):
-    m = 2 * n  # the grid of half cells
-    node = lambda I, J, K: I + (m + 1) * (J + (m + 1) * K)  # noqa: E731
+def hexahedra(nx, ny, path, order, point=point, dz=1.0, z0=0.0):
+    """nx x ny hexahedra of the map point(xi, eta) of the unit square, dz thick from z0"""
+    mx, my = 2 * nx, 2 * ny  # the grid of half cells
+    node = lambda I, J, K: I + (mx + 1) * (J + (my + 1) * K)  # noqa: E731
     nodes = []
     for K in range(3):
-        for J in range(m + 1):
-            for I in range(m + 1):
-                x, y = point(I / m, J / m)
-                nodes.append((x, y, K / 2))
+        for J in range(my + 1):
+            for I in range(mx + 1):
+                x, y = point(I / mx, J / my)
+                nodes.append((x, y, z0 + dz * K / 2))
     nn = 8 if order == 1 else 27
-    cells = [[node(2 * i + 1 + r[0], 2 * j + 1 + r[1], 1 + r[2]) for r in HEXREF[:nn]] for j in range(n) for i in range(n)]
+    cells = [[node(2 * i + 1 + r[0], 2 * j + 1 + r[1], 1 + r[2]) for r in HEXREF[:nn]] for j in range(ny) for i in range(nx)]
     # the quadrangles in (y, z): corners, then the edges' nodes, the centre (Gmsh's order of type 10)
     qref = [(-1, -1), (1, -1), (1, 1), (-1, 1), (0, -1), (1, 0), (0, 1), (-1, 0), (0, 0)][:4 if order == 1 else 9]
-    faces = [(tag, [node(I, 2 * j + 1 + r[0], 1 + r[1]) for r in qref]) for j in range(n) for I, tag in ((0, 1), (m, 2))]
+    faces = [(tag, [node(I, 2 * j + 1 + r[0], 1 + r[1]) for r in qref]) for j in range(ny) for I, tag in ((0, 1), (mx, 2))]
     used = sorted({t for c in cells for t in c} | {t for _, f in faces for t in f})
     renum = {t: k for k, t in enumerate(used)}
     write(path, [nodes[t] for t in used], [(tag, [renum[t] for t in f]) for tag, f in faces], [[renum[t] for t in c] for c in cells],
           3 if order == 1 else 10, 5 if order == 1 else 12)
 
 
-def main(n, path, kind="tet"):
+def mesh(nx, ny, path, kind="tet", point=point, dz=1.0, z0=0.0):
+    """One layer of nx x ny prisms of the map point(xi, eta) of the unit square, dz thick from z0, as kind"""
     if kind in ("hex", "hex27"):
-        return hexahedra(n, path, 1 if kind == "hex" else 2)
+        return hexahedra(nx, ny, path, 1 if kind == "hex" else 2, point, dz, z0)
     if kind not in ("tet", "tet10"):
-        sys.exit("cook_mesh.py: the kind is tet, tet10, hex or hex27, not %s" % kind)
-    node = lambda i, j, k: i + (n + 1) * (j + (n + 1) * k)  # noqa: E731
+        sys.exit("%s: the kind is tet, tet10, hex or hex27, not %s" % (sys.argv[0], kind))
+    node = lambda i, j, k: i + (nx + 1) * (j + (ny + 1) * k)  # noqa: E731
     pts = []
     for k in range(2):
-        for j in range(n + 1):
-            for i in range(n + 1):
-                x, y = point(i / n, j / n)
-                pts.append((x, y, float(k)))
+        for j in range(ny + 1):
+            for i in range(nx + 1):
+                x, y = point(i / nx, j / ny)
+                pts.append((x, y, z0 + dz * k))
     perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
     tets, tris = [], []
-    for j in range(n):
-        for i in range(n):
+    for j in range(ny):
+        for i in range(nx):
             for p in perms:
                 c = [0, 0, 0]
                 v = [node(i, j, 0)]
@@ -101,8 +104,8 @@ def main(n, path, kind="tet"):
                 if det < 0:
                     v[1], v[2] = v[2], v[1]
                 tets.append(v)
-    for j in range(n):
-        for i, tag in ((0, 1), (n, 2)):
+    for j in range(ny):
+        for i, tag in ((0, 1), (nx, 2)):
             a, b, c, d = node(i, j, 0), node(i, j + 1, 0), node(i, j + 1, 1), node(i, j, 1)
             tris += [(tag, [a, b, c]), (tag, [a, c, d])]
     if kind == "tet":
@@ -120,6 +123,10 @@ def main(n, path, kind="tet"):
     cells = [v + [edge(v[a], v[b]) for a, b in TET10] for v in tets]
     faces = [(tag, v + [edge(v[a], v[b]) for a, b in TRI6]) for tag, v in tris]
     write(path, pts, faces, cells, 9, 11)
+
+
+def main(n, path, kind="tet"):
+    mesh(n, n, path, kind)
 
 
 if __name__ == "__main__":

@@ -325,6 +325,8 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
     PetscCall(ISDestroy(&fixed));
     if (c->moving) PetscCall(MechSystemSetFixedMotion(sys, SolidMotion, c));
     PetscCall(SetGroups(c, sys, q));
+    /* the kinks of the motions, which automatic incrementation lands on */
+    for (PetscInt b = 0; b < c->nbc; b++) PetscCall(MechSystemAddTimeFunctionKinks(sys, c->bc[b].tf));
   }
   /* what a restart must match */
   if (setlist) PetscCall(RecordConstraints(c, sys, fix[0] || setflabel ? PETSC_TRUE : PETSC_FALSE));

@@ -452,6 +452,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     ld->p    = p;
     for (PetscInt i = 0; i < 3; i++) ld->value[i] = setf ? F[i] : t[i];
     PetscCall(MechTimeFunctionCreate(comm, spec, opt[7], &ld->tf));
+    PetscCall(MechSystemAddTimeFunctionKinks(sys, ld->tf));
 
     /* the faces: of a label, a physical group or a plane, in an interpolated mesh (the beam is
        built without faces: an interpolated copy gives them, its vertices those of the beam) */

@@ -89,6 +89,7 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Mat J, Vec q, Ve
   PetscCall(MechSystemSetMass(sy, s->M));
   PetscCall(MechSystemSetForce(sy, SolidForce, s));
   PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
+  PetscCall(MechSystemSetDampingLinear(sy, PETSC_TRUE)); /* Rayleigh: alpha M + beta K_0 */
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
   if (s->fusemass) PetscCall(MechSystemSetOperatorLinearize(sy, SolidOperatorLinearize));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
@@ -312,6 +313,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechSystemCreate(comm, &sy));
   PetscCall(MechSystemSetApplicationContext(sy, s, SolidDestroy));
   PetscCall(MechSystemSetModelName(sy, "solid"));
+  PetscCall(MechSystemAddTimeFunctionKinks(sy, s->gtime));
   {
     PetscInt nc = s->ncells, NC, nvtx, NV;
 

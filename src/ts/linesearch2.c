@@ -1,0 +1,233 @@
+/*
+  SNESLINESEARCHPOTENTIAL ("potential"): backtracking on the step's incremental potential
+  (docs/solvers.md §8). A step of a tsmech type whose system is conservative is a stationary point
+  of a potential Phi of its Newton unknown x, whose gradient is the step's residual R (static2:
+  Phi = V(q + tau x), the potential energy at the step's end; the theta family:
+  Phi = 1/2 (x - v)^T M (x - v) + V(q_theta)/theta^2, or + tau (1 - theta) f_0 . x + V(q+) in the
+  endpoint form); Newton's step is a descent direction of Phi wherever the step's operator is
+  positive definite. Sufficient decrease of Phi (Armijo: Phi(x - lambda y) <= Phi(x) - alpha lambda
+  R . y) accepts the full Newton step where the residual grows on the way to the solution, which
+  backtracking on |R|^2 cuts to a sliver (Turek-Hron CSM1: |R| 1e-4 -> 0.3 -> 8e-4 -> 1e-8 in
+  three full steps; bt reduces it by 0.4 % per iteration). The type gives Phi by composing
+  "TSMechMerit_C" on its TS (the SNES's function context); without one (a damped system, a
+  follower load, a prescribed motion, another scheme) the merit is 1/2 |R|^2, and the search is
+  PETSc's bt (with its slope F . J y) with the same safeguards.
+
+  Differences of Phi at round-off level (near convergence, |R . y| below 100 eps |Phi|) cannot
+  refuse a step: it is then accepted when Phi has not grown beyond that noise. A merit or residual
+  that is not finite (an inverted element) halves the step.
+*/
+#include "tsimpl2.h"
+#include <petsc/private/linesearchimpl.h>
+#include <petsc/private/snesimpl.h>
+
+typedef struct {
+  PetscReal alpha; /* the sufficient decrease parameter */
+} SNESLineSearch_Potential;
+
+/* The type's merit Phi at x, if its TS has one (has false: none) */
+static PetscErrorCode PotentialMerit(SNES snes, Vec x, PetscBool *has, PetscReal *phi)
+{
+  PetscErrorCode (*fn)(SNES, Vec, Vec, void *)               = NULL;
+  PetscErrorCode (*merit)(TS, Vec, PetscBool *, PetscReal *) = NULL;
+  void *ctx                                                  = NULL;
+
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  PetscCall(SNESGetFunction(snes, NULL, &fn, &ctx));
+  if (fn != SNESTSFormFunction || !ctx) PetscFunctionReturn(0);
+  PetscCall(PetscObjectQueryFunction((PetscObject)ctx, "TSMechMerit_C", &merit));
+  if (merit) PetscCall((*merit)((TS)ctx, x, has, phi));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SNESLineSearchApply_Potential(SNESLineSearch ls)
+{
+  SNESLineSearch_Potential *pt = (SNESLineSearch_Potential *)ls->data;
+  Vec                       X, F, Y, W, G;
+  SNES                      snes;
+  PetscReal                 xnorm, fnorm, ynorm, gnorm = 0, lambda, minlambda, m0, m = 0, slope, noise;
+  PetscInt                  maxits, it;
+  PetscBool                 changed_y, changed_w, merit, accepted = PETSC_FALSE, domain;
+  PetscViewer               monitor;
+
+  PetscFunctionBegin;
+  PetscCall(SNESLineSearchGetVecs(ls, &X, &F, &Y, &W, &G));
+  PetscCall(SNESLineSearchGetNorms(ls, &xnorm, &fnorm, &ynorm));
+  PetscCall(SNESLineSearchGetLambda(ls, &lambda));
+  PetscCall(SNESLineSearchGetSNES(ls, &snes));
+  PetscCall(SNESLineSearchGetDefaultMonitor(ls, &monitor));
+  PetscCall(SNESLineSearchGetTolerances(ls, &minlambda, NULL, NULL, NULL, NULL, &maxits));
+  PetscCall(SNESLineSearchSetReason(ls, SNES_LINESEARCH_SUCCEEDED));
+  PetscCall(SNESLineSearchPreCheck(ls, X, Y, &changed_y));
+
+  /* the merit at the start and its slope along -y: Phi with R . y, or 1/2 |R|^2 with R . J y */
+  PetscCall(PotentialMerit(snes, X, &merit, &m0));
+  if (merit) {
+    PetscCall(VecDotRealPart(F, Y, &slope));
+    slope = -slope;
+    /* not a descent direction of Phi (an indefinite operator): the residual's merit this time; nor
+       where the decrease the slope predicts lies below Phi's round-off (near convergence, where Phi,
+       a sum over the body, cannot tell the steps apart but the residual can) */
+    if (!(slope < 0) || PetscIsInfOrNanReal(m0) || -slope <= 1000 * PETSC_MACHINE_EPSILON * PetscAbsReal(m0)) merit = PETSC_FALSE;
+  }
+  if (!merit) {
+    Mat J;
+
+    m0 = 0.5 * fnorm * fnorm;
+    PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
+    PetscCall(MatMult(J, Y, W));
+    PetscCall(VecDotRealPart(F, W, &slope));
+    slope = -PetscAbsReal(slope);
+    if (slope == 0) slope = -fnorm * fnorm;
+  }
+
+  for (it = 0; it < maxits && lambda >= minlambda; it++) {
+    PetscBool finite;
+
+    PetscCall(VecWAXPY(W, -lambda, Y, X));
+    PetscCall(SNESLineSearchPostCheck(ls, X, Y, W, &changed_y, &changed_w));
+    if (changed_y) PetscCall(VecWAXPY(W, -lambda, Y, X));
+    if (snes->nfuncs >= snes->max_funcs && snes->max_funcs >= 0) {
+      snes->reason = SNES_DIVERGED_FUNCTION_COUNT;
+      PetscCall(SNESLineSearchSetReason(ls, SNES_LINESEARCH_FAILED_FUNCTION));
+      PetscFunctionReturn(0);
+    }
+    if (merit) {
+      PetscCall(PotentialMerit(snes, W, &merit, &m));
+    } else {
+      PetscCall((*ls->ops->snesfunc)(snes, W, G));
+      PetscCall(SNESGetFunctionDomainError(snes, &domain));
+      PetscCall(VecNorm(G, NORM_2, &gnorm));
+      m = domain ? PETSC_INFINITY : 0.5 * gnorm * gnorm;
+    }
+    finite = PetscIsInfOrNanReal(m) ? PETSC_FALSE : PETSC_TRUE;
+    noise  = merit ? 100 * PETSC_MACHINE_EPSILON * (PetscAbsReal(m0) + PetscAbsReal(m)) : 0;
+    if (monitor) {
+      PetscCall(PetscViewerASCIIAddTab(monitor, ((PetscObject)ls)->tablevel));
+      PetscCall(PetscViewerASCIIPrintf(monitor, "    Line search: lambda = %g, %s %18.16e (start %18.16e, slope %g)\n", (double)lambda, merit ? "incremental potential" : "1/2 |F|^2", (double)m, (double)m0, (double)slope));
+      PetscCall(PetscViewerASCIISubtractTab(monitor, ((PetscObject)ls)->tablevel));
+    }
+    if (finite && m <= m0 + pt->alpha * lambda * slope + noise) {
+      accepted = PETSC_TRUE;
+      break;
+    }
+    if (!finite) lambda *= 0.5;
+    else {
+      /* the minimum of the quadratic through m0, the slope and m, within [0.1, 0.5] lambda */
+      PetscReal next = -slope * lambda * lambda / (2 * (m - m0 - slope * lambda));
+
+      lambda = PetscMin(PetscMax(next, 0.1 * lambda), 0.5 * lambda);
+    }
+  }
+  if (!accepted) {
+    PetscCall(PetscInfo(snes, "Line search on the %s failed: lambda %g after %" PetscInt_FMT " trials\n", merit ? "incremental potential" : "residual", (double)lambda, it));
+    PetscCall(SNESLineSearchSetReason(ls, SNES_LINESEARCH_FAILED_REDUCT));
+    PetscFunctionReturn(0);
+  }
+  /* the residual at the accepted point (the residual's merit has it already) */
+  if (merit) {
+    PetscCall((*ls->ops->snesfunc)(snes, W, F));
+    PetscCall(SNESGetFunctionDomainError(snes, &domain));
+    if (domain) {
+      PetscCall(SNESLineSearchSetReason(ls, SNES_LINESEARCH_FAILED_DOMAIN));
+      PetscFunctionReturn(0);
+    }
+    PetscCall(VecNorm(F, NORM_2, &gnorm));
+  } else PetscCall(VecCopy(G, F));
+  PetscCall(SNESLineSearchSetLambda(ls, lambda));
+  PetscCall(VecNormBegin(Y, NORM_2, &ynorm));
+  PetscCall(VecNormBegin(W, NORM_2, &xnorm));
+  PetscCall(VecNormEnd(Y, NORM_2, &ynorm));
+  PetscCall(VecNormEnd(W, NORM_2, &xnorm));
+  PetscCall(SNESLineSearchSetNorms(ls, xnorm, gnorm, lambda * ynorm));
+  PetscCall(VecCopy(W, X));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SNESLineSearchDestroy_Potential(SNESLineSearch ls)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(ls->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SNESLineSearchSetFromOptions_Potential(SNESLineSearch ls, PetscOptionItems *PetscOptionsObject)
+{
+  SNESLineSearch_Potential *pt = (SNESLineSearch_Potential *)ls->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "SNESLineSearch potential options");
+  PetscCall(PetscOptionsReal("-snes_linesearch_alpha", "Sufficient decrease of the incremental potential (Armijo)", "SNESLINESEARCHPOTENTIAL", pt->alpha, &pt->alpha, NULL));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SNESLineSearchView_Potential(SNESLineSearch ls, PetscViewer viewer)
+{
+  SNESLineSearch_Potential *pt = (SNESLineSearch_Potential *)ls->data;
+  PetscBool                 iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (iascii) PetscCall(PetscViewerASCIIPrintf(viewer, "  backtracking on the step's incremental potential where the TS type has one, else on 1/2 |F|^2; alpha=%e\n", (double)pt->alpha));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+  SNESLINESEARCHPOTENTIAL - "potential": backtracking (Armijo, quadratic interpolation) on the
+  incremental potential of a tsmech type's step, whose gradient is the step's residual (static2: the
+  potential energy at the step's end; the theta family: the kinetic term plus the potential at the
+  stage), docs/solvers.md §8; on 1/2 |F|^2 like PETSc's bt where the type has none (damped systems,
+  follower loads, prescribed motions, discgrad2, gauss2).
+
+  Options Database Keys:
++ -snes_linesearch_type potential - selects it
+. -snes_linesearch_alpha <1e-4> - the sufficient decrease parameter
+. -snes_linesearch_max_it <40> - trials at most
+- -snes_linesearch_minlambda - the smallest step fraction
+
+  Level: intermediate
+
+  Notes:
+  A merit or a residual that is not finite halves the step (an element inverted by a long step). A
+  decrease of the potential below its round-off (100 eps |Phi|) is not asked for. Where the step's
+  operator is indefinite (Newton's step no descent direction of the potential) that iteration
+  searches on 1/2 |F|^2.
+
+.seealso: `TSSTATIC2`, `TSTHETA2`, `SNESLINESEARCHBT`, `SNESLineSearchSetType()`
+M*/
+PetscErrorCode SNESLineSearchCreate_Potential(SNESLineSearch ls)
+{
+  SNESLineSearch_Potential *pt;
+
+  PetscFunctionBegin;
+  ls->ops->apply          = SNESLineSearchApply_Potential;
+  ls->ops->destroy        = SNESLineSearchDestroy_Potential;
+  ls->ops->setfromoptions = SNESLineSearchSetFromOptions_Potential;
+  ls->ops->view           = SNESLineSearchView_Potential;
+  PetscCall(PetscNew(&pt));
+  ls->data    = (void *)pt;
+  ls->max_its = 40;
+  pt->alpha   = 1e-4;
+  PetscFunctionReturn(0);
+}
+
+/*
+  TSMechSetDefaultLineSearch - At a type's TSSetFromOptions() (before its SNES reads its options):
+  where its Newton has an incremental potential (merit), the line search on it becomes the SNES's
+  default (docs/solvers.md §8), unless a line search was chosen already (in code; -snes_linesearch_type
+  still wins); elsewhere PETSc's default (bt) stays
+*/
+PetscErrorCode TSMechSetDefaultLineSearch(TS ts, PetscBool merit)
+{
+  SNES           snes;
+  SNESLineSearch ls;
+
+  PetscFunctionBegin;
+  if (!merit) PetscFunctionReturn(0);
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetLineSearch(snes, &ls));
+  if (!((PetscObject)ls)->type_name) PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHPOTENTIAL));
+  PetscFunctionReturn(0);
+}
