@@ -40,6 +40,17 @@ struct _p_MechSystem {
   void                  *patchctx;
   PetscBool              hasdamping;
 
+  /* ---- the linearization held, a model's own multigrid (mgoperator.c) ---- */
+  PetscReal              lincK, lincD; /* the coefficients of the linearization the model holds (MechSystemLinearize_Private()) */
+  MechTangentDiagonalFn  diagonal;     /* optional: the diagonal blocks of cK K + cD D without assembly */
+  PetscInt               diagonalbs;   /* their size */
+  void                  *diagonalctx;
+  MechMultigridSetUpFn   mgsetup; /* optional: the model's coarse levels below its operator */
+  MechMultigridUpdateFn  mgupdate;
+  MechMultigridDestroyFn mgdestroy;
+  void                  *mgctx;
+  /* ---- end of the model's own multigrid ---- */
+
   /* ---- discrete gradient (MechSystemSetDiscreteGradient(), discgrad.c) ---- */
   MechDiscreteGradientFn         discgrad;
   MechDiscreteGradientJacobianFn discgradjac;
@@ -131,6 +142,15 @@ PETSC_INTERN PetscLogStage MECH_StageAssembly, MECH_StageIO;
 PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
 /* The matrix of MechSystemSetTangent(), built again if it was released (not a new reference) */
 PETSC_INTERN PetscErrorCode MechSystemGetPattern(MechSystem, Mat *);
+/* the matrix-free operator (shelloperator.c): the model's linearization, recording its coefficients,
+   and y = (cK K + cD D + cM M) w with the linearization held, fixed dofs decoupled */
+PETSC_INTERN PetscErrorCode MechSystemLinearize_Private(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode MechSystemApplyOperator_Private(MechSystem, PetscReal, PetscReal, PetscReal, Vec, Vec);
+/* the multigrid operator (mgoperator.c): whether a matrix is one, its "assembly" at a state, and
+   the PCMG of a model with coarse levels of its own (MechSystemSetUpPCMG()) */
+PETSC_INTERN PetscErrorCode MechOperatorIsMultigrid_Private(Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode MechOperatorMultigridCompute_Private(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, PetscReal, Mat);
+PETSC_INTERN PetscErrorCode MechSystemSetUpPCMGModel_Private(MechSystem, PC);
 /* J += cM M with the decoupled mass (MechSystemComputeOperator() and the discrete gradient's) */
 PETSC_INTERN PetscErrorCode MechSystemAddMass_Private(MechSystem, PetscReal, Mat);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */

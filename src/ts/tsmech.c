@@ -176,7 +176,19 @@ static PetscErrorCode TSMechSetUpSecondOrderJacobian(TS ts, MechSystem sys)
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
   if (J) PetscFunctionReturn(0);
-  PetscCall(MechSystemCreateOperator(sys, &J));
+  {
+    KSP       ksp;
+    PC        pc;
+    PetscBool ismg, has;
+
+    /* -pc_type mg on a model with levels of its own: the matrix-free multigrid operator, never assembled */
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+    PetscCall(MechSystemHasMultigrid(sys, &has));
+    if (ismg && has) PetscCall(MechSystemCreateOperatorMultigrid(sys, &J));
+    else PetscCall(MechSystemCreateOperator(sys, &J));
+  }
   PetscCall(TSSetI2Jacobian(ts, J, J, MechI2Jacobian, sys));
   PetscCall(MatDestroy(&J));
   PetscFunctionReturn(0);
@@ -226,10 +238,20 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
     PetscCall(SNESLineSearchGetPreCheck(ls, &pre, NULL));
     if (!pre || pre == MechFixedPreCheck) PetscCall(SNESLineSearchSetPreCheck(ls, MechFixedPreCheck, sys));
   }
-  if (!sys || !sys->dm) PetscFunctionReturn(0);
+  if (!sys) PetscFunctionReturn(0);
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  if (ismg && sys->mgsetup) {
+    Mat J, P;
+
+    /* the model's own levels hang on the multigrid operator, the preconditioning matrix */
+    PetscCall(SNESGetJacobian(snes, &J, &P, NULL, NULL));
+    PetscCall(KSPSetOperators(ksp, J, P));
+    PetscCall(MechSystemSetUpPCMG(sys, pc));
+    PetscFunctionReturn(0);
+  }
+  if (!sys->dm) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
   if (isda) {
     PetscCall(KSPSetDM(ksp, sys->dm));
     PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));

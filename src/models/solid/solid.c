@@ -64,6 +64,24 @@ static PetscErrorCode SolidDestroy(void *ctx)
   PetscFunctionReturn(0);
 }
 
+/*
+  The tangent's pattern, built when first asked for (MechSystemSetTangentPattern()): a run whose
+  operators are matrix-free and whose preconditioner assembles no quadratic matrix (-pc_type mg,
+  pmg.c) never holds it. The solid has no sparser pattern.
+*/
+static PetscErrorCode SolidTangentPattern(MechSystem sys, PetscBool reduced, Mat *J, void *ctx)
+{
+  Solid *s = (Solid *)ctx;
+
+  PetscFunctionBegin;
+  (void)sys;
+  *J = NULL;
+  if (reduced) PetscFunctionReturn(0);
+  PetscCall(SolidCreatePattern(s, PETSC_FALSE, J));
+  PetscCall(MatSetNearNullSpace(*J, s->nullsp));
+  PetscFunctionReturn(0);
+}
+
 /*@
   MechCreateSolid - Creates a hyperelastic solid of linear or quadratic tetrahedra or hexahedra on a
   distributed DMPlex: a mesh read from a file, or a cantilever beam built in.
@@ -143,7 +161,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   Vec                     Xref = NULL;
   PetscReal               hmin, gtimesum = -1;
   PetscBool               stressout = PETSC_TRUE, setstress = PETSC_FALSE;
-  Mat                     J;
+  Mat                     J = NULL; /* the tangent's pattern: built at its first use (SolidTangentPattern()) */
   Vec                     q, v, rs;
   char                    what[PETSC_MAX_PATH_LEN + 32], matname[64] = "neohookean", names[256];
   const SolidMaterialOps *mat;
@@ -302,12 +320,11 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   if (gtimesum >= 0) PetscCall(MechSystemAddParameter(sy, "g_time", gtimesum));
   PetscCall(MechSystemSetDM(sy, dm));
 
-  /* matrices: the exact vertex couplings of the mesh, block size 3 */
-  PetscCall(SolidCreatePattern(s, PETSC_FALSE, &J));
+  /* matrices: the exact vertex couplings of the mesh, block size 3 (the tangent's at its first use) */
   PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
   PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, s->M));
   if (s->beta != 0) {
-    PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
+    PetscCall(SolidCreatePattern(s, PETSC_FALSE, &s->K0));
     PetscCall(SolidAddElementTangents(s, 0, NULL, 1.0, s->K0));
   }
 
@@ -331,7 +348,6 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
      the checkpoints do not depend on the partition (docs/solid.md §12) */
   PetscCall(SolidSetIOOrdering(s, sy, vertid, q));
   PetscCall(PetscFree(vertid));
-  PetscCall(MatSetNearNullSpace(J, s->nullsp));
 
   /* gravity and the initial velocity: uniform plus the spin about the mass centroid */
   PetscCall(VecDuplicate(q, &v));
@@ -405,8 +421,11 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   PetscCall(MechSystemSetMass(sy, s->M));
   PetscCall(MechSystemSetForce(sy, SolidForce, s));
-  PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
+  PetscCall(MechSystemSetTangentPattern(sy, SolidTangentPattern, s));
+  PetscCall(MechSystemSetTangent(sy, NULL, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
+  /* the element-wise diagonal; quadratic elements: the p-multigrid of -pc_type mg (pmg.c) */
+  PetscCall(SolidSetUpMultigrid(s, sy));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
   /* a follower pressure's force depends on the current face: not affine in q */
   PetscCall(MechSystemSetLinear(sy, mat->linear && !s->follower ? PETSC_TRUE : PETSC_FALSE));

@@ -178,6 +178,8 @@ struct _n_Solid {
   PetscInt        *aijoff;
   PetscObjectId    aijid;
   PetscObjectState aijstate;
+  /* the p-multigrid's linear level (pmg.c, -solid_pmg_coarse): 0 Galerkin, 1 rediscretized */
+  PetscInt pmgcoarse;
 };
 
 static inline PetscReal SolidDet3(const PetscReal A[9])
@@ -288,6 +290,8 @@ PETSC_INTERN PetscErrorCode SolidBodyPotential(Solid *, PetscReal, Vec, PetscRea
 PETSC_INTERN PetscErrorCode SolidBodyDestroy(SolidBody *);
 /* discgrad.c */
 PETSC_INTERN PetscErrorCode SolidSetUpDiscreteGradient(Solid *, MechSystem);
+/* pmg.c: the tangent's diagonal and, for quadratic elements, the p-multigrid */
+PETSC_INTERN PetscErrorCode SolidSetUpMultigrid(Solid *, MechSystem);
 /* stress.c */
 PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
 
