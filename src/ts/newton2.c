@@ -54,6 +54,7 @@
   across TSALPHA2's start-up half steps kept the wrong shift: 186 Newton iterations instead of 24).
 */
 #include "tsimpl2.h"
+#include "../mech/mechimpl.h"
 #include <petsc/private/snesimpl.h>
 #include <stdio.h>
 #include <ctype.h>
@@ -897,6 +898,15 @@ PetscErrorCode TSMechNewtonSetUp(TSMechNewton nw, MechSystem sys, TSMechNewtonMo
       PetscCall(MatDestroy(&P));
       nw->Pred = PETSC_FALSE;
     }
+  }
+  /* the type's own assembled Jacobian cannot be a model's matrix-free multigrid operator (-pc_type mg) */
+  if (!nw->matrixfree && nw->jacfn && mode != TSMECH_NEWTON_NONE) {
+    Mat       P;
+    PetscBool mg;
+
+    PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
+    PetscCall(MechOperatorIsMultigrid_Private(P, &mg));
+    PetscCheck(!mg, comm, PETSC_ERR_ARG_INCOMP, "-pc_type mg: the model's multigrid has no assembled matrix, which the assembled Jacobian of -ts_type %s is; give -%smatrix_free (its residual differenced, the multigrid on the stage operator)", nw->tsname, pre);
   }
   /* assembled Jacobian with the semidefinite preconditioning matrix: P becomes a second matrix */
   if (!nw->matrixfree && mode != TSMECH_NEWTON_NONE && sys) {

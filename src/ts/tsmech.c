@@ -129,16 +129,23 @@ static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBo
   Mat                P;
   Vec                F;
   const PetscInt    *idx;
-  const PetscScalar *f;
+  const PetscScalar *f, *dm = NULL;
   PetscScalar       *y;
   PetscInt           n, rstart;
+  PetscBool          mg;
 
   PetscFunctionBegin;
   (void)X;
   PetscCall(SNESLineSearchGetSNES(ls, &snes));
   PetscCall(SNESLineSearchGetVecs(ls, NULL, &F, NULL, NULL, NULL));
-  /* the preconditioning matrix has the same fixed rows as J and always has entries */
+  /* the preconditioning matrix has the same fixed rows as J and always has entries, or (the
+     matrix-free multigrid operator) its diagonal */
   PetscCall(SNESGetJacobian(snes, NULL, &P, NULL, NULL));
+  PetscCall(MechOperatorIsMultigrid_Private(P, &mg));
+  if (mg) {
+    PetscCall(MatGetDiagonal(P, sys->work));
+    PetscCall(VecGetArrayRead(sys->work, &dm));
+  }
   PetscCall(ISGetLocalSize(sys->fixed, &n));
   PetscCall(ISGetIndices(sys->fixed, &idx));
   PetscCall(VecGetOwnershipRange(Y, &rstart, NULL));
@@ -148,13 +155,15 @@ static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBo
     const PetscInt i = idx[k] - rstart;
     PetscScalar    d;
 
-    PetscCall(MatGetValues(P, 1, &idx[k], 1, &idx[k], &d));
+    if (dm) d = dm[i];
+    else PetscCall(MatGetValues(P, 1, &idx[k], 1, &idx[k], &d));
     PetscCheck(d != 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The Jacobian's diagonal entry of fixed dof %" PetscInt_FMT " is zero", idx[k]);
     y[i] = f[i] / d;
   }
   PetscCall(VecRestoreArray(Y, &y));
   PetscCall(VecRestoreArrayRead(F, &f));
   PetscCall(ISRestoreIndices(sys->fixed, &idx));
+  if (dm) PetscCall(VecRestoreArrayRead(sys->work, &dm));
   *changed = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
