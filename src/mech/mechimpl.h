@@ -41,9 +41,9 @@ struct _p_MechSystem {
   PetscBool              hasdamping;
 
   /* ---- the linearization held, a model's own multigrid (mgoperator.c) ---- */
-  PetscReal              lincK, lincD; /* the coefficients of the linearization the model holds (MechSystemLinearize_Private()) */
-  MechTangentDiagonalFn  diagonal;     /* optional: the diagonal blocks of cK K + cD D without assembly */
-  PetscInt               diagonalbs;   /* their size */
+  PetscObjectId          linshell;   /* the operator shell whose linearization the model holds (its last) */
+  MechTangentDiagonalFn  diagonal;   /* optional: the diagonal blocks of cK K + cD D without assembly */
+  PetscInt               diagonalbs; /* their size */
   void                  *diagonalctx;
   MechMultigridSetUpFn   mgsetup; /* optional: the model's coarse levels below its operator */
   MechMultigridUpdateFn  mgupdate;
@@ -142,15 +142,15 @@ PETSC_INTERN PetscLogStage MECH_StageAssembly, MECH_StageIO;
 PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
 /* The matrix of MechSystemSetTangent(), built again if it was released (not a new reference) */
 PETSC_INTERN PetscErrorCode MechSystemGetPattern(MechSystem, Mat *);
-/* the matrix-free operator (shelloperator.c): the model's linearization, recording its coefficients,
-   and y = (cK K + cD D + cM M) w with the linearization held, fixed dofs decoupled */
-PETSC_INTERN PetscErrorCode MechSystemLinearize_Private(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal);
-PETSC_INTERN PetscErrorCode MechSystemApplyOperator_Private(MechSystem, PetscReal, PetscReal, PetscReal, Vec, Vec);
 /* the multigrid operator (mgoperator.c): whether a matrix is one, its "assembly" at a state, and
    the PCMG of a model with coarse levels of its own (MechSystemSetUpPCMG()) */
 PETSC_INTERN PetscErrorCode MechOperatorIsMultigrid_Private(Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode MechOperatorMultigridCompute_Private(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, PetscReal, Mat);
 PETSC_INTERN PetscErrorCode MechSystemSetUpPCMGModel_Private(MechSystem, PC);
+/* the next assembly of a multigrid operator renews its finest level only (a lagged rebuild, newton2.c) */
+PETSC_INTERN PetscErrorCode MechOperatorMultigridKeepCoarse_Private(Mat, PetscBool);
+/* the operator shell whose products the multigrid operator's are (the Newton operator of the matrix-free mode) */
+PETSC_INTERN PetscErrorCode MechOperatorMultigridGetShell_Private(Mat, Mat *);
 /* J += cM M with the decoupled mass (MechSystemComputeOperator() and the discrete gradient's) */
 PETSC_INTERN PetscErrorCode MechSystemAddMass_Private(MechSystem, PetscReal, Mat);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */

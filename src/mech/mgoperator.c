@@ -9,13 +9,14 @@
   assembly updates the coarse operators of the PCMG that uses it (MechSystemSetMultigrid()).
   No matrix of the finest level is ever assembled.
 
-  As a lagged preconditioning matrix (the theta2 family's -ts_theta_matrix_free) its object state
-  changes only when it is assembled, so the PCMG keeps its smoothers (the Jacobi diagonal, the
-  Chebyshev bounds) and coarse solvers between rebuilds, while its products follow the system's
-  current linearization: the finest level smooths with the exact Jacobian of the Newton iteration.
-  When the linearization the system holds has other coefficients than the operator's (gauss2's
-  blocks, one per pair of stages), a product first linearizes the system again at the operator's
-  own state.
+  Its products are those of an operator shell of its own (shelloperator.c), which the Newton
+  object of the matrix-free mode (-ts_theta_matrix_free) makes its Newton operator: as the lagged
+  preconditioning matrix, the multigrid operator's object state changes only when it is assembled,
+  so the PCMG keeps its smoothers (the Jacobi diagonal, the Chebyshev bounds) and coarse solvers
+  between rebuilds, while its products are the Newton iteration's current tangent: the finest level
+  smooths with the exact Jacobian. When the system holds another shell's linearization (gauss2's
+  blocks, one multigrid operator per pair of stages), a product first linearizes its own shell again
+  at the operator's state.
 */
 #include "mechimpl.h"
 #include <petsc/private/pcmgimpl.h>
@@ -23,6 +24,7 @@
 
 typedef struct {
   MechSystem   sys;
+  Mat          shell; /* the operator shell whose products these are (MechSystemCreateOperatorShell()) */
   PetscBool    computed;
   PetscReal    t, cK, cD, cM; /* the state and coefficients of the last assembly */
   Vec          q, v;          /* copies of that state */
@@ -32,8 +34,9 @@ typedef struct {
   PetscScalar *mblocks;       /* those of the decoupled mass */
   PetscScalar *inverse;       /* their inverses (MatInvertBlockDiagonal()), when valid */
   PetscBool    inverted;
-  Vec          diag;   /* the diagonal at the last assembly */
-  void        *levels; /* the model's coarse levels (MechSystemSetUpPCMG()) */
+  Vec          diag;       /* the diagonal at the last assembly */
+  void        *levels;     /* the model's coarse levels (MechSystemSetUpPCMG()) */
+  PetscBool    keepcoarse; /* the next assembly keeps them (MechOperatorMultigridKeepCoarse_Private()) */
 } MechOperatorMG;
 
 /*@C
@@ -152,15 +155,15 @@ PetscErrorCode MechSystemHasMultigrid(MechSystem sys, PetscBool *has)
 static PetscErrorCode MatMult_MechOperatorMG(Mat A, Vec w, Vec y)
 {
   MechOperatorMG *mg;
-  MechSystem      sys;
+  PetscObjectId   id;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(A, &mg));
-  sys = mg->sys;
   PetscCheck(mg->computed, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "The multigrid operator has no state: compute it with MechSystemComputeOperator() first");
-  /* another operator's linearization (the same coefficients: the Newton iteration's, use it) */
-  if ((mg->cK != 0 || mg->cD != 0) && (sys->lincK != mg->cK || sys->lincD != mg->cD)) PetscCall(MechSystemLinearize_Private(sys, mg->t, mg->q, mg->v, mg->cK, mg->cD));
-  PetscCall(MechSystemApplyOperator_Private(sys, mg->cK, mg->cD, mg->cM, w, y));
+  /* the system holds another shell's linearization (another block of gauss2's): this one's again */
+  PetscCall(PetscObjectGetId((PetscObject)mg->shell, &id));
+  if (mg->sys->linshell != id) PetscCall(MechSystemLinearizeOperatorShell(mg->sys, mg->t, mg->q, mg->v, mg->cK, mg->cD, mg->cM, mg->shell));
+  PetscCall(MatMult(mg->shell, w, y));
   PetscFunctionReturn(0);
 }
 
@@ -255,6 +258,7 @@ static PetscErrorCode MatDestroy_MechOperatorMG(void *ctx)
 
   PetscFunctionBegin;
   if (mg->levels && mg->sys->mgdestroy) PetscCall((*mg->sys->mgdestroy)(&mg->levels));
+  PetscCall(MatDestroy(&mg->shell));
   PetscCall(VecDestroy(&mg->q));
   PetscCall(VecDestroy(&mg->v));
   PetscCall(VecDestroy(&mg->diag));
@@ -371,6 +375,7 @@ PetscErrorCode MechSystemCreateOperatorMultigrid(MechSystem sys, Mat *A)
   PetscCall(PetscNew(&mg));
   PetscCall(PetscObjectReference((PetscObject)sys));
   mg->sys = sys;
+  PetscCall(MechSystemCreateOperatorShell(sys, &mg->shell));
   PetscCall(MatCreateVecs(sys->M, &mg->diag, NULL));
   PetscCall(VecDuplicate(mg->diag, &mg->q));
   PetscCall(VecDuplicate(mg->diag, &mg->v));
@@ -424,7 +429,7 @@ PetscErrorCode MechOperatorMultigridCompute_Private(MechSystem sys, PetscReal t,
   PetscCall(MatShellGetContext(A, &mg));
   PetscCheck(mg->sys == sys, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The multigrid operator belongs to another system");
   if (!sys->hasdamping) cD = 0;
-  PetscCall(MechSystemLinearize_Private(sys, t, q, v, cK, cD));
+  PetscCall(MechSystemLinearizeOperatorShell(sys, t, q, v, cK, cD, cM, mg->shell));
   mg->t  = t;
   mg->cK = cK;
   mg->cD = cD;
@@ -435,13 +440,37 @@ PetscErrorCode MechOperatorMultigridCompute_Private(MechSystem sys, PetscReal t,
   PetscCall(PetscLogEventBegin(MECH_Operator, sys, A, 0, 0));
   PetscCall(MechSystemMotionState(sys, t, q, v, &qm, &vm, NULL));
   PetscCall(MechOperatorBlocks(sys, mg, t, qm, vm));
-  if (mg->levels) PetscCall(MechSystemAgree(sys, (*sys->mgupdate)(sys, mg->levels, t, qm, vm, cK, cD, cM, sys->mgctx), "multigrid levels"));
+  if (mg->levels && !mg->keepcoarse) PetscCall(MechSystemAgree(sys, (*sys->mgupdate)(sys, mg->levels, t, qm, vm, cK, cD, cM, sys->mgctx), "multigrid levels"));
+  else if (mg->levels) PetscCall(PetscInfo(A, "Finest level only: the model's coarse levels are kept\n"));
+  mg->keepcoarse = PETSC_FALSE;
   PetscCall(PetscLogEventEnd(MECH_Operator, sys, A, 0, 0));
   PetscCall(PetscLogStagePop());
   mg->computed = PETSC_TRUE;
   /* a new state for the PC that uses it: its smoothers and coarse solvers are set up again */
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* The operator shell whose products are the multigrid operator's (not a new reference) */
+PetscErrorCode MechOperatorMultigridGetShell_Private(Mat A, Mat *shell)
+{
+  MechOperatorMG *mg;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &mg));
+  *shell = mg->shell;
+  PetscFunctionReturn(0);
+}
+
+/* Whether the next assembly of the multigrid operator A keeps its coarse levels (one assembly only) */
+PetscErrorCode MechOperatorMultigridKeepCoarse_Private(Mat A, PetscBool keep)
+{
+  MechOperatorMG *mg;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &mg));
+  mg->keepcoarse = keep;
   PetscFunctionReturn(0);
 }
 
@@ -481,6 +510,9 @@ PetscErrorCode MechSystemSetUpPCMGModel_Private(MechSystem sys, PC pc)
   PetscCall(MatShellGetContext(P, &mg));
   if (mg->levels && sys->mgdestroy) PetscCall((*sys->mgdestroy)(&mg->levels));
   PetscCall((*sys->mgsetup)(sys, pc, &mg->levels, sys->mgctx));
+  /* the PCMG options that act on the levels (-pc_mg_cycle_type, -pc_mg_distinct_smoothup, ...)
+     were read when the PC had one level: read again for these */
+  PetscCall(PCSetFromOptions(pc));
   /* the finest smoother: PCMG's default SOR needs entries; Jacobi takes the operator's diagonal */
   PetscCall(PCMGGetLevels(pc, &levels));
   PetscCall(PCMGGetSmoother(pc, levels - 1, &smoother));

@@ -83,15 +83,17 @@ PetscErrorCode MechSystemHasTangentAction(MechSystem sys, PetscBool *has)
   PetscFunctionReturn(0);
 }
 
-/*
-  y = (cK K + cD D + cM M) w with the system's current linearization, the fixed dofs decoupled (the
-  products of the operator shell and of the multigrid operator, mgoperator.c)
-*/
-PetscErrorCode MechSystemApplyOperator_Private(MechSystem sys, PetscReal cK, PetscReal cD, PetscReal cM, Vec w, Vec y)
+static PetscErrorCode MatMult_MechOperator(Mat A, Vec w, Vec y)
 {
+  MechOperatorShell *sh;
+  MechSystem         sys;
+
   PetscFunctionBegin;
+  PetscCall(MatShellGetContext(A, &sh));
+  sys = sh->sys;
+  PetscCheck(sh->linearized, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Call MechSystemLinearizeOperatorShell() before applying the operator");
   PetscCall(PetscLogEventBegin(MECH_Apply, sys, w, y, 0));
-  if (cK != 0 || cD != 0) {
+  if (sh->cK != 0 || sh->cD != 0) {
     Vec x = w;
 
     /* the argument with its fixed dofs zeroed, in the system's work vector (free outside its own calls) */
@@ -103,7 +105,7 @@ PetscErrorCode MechSystemApplyOperator_Private(MechSystem sys, PetscReal cK, Pet
     PetscCall(MechSystemAgree(sys, (*sys->apply)(sys, x, y, sys->actionctx), "tangent action"));
     if (sys->fixed) PetscCall(VecISSet(y, sys->fixed, 0.0));
   } else PetscCall(VecZeroEntries(y));
-  if (cM != 0) {
+  if (sh->cM != 0) {
     if (sys->massdiag) {
       const PetscScalar *wa, *ma;
       PetscScalar       *ya;
@@ -114,27 +116,16 @@ PetscErrorCode MechSystemApplyOperator_Private(MechSystem sys, PetscReal cK, Pet
       PetscCall(VecGetArrayRead(w, &wa));
       PetscCall(VecGetArrayRead(sys->Mdiag, &ma));
       PetscCall(VecGetArray(y, &ya));
-      for (PetscInt i = 0; i < n; i++) ya[i] += cM * ma[i] * wa[i];
+      for (PetscInt i = 0; i < n; i++) ya[i] += sh->cM * ma[i] * wa[i];
       PetscCall(VecRestoreArray(y, &ya));
       PetscCall(VecRestoreArrayRead(sys->Mdiag, &ma));
       PetscCall(VecRestoreArrayRead(w, &wa));
     } else {
       PetscCall(MatMult(sys->Mfix, w, sys->work));
-      PetscCall(VecAXPY(y, cM, sys->work));
+      PetscCall(VecAXPY(y, sh->cM, sys->work));
     }
   }
   PetscCall(PetscLogEventEnd(MECH_Apply, sys, w, y, 0));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode MatMult_MechOperator(Mat A, Vec w, Vec y)
-{
-  MechOperatorShell *sh;
-
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(A, &sh));
-  PetscCheck(sh->linearized, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Call MechSystemLinearizeOperatorShell() before applying the operator");
-  PetscCall(MechSystemApplyOperator_Private(sh->sys, sh->cK, sh->cD, sh->cM, w, y));
   PetscFunctionReturn(0);
 }
 
@@ -194,26 +185,6 @@ PetscErrorCode MechSystemCreateOperatorShell(MechSystem sys, Mat *A)
   PetscFunctionReturn(0);
 }
 
-/*
-  The model's linearization at (t, q, v) with the coefficients cK, cD (none when both are zero),
-  at the motion's state; the system records the coefficients of the linearization it holds
-*/
-PetscErrorCode MechSystemLinearize_Private(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscLogStagePush(MECH_StageAssembly));
-  PetscCall(PetscLogEventBegin(MECH_Linearize, sys, q, v, 0));
-  if (cK != 0 || cD != 0) {
-    PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v, NULL));
-    PetscCall(MechSystemAgree(sys, (*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx), "tangent linearization"));
-    sys->lincK = cK;
-    sys->lincD = cD;
-  }
-  PetscCall(PetscLogEventEnd(MECH_Linearize, sys, q, v, 0));
-  PetscCall(PetscLogStagePop());
-  PetscFunctionReturn(0);
-}
-
 /*@
   MechSystemLinearizeOperatorShell - Sets the state and the coefficients at which a shell from
   `MechSystemCreateOperatorShell()` applies J = cK K + cD D + cM M.
@@ -249,8 +220,17 @@ PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem sys, PetscReal t, Vec
   PetscValidHeaderSpecific(A, MAT_CLASSID, 8);
   PetscCall(MatShellGetContext(A, &sh));
   PetscCheck(sh && sh->sys == sys, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The matrix is not an operator shell of this system (MechSystemCreateOperatorShell())");
+  /* the system holds this shell's linearization from now on (mgoperator.c asks) */
+  PetscCall(PetscObjectGetId((PetscObject)A, &sys->linshell));
   if (!sys->hasdamping) cD = 0;
-  PetscCall(MechSystemLinearize_Private(sys, t, q, v, cK, cD));
+  PetscCall(PetscLogStagePush(MECH_StageAssembly));
+  PetscCall(PetscLogEventBegin(MECH_Linearize, sys, q, v, 0));
+  if (cK != 0 || cD != 0) {
+    PetscCall(MechSystemMotionState(sys, t, q, v, &q, &v, NULL));
+    PetscCall(MechSystemAgree(sys, (*sys->linearize)(sys, t, q, v, cK, cD, sys->actionctx), "tangent linearization"));
+  }
+  PetscCall(PetscLogEventEnd(MECH_Linearize, sys, q, v, 0));
+  PetscCall(PetscLogStagePop());
   sh->cK         = cK;
   sh->cD         = cD;
   sh->cM         = cM;
