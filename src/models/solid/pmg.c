@@ -1,5 +1,5 @@
 /*
-  The solid's p-multigrid (docs/solid.md §13, docs/solvers.md §4): for quadratic elements (P2
+  The solid's p-multigrid (docs/solid.md §16, docs/solvers.md §4): for quadratic elements (P2
   tetrahedra, Q2 hexahedra) a PCMG of two levels,
 
     level 1  the quadratic space with the matrix-free operator J = cM M + cD D + cK K (the system's
@@ -719,7 +719,7 @@ static PetscErrorCode SolidPMGUpdate(MechSystem sys, void *levels, PetscReal t, 
   the linear level is solved by -mg_coarse_ksp_type (preonly) with -mg_coarse_pc_type (gamg, with
   the vertices' rigid-body modes as near-null space). The interpolation is the elements' own
   shape functions; no matrix of the quadratic space is ever assembled. config/solid_quadratic.opts
-  has the measured configuration; docs/solid.md §13 the mathematics and the measurements.
+  has the measured configuration; docs/solid.md §16 the mathematics and the measurements.
 
 .seealso: `MechCreateSolid()`, `MechSystemSetMultigrid()`, `MechSystemCreateOperatorMultigrid()`, `MechSystemSetUpPCMG()`
 M*/
