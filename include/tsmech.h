@@ -155,18 +155,19 @@ PETSC_EXTERN PetscErrorCode MechSystemCreateTangentMatrix(MechSystem, PetscInt b
    (MechSystemCreateOperatorShell()); it must equal the assembled tangent. */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentAction(MechSystem, MechTangentLinearizeFn, MechTangentApplyFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasTangentAction(MechSystem, PetscBool *);
-/* Optional: the diagonal blocks (bs x bs: a node's dofs) of cK K + cD D at (t, q, v), without
-   assembly, for the smoothers of matrix-free operators: d[i] (zeroed by the caller) gets row i of
-   every block, entry bs n + k of d[i] the block (i, k) of block row n; the fixed dofs are the
-   system's business */
+/* Optional: the diagonal (bs 1: d[0]) or the diagonal blocks (bs x bs, bs that of
+   MechSystemSetTangentDiagonal(): a node's dofs) of cK K + cD D at (t, q, v), without assembly, for
+   the smoothers of matrix-free operators: d[i] (zeroed by the caller) gets row i of every block,
+   entry bs n + k of d[i] the block (i, k) of block row n; the fixed dofs are the system's business */
 typedef PetscErrorCode (*MechTangentDiagonalFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscInt bs, Vec d[], void *ctx);
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentDiagonal(MechSystem, PetscInt bs, MechTangentDiagonalFn, void *);
 /* Optional: a model's own multigrid below its matrix-free operator (the solid's p-multigrid).
    setup gives a PCMG its levels below the finest (interpolations, coarse operators, their
    solvers) and returns the model's data of those levels; update computes the coarse operators
-   of cK K + cD D + cM M at a state; destroy frees the data. */
+   of cK K + cD D + cM M at a state and, if d is not NULL, the diagonal of cK K + cD D into d (zeroed
+   by the caller; in the same pass over the cells); destroy frees the data. */
 typedef PetscErrorCode (*MechMultigridSetUpFn)(MechSystem, PC pc, void **levels, void *ctx);
-typedef PetscErrorCode (*MechMultigridUpdateFn)(MechSystem, void *levels, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, void *ctx);
+typedef PetscErrorCode (*MechMultigridUpdateFn)(MechSystem, void *levels, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Vec d, void *ctx);
 typedef PetscErrorCode (*MechMultigridDestroyFn)(void **levels);
 PETSC_EXTERN PetscErrorCode MechSystemSetMultigrid(MechSystem, MechMultigridSetUpFn, MechMultigridUpdateFn, MechMultigridDestroyFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasMultigrid(MechSystem, PetscBool *);

@@ -28,15 +28,15 @@ typedef struct {
   PetscBool    computed;
   PetscReal    t, cK, cD, cM; /* the state and coefficients of the last assembly */
   Vec          q, v;          /* copies of that state */
-  PetscInt     bs, nb;        /* the diagonal blocks' size (the mass matrix's block size) and local number */
-  Vec         *rows;          /* work: the blocks' rows, from the model */
-  PetscScalar *blocks;        /* the diagonal blocks at the last assembly (row-major) */
-  PetscScalar *mblocks;       /* those of the decoupled mass */
-  PetscScalar *inverse;       /* their inverses (MatInvertBlockDiagonal()), when valid */
-  PetscBool    inverted;
-  Vec          diag;       /* the diagonal at the last assembly */
-  void        *levels;     /* the model's coarse levels (MechSystemSetUpPCMG()) */
-  PetscBool    keepcoarse; /* the next assembly keeps them (MechOperatorMultigridKeepCoarse_Private()) */
+  PetscInt     bs, nb;        /* the diagonal blocks' size (MechSystemSetTangentDiagonal()) and local number */
+  Vec         *rows;          /* the blocks' rows, from the model (when asked for) */
+  PetscScalar *blocks;        /* the diagonal blocks at the last assembly (row-major), when asked for */
+  PetscScalar *inverse;       /* their inverses (MatInvertBlockDiagonal()) */
+  PetscBool    inverted;      /* blocks and inverse are those of the last assembly */
+  Vec          mdiag;         /* the diagonal of the decoupled mass */
+  Vec          diag;          /* the diagonal at the last assembly */
+  void        *levels;        /* the model's coarse levels (MechSystemSetUpPCMG()) */
+  PetscBool    keepcoarse;    /* the next assembly keeps them (MechOperatorMultigridKeepCoarse_Private()) */
 } MechOperatorMG;
 
 /*@C
@@ -55,7 +55,8 @@ typedef struct {
 $ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscInt bs, Vec d[], void *ctx)
 + t, q, v - the state (the fixed dofs at their prescribed motion)
 . cK, cD  - the coefficients of K and D
-. bs      - the blocks' size given here
+. bs      - 1: the diagonal only, into d[0] (what Jacobi needs, and all the multigrid operator
+            computes at its assembly); or the blocks' size given here (point-block Jacobi asks)
 . d       - bs vectors of the state's layout, zeroed: d[i] gets row i of every diagonal block,
             entry bs n + k the entry (i, k) of block n (bs n .. bs n + bs - 1 the rows and
             columns of block n)
@@ -99,10 +100,13 @@ $ PetscErrorCode setup(MechSystem sys, PC pc, void **levels, void *ctx)
 - levels - the model's data of these levels, given back to update and destroy
 
   Calling sequence of update:
-$ PetscErrorCode update(MechSystem sys, void *levels, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, void *ctx)
+$ PetscErrorCode update(MechSystem sys, void *levels, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Vec d, void *ctx)
 + levels     - the data of setup
 . t, q, v    - the state (the fixed dofs at their prescribed motion)
-- cK, cD, cM - the coefficients of the operator cK K + cD D + cM M
+. cK, cD, cM - the coefficients of the operator cK K + cD D + cM M
+- d          - NULL, or a vector (zeroed) for the diagonal of cK K + cD D at the state, which a
+               model computes in the same pass over its elements (the diagonal callback is then
+               not called)
 
   Level: advanced
 
@@ -226,6 +230,57 @@ static PetscErrorCode MechInvertBlock(PetscInt n, PetscScalar A[], PetscBool *si
   PetscFunctionReturn(0);
 }
 
+/*
+  The diagonal blocks at the state of the last assembly: the model's of cK K + cD D, the fixed dofs'
+  rows and columns zeroed, plus cM times the decoupled mass's (its values in the owned diagonal
+  blocks: a fixed row keeps cM m_ii, as in the assembled operator)
+*/
+static PetscErrorCode MechOperatorBlocks(MechSystem sys, MechOperatorMG *mg)
+{
+  const PetscInt bs = mg->bs, bs2 = bs * bs;
+  PetscInt       rstart, rows[64];
+  Vec            q, v;
+
+  PetscFunctionBegin;
+  if (!mg->rows) {
+    PetscCall(VecDuplicateVecs(mg->diag, bs, &mg->rows));
+    PetscCall(PetscMalloc2(mg->nb * bs2, &mg->blocks, mg->nb * bs2, &mg->inverse));
+  }
+  for (PetscInt i = 0; i < bs; i++) PetscCall(VecZeroEntries(mg->rows[i]));
+  PetscCall(MechSystemMotionState(sys, mg->t, mg->q, mg->v, &q, &v, NULL));
+  if (mg->cK != 0 || mg->cD != 0) PetscCall(MechSystemAgree(sys, (*sys->diagonal)(sys, mg->t, q, v, mg->cK, mg->cD, bs, mg->rows, sys->diagonalctx), "tangent diagonal"));
+  for (PetscInt i = 0; i < bs; i++) {
+    const PetscScalar *r;
+
+    PetscCall(VecGetArrayRead(mg->rows[i], &r));
+    for (PetscInt n = 0; n < mg->nb; n++)
+      for (PetscInt k = 0; k < bs; k++) mg->blocks[n * bs2 + i * bs + k] = r[n * bs + k];
+    PetscCall(VecRestoreArrayRead(mg->rows[i], &r));
+  }
+  PetscCall(MatGetOwnershipRange(sys->Mfix, &rstart, NULL));
+  if (sys->fixed) {
+    const PetscInt *idx;
+    PetscInt        nfix;
+
+    PetscCall(ISGetLocalSize(sys->fixed, &nfix));
+    PetscCall(ISGetIndices(sys->fixed, &idx));
+    for (PetscInt f = 0; f < nfix; f++) {
+      const PetscInt r = idx[f] - rstart, n = r / bs, i = r % bs;
+
+      for (PetscInt k = 0; k < bs; k++) mg->blocks[n * bs2 + i * bs + k] = mg->blocks[n * bs2 + k * bs + i] = 0;
+    }
+    PetscCall(ISRestoreIndices(sys->fixed, &idx));
+  }
+  for (PetscInt n = 0; n < mg->nb; n++) {
+    PetscScalar mb[64 * 64];
+
+    for (PetscInt i = 0; i < bs; i++) rows[i] = rstart + bs * n + i;
+    PetscCall(MatGetValues(sys->Mfix, bs, rows, bs, rows, mb));
+    for (PetscInt e = 0; e < bs2; e++) mg->blocks[n * bs2 + e] += mg->cM * mb[e];
+  }
+  PetscFunctionReturn(0);
+}
+
 /* The inverses of the diagonal blocks, for point-block Jacobi (PCPBJACOBI) */
 static PetscErrorCode MatInvertBlockDiagonal_MechOperatorMG(Mat A, const PetscScalar **values)
 {
@@ -237,6 +292,8 @@ static PetscErrorCode MatInvertBlockDiagonal_MechOperatorMG(Mat A, const PetscSc
   if (!mg->inverted) {
     const PetscInt bs = mg->bs;
 
+    /* the blocks only when a smoother asks for them (point-block Jacobi): the diagonal costs less */
+    PetscCall(MechOperatorBlocks(mg->sys, mg));
     PetscCall(PetscArraycpy(mg->inverse, mg->blocks, mg->nb * bs * bs));
     for (PetscInt n = 0; n < mg->nb; n++) {
       PetscScalar *blk  = mg->inverse + n * bs * bs;
@@ -262,69 +319,11 @@ static PetscErrorCode MatDestroy_MechOperatorMG(void *ctx)
   PetscCall(VecDestroy(&mg->q));
   PetscCall(VecDestroy(&mg->v));
   PetscCall(VecDestroy(&mg->diag));
-  PetscCall(VecDestroyVecs(mg->bs, &mg->rows));
-  PetscCall(PetscFree3(mg->blocks, mg->mblocks, mg->inverse));
+  PetscCall(VecDestroy(&mg->mdiag));
+  if (mg->rows) PetscCall(VecDestroyVecs(mg->bs, &mg->rows));
+  PetscCall(PetscFree2(mg->blocks, mg->inverse));
   PetscCall(MechSystemDestroy(&mg->sys));
   PetscCall(PetscFree(mg));
-  PetscFunctionReturn(0);
-}
-
-/* The diagonal blocks of the decoupled mass (its values in the owned diagonal blocks) */
-static PetscErrorCode MechOperatorMassBlocks(MechSystem sys, MechOperatorMG *mg)
-{
-  const PetscInt bs = mg->bs;
-  PetscInt       rstart, rows[64];
-
-  PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRange(sys->Mfix, &rstart, NULL));
-  for (PetscInt n = 0; n < mg->nb; n++) {
-    for (PetscInt i = 0; i < bs; i++) rows[i] = rstart + bs * n + i;
-    PetscCall(MatGetValues(sys->Mfix, bs, rows, bs, rows, mg->mblocks + n * bs * bs));
-  }
-  PetscFunctionReturn(0);
-}
-
-/*
-  The diagonal blocks at the state: the model's of cK K + cD D, the fixed dofs' rows and columns
-  zeroed, plus cM times the decoupled mass's (so a fixed row keeps cM m_ii, as in the assembled
-  operator); the diagonal from them
-*/
-static PetscErrorCode MechOperatorBlocks(MechSystem sys, MechOperatorMG *mg, PetscReal t, Vec q, Vec v)
-{
-  const PetscInt bs = mg->bs, bs2 = bs * bs;
-  PetscScalar   *d;
-
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < bs; i++) PetscCall(VecZeroEntries(mg->rows[i]));
-  if (mg->cK != 0 || mg->cD != 0) PetscCall(MechSystemAgree(sys, (*sys->diagonal)(sys, t, q, v, mg->cK, mg->cD, bs, mg->rows, sys->diagonalctx), "tangent diagonal"));
-  for (PetscInt i = 0; i < bs; i++) {
-    const PetscScalar *r;
-
-    PetscCall(VecGetArrayRead(mg->rows[i], &r));
-    for (PetscInt n = 0; n < mg->nb; n++)
-      for (PetscInt k = 0; k < bs; k++) mg->blocks[n * bs2 + i * bs + k] = r[n * bs + k];
-    PetscCall(VecRestoreArrayRead(mg->rows[i], &r));
-  }
-  if (sys->fixed) {
-    const PetscInt *idx;
-    PetscInt        nfix, rstart;
-
-    PetscCall(VecGetOwnershipRange(mg->diag, &rstart, NULL));
-    PetscCall(ISGetLocalSize(sys->fixed, &nfix));
-    PetscCall(ISGetIndices(sys->fixed, &idx));
-    for (PetscInt f = 0; f < nfix; f++) {
-      const PetscInt r = idx[f] - rstart, n = r / bs, i = r % bs;
-
-      for (PetscInt k = 0; k < bs; k++) mg->blocks[n * bs2 + i * bs + k] = mg->blocks[n * bs2 + k * bs + i] = 0;
-    }
-    PetscCall(ISRestoreIndices(sys->fixed, &idx));
-  }
-  for (PetscInt e = 0; e < mg->nb * bs2; e++) mg->blocks[e] += mg->cM * mg->mblocks[e];
-  PetscCall(VecGetArray(mg->diag, &d));
-  for (PetscInt n = 0; n < mg->nb; n++)
-    for (PetscInt i = 0; i < bs; i++) d[n * bs + i] = mg->blocks[n * bs2 + i * bs + i];
-  PetscCall(VecRestoreArray(mg->diag, &d));
-  mg->inverted = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -380,12 +379,11 @@ PetscErrorCode MechSystemCreateOperatorMultigrid(MechSystem sys, Mat *A)
   PetscCall(VecDuplicate(mg->diag, &mg->q));
   PetscCall(VecDuplicate(mg->diag, &mg->v));
   mg->bs = sys->diagonalbs;
-  PetscCall(VecDuplicateVecs(mg->diag, mg->bs, &mg->rows));
+  PetscCall(VecDuplicate(mg->diag, &mg->mdiag));
+  PetscCall(MatGetDiagonal(sys->Mfix, mg->mdiag));
   PetscCall(MatGetLocalSize(sys->M, &m, &n));
   PetscCheck(m % mg->bs == 0, comm, PETSC_ERR_ARG_SIZ, "Model %s: the local size %" PetscInt_FMT " is not a multiple of its diagonal blocks' size %" PetscInt_FMT, model, m, mg->bs);
   mg->nb = m / mg->bs;
-  PetscCall(PetscMalloc3(m * mg->bs, &mg->blocks, m * mg->bs, &mg->mblocks, m * mg->bs, &mg->inverse));
-  PetscCall(MechOperatorMassBlocks(sys, mg));
   PetscCall(MatGetSize(sys->M, &M, &N));
   PetscCall(MatCreateShell(comm, m, n, M, N, mg, A));
   PetscCall(MatShellSetContextDestroy(*A, MatDestroy_MechOperatorMG));
@@ -439,10 +437,18 @@ PetscErrorCode MechOperatorMultigridCompute_Private(MechSystem sys, PetscReal t,
   PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Operator, sys, A, 0, 0));
   PetscCall(MechSystemMotionState(sys, t, q, v, &qm, &vm, NULL));
-  PetscCall(MechOperatorBlocks(sys, mg, t, qm, vm));
-  if (mg->levels && !mg->keepcoarse) PetscCall(MechSystemAgree(sys, (*sys->mgupdate)(sys, mg->levels, t, qm, vm, cK, cD, cM, sys->mgctx), "multigrid levels"));
-  else if (mg->levels) PetscCall(PetscInfo(A, "Finest level only: the model's coarse levels are kept\n"));
+  /* the diagonal: in the pass that updates the coarse levels, or alone */
+  PetscCall(VecZeroEntries(mg->diag));
+  if (mg->levels && !mg->keepcoarse) PetscCall(MechSystemAgree(sys, (*sys->mgupdate)(sys, mg->levels, t, qm, vm, cK, cD, cM, mg->diag, sys->mgctx), "multigrid levels"));
+  else {
+    if (mg->levels) PetscCall(PetscInfo(A, "Finest level only: the model's coarse levels are kept\n"));
+    if (cK != 0 || cD != 0) PetscCall(MechSystemAgree(sys, (*sys->diagonal)(sys, t, qm, vm, cK, cD, 1, &mg->diag, sys->diagonalctx), "tangent diagonal"));
+  }
   mg->keepcoarse = PETSC_FALSE;
+  /* the fixed rows decoupled: cM m_ii, the diagonal of the decoupled mass elsewhere added */
+  if (sys->fixed) PetscCall(VecISSet(mg->diag, sys->fixed, 0.0));
+  PetscCall(VecAXPY(mg->diag, cM, mg->mdiag));
+  mg->inverted = PETSC_FALSE;
   PetscCall(PetscLogEventEnd(MECH_Operator, sys, A, 0, 0));
   PetscCall(PetscLogStagePop());
   mg->computed = PETSC_TRUE;
@@ -524,7 +530,7 @@ PetscErrorCode MechSystemSetUpPCMGModel_Private(MechSystem sys, PC pc)
     Vec qm, vm;
 
     PetscCall(MechSystemMotionState(sys, mg->t, mg->q, mg->v, &qm, &vm, NULL));
-    PetscCall(MechSystemAgree(sys, (*sys->mgupdate)(sys, mg->levels, mg->t, qm, vm, mg->cK, mg->cD, mg->cM, sys->mgctx), "multigrid levels"));
+    PetscCall(MechSystemAgree(sys, (*sys->mgupdate)(sys, mg->levels, mg->t, qm, vm, mg->cK, mg->cD, mg->cM, NULL, sys->mgctx), "multigrid levels"));
   }
   PetscFunctionReturn(0);
 }

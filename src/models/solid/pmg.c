@@ -48,7 +48,7 @@ typedef struct {
   PetscInt     nvlist[8], *vlist[8]; /* per vertex, the nodes that hold it (for the gradients) */
   PetscReal   *vw[8];                /* and their weights */
   PetscInt    *goff1;                /* per cell and vertex, its first dof in the linear level */
-  Mat          A1, M1, K01;          /* the linear level's operator; its mass and reference tangent */
+  Mat          A1, M1;               /* the linear level's operator and its mass */
   Mat          P;                    /* the interpolation linear -> quadratic */
   IS           fixed1;               /* the linear level's fixed dofs */
   Vec          d1;                   /* work: the linear level's diagonal */
@@ -109,56 +109,76 @@ static void SolidReferenceTensor(const Solid *s, PetscReal C0[81])
 }
 
 /*
-  The diagonal blocks of cK K + cD (alpha M + beta K0) at q, element by element
-  (MechSystemSetTangentDiagonal()): per point and node a, w g_a^T C_i.k. g_a with the tensor
-  cK C(F) + cD beta C(I) (K0 is the tangent at the reference, on the same points); alpha M adds its
-  diagonal (M = M_s x I3). A follower pressure's load stiffness has zero diagonal blocks on a face's
-  node (a cross product), and an inverted cell none (the force has failed the stage).
+  One pass over the cells at the state x (ghosted local array) with the tensor C = cK C(F) + cB C(I)
+  per point (cB = cD beta: K0 is the tangent at the reference on the same points): into the local
+  arrays y (NULL: none) the diagonal of cK K + cD beta K0 (bs 1: y[0]) or its 3 x 3 diagonal blocks
+  (bs 3: y[i] their row i), per point and node a w g_a^T C_i.k. g_a; with the linear level mg (NULL:
+  none) of the Galerkin kind, its element matrices (16.2) into A. A cell with an inverted point
+  adds nothing (its force has failed the stage already). A follower pressure's load stiffness has no
+  diagonal entries (a cross product) and is left out of the blocks and of A.
 */
-static PetscErrorCode SolidTangentDiagonal(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscInt bs, Vec d[], void *ctx)
+static PetscErrorCode SolidPMGPass(const Solid *s, const SolidPMG *mg, const PetscScalar x[], PetscReal cK, PetscReal cB, PetscInt bs, PetscScalar *y[], Mat A)
 {
-  Solid             *s = (Solid *)ctx;
-  Vec                ql, dl[3];
-  const PetscScalar *x;
-  PetscScalar       *y[3];
-  PetscReal          C[81], C0[81], B[9 * SOLID_MAX_NEN];
-  const PetscReal    cB = cD * s->beta;
-  SolidPoint         p;
+  const PetscInt nen = s->nen, nv = mg ? mg->nv : 0, n1 = 3 * nv;
+  PetscReal      C[81], C0[81], B[9 * SOLID_MAX_NEN], Ke[24 * 24], g1[24];
+  PetscInt       idx[8];
+  SolidPoint     p;
 
   PetscFunctionBegin;
-  (void)sys;
-  (void)t;
-  (void)v;
-  PetscCheck(bs == 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The solid's diagonal blocks are 3 x 3, not %" PetscInt_FMT, bs);
   PetscCall(PetscMemzero(&p, sizeof(p)));
   SolidReferenceTensor(s, C0);
-  PetscCall(SolidGetLocal(s, q, &ql, &x));
-  for (PetscInt i = 0; i < 3; i++) {
-    PetscCall(DMGetLocalVector(s->dm, &dl[i]));
-    PetscCall(VecZeroEntries(dl[i]));
-    PetscCall(VecGetArray(dl[i], &y[i]));
-  }
-  for (PetscInt c = 0; c < s->ncells && (cK != 0 || cB != 0); c++) {
-    const PetscInt *o  = &s->loff[s->nen * c];
+  for (PetscInt c = 0; c < s->ncells; c++) {
+    const PetscInt *o  = &s->loff[nen * c];
     PetscBool       ok = PETSC_TRUE;
 
-    PetscCall(PetscArrayzero(B, 9 * s->nen));
+    if (y) PetscCall(PetscArrayzero(B, 9 * nen));
+    if (mg) PetscCall(PetscArrayzero(Ke, n1 * n1));
     for (PetscInt k = 0; k < s->nq && ok; k++) {
       const PetscReal *g = SolidGrad(s, c, k), w = SolidWeight(s, c, k);
 
       if (!(ok = SolidPMGPoint(s, c, k, x, &p))) break;
       SolidPointTensor(s, &p, C);
       for (PetscInt e = 0; e < 81; e++) C[e] = cK * C[e] + cB * C0[e];
-      /* the node's block B_ik = g . C_i.k. g: SolidTensorMatrixAdd() of one node */
-      for (PetscInt a = 0; a < s->nen; a++) SolidTensorMatrixAdd(1, &g[3 * a], C, w, &B[9 * a]);
+      if (y && bs == 1) {
+        for (PetscInt a = 0; a < nen; a++)
+          for (PetscInt i = 0; i < 3; i++) {
+            const PetscReal *Ci = &C[9 * 3 * i + 3 * i]; /* C_iJiL at Ci[9 J + L] */
+            const PetscReal *ga = &g[3 * a];
+
+            B[3 * a + i] += w * (ga[0] * (Ci[0] * ga[0] + Ci[1] * ga[1] + Ci[2] * ga[2]) + ga[1] * (Ci[9] * ga[0] + Ci[10] * ga[1] + Ci[11] * ga[2]) + ga[2] * (Ci[18] * ga[0] + Ci[19] * ga[1] + Ci[20] * ga[2]));
+          }
+      } else if (y) {
+        /* a node's block is SolidTensorMatrixAdd() of that node alone */
+        for (PetscInt a = 0; a < nen; a++) SolidTensorMatrixAdd(1, &g[3 * a], C, w, &B[9 * a]);
+      }
+      if (mg) {
+        /* the linear gradients at this point: (16.1) */
+        for (PetscInt b = 0; b < nv; b++)
+          for (PetscInt j = 0; j < 3; j++) {
+            g1[3 * b + j] = 0;
+            for (PetscInt l = 0; l < mg->nvlist[b]; l++) g1[3 * b + j] += mg->vw[b][l] * g[3 * mg->vlist[b][l] + j];
+          }
+        SolidTensorMatrixAdd(nv, g1, C, w, Ke);
+      }
     }
     if (!ok) continue;
-    for (PetscInt a = 0; a < s->nen; a++)
-      for (PetscInt i = 0; i < 3; i++)
-        for (PetscInt k = 0; k < 3; k++) y[i][o[a] + k] += B[9 * a + 3 * i + k];
+    if (y)
+      for (PetscInt a = 0; a < nen; a++)
+        for (PetscInt i = 0; i < bs; i++)
+          for (PetscInt k = 0; k < 3; k++) y[i][o[a] + k] += bs == 1 ? B[3 * a + k] : B[9 * a + 3 * i + k];
+    if (mg) {
+      for (PetscInt a = 0; a < nv; a++) idx[a] = mg->goff1[nv * c + a] / 3;
+      PetscCall(MatSetValuesBlocked(A, nv, idx, nv, idx, Ke, ADD_VALUES));
+    }
   }
-  PetscCall(SolidRestoreLocal(s, &ql, &x));
-  for (PetscInt i = 0; i < 3; i++) {
+  PetscFunctionReturn(0);
+}
+
+/* d[i] (global) += the local arrays' sum over the ranks, and cD alpha times the mass's diagonal (M = M_s x I3: no other entry in a block) */
+static PetscErrorCode SolidPMGDiagonalEnd(const Solid *s, PetscReal cD, PetscInt bs, Vec dl[], PetscScalar *y[], Vec d[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < bs; i++) {
     PetscCall(VecRestoreArray(dl[i], &y[i]));
     PetscCall(DMLocalToGlobalBegin(s->dm, dl[i], ADD_VALUES, d[i]));
     PetscCall(DMLocalToGlobalEnd(s->dm, dl[i], ADD_VALUES, d[i]));
@@ -172,13 +192,49 @@ static PetscErrorCode SolidTangentDiagonal(MechSystem sys, PetscReal t, Vec q, V
     PetscCall(MatGetDiagonal(s->M, s->work));
     PetscCall(VecGetLocalSize(s->work, &n));
     PetscCall(VecGetArrayRead(s->work, &m));
-    for (PetscInt i = 0; i < 3; i++) {
+    for (PetscInt i = 0; i < bs; i++) {
       PetscCall(VecGetArray(d[i], &di));
-      for (PetscInt r = i; r < n; r += 3) di[r] += cD * s->alpha * m[r];
+      for (PetscInt r = bs == 1 ? 0 : i; r < n; r += bs == 1 ? 1 : 3) di[r] += cD * s->alpha * m[r];
       PetscCall(VecRestoreArray(d[i], &di));
     }
     PetscCall(VecRestoreArrayRead(s->work, &m));
   }
+  PetscFunctionReturn(0);
+}
+
+/* bs local vectors of the layout, zeroed, and their arrays */
+static PetscErrorCode SolidPMGDiagonalBegin(const Solid *s, PetscInt bs, Vec dl[], PetscScalar *y[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < bs; i++) {
+    PetscCall(DMGetLocalVector(s->dm, &dl[i]));
+    PetscCall(VecZeroEntries(dl[i]));
+    PetscCall(VecGetArray(dl[i], &y[i]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The diagonal (bs 1) or 3 x 3 diagonal blocks (bs 3) of cK K + cD (alpha M + beta K0) at q,
+  element by element (MechSystemSetTangentDiagonal(), SolidPMGPass(), (16.3))
+*/
+static PetscErrorCode SolidTangentDiagonal(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscInt bs, Vec d[], void *ctx)
+{
+  Solid             *s = (Solid *)ctx;
+  Vec                ql, dl[3];
+  const PetscScalar *x;
+  PetscScalar       *y[3];
+
+  PetscFunctionBegin;
+  (void)sys;
+  (void)t;
+  (void)v;
+  PetscCheck(bs == 1 || bs == 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The solid's diagonal blocks are 1 x 1 or 3 x 3, not %" PetscInt_FMT, bs);
+  PetscCall(SolidGetLocal(s, q, &ql, &x));
+  PetscCall(SolidPMGDiagonalBegin(s, bs, dl, y));
+  if (cK != 0 || cD * s->beta != 0) PetscCall(SolidPMGPass(s, NULL, x, cK, cD * s->beta, bs, y, NULL));
+  PetscCall(SolidRestoreLocal(s, &ql, &x));
+  PetscCall(SolidPMGDiagonalEnd(s, cD, bs, dl, y, d));
   PetscFunctionReturn(0);
 }
 
@@ -488,59 +544,39 @@ static PetscErrorCode SolidPMGRediscretize(const Solid *s, SolidPMG *mg)
 }
 
 /*
-  Adds scale times the linear level's tangent at the state x (local array; NULL: the reference) into
-  A: per cell, Galerkin (the linear gradients as combinations of the quadratic ones at the quadratic
-  points, the quadratic F) or rediscretized (the linear element's points, F of the vertices)
+  -solid_pmg_coarse rediscretized: the linear element's own tangent cK K1 + cB K0_1 at the vertices'
+  positions x (ghosted local array), on its own points (SolidPMGRediscretize()), added into A
 */
-static PetscErrorCode SolidPMGAddTangents(const Solid *s, const SolidPMG *mg, const PetscScalar x[], PetscReal scale, Mat A)
+static PetscErrorCode SolidPMGRediscretizedTangents(const Solid *s, const SolidPMG *mg, const PetscScalar x[], PetscReal cK, PetscReal cB, Mat A)
 {
-  const PetscInt     nv = mg->nv, nen = s->nen, n = 3 * nv;
-  PetscReal          Ke[24 * 24], C[81], g1[24];
-  PetscInt           idx[8];
-  SolidPoint         p;
-  const PetscScalar *X = NULL;
+  const PetscInt nv = mg->nv, nen = s->nen, n = 3 * nv;
+  PetscReal      Ke[24 * 24], C[81], C0[81];
+  PetscInt       idx[8];
+  SolidPoint     p;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&p, sizeof(p)));
-  if (mg->g1 && !x) PetscCall(VecGetArrayRead(s->Xref, &X));
+  SolidReferenceTensor(s, C0);
   for (PetscInt c = 0; c < s->ncells; c++) {
     PetscBool ok = PETSC_TRUE;
 
     PetscCall(PetscArrayzero(Ke, n * n));
-    if (!mg->g1) {
-      for (PetscInt k = 0; k < s->nq && ok; k++) {
-        const PetscReal *g = SolidGrad(s, c, k);
+    for (PetscInt k = 0; k < mg->nq1 && ok; k++) {
+      const PetscReal *g    = &mg->g1[((size_t)c * mg->nq1 + k) * 3 * nv];
+      PetscReal        F[9] = {0};
 
-        if (!(ok = SolidPMGPoint(s, c, k, x, &p))) break;
-        SolidPointTensor(s, &p, C);
-        for (PetscInt b = 0; b < nv; b++)
-          for (PetscInt j = 0; j < 3; j++) {
-            g1[3 * b + j] = 0;
-            for (PetscInt l = 0; l < mg->nvlist[b]; l++) g1[3 * b + j] += mg->vw[b][l] * g[3 * mg->vlist[b][l] + j];
-          }
-        SolidTensorMatrixAdd(nv, g1, C, scale * SolidWeight(s, c, k), Ke);
-      }
-    } else {
-      for (PetscInt k = 0; k < mg->nq1 && ok; k++) {
-        const PetscReal *g    = &mg->g1[((size_t)c * mg->nq1 + k) * 3 * nv];
-        PetscReal        F[9] = {0};
-
-        /* F of the vertices' positions (the reference: the identity) */
-        for (PetscInt b = 0; b < nv; b++)
-          for (PetscInt i = 0; i < 3; i++)
-            for (PetscInt j = 0; j < 3; j++) F[3 * i + j] += (x ? x[s->loff[nen * c + b] + i] : PetscRealPart(X[s->loff[nen * c + b] + i])) * g[3 * b + j];
-        if (!(ok = s->mat->setup(&s->mod, F, &p))) break;
-        SolidPointTensor(s, &p, C);
-        SolidTensorMatrixAdd(nv, g, C, scale * mg->w1[(size_t)c * mg->nq1 + k], Ke);
-      }
+      for (PetscInt b = 0; b < nv; b++)
+        for (PetscInt i = 0; i < 3; i++)
+          for (PetscInt j = 0; j < 3; j++) F[3 * i + j] += x[s->loff[nen * c + b] + i] * g[3 * b + j];
+      if (!(ok = s->mat->setup(&s->mod, F, &p))) break;
+      SolidPointTensor(s, &p, C);
+      for (PetscInt e = 0; e < 81; e++) C[e] = cK * C[e] + cB * C0[e];
+      SolidTensorMatrixAdd(nv, g, C, mg->w1[(size_t)c * mg->nq1 + k], Ke);
     }
     if (!ok) continue;
     for (PetscInt a = 0; a < nv; a++) idx[a] = mg->goff1[nv * c + a] / 3;
     PetscCall(MatSetValuesBlocked(A, nv, idx, nv, idx, Ke, ADD_VALUES));
   }
-  if (X) PetscCall(VecRestoreArrayRead(s->Xref, &X));
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
 
@@ -556,7 +592,6 @@ static PetscErrorCode SolidPMGDestroy(void **levels)
   PetscCall(PetscFree2(mg->g1, mg->w1));
   PetscCall(MatDestroy(&mg->A1));
   PetscCall(MatDestroy(&mg->M1));
-  PetscCall(MatDestroy(&mg->K01));
   PetscCall(MatDestroy(&mg->P));
   PetscCall(ISDestroy(&mg->fixed1));
   PetscCall(VecDestroy(&mg->d1));
@@ -565,8 +600,8 @@ static PetscErrorCode SolidPMGDestroy(void **levels)
   PetscFunctionReturn(0);
 }
 
-/* The linear level's mass (and Rayleigh's reference tangent): Galerkin products in A1's pattern, formed once */
-static PetscErrorCode SolidPMGConstantParts(const Solid *s, SolidPMG *mg)
+/* The linear level's mass: the Galerkin product P^T M P in A1's pattern, formed once */
+static PetscErrorCode SolidPMGMass(const Solid *s, SolidPMG *mg)
 {
   Mat Mt;
 
@@ -575,10 +610,6 @@ static PetscErrorCode SolidPMGConstantParts(const Solid *s, SolidPMG *mg)
   PetscCall(MatDuplicate(mg->A1, MAT_DO_NOT_COPY_VALUES, &mg->M1));
   PetscCall(MatAXPY(mg->M1, 1.0, Mt, SUBSET_NONZERO_PATTERN));
   PetscCall(MatDestroy(&Mt));
-  if (s->beta != 0) {
-    PetscCall(MatDuplicate(mg->A1, MAT_DO_NOT_COPY_VALUES, &mg->K01));
-    PetscCall(SolidPMGAddTangents(s, mg, NULL, 1.0, mg->K01));
-  }
   PetscFunctionReturn(0);
 }
 
@@ -626,7 +657,7 @@ static PetscErrorCode SolidPMGSetUp(MechSystem sys, PC pc, void **levels, void *
   PetscCall(PetscFree(ffix));
   PetscCall(PetscFree(fix1));
   if (s->pmgcoarse == 1) PetscCall(SolidPMGRediscretize(s, mg));
-  PetscCall(SolidPMGConstantParts(s, mg));
+  PetscCall(SolidPMGMass(s, mg));
   {
     PetscInt N1;
 
@@ -646,56 +677,64 @@ static PetscErrorCode SolidPMGSetUp(MechSystem sys, PC pc, void **levels, void *
   PetscFunctionReturn(0);
 }
 
-/* MechSystemSetMultigrid()'s update: A1 = cK K1 + cD (alpha M1 + beta K01) + cM M1 at the state, fixed rows decoupled */
-static PetscErrorCode SolidPMGUpdate(MechSystem sys, void *levels, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, void *ctx)
+/* A1's fixed rows and columns decoupled, each keeping its diagonal entry (as the quadratic level's) */
+static PetscErrorCode SolidPMGDecouple(SolidPMG *mg)
+{
+  const PetscInt    *idx;
+  const PetscScalar *d1;
+  PetscScalar       *df;
+  PetscInt           nfix, cstart;
+  Vec                dfix;
+
+  PetscFunctionBegin;
+  PetscCall(ISGetLocalSize(mg->fixed1, &nfix));
+  PetscCall(MatGetDiagonal(mg->A1, mg->d1));
+  PetscCall(MatZeroRowsColumnsIS(mg->A1, mg->fixed1, 0.0, NULL, NULL));
+  PetscCall(VecDuplicate(mg->d1, &dfix));
+  PetscCall(VecGetOwnershipRange(mg->d1, &cstart, NULL));
+  PetscCall(ISGetIndices(mg->fixed1, &idx));
+  PetscCall(VecGetArray(dfix, &df));
+  PetscCall(VecGetArrayRead(mg->d1, &d1));
+  for (PetscInt k = 0; k < nfix; k++) df[idx[k] - cstart] = d1[idx[k] - cstart];
+  PetscCall(VecRestoreArrayRead(mg->d1, &d1));
+  PetscCall(VecRestoreArray(dfix, &df));
+  PetscCall(ISRestoreIndices(mg->fixed1, &idx));
+  PetscCall(MatDiagonalSet(mg->A1, dfix, ADD_VALUES));
+  PetscCall(VecDestroy(&dfix));
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechSystemSetMultigrid()'s update: A1 = cK K1 + cD (alpha M1 + beta K0_1) + cM M1 at the state,
+  fixed rows decoupled; with d, the quadratic level's diagonal of cK K + cD D in the same pass (Galerkin)
+*/
+static PetscErrorCode SolidPMGUpdate(MechSystem sys, void *levels, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Vec d, void *ctx)
 {
   Solid             *s  = (Solid *)ctx;
   SolidPMG          *mg = (SolidPMG *)levels;
-  Vec                ql;
+  Vec                ql, dl[1];
   const PetscScalar *x;
-  PetscInt           nfix;
+  PetscScalar       *y[1];
 
   PetscFunctionBegin;
   (void)sys;
   (void)t;
   (void)v;
   PetscCall(MatZeroEntries(mg->A1));
-  if (cK != 0) {
-    PetscCall(SolidGetLocal(s, q, &ql, &x));
-    PetscCall(SolidPMGAddTangents(s, mg, x, cK, mg->A1));
-    PetscCall(SolidRestoreLocal(s, &ql, &x));
-  } else {
-    PetscCall(MatAssemblyBegin(mg->A1, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(mg->A1, MAT_FINAL_ASSEMBLY));
+  PetscCall(SolidGetLocal(s, q, &ql, &x));
+  if (d) PetscCall(SolidPMGDiagonalBegin(s, 1, dl, y));
+  if (cK != 0 || cD * s->beta != 0) {
+    if (mg->g1) {
+      PetscCall(SolidPMGRediscretizedTangents(s, mg, x, cK, cD * s->beta, mg->A1));
+      if (d) PetscCall(SolidPMGPass(s, NULL, x, cK, cD * s->beta, 1, y, NULL));
+    } else PetscCall(SolidPMGPass(s, mg, x, cK, cD * s->beta, 1, d ? y : NULL, mg->A1));
   }
+  PetscCall(SolidRestoreLocal(s, &ql, &x));
+  if (d) PetscCall(SolidPMGDiagonalEnd(s, cD, 1, dl, y, &d));
+  PetscCall(MatAssemblyBegin(mg->A1, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(mg->A1, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAXPY(mg->A1, cM + cD * s->alpha, mg->M1, SAME_NONZERO_PATTERN));
-  if (mg->K01 && cD != 0) PetscCall(MatAXPY(mg->A1, cD * s->beta, mg->K01, SAME_NONZERO_PATTERN));
-  /* the fixed rows and columns decoupled, each keeping its diagonal entry (as the quadratic level's) */
-  PetscCall(ISGetLocalSize(mg->fixed1, &nfix));
-  PetscCall(MatGetDiagonal(mg->A1, mg->d1));
-  PetscCall(MatZeroRowsColumnsIS(mg->A1, mg->fixed1, 0.0, NULL, NULL));
-  {
-    const PetscInt *idx;
-    PetscInt        cstart;
-    PetscScalar    *d;
-    Vec             dfix;
-
-    PetscCall(VecDuplicate(mg->d1, &dfix));
-    PetscCall(VecGetOwnershipRange(mg->d1, &cstart, NULL));
-    PetscCall(ISGetIndices(mg->fixed1, &idx));
-    PetscCall(VecGetArray(dfix, &d));
-    {
-      const PetscScalar *d1;
-
-      PetscCall(VecGetArrayRead(mg->d1, &d1));
-      for (PetscInt k = 0; k < nfix; k++) d[idx[k] - cstart] = d1[idx[k] - cstart];
-      PetscCall(VecRestoreArrayRead(mg->d1, &d1));
-    }
-    PetscCall(VecRestoreArray(dfix, &d));
-    PetscCall(ISRestoreIndices(mg->fixed1, &idx));
-    PetscCall(MatDiagonalSet(mg->A1, dfix, ADD_VALUES));
-    PetscCall(VecDestroy(&dfix));
-  }
+  PetscCall(SolidPMGDecouple(mg));
   PetscFunctionReturn(0);
 }
 
