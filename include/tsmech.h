@@ -170,6 +170,24 @@ PETSC_EXTERN PetscErrorCode MechSystemHasTangentAction(MechSystem, PetscBool *);
    inside the model's own element loop (src/mech/operatormass.c). */
 typedef PetscErrorCode (*MechOperatorLinearizeFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, void *ctx);
 PETSC_EXTERN PetscErrorCode MechSystemSetOperatorLinearize(MechSystem, MechOperatorLinearizeFn);
+/* Optional: the diagonal (bs 1: d[0]) or the diagonal blocks (bs x bs, bs that of
+   MechSystemSetTangentDiagonal(): a node's dofs) of cK K + cD D at (t, q, v), without assembly, for
+   the smoothers of matrix-free operators: d[i] (zeroed by the caller) gets row i of every block,
+   entry bs n + k of d[i] the block (i, k) of block row n; the fixed dofs are the system's business */
+typedef PetscErrorCode (*MechTangentDiagonalFn)(MechSystem, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscInt bs, Vec d[], void *ctx);
+PETSC_EXTERN PetscErrorCode MechSystemSetTangentDiagonal(MechSystem, PetscInt bs, MechTangentDiagonalFn, void *);
+/* Optional: a model's own multigrid below its matrix-free operator (the solid's p-multigrid).
+   setup gives a PCMG its levels below the finest (interpolations, coarse operators, their
+   solvers) and returns the model's data of those levels; update computes the coarse operators
+   of cK K + cD D + cM M at a state and, if d is not NULL, the diagonal of cK K + cD D into d (zeroed
+   by the caller; in the same pass over the cells); destroy frees the data. */
+typedef PetscErrorCode (*MechMultigridSetUpFn)(MechSystem, PC pc, void **levels, void *ctx);
+typedef PetscErrorCode (*MechMultigridUpdateFn)(MechSystem, void *levels, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Vec d, void *ctx);
+typedef PetscErrorCode (*MechMultigridDestroyFn)(void **levels);
+PETSC_EXTERN PetscErrorCode MechSystemSetMultigrid(MechSystem, MechMultigridSetUpFn, MechMultigridUpdateFn, MechMultigridDestroyFn, void *);
+PETSC_EXTERN PetscErrorCode MechSystemHasMultigrid(MechSystem, PetscBool *);
+/* The matrix-free operator whose diagonal and coarse levels are the model's (-pc_type mg) */
+PETSC_EXTERN PetscErrorCode MechSystemCreateOperatorMultigrid(MechSystem, Mat *);
 /*
   MechSystemSetTangentDefinite - Optional: a second tangent callback that assembles a positive
   semidefinite approximation of cK K + cD D into the matrix of MechSystemSetTangent() (same
@@ -193,7 +211,7 @@ PETSC_EXTERN PetscErrorCode MechSystemSetTangentDefinite(MechSystem, MechTangent
 PETSC_EXTERN PetscErrorCode MechSystemHasTangentDefinite(MechSystem, PetscBool *);
 /* Builds the matrix of MechSystemSetTangent() again (reduced false), or (reduced true) a sparser
    one, a subset of its couplings, for cheaper preconditioning matrices: same layout, the
-   diagonal and M's pattern present, every entry an explicit zero. */
+   diagonal and M's pattern present, every entry an explicit zero; NULL if the model has none). */
 typedef PetscErrorCode (*MechTangentPatternFn)(MechSystem, PetscBool reduced, Mat *J, void *ctx);
 /* Optional: the builder of the tangent's patterns. With it the system may let go of the matrix of
    MechSystemSetTangent() while no operator uses it (and build it again when one is asked for),

@@ -890,7 +890,8 @@ static PetscErrorCode GridCanCoarsen(DM da, PetscInt least, PetscBool *can)
 }
 
 /*@
-  MechSystemSetUpPCMG - Gives a `PCMG` the geometric hierarchy of the system's `DMDA` grid.
+  MechSystemSetUpPCMG - Gives a `PCMG` the geometric hierarchy of the system's `DMDA` grid, or the
+  model's own levels.
 
   Collective
 
@@ -916,7 +917,14 @@ static PetscErrorCode GridCanCoarsen(DM da, PetscInt least, PetscBool *can)
   Smoothers are PETSc's defaults or the -mg_levels_ options; docs/solvers.md §4 has the measured
   choice for the cloth.
 
-.seealso: `TSMechSetSolution()`, `MechSystemGetDM()`, `PCMG`, `PCMGSetInterpolation()`
+  A model with multigrid levels of its own (`MechSystemSetMultigrid()`: the solid's quadratic
+  elements, with a level of linear ones on the same mesh) gets those instead, on any mesh: the PC's
+  preconditioning matrix must then be the model's multigrid operator
+  (`MechSystemCreateOperatorMultigrid()`, which `TSMechSetSolution()` gives), there are no Galerkin
+  products (-pc_mg_galerkin is refused), and the finest level is smoothed with that matrix-free
+  operator by Chebyshev with Jacobi (-mg_levels_ options change it).
+
+.seealso: `TSMechSetSolution()`, `MechSystemGetDM()`, `PCMG`, `PCMGSetInterpolation()`, `MechSystemSetMultigrid()`
 @*/
 PetscErrorCode MechSystemSetUpPCMG(MechSystem sys, PC pc)
 {
@@ -931,6 +939,11 @@ PetscErrorCode MechSystemSetUpPCMG(MechSystem sys, PC pc)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 2);
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
   PetscCheck(ismg, comm, PETSC_ERR_ARG_WRONG, "MechSystemSetUpPCMG() needs a PC of type mg");
+  /* a model with levels of its own (the solid's p-multigrid, mgoperator.c) */
+  if (sys->mgsetup) {
+    PetscCall(MechSystemSetUpPCMGModel_Private(sys, pc));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(sys->dm, comm, PETSC_ERR_ARG_WRONGSTATE, "-pc_type mg: geometric multigrid needs a grid model (chain, cloth, lattice); this system has no grid (MechSystemSetDM())");
   PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
   PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "-pc_type mg: geometric multigrid needs a structured grid (DMDA); this model's mesh has no coarse levels: use -pc_type gamg");

@@ -41,6 +41,17 @@ struct _p_MechSystem {
   void                   *patchctx;
   PetscBool               hasdamping;
 
+  /* ---- the linearization held, a model's own multigrid (mgoperator.c) ---- */
+  PetscObjectId          linshell;   /* the operator shell whose linearization the model holds (its last) */
+  MechTangentDiagonalFn  diagonal;   /* optional: the diagonal blocks of cK K + cD D without assembly */
+  PetscInt               diagonalbs; /* their size */
+  void                  *diagonalctx;
+  MechMultigridSetUpFn   mgsetup; /* optional: the model's coarse levels below its operator */
+  MechMultigridUpdateFn  mgupdate;
+  MechMultigridDestroyFn mgdestroy;
+  void                  *mgctx;
+  /* ---- end of the model's own multigrid ---- */
+
   /* ---- discrete gradient (MechSystemSetDiscreteGradient(), discgrad.c) ---- */
   MechDiscreteGradientFn         discgrad;
   MechDiscreteGradientJacobianFn discgradjac;
@@ -153,6 +164,15 @@ PETSC_INTERN PetscLogStage MECH_StageAssembly, MECH_StageIO;
 PETSC_INTERN PetscErrorCode MechSystemSetUp(MechSystem);
 /* The matrix of MechSystemSetTangent(), built again if it was released (not a new reference) */
 PETSC_INTERN PetscErrorCode MechSystemGetPattern(MechSystem, Mat *);
+/* the multigrid operator (mgoperator.c): whether a matrix is one, its "assembly" at a state, and
+   the PCMG of a model with coarse levels of its own (MechSystemSetUpPCMG()) */
+PETSC_INTERN PetscErrorCode MechOperatorIsMultigrid_Private(Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode MechOperatorMultigridCompute_Private(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, PetscReal, Mat);
+PETSC_INTERN PetscErrorCode MechSystemSetUpPCMGModel_Private(MechSystem, PC);
+/* the next assembly of a multigrid operator renews its finest level only (a lagged rebuild, newton2.c) */
+PETSC_INTERN PetscErrorCode MechOperatorMultigridKeepCoarse_Private(Mat, PetscBool);
+/* the operator shell whose products the multigrid operator's are (the Newton operator of the matrix-free mode) */
+PETSC_INTERN PetscErrorCode MechOperatorMultigridGetShell_Private(Mat, Mat *);
 /* J += cM M with the decoupled mass (MechSystemComputeOperator() and the discrete gradient's) */
 PETSC_INTERN PetscErrorCode MechSystemAddMass_Private(MechSystem, PetscReal, Mat);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */

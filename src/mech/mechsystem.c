@@ -370,6 +370,9 @@ PetscErrorCode MechSystemSetForce(MechSystem sys, MechForceFn fn, void *ctx)
 . J          - a preallocated matrix with every entry the callback will ever set, the diagonal
                and the pattern of M, all present from the start (explicit zeros where a value is
                zero now); `MechSystemCreateTangentMatrix()` builds one. The system keeps a reference.
+               NULL when a pattern builder (`MechSystemSetTangentPattern()`, set first) builds it
+               at its first use: a run that never assembles the tangent (the solid's p-multigrid)
+               never holds it.
 . hasdamping - PETSC_FALSE if D = 0: the callback is then always called with cD = 0
 . fn         - the tangent callback
 - ctx        - its context (may be NULL)
@@ -397,8 +400,9 @@ PetscErrorCode MechSystemSetTangent(MechSystem sys, Mat J, PetscBool hasdamping,
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  PetscValidHeaderSpecific(J, MAT_CLASSID, 2);
-  PetscCall(PetscObjectReference((PetscObject)J));
+  if (J) PetscValidHeaderSpecific(J, MAT_CLASSID, 2);
+  PetscCheck(J || sys->patternfn, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_NULL, "MechSystemSetTangent() without a matrix needs a pattern builder (MechSystemSetTangentPattern()) set before");
+  if (J) PetscCall(PetscObjectReference((PetscObject)J));
   PetscCall(MatDestroy(&sys->Jpattern));
   sys->Jpattern   = J;
   sys->hasdamping = hasdamping;
@@ -423,7 +427,7 @@ $ PetscErrorCode fn(MechSystem sys, PetscBool reduced, Mat *J, void *ctx)
 + reduced - PETSC_FALSE: a new matrix like the one given to `MechSystemSetTangent()` (same
             layout, type and couplings, every entry an explicit zero); PETSC_TRUE: a new matrix
             of the same layout with a subset of those couplings (the diagonal and the pattern of
-            M kept), as explicit zeros
+            M kept), as explicit zeros, or NULL when the model has no sparser pattern
 . J       - the new matrix
 - ctx     - the context given here
 
@@ -1908,6 +1912,8 @@ PetscErrorCode MechSystemCreateOperatorReduced(MechSystem sys, Mat *P)
   PetscCall(MechSystemSetUp(sys));
   PetscCheck(sys->patternfn, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONGSTATE, "Model %s has no reduced tangent pattern (MechSystemSetTangentPattern())", sys->modelname ? sys->modelname : "(unnamed)");
   PetscCall((*sys->patternfn)(sys, PETSC_TRUE, P, sys->patternctx));
+  /* a builder of the full pattern only (the solid's) gives none */
+  PetscCheck(*P, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_INCOMP, "Model %s has no reduced tangent pattern: its pattern builder gives only the full one (a reduced preconditioning matrix, -pc_reduced, needs cloth or lattice)", sys->modelname ? sys->modelname : "(unnamed)");
   PetscCall(MatSetOption(*P, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
   /* the couplings outside the reduced sparsity are dropped, not inserted */
   PetscCall(MatSetOption(*P, MAT_NEW_NONZERO_LOCATIONS, PETSC_FALSE));
@@ -1917,8 +1923,16 @@ PetscErrorCode MechSystemCreateOperatorReduced(MechSystem sys, Mat *P)
 /* J = cK K + cD D + cM M at (t, q, v) with the tangent callback fn, fixed dofs decoupled */
 static PetscErrorCode MechSystemComputeOperator_Private(MechSystem sys, MechTangentFn fn, void *ctx, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat J)
 {
+  PetscBool mg;
+
   PetscFunctionBegin;
   PetscCall(MechSystemSetUp(sys));
+  /* the matrix-free multigrid operator: its diagonal and coarse levels (mgoperator.c), exact tangents */
+  PetscCall(MechOperatorIsMultigrid_Private(J, &mg));
+  if (mg) {
+    PetscCall(MechOperatorMultigridCompute_Private(sys, t, q, v, cK, cD, cM, J));
+    PetscFunctionReturn(0);
+  }
   if (!sys->hasdamping) cD = 0;
   PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Operator, sys, J, 0, 0));

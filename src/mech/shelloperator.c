@@ -250,6 +250,8 @@ PetscErrorCode MechSystemLinearizeOperatorShell(MechSystem sys, PetscReal t, Vec
   PetscValidHeaderSpecific(A, MAT_CLASSID, 8);
   PetscCall(MatShellGetContext(A, &sh));
   PetscCheck(sh && sh->sys == sys, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The matrix is not an operator shell of this system (MechSystemCreateOperatorShell())");
+  /* the system holds this shell's linearization from now on (mgoperator.c asks) */
+  PetscCall(PetscObjectGetId((PetscObject)A, &sys->linshell));
   if (!sys->hasdamping) cD = 0;
   PetscCall(PetscLogStagePush(MECH_StageAssembly));
   PetscCall(PetscLogEventBegin(MECH_Linearize, sys, q, v, 0));

@@ -888,15 +888,25 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   }
   for (i = 0; i < gs->nblk; i++) {
     PC        bpc;
-    PetscBool ismg, isda;
+    PetscBool ismg, isda, hasmg;
 
-    PetscCall(TSMechNewtonCreateBlockMatrix(gs->newton, &gs->P[i]));
     PetscCall(KSPCreate(comm, &gs->ksp[i]));
     PetscCall(PetscObjectIncrementTabLevel((PetscObject)gs->ksp[i], (PetscObject)ksp, 1));
     PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix[0] ? gs->uprefix : NULL));
     PetscCall(KSPSetFromOptions(gs->ksp[i]));
     /* the blocks cM M + tau D + cK tau^2 K are symmetric when the tangent is */
     PetscCall(MechSystemCheckSolver(gs->st.sys, gs->ksp[i]));
+    /* -pc_type mg on a model with levels of its own: the blocks are its matrix-free multigrid operators */
+    PetscCall(KSPGetPC(gs->ksp[i], &bpc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)bpc, PCMG, &ismg));
+    PetscCall(MechSystemHasMultigrid(gs->st.sys, &hasmg));
+    if (ismg && hasmg) {
+      PetscCall(MechSystemCreateOperatorMultigrid(gs->st.sys, &gs->P[i]));
+      PetscCall(KSPSetOperators(gs->ksp[i], gs->P[i], gs->P[i]));
+      PetscCall(MechSystemSetUpPCMG(gs->st.sys, bpc));
+      continue;
+    }
+    PetscCall(TSMechNewtonCreateBlockMatrix(gs->newton, &gs->P[i]));
     /* the system's grid for the blocks' preconditioner, as for midpoint2's Newton solver (TSMechSetSolution()) */
     if (gs->st.sys->dm) {
       PetscCall(KSPGetPC(gs->ksp[i], &bpc));

@@ -93,6 +93,7 @@ struct _n_TSMechNewton {
   PetscReal        its0full;       /* its0 after the last rebuild of every level */
   PetscInt         coarserebuilds; /* rebuilds of every level */
   PCMGGalerkinType galerkin;       /* PCMG's own Galerkin type (-pc_mg_galerkin); PC_MG_GALERKIN_EXTERNAL: not PCMG */
+  PetscBool        modelmg;        /* P is a model's multigrid operator (the solid's p-multigrid): its levels lagged alike */
 
   /* preconditioning matrix from the system's semidefinite tangent (MechSystemSetTangentDefinite()) */
   PetscBool pcdefinite;
@@ -313,6 +314,8 @@ static PetscErrorCode NewtonRebuildCoarse(TSMechNewton nw, Mat P, PetscBool full
     if (full) PetscCall(NewtonGalerkinLevels(pc, P));
     nw->lastfull = full;
   }
+  /* a model's levels were computed with P, or kept (NewtonLagP()) */
+  if (ismg && nw->modelmg) nw->lastfull = full;
   if (nw->lastfull) {
     nw->coarserebuilds++;
     nw->coarsestale = PETSC_FALSE;
@@ -349,13 +352,18 @@ static PetscErrorCode NewtonComputeMF(TSMechNewton nw, const TSMechNewtonStage *
 static PetscErrorCode NewtonLagP(TSMechNewton nw, const TSMechNewtonStage *s, Mat P)
 {
   TS        ts    = nw->ts;
-  PetscBool fixed = ts->problem_type == TS_LINEAR ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool fixed = ts->problem_type == TS_LINEAR ? PETSC_TRUE : PETSC_FALSE, full;
 
   PetscFunctionBegin;
   if (nw->Pvalid && SameCoefficients(nw->Pc, s) && (fixed || !nw->pcstale)) PetscFunctionReturn(0);
   PetscCall(PetscInfo(ts, "Assembling the preconditioning matrix (%s)\n", !nw->Pvalid ? "first" : (!SameCoefficients(nw->Pc, s) ? "new theta tau" : "linear iterations grew")));
+  full = !nw->Pvalid || !SameCoefficients(nw->Pc, s) || nw->coarsestale || !nw->lagcoarse ? PETSC_TRUE : PETSC_FALSE;
+  /* a model's multigrid operator (-pc_type mg on the solid's quadratic elements) keeps its coarse
+     levels (and their solvers) when only the finest is renewed */
+  PetscCall(MechOperatorIsMultigrid_Private(P, &nw->modelmg));
+  if (nw->modelmg) PetscCall(MechOperatorMultigridKeepCoarse_Private(P, full ? PETSC_FALSE : PETSC_TRUE));
   PetscCall(NewtonAssemble(nw, s, P, nw->pcdefinite));
-  PetscCall(NewtonRebuildCoarse(nw, P, !nw->Pvalid || !SameCoefficients(nw->Pc, s) || nw->coarsestale || !nw->lagcoarse));
+  PetscCall(NewtonRebuildCoarse(nw, P, full));
   nw->Pvalid = PETSC_TRUE;
   SetCoefficients(nw->Pc, s);
   nw->pcstale = nw->pcgrowth == 0 ? PETSC_TRUE : PETSC_FALSE;
@@ -875,7 +883,14 @@ PetscErrorCode TSMechNewtonSetUp(TSMechNewton nw, MechSystem sys, TSMechNewtonMo
       if (sys) PetscCall(MechSystemHasTangentAction(sys, &has));
       PetscCheck(has, comm, PETSC_ERR_ARG_INCOMP, "-%smatrix_free needs a model that applies its tangent itself (MechSystemSetTangentAction(): chain, cloth, lattice); %s%s%s. PETSc's -snes_mf_operator is the finite-difference alternative", pre, sys ? "model " : "this TS has no MechSystem (TSMechSetSystem())", sys ? (model ? model : "(unnamed)") : "", sys ? " only assembles it" : "");
       if (J == P) {
-        PetscCall(MechSystemCreateOperatorShell(sys, &J));
+        PetscBool mg;
+
+        /* a model's multigrid operator (-pc_type mg) applies its own shell: that is the Newton operator */
+        PetscCall(MechOperatorIsMultigrid_Private(P, &mg));
+        if (mg) {
+          PetscCall(MechOperatorMultigridGetShell_Private(P, &J));
+          PetscCall(PetscObjectReference((PetscObject)J));
+        } else PetscCall(MechSystemCreateOperatorShell(sys, &J));
         PetscCall(SNESSetJacobian(ts->snes, J, P, NULL, NULL));
         PetscCall(MatDestroy(&J));
       }
@@ -903,6 +918,15 @@ PetscErrorCode TSMechNewtonSetUp(TSMechNewton nw, MechSystem sys, TSMechNewtonMo
       PetscCall(MatDestroy(&P));
       nw->Pred = PETSC_FALSE;
     }
+  }
+  /* the type's own assembled Jacobian cannot be a model's matrix-free multigrid operator (-pc_type mg) */
+  if (!nw->matrixfree && nw->jacfn && mode != TSMECH_NEWTON_NONE) {
+    Mat       P;
+    PetscBool mg;
+
+    PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
+    PetscCall(MechOperatorIsMultigrid_Private(P, &mg));
+    PetscCheck(!mg, comm, PETSC_ERR_ARG_INCOMP, "-pc_type mg: the model's multigrid has no assembled matrix, which the assembled Jacobian of -ts_type %s is; give -%smatrix_free (its residual differenced, the multigrid on the stage operator)", nw->tsname, pre);
   }
   /* assembled Jacobian with the semidefinite preconditioning matrix: P becomes a second matrix */
   if (!nw->matrixfree && mode != TSMECH_NEWTON_NONE && sys) {
@@ -966,7 +990,7 @@ PetscErrorCode TSMechNewtonView(TSMechNewton nw, TSMechNewtonMode mode, PetscVie
     PetscFunctionReturn(0);
   }
   if (nw->matrixfree && on) PetscCall(PetscViewerASCIIPrintf(viewer, "  Matrix-free Jacobian (%s); preconditioning matrix assembled %" PetscInt_FMT " times, rebuilt when linear iterations grow %g-fold\n", nw->jacfn ? "differenced residual" : "model's tangent action", nw->rebuilds, (double)nw->pcgrowth));
-  if (nw->matrixfree && on && nw->galerkin < PC_MG_GALERKIN_NONE && nw->coarserebuilds) PetscCall(PetscViewerASCIIPrintf(viewer, "  Multigrid coarse levels rebuilt %" PetscInt_FMT " of those times%s%s%s\n", nw->coarserebuilds, nw->lagcoarse ? " (-" : "", nw->lagcoarse ? nw->prefix : "", nw->lagcoarse ? "pc_lag_coarse)" : ""));
+  if (nw->matrixfree && on && (nw->galerkin < PC_MG_GALERKIN_NONE || nw->modelmg) && nw->coarserebuilds) PetscCall(PetscViewerASCIIPrintf(viewer, "  Multigrid coarse levels rebuilt %" PetscInt_FMT " of those times%s%s%s\n", nw->coarserebuilds, nw->lagcoarse ? " (-" : "", nw->lagcoarse ? nw->prefix : "", nw->lagcoarse ? "pc_lag_coarse)" : ""));
   if (nw->matrixfree && nw->pcreduced && on) PetscCall(PetscViewerASCIIPrintf(viewer, "  Preconditioning matrix of the model's reduced pattern\n"));
   if (nw->neon && !nw->ne && nw->nedepth == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  Nonlinear elimination within %g decay lengths of one step from the fixed dofs (patch built at the first step)\n", (double)nw->nereach));
   if (nw->neon && !nw->ne && nw->nedepth != PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  Nonlinear elimination within distance %" PetscInt_FMT " of the fixed dofs (patch built at the first step)\n", nw->nedepth));

@@ -386,7 +386,13 @@ static PetscErrorCode Theta2SolveLinearized(TS ts, Vec x, PetscBool *ok)
   PetscCall(TSComputeI2Function(ts, t, q0, v0, th->as, th->rhs));
   PetscCall(VecScale(th->rhs, -tau));
   if (nrq > 0) {
-    if (!(ts->problem_type == TS_LINEAR && th->Kvalid)) {
+    PetscBool shell;
+
+    /* K as the system's operator shell (a matrix-free multigrid preconditioner): linearized each
+       time, since the Newton operator's linearization replaces it */
+    PetscCall(PetscObjectTypeCompare((PetscObject)th->K, MATSHELL, &shell));
+    if (shell) PetscCall(MechSystemLinearizeOperatorShell(th->st.sys, t, q0, v0, 1.0, 0.0, 0.0, th->K));
+    else if (!(ts->problem_type == TS_LINEAR && th->Kvalid)) {
       if (th->st.sys) PetscCall(MechSystemComputeOperator(th->st.sys, t, q0, v0, 1.0, 0.0, 0.0, th->K));
       else PetscCall(TSComputeI2Jacobian(ts, t, q0, v0, th->as, 0.0, 0.0, th->K, th->K));
       th->Kvalid = PETSC_TRUE;
@@ -617,12 +623,15 @@ static PetscErrorCode TSSetUp_Theta2(TS ts)
   PetscCall(TSMechNewtonSetUp(th->newton, th->st.sys, Theta2NewtonMode(th), th->Theta == 0 ? "an explicit step (theta 0)" : "the linearized mode (-ts_theta_linearized)"));
   if (th->linearized && th->Theta > 0) {
     Mat       P;
-    PetscBool reduced;
+    PetscBool reduced, shell;
 
     PetscCall(SNESGetJacobian(ts->snes, NULL, &P, NULL, NULL));
     PetscCall(TSMechNewtonGetPCReduced(th->newton, NULL, &reduced));
-    /* K holds every coupling: not of the reduced preconditioning matrix's pattern */
-    if (reduced) PetscCall(MechSystemCreateOperator(th->st.sys, &th->K));
+    PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSHELL, &shell));
+    /* K holds every coupling: not of the reduced preconditioning matrix's pattern; a matrix-free
+       preconditioning operator (-pc_type mg on the solid's quadratic elements): the operator shell */
+    if (shell && th->st.sys) PetscCall(MechSystemCreateOperatorShell(th->st.sys, &th->K));
+    else if (reduced) PetscCall(MechSystemCreateOperator(th->st.sys, &th->K));
     else PetscCall(MatDuplicate(P, MAT_DO_NOT_COPY_VALUES, &th->K));
   }
   th->Kvalid = PETSC_FALSE;

@@ -129,16 +129,23 @@ static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBo
   Mat                P;
   Vec                F;
   const PetscInt    *idx;
-  const PetscScalar *f;
+  const PetscScalar *f, *dm = NULL;
   PetscScalar       *y;
   PetscInt           n, rstart;
+  PetscBool          mg;
 
   PetscFunctionBegin;
   (void)X;
   PetscCall(SNESLineSearchGetSNES(ls, &snes));
   PetscCall(SNESLineSearchGetVecs(ls, NULL, &F, NULL, NULL, NULL));
-  /* the preconditioning matrix has the same fixed rows as J and always has entries */
+  /* the preconditioning matrix has the same fixed rows as J and always has entries, or (the
+     matrix-free multigrid operator) its diagonal */
   PetscCall(SNESGetJacobian(snes, NULL, &P, NULL, NULL));
+  PetscCall(MechOperatorIsMultigrid_Private(P, &mg));
+  if (mg) {
+    PetscCall(MatGetDiagonal(P, sys->work));
+    PetscCall(VecGetArrayRead(sys->work, &dm));
+  }
   PetscCall(ISGetLocalSize(sys->fixed, &n));
   PetscCall(ISGetIndices(sys->fixed, &idx));
   PetscCall(VecGetOwnershipRange(Y, &rstart, NULL));
@@ -148,13 +155,15 @@ static PetscErrorCode MechFixedPreCheck(SNESLineSearch ls, Vec X, Vec Y, PetscBo
     const PetscInt i = idx[k] - rstart;
     PetscScalar    d;
 
-    PetscCall(MatGetValues(P, 1, &idx[k], 1, &idx[k], &d));
+    if (dm) d = dm[i];
+    else PetscCall(MatGetValues(P, 1, &idx[k], 1, &idx[k], &d));
     PetscCheck(d != 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The Jacobian's diagonal entry of fixed dof %" PetscInt_FMT " is zero", idx[k]);
     y[i] = f[i] / d;
   }
   PetscCall(VecRestoreArray(Y, &y));
   PetscCall(VecRestoreArrayRead(F, &f));
   PetscCall(ISRestoreIndices(sys->fixed, &idx));
+  if (dm) PetscCall(VecRestoreArrayRead(sys->work, &dm));
   *changed = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -176,7 +185,19 @@ static PetscErrorCode TSMechSetUpSecondOrderJacobian(TS ts, MechSystem sys)
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetJacobian(snes, &J, NULL, NULL, NULL));
   if (J) PetscFunctionReturn(0);
-  PetscCall(MechSystemCreateOperator(sys, &J));
+  {
+    KSP       ksp;
+    PC        pc;
+    PetscBool ismg, has;
+
+    /* -pc_type mg on a model with levels of its own: the matrix-free multigrid operator, never assembled */
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+    PetscCall(MechSystemHasMultigrid(sys, &has));
+    if (ismg && has) PetscCall(MechSystemCreateOperatorMultigrid(sys, &J));
+    else PetscCall(MechSystemCreateOperator(sys, &J));
+  }
   PetscCall(TSSetI2Jacobian(ts, J, J, MechI2Jacobian, sys));
   PetscCall(MatDestroy(&J));
   PetscFunctionReturn(0);
@@ -226,10 +247,20 @@ static PetscErrorCode TSMechSetUpSecondOrderSolver(TS ts, MechSystem sys)
     PetscCall(SNESLineSearchGetPreCheck(ls, &pre, NULL));
     if (!pre || pre == MechFixedPreCheck) PetscCall(SNESLineSearchSetPreCheck(ls, MechFixedPreCheck, sys));
   }
-  if (!sys || !sys->dm) PetscFunctionReturn(0);
+  if (!sys) PetscFunctionReturn(0);
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  if (ismg && sys->mgsetup) {
+    Mat J, P;
+
+    /* the model's own levels hang on the multigrid operator, the preconditioning matrix */
+    PetscCall(SNESGetJacobian(snes, &J, &P, NULL, NULL));
+    PetscCall(KSPSetOperators(ksp, J, P));
+    PetscCall(MechSystemSetUpPCMG(sys, pc));
+    PetscFunctionReturn(0);
+  }
+  if (!sys->dm) PetscFunctionReturn(0);
+  PetscCall(PetscObjectTypeCompare((PetscObject)sys->dm, DMDA, &isda));
   if (isda) {
     PetscCall(KSPSetDM(ksp, sys->dm));
     PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));

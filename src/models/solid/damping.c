@@ -79,7 +79,7 @@ static PetscErrorCode ModeFrequencies(MechSystem sy, const PetscInt modes[2], Pe
 
 .seealso: `MechCreateSolid()`, `MechModesCompute()`
 M*/
-PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy, Mat J)
+PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy)
 {
   MPI_Comm  comm    = PetscObjectComm((PetscObject)sy);
   PetscReal zeta[2] = {0, 0}, freq[2] = {0, 0}, w[2], alpha, beta;
@@ -120,10 +120,11 @@ PetscErrorCode SolidSetUpDampingRatios(Solid *s, MechSystem sy, Mat J)
   }
   PetscCall(PetscInfo(sy, "Rayleigh damping from ratios %g, %g at %g, %g Hz: alpha = %g, beta = %g\n", (double)zeta[0], (double)zeta[1], (double)(w[0] / (2 * PETSC_PI)), (double)(w[1] / (2 * PETSC_PI)), (double)s->alpha, (double)s->beta));
   if (s->beta != 0) {
-    PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
+    PetscCall(SolidCreatePattern(s, PETSC_FALSE, &s->K0));
+    PetscCall(MatDestroy(&s->graph));
     PetscCall(SolidAddElementTangents(s, 0, NULL, 1.0, s->K0));
   }
-  PetscCall(MechSystemSetTangent(sy, J, PETSC_TRUE, SolidTangent, s));
+  PetscCall(MechSystemSetTangent(sy, NULL, PETSC_TRUE, SolidTangent, s));
   PetscCall(MechSystemSetParameter(sy, "rayleigh_alpha", s->alpha));
   PetscCall(MechSystemSetParameter(sy, "rayleigh_beta", s->beta));
   PetscCall(MechSystemAddParameter(sy, "damping_ratio_i", zeta[0]));

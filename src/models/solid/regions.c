@@ -274,7 +274,7 @@ PetscErrorCode SolidRegionsDestroy(Solid *s)
   Likewise K0 is the plain reference tangent times beta, or with the regions' betas in its cells
   (s->K0weighted, beta 1); J gives K0's pattern. lumped: as the mass.
 */
-PetscErrorCode SolidSetUpDamping(Solid *s, PetscBool lumped, Mat J)
+PetscErrorCode SolidSetUpDamping(Solid *s, PetscBool lumped)
 {
   PetscBool samealpha = PETSC_TRUE, samebeta = PETSC_TRUE;
 
@@ -292,7 +292,7 @@ PetscErrorCode SolidSetUpDamping(Solid *s, PetscBool lumped, Mat J)
   }
   s->K0weighted = samebeta ? PETSC_FALSE : PETSC_TRUE;
   if (s->beta != 0) {
-    PetscCall(MatDuplicate(J, MAT_DO_NOT_COPY_VALUES, &s->K0));
+    PetscCall(SolidCreatePattern(s, PETSC_FALSE, &s->K0));
     PetscCall(SolidAddElementTangents(s, 0, NULL, 1.0, s->K0));
   }
   PetscFunctionReturn(0);

@@ -71,12 +71,31 @@ static PetscErrorCode SolidDestroy(void *ctx)
 }
 
 /*
-  What the system takes after its state (q, v) and matrices (J, s->M): the constraints, the discrete
+  The tangent's pattern, built when first asked for (MechSystemSetTangentPattern()): a run whose
+  operators are matrix-free and whose preconditioner assembles no quadratic matrix (-pc_type mg,
+  pmg.c) never holds it. The solid has no sparser pattern.
+*/
+static PetscErrorCode SolidTangentPattern(MechSystem sys, PetscBool reduced, Mat *J, void *ctx)
+{
+  Solid *s = (Solid *)ctx;
+
+  PetscFunctionBegin;
+  (void)sys;
+  *J = NULL;
+  if (reduced) PetscFunctionReturn(0);
+  PetscCall(SolidCreatePattern(s, PETSC_FALSE, J));
+  PetscCall(MatDestroy(&s->graph));
+  PetscCall(MatSetNearNullSpace(*J, s->nullsp));
+  PetscFunctionReturn(0);
+}
+
+/*
+  What the system takes after its state (q, v) and mass (s->M): the constraints, the discrete
   gradient, the loads, force, tangent and potential, the force's parts, the probes, the state check,
   the invariants, the cell fields and the initial state (a file's, -solid_initial, replaces q and v).
   beam: the built-in beam (its default clamp). Collective.
 */
-static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Mat J, Vec q, Vec v, PetscBool beam, PetscReal hmin, const char what[], PetscBool linear, PetscBool positiveJ, PetscBool stressout)
+static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, PetscBool beam, PetscReal hmin, const char what[], PetscBool linear, PetscBool positiveJ, PetscBool stressout)
 {
   PetscFunctionBegin;
   /* constraints: -solid_bc and the shorthands -solid_fix, -solid_fix_label (constraints.c) */
@@ -88,10 +107,13 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Mat J, Vec q, Ve
   PetscCall(SolidSetUpLoads(s, sy, what, 1e-3 * hmin));
   PetscCall(MechSystemSetMass(sy, s->M));
   PetscCall(MechSystemSetForce(sy, SolidForce, s));
-  PetscCall(MechSystemSetTangent(sy, J, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
+  PetscCall(MechSystemSetTangentPattern(sy, SolidTangentPattern, s));
+  PetscCall(MechSystemSetTangent(sy, NULL, s->alpha != 0 || s->beta != 0 ? PETSC_TRUE : PETSC_FALSE, SolidTangent, s));
   PetscCall(MechSystemSetDampingLinear(sy, PETSC_TRUE)); /* Rayleigh: alpha M + beta K_0 */
   PetscCall(MechSystemSetTangentAction(sy, SolidTangentLinearize, SolidTangentApply, s));
   if (s->fusemass) PetscCall(MechSystemSetOperatorLinearize(sy, SolidOperatorLinearize));
+  /* the element-wise diagonal; quadratic elements: the p-multigrid of -pc_type mg (pmg.c) */
+  PetscCall(SolidSetUpMultigrid(s, sy));
   PetscCall(MechSystemSetPotential(sy, SolidPotential, s));
   /* the force's parts and the strain energy, for the reactions and the energy balance (parts.c) */
   PetscCall(SolidSetUpBalance(s, sy));
@@ -118,7 +140,7 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Mat J, Vec q, Ve
   PetscCall(SolidSetUpInitialState(s, sy, q, v));
   PetscCall(MechSystemSetInitialState(sy, q, v));
   /* Rayleigh damping from two modal ratios (damping.c): the modes of the system built so far */
-  PetscCall(SolidSetUpDampingRatios(s, sy, J));
+  PetscCall(SolidSetUpDampingRatios(s, sy));
   PetscFunctionReturn(0);
 }
 
@@ -207,7 +229,6 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   Vec            Xref = NULL;
   PetscReal      hmin;
   PetscBool      stressout = PETSC_TRUE, setstress = PETSC_FALSE;
-  Mat            J;
   Vec            q, v, rs;
   char           what[PETSC_MAX_PATH_LEN + 32], names[256];
 
@@ -372,12 +393,12 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(SolidRegionsFlags(s, &linear, &positiveJ, &frame));
   PetscCall(SolidTensorUseRegions(s));
 
-  /* matrices: the exact vertex couplings of the mesh, block size 3 */
-  PetscCall(SolidCreatePattern(s, PETSC_FALSE, &J));
+  /* matrices: the exact vertex couplings of the mesh, block size 3 (the tangent's at its first use) */
   PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
   PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, s->M));
   /* the Rayleigh damping of the regions: alpha Ma + beta K0 (regions.c) */
-  PetscCall(SolidSetUpDamping(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, J));
+  PetscCall(SolidSetUpDamping(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE));
+  /* the node graph is large; the tangent's pattern rebuilds it at its first use (SolidTangentPattern()) */
   PetscCall(MatDestroy(&s->graph));
 
   /* the reference positions: the initial q and the rigid-body modes */
@@ -400,7 +421,6 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
      the checkpoints do not depend on the partition (docs/solid.md §12) */
   PetscCall(SolidSetIOOrdering(s, sy, vertid, q));
   PetscCall(PetscFree(vertid));
-  PetscCall(MatSetNearNullSpace(J, s->nullsp));
 
   /* gravity and the initial velocity: uniform plus the spin about the mass centroid */
   PetscCall(VecDuplicate(q, &v));
@@ -451,11 +471,10 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   s->fusemass = masstype == 0 && !s->curved && (s->ct == DM_POLYTOPE_HEXAHEDRON || s->order == 1) ? PETSC_TRUE : PETSC_FALSE;
   /* what the system takes after its state and matrices */
   {
-    PetscErrorCode ierr = SolidSetUpSystem(s, sy, J, q, v, hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, linear, positiveJ, stressout);
+    PetscErrorCode ierr = SolidSetUpSystem(s, sy, q, v, hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, linear, positiveJ, stressout);
 
     PetscCall(VecDestroy(&q));
     PetscCall(VecDestroy(&v));
-    PetscCall(MatDestroy(&J));
     if (ierr) {
       PetscCall(MechSystemDestroy(&sy));
       PetscFunctionReturn(ierr);

@@ -251,6 +251,8 @@ struct _n_Solid {
   PetscInt        *aijoff;
   PetscObjectId    aijid;
   PetscObjectState aijstate;
+  /* the p-multigrid's linear level (pmg.c, -solid_pmg_coarse): 0 Galerkin, 1 rediscretized */
+  PetscInt pmgcoarse;
 };
 
 static inline PetscReal SolidDet3(const PetscReal A[9])
@@ -379,8 +381,8 @@ PETSC_INTERN PetscErrorCode SolidMomentum(MechSystem, PetscReal, Vec, Vec, Petsc
 PETSC_INTERN PetscErrorCode SolidStateCheck(MechSystem, PetscReal, Vec, Vec, PetscBool *, char[], size_t, void *);
 PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, PetscBool mass, Mat *);
 /* Rayleigh damping from two modal damping ratios (damping.c): alpha and beta resolved, K0 built and
-   the tangent declared damped when the options ask for it; J is the tangent's pattern */
-PETSC_INTERN PetscErrorCode SolidSetUpDampingRatios(Solid *, MechSystem, Mat J);
+   the tangent declared damped when the options ask for it */
+PETSC_INTERN PetscErrorCode SolidSetUpDampingRatios(Solid *, MechSystem);
 PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool lumped, PetscBool damping, Mat);
 
 /* select.c */
@@ -398,7 +400,7 @@ PETSC_INTERN PetscErrorCode SolidRegionFromInput(MPI_Comm, const char prefix[], 
 PETSC_INTERN PetscErrorCode SolidSetUpRegions(Solid *, MechSystem, const SolidMaterialInput *, const char what[], PetscReal hmin);
 PETSC_INTERN PetscErrorCode SolidRegionsFlags(const Solid *, PetscBool *linear, PetscBool *positiveJ, PetscBool *frameinvariant);
 PETSC_INTERN PetscErrorCode SolidRegionsDestroy(Solid *);
-PETSC_INTERN PetscErrorCode SolidSetUpDamping(Solid *, PetscBool lumped, Mat J);
+PETSC_INTERN PetscErrorCode SolidSetUpDamping(Solid *, PetscBool lumped);
 /* parts.c */
 PETSC_INTERN PetscErrorCode SolidSetUpBalance(Solid *, MechSystem);
 PETSC_INTERN PetscErrorCode SolidStrainEnergyCached(Solid *, Vec, const PetscScalar[], PetscReal *);
@@ -426,6 +428,8 @@ PETSC_INTERN PetscErrorCode SolidBodyPotential(Solid *, PetscReal, Vec, PetscRea
 PETSC_INTERN PetscErrorCode SolidBodyDestroy(SolidBody *);
 /* discgrad.c */
 PETSC_INTERN PetscErrorCode SolidSetUpDiscreteGradient(Solid *, MechSystem);
+/* pmg.c: the tangent's diagonal and, for quadratic elements, the p-multigrid */
+PETSC_INTERN PetscErrorCode SolidSetUpMultigrid(Solid *, MechSystem);
 /* stress.c */
 PETSC_INTERN PetscErrorCode SolidSetCellFields(Solid *, MechSystem);
 PETSC_INTERN void           SolidCellAverage(const Solid *, PetscInt, const PetscScalar[], PetscReal[6], PetscReal *, PetscReal *);
