@@ -160,13 +160,15 @@ def main():
         raise SystemExit("manual_options: tsmech -help lists no models (-model ... (one of) ...) or no TS types (\"TS types (-ts_type):\")")
     models = models.group(1).split()
     types = [line.split(":")[0].strip() for line in types.group(1).strip("\n").split("\n")]
-    # every model and every TS type once: model i with TS type i (a pair -help refuses is run apart)
+    # every model and every TS type once: model i with TS type i (a pair -help refuses is run apart,
+    # the type with the built-in solid, which every type runs: the quasi-static one refuses a body
+    # not held, as the default model is)
     n = max(len(models), len(types))
     pairs = [["-model", models[i % len(models)], "-ts_type", types[i % len(types)]] for i in range(n)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         outputs = list(pool.map(lambda a: run_help(args.tsmech, a, alone=True), pairs + RUNS))
         for k in [i for i, o in enumerate(outputs[:n]) if o is None]:
-            outputs[k] = "".join(pool.map(lambda a: run_help(args.tsmech, a), [pairs[k][:2], ["-ts_type", pairs[k][3]]]))
+            outputs[k] = "".join(pool.map(lambda a: run_help(args.tsmech, a), [pairs[k][:2], ["-model", "solid", "-ts_type", pairs[k][3]]]))
         for k in range(n, len(outputs)):
             if outputs[k] is None:
                 run_help(args.tsmech, (pairs + RUNS)[k])

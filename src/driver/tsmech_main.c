@@ -585,6 +585,13 @@ static PetscErrorCode Summary(App *app)
   PetscCall(TSGetType(ts, &type));
   PetscCall(ReadState(app->sys, ts, &app->qw, &app->vw, &q, &v));
   PetscCall(MechSystemComputeEnergy(app->sys, t, q, v, &ke, &pe));
+  {
+    TSMechProperties p;
+
+    /* a quasi-static run's v is the rate of loading (q_{n+1} - q_n) / tau: no kinetic energy */
+    PetscCall(TSMechGetProperties(ts, &p));
+    if (p.quasistatic) ke = 0;
+  }
   E1 = ke + pe;
   /* the change is measured against the energy the state holds, K + |V| (the larger of the start
      and the end), not against E0: a cloth released flat from rest starts with E0 = 0 */
@@ -1048,7 +1055,10 @@ static PetscErrorCode Run(App *app)
   PetscLogStage     stage;
 
   PetscFunctionBegin;
-  /* from now on a first signal stops the run after its step (or lets its end come) */
+  /* from now on a first signal stops the run after its step (or lets its end come). Every rank
+     switches together: a rank still in its set-up ends at a signal, and a rank already stepping
+     would wait for it in the step's collectives until mpiexec kills it, locks and all */
+  PetscCallMPI(MPI_Barrier(app->comm));
   stepping = 1;
   /* -log_view: the time stepping as its own stage, with assembly and I/O nested in theirs */
   PetscCall(PetscLogStageRegister("Time stepping", &stage));

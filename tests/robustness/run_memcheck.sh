@@ -112,7 +112,7 @@ failures)
   both 2 1 $chain -output /proc/o.h5
   echo "not an HDF5 file" >notes.txt
   both 2 1 $chain -restart notes.txt
-  both 3 1 $chain -ts_type beuler2 -ts_dt 0.01 -snes_max_it 2 -ts_max_steps 20 -output div.h5 -checkpoint divck.h5
+  both 3 1 $chain -ts_type beuler2 -ts_dt 0.01 -snes_max_it 2 -ts_adapt_type none -ts_max_steps 20 -output div.h5 -checkpoint divck.h5
   rm -f div.h5 divck.h5
   both 3 1 -model oscillator -oscillator_m 2 -oscillator_k 200 -ts_type symeuler2 -ts_dt 0.25 -ts_max_time 100 -output osc.h5
   rm -f osc.h5
@@ -125,7 +125,7 @@ parallel)
   RESTORE="o.h5 ck.h5"
   both 0 2 $chain -ts_max_steps 9 -output o.h5 -checkpoint ck.h5 -restart ck.h5
   RESTORE=""
-  both 3 2 $chain -ts_type beuler2 -ts_dt 0.01 -snes_max_it 2 -ts_max_steps 20 -output div.h5 -checkpoint divck.h5
+  both 3 2 $chain -ts_type beuler2 -ts_dt 0.01 -snes_max_it 2 -ts_adapt_type none -ts_max_steps 20 -output div.h5 -checkpoint divck.h5
   rm -f div.h5 divck.h5
   both 2 2 -model kepler -restart ck.h5
   ;;
