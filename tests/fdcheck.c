@@ -131,3 +131,45 @@ PetscErrorCode FDCheckPotential(MechSystem sys, Vec q, PetscRandom rnd, PetscRea
   PetscCall(VecDestroy(&f));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode FDRandomState(MechSystem sys, PetscRandom rnd, PetscReal amp, Vec *q, Vec *v)
+{
+  Vec r;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemCreateState(sys, q, v));
+  PetscCall(VecDuplicate(*q, &r));
+  PetscCall(VecSetRandom(r, rnd));
+  PetscCall(VecAXPY(*q, amp, r));
+  PetscCall(VecSetRandom(r, rnd));
+  PetscCall(VecAXPY(*v, amp, r));
+  PetscCall(MechSystemApplyFixed(sys, *q, *v));
+  PetscCall(VecDestroy(&r));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode FDCheckOperatorShell(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, PetscRandom rnd, PetscReal *err, PetscReal *norm)
+{
+  Mat A, S;
+  Vec w, y1, y2;
+
+  PetscFunctionBegin;
+  PetscCall(MechSystemCreateOperator(sys, &A));
+  PetscCall(MechSystemCreateOperatorShell(sys, &S));
+  PetscCall(MechSystemComputeOperator(sys, t, q, v, cK, cD, cM, A));
+  PetscCall(MechSystemLinearizeOperatorShell(sys, t, q, v, cK, cD, cM, S));
+  PetscCall(VecDuplicate(q, &w));
+  PetscCall(VecDuplicate(q, &y1));
+  PetscCall(VecDuplicate(q, &y2));
+  PetscCall(VecSetRandom(w, rnd));
+  PetscCall(MatMult(A, w, y1));
+  PetscCall(MatMult(S, w, y2));
+  PetscCall(FDRelativeError(y2, y1, w, err));
+  if (norm) PetscCall(VecNorm(y1, NORM_2, norm));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&y1));
+  PetscCall(VecDestroy(&y2));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&S));
+  PetscFunctionReturn(0);
+}

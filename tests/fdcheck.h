@@ -25,4 +25,11 @@ PetscErrorCode FDCheckTangents(MechSystem sys, Vec q, Vec v, PetscRandom rnd, Pe
   order 2 or 4 (t = 0.25; at v = 0 damping and drag vanish, so only conservative forces act).
 */
 PetscErrorCode FDCheckPotential(MechSystem sys, Vec q, PetscRandom rnd, PetscReal h, PetscInt order, PetscReal *maxerr);
+/* A random state: q = X + amp r, v = amp r' with random r, r' (the fixed dofs where the system holds them) */
+PetscErrorCode FDRandomState(MechSystem sys, PetscRandom rnd, PetscReal amp, Vec *q, Vec *v);
+/*
+  The operator shell (the tangent action) against the assembled operator J = cK K + cD D + cM M at
+  (t, q, v): FDRelativeError() of their products with a random w, and ||J w|| (norm may be NULL)
+*/
+PetscErrorCode FDCheckOperatorShell(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, PetscRandom rnd, PetscReal *err, PetscReal *norm);
 #endif

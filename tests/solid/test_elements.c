@@ -44,23 +44,6 @@ static const char *const moduli[NMAT]    = {"-solid_E 1 -solid_nu 0.3", "-solid_
 
 static const char geom[] = "-solid_beam_size 1,0.5,0.4 -solid_density 1 -solid_g 0,0,0";
 
-/* q = X + amp r, v = amp r' with random r, r' (fixed dofs kept) */
-static PetscErrorCode RandomState(MechSystem sys, PetscRandom rnd, PetscReal amp, Vec *q, Vec *v)
-{
-  Vec r;
-
-  PetscFunctionBegin;
-  PetscCall(MechSystemCreateState(sys, q, v));
-  PetscCall(VecDuplicate(*q, &r));
-  PetscCall(VecSetRandom(r, rnd));
-  PetscCall(VecAXPY(*q, amp, r));
-  PetscCall(VecSetRandom(r, rnd));
-  PetscCall(VecAXPY(*v, amp, r));
-  PetscCall(MechSystemApplyFixed(sys, *q, *v));
-  PetscCall(VecDestroy(&r));
-  PetscFunctionReturn(0);
-}
-
 /* Tangents against finite differences and the matrix-free action against the assembled tangent */
 static PetscErrorCode TestTangents(void)
 {
@@ -71,40 +54,23 @@ static PetscErrorCode TestTangents(void)
   for (PetscInt e = 0; e < NKIND; e++) {
     for (PetscInt m = 0; m < NMAT; m++) {
       MechSystem sys;
-      Vec        q, v, w, y1, y2;
-      Mat        A, S;
+      Vec        q, v;
       PetscReal  errK, errD, errL, errV, erra, n2;
       PetscBool  linear, sym;
       char       opts[512];
 
       PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_beam_cells 2,1,1 %s -solid_material %s -solid_rayleigh 0.3,0.02 -solid_fix x=0", kinds[e], geom, moduli[m], materials[m]));
       PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
-      PetscCall(RandomState(sys, rnd, 0.03, &q, &v));
+      PetscCall(FDRandomState(sys, rnd, 0.03, &q, &v));
       PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
       PetscCall(FDCheckPotential(sys, q, rnd, 1e-4, 4, &errV));
-      PetscCall(MechSystemCreateOperator(sys, &A));
-      PetscCall(MechSystemCreateOperatorShell(sys, &S));
-      PetscCall(MechSystemComputeOperator(sys, 0.25, q, v, 0.7, 1.3, 2.1, A));
-      PetscCall(MechSystemLinearizeOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, S));
-      PetscCall(VecDuplicate(q, &w));
-      PetscCall(VecDuplicate(q, &y1));
-      PetscCall(VecDuplicate(q, &y2));
-      PetscCall(VecSetRandom(w, rnd));
-      PetscCall(MatMult(A, w, y1));
-      PetscCall(MatMult(S, w, y2));
-      PetscCall(FDRelativeError(y2, y1, w, &erra));
-      PetscCall(VecNorm(y1, NORM_2, &n2));
+      PetscCall(FDCheckOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, rnd, &erra, &n2));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "tangents %s %-16s |K - FD| %.2e  |D - FD| %.2e  symmetric %s  |f - dV| %.2e  |action - assembled| %.2e\n", kindname[e], materials[m], (double)errK, (double)errD, sym ? "yes" : "no", (double)errV, (double)erra));
       CHECK(errK <= 1e-8 && errD <= 1e-8, "%s %s tangent errors %.2e %.2e > 1e-8\n", kindname[e], materials[m], (double)errK, (double)errD);
       CHECK(errV <= 1e-6, "%s %s force is not the gradient of the potential: %.2e\n", kindname[e], materials[m], (double)errV);
       CHECK(sym, "%s %s tangent not symmetric\n", kindname[e], materials[m]);
       CHECK(erra <= 1e-14 && n2 > 0, "%s %s tangent action differs from the assembled tangent by %.2e\n", kindname[e], materials[m], (double)erra);
       CHECK(m != 0 || (linear && errL <= 1e-9), "%s linear material not linear: %.2e\n", kindname[e], (double)errL);
-      PetscCall(VecDestroy(&w));
-      PetscCall(VecDestroy(&y1));
-      PetscCall(VecDestroy(&y2));
-      PetscCall(MatDestroy(&A));
-      PetscCall(MatDestroy(&S));
       PetscCall(VecDestroy(&q));
       PetscCall(VecDestroy(&v));
       PetscCall(MechSystemDestroy(&sys));
@@ -506,33 +472,16 @@ static PetscErrorCode TestActionMeshes(const char dir[])
   for (PetscInt f = 0; f < 3; f++)
     for (PetscInt m = 0; m < 3; m++) {
       MechSystem sys;
-      Vec        q, v, w, y1, y2;
-      Mat        A, S;
+      Vec        q, v;
       PetscReal  erra, n2;
       char       opts[PETSC_MAX_PATH_LEN + 256];
 
       PetscCall(PetscSNPrintf(opts, sizeof(opts), "-solid_mesh %s/%s -solid_order %s -solid_material %s -solid_E 1 -solid_density 1 -solid_g 0,0,0 -solid_rayleigh 0.3,0.02 -solid_fix x=0", dir, mesh[f], order[f], mats[m]));
       PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
-      PetscCall(RandomState(sys, rnd, 0.03, &q, &v));
-      PetscCall(MechSystemCreateOperator(sys, &A));
-      PetscCall(MechSystemCreateOperatorShell(sys, &S));
-      PetscCall(MechSystemComputeOperator(sys, 0.25, q, v, 0.7, 1.3, 2.1, A));
-      PetscCall(MechSystemLinearizeOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, S));
-      PetscCall(VecDuplicate(q, &w));
-      PetscCall(VecDuplicate(q, &y1));
-      PetscCall(VecDuplicate(q, &y2));
-      PetscCall(VecSetRandom(w, rnd));
-      PetscCall(MatMult(A, w, y1));
-      PetscCall(MatMult(S, w, y2));
-      PetscCall(FDRelativeError(y2, y1, w, &erra));
-      PetscCall(VecNorm(y1, NORM_2, &n2));
+      PetscCall(FDRandomState(sys, rnd, 0.03, &q, &v));
+      PetscCall(FDCheckOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, rnd, &erra, &n2));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "action %-22s %-10s |action - assembled| %.2e\n", mesh[f], mats[m], (double)erra));
       CHECK(erra <= 1e-13 && n2 > 0, "%s %s: the matrix-free operator differs from the assembled one by %.2e\n", mesh[f], mats[m], (double)erra);
-      PetscCall(VecDestroy(&w));
-      PetscCall(VecDestroy(&y1));
-      PetscCall(VecDestroy(&y2));
-      PetscCall(MatDestroy(&A));
-      PetscCall(MatDestroy(&S));
       PetscCall(VecDestroy(&q));
       PetscCall(VecDestroy(&v));
       PetscCall(MechSystemDestroy(&sys));
@@ -596,7 +545,7 @@ static PetscErrorCode BenchAction(void)
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -solid_material %s -solid_output_stress false", kinds[k], cells[0], cells[1], cells[2], mat));
   PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
   PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 3, &rnd));
-  PetscCall(RandomState(sys, rnd, 1e-3, &q, &v));
+  PetscCall(FDRandomState(sys, rnd, 1e-3, &q, &v));
   PetscCall(VecGetSize(q, &N));
   PetscCall(VecDuplicate(q, &w));
   PetscCall(VecDuplicate(q, &y));

@@ -208,8 +208,7 @@ static PetscErrorCode TestTangents(void)
   for (PetscInt m = 0; m < 2; m++) {
     for (PetscInt k = 0; k < 2; k++) {
       MechSystem sys;
-      Vec        q, v, r, w, y1, y2;
-      Mat        A, S;
+      Vec        q, v, r;
       PetscReal  errK, errD, errL, errV = 0, erra;
       PetscBool  linear, sym;
       char       opts[1024];
@@ -223,17 +222,7 @@ static PetscErrorCode TestTangents(void)
       PetscCall(VecDestroy(&r));
       PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
       if (k == 1) PetscCall(FDCheckPotential(sys, q, rnd, 1e-4, 4, &errV));
-      PetscCall(MechSystemCreateOperator(sys, &A));
-      PetscCall(MechSystemCreateOperatorShell(sys, &S));
-      PetscCall(MechSystemComputeOperator(sys, 0.25, q, v, 0.7, 1.3, 2.1, A));
-      PetscCall(MechSystemLinearizeOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, S));
-      PetscCall(VecDuplicate(q, &w));
-      PetscCall(VecDuplicate(q, &y1));
-      PetscCall(VecDuplicate(q, &y2));
-      PetscCall(VecSetRandom(w, rnd));
-      PetscCall(MatMult(A, w, y1));
-      PetscCall(MatMult(S, w, y2));
-      PetscCall(FDRelativeError(y2, y1, w, &erra));
+      PetscCall(FDCheckOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, rnd, &erra, NULL));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "tangents %-10s %-17s |K - FD| %.2e  symmetric %s  linear %s  |f - dV| %.2e  |action - assembled| %.2e\n", mats[m], k ? "dead loads" : "dead and follower", (double)errK, sym ? "yes" : "no", linear ? "yes" : "no", (double)errV, (double)erra));
       CHECK(errK <= 1e-6, "%s with loads: tangent error %.2e > 1e-6\n", mats[m], (double)errK);
       CHECK(erra <= 1e-13, "%s with loads: the action differs from the assembled tangent by %.2e\n", mats[m], (double)erra);
@@ -241,11 +230,6 @@ static PetscErrorCode TestTangents(void)
       CHECK(k == 0 || errV <= 1e-6, "%s with dead loads: f is not the gradient of the potential: %.2e\n", mats[m], (double)errV);
       CHECK((m == 1 && k == 1) == (linear == PETSC_TRUE), "%s %s: declared %s\n", mats[m], k ? "dead loads" : "follower", linear ? "linear" : "nonlinear");
       CHECK(!linear || errL <= 1e-9, "%s with dead loads is not linear: %.2e\n", mats[m], (double)errL);
-      PetscCall(VecDestroy(&w));
-      PetscCall(VecDestroy(&y1));
-      PetscCall(VecDestroy(&y2));
-      PetscCall(MatDestroy(&A));
-      PetscCall(MatDestroy(&S));
       PetscCall(VecDestroy(&q));
       PetscCall(VecDestroy(&v));
       PetscCall(MechSystemDestroy(&sys));
@@ -497,8 +481,7 @@ static PetscErrorCode TestQuadratic(void)
   PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 13, &rnd));
   for (PetscInt e = 0; e < 3; e++) {
     MechSystem      sys, plain;
-    Vec             q, v, r, w, y1, y2;
-    Mat             A, S;
+    Vec             q, v, r;
     PetscReal       errK, errD, errL, errV, erra, tot[6], ft = 0, ff = 0;
     PetscBool       linear, sym;
     const PetscReal t[3] = {0.1, -0.2, 0.3}, F[3] = {0.02, 0.01, -0.03};
@@ -511,22 +494,7 @@ static PetscErrorCode TestQuadratic(void)
     PetscCall(VecAXPY(q, 0.03, r));
     PetscCall(VecDestroy(&r));
     PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
-    PetscCall(MechSystemCreateOperator(sys, &A));
-    PetscCall(MechSystemCreateOperatorShell(sys, &S));
-    PetscCall(MechSystemComputeOperator(sys, 0.25, q, v, 0.7, 1.3, 2.1, A));
-    PetscCall(MechSystemLinearizeOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, S));
-    PetscCall(VecDuplicate(q, &w));
-    PetscCall(VecDuplicate(q, &y1));
-    PetscCall(VecDuplicate(q, &y2));
-    PetscCall(VecSetRandom(w, rnd));
-    PetscCall(MatMult(A, w, y1));
-    PetscCall(MatMult(S, w, y2));
-    PetscCall(FDRelativeError(y2, y1, w, &erra));
-    PetscCall(VecDestroy(&w));
-    PetscCall(VecDestroy(&y1));
-    PetscCall(VecDestroy(&y2));
-    PetscCall(MatDestroy(&A));
-    PetscCall(MatDestroy(&S));
+    PetscCall(FDCheckOperatorShell(sys, 0.25, q, v, 0.7, 1.3, 2.1, rnd, &erra, NULL));
     PetscCall(VecDestroy(&q));
     PetscCall(VecDestroy(&v));
     PetscCall(MechSystemDestroy(&sys));

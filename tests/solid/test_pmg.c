@@ -19,6 +19,7 @@ static const char help[] = "Tests of the solid's p-multigrid for quadratic eleme
                  product equals J's (<= 1e-14), and MatInvertBlockDiagonal() inverts the blocks; with
                  the rediscretized linear level too (its diagonal is not that of the Galerkin pass).
 */
+#include "fdcheck.h"
 #include "testutil.h"
 
 static PetscInt failures = 0;
@@ -37,23 +38,6 @@ static const char geom[] = "-solid_beam_cells 3,2,2 -solid_beam_size 1,0.5,0.4 -
 
 /* The stage's coefficients (cK, cD, cM) */
 static const PetscReal cK = 0.09, cD = 0.3, cM = 1.0;
-
-/* q = X + amp r, v = amp r' with random r, r' (fixed dofs kept) */
-static PetscErrorCode RandomState(MechSystem sys, PetscRandom rnd, PetscReal amp, Vec *q, Vec *v)
-{
-  Vec r;
-
-  PetscFunctionBegin;
-  PetscCall(MechSystemCreateState(sys, q, v));
-  PetscCall(VecDuplicate(*q, &r));
-  PetscCall(VecSetRandom(r, rnd));
-  PetscCall(VecAXPY(*q, amp, r));
-  PetscCall(VecSetRandom(r, rnd));
-  PetscCall(VecAXPY(*v, amp, r));
-  PetscCall(MechSystemApplyFixed(sys, *q, *v));
-  PetscCall(VecDestroy(&r));
-  PetscFunctionReturn(0);
-}
 
 /* The multigrid operator W at (q, v), a PCMG with the system's levels, its interpolation P and linear level A1 */
 static PetscErrorCode SetUpLevels(MechSystem sys, Vec q, Vec v, Mat *W, KSP *ksp, Mat *P, Mat *A1)
@@ -123,7 +107,7 @@ static PetscErrorCode TestInterpolation(void)
 
       PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_material neohookean %s %s", kinds[e], geom, moduli[2], fixed ? "-solid_fix x=0" : "-solid_fix none"));
       PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
-      PetscCall(RandomState(sys, rnd, 0.01, &q, &v));
+      PetscCall(FDRandomState(sys, rnd, 0.01, &q, &v));
       PetscCall(SetUpLevels(sys, q, v, &W, &ksp, &P, &A1));
       PetscCall(MechSystemCreateState(sys, &Y, NULL));
       PetscCall(MatCreateVecs(P, &X1, &ones));
@@ -243,7 +227,7 @@ static PetscErrorCode TestGalerkin(void)
 
       PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s %s -solid_material %s -solid_rayleigh 0.3,0.02 -solid_fix x=0 %s", kinds[e], geom, moduli[redisc ? 0 : m], materials[redisc ? 0 : m], redisc ? "-solid_pmg_coarse rediscretized" : ""));
       PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
-      PetscCall(RandomState(sys, rnd, 0.03, &q, &v));
+      PetscCall(FDRandomState(sys, rnd, 0.03, &q, &v));
       PetscCall(SetUpLevels(sys, q, v, &W, &ksp, &P, &A1));
       PetscCall(MechSystemCreateOperator(sys, &J));
       PetscCall(MechSystemComputeOperator(sys, 0.1, q, v, cK, cD, cM, J));
@@ -327,7 +311,7 @@ static PetscErrorCode TestDiagonal(void)
 
       PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s %s -solid_material %s -solid_rayleigh 0.3,0.02 -solid_fix x=0 %s", kinds[e], geom, moduli[mat], materials[mat], redisc ? "-solid_pmg_coarse rediscretized" : ""));
       PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
-      PetscCall(RandomState(sys, rnd, 0.03, &q, &v));
+      PetscCall(FDRandomState(sys, rnd, 0.03, &q, &v));
       PetscCall(SetUpLevels(sys, q, v, &W, &ksp, &P, &A1));
       PetscCall(MechSystemCreateOperator(sys, &J));
       PetscCall(MechSystemComputeOperator(sys, 0.1, q, v, cK, cD, cM, J));

@@ -49,23 +49,6 @@ static const char small[] = "-solid_beam_cells 3,2,2 -solid_beam_size 1,0.5,0.4 
 /* the same without moduli (given per material: moduli[]) */
 static const char smallgeom[] = "-solid_beam_cells 3,2,2 -solid_beam_size 1,0.5,0.4 -solid_density 1 -solid_g 0,0,0";
 
-/* q = X + amp r, v = amp r' with random r, r' (fixed dofs kept) */
-static PetscErrorCode RandomState(MechSystem sys, PetscRandom rnd, PetscReal amp, Vec *q, Vec *v)
-{
-  Vec r;
-
-  PetscFunctionBegin;
-  PetscCall(MechSystemCreateState(sys, q, v));
-  PetscCall(VecDuplicate(*q, &r));
-  PetscCall(VecSetRandom(r, rnd));
-  PetscCall(VecAXPY(*q, amp, r));
-  PetscCall(VecSetRandom(r, rnd));
-  PetscCall(VecAXPY(*v, amp, r));
-  PetscCall(MechSystemApplyFixed(sys, *q, *v));
-  PetscCall(VecDestroy(&r));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode TestTangents(void)
 {
   PetscRandom rnd;
@@ -82,7 +65,7 @@ static PetscErrorCode TestTangents(void)
 
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s -solid_material %s -solid_rayleigh 0.3,0.02 -solid_fix x=0 -solid_g 1,2,-3", smallgeom, moduli[m], materials[m]));
     PetscCall(TestCreateModel(PETSC_COMM_WORLD, "solid", opts, &sys));
-    PetscCall(RandomState(sys, rnd, 0.03, &q, &v));
+    PetscCall(FDRandomState(sys, rnd, 0.03, &q, &v));
     PetscCall(FDCheckTangents(sys, q, v, rnd, 1e-6, 1e-6, &errK, &errD, &linear, &errL, &sym));
     PetscCall(FDCheckPotential(sys, q, rnd, 1e-4, 4, &errV));
     /* the tangent action against the assembled operator, at the same state and coefficients */
