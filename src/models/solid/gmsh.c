@@ -731,16 +731,21 @@ static PetscErrorCode GmshReadBlockHead4(GmshReader *r, const char what[], Petsc
   PetscFunctionReturn(0);
 }
 
-/* $Nodes (4.1): entity blocks of tags, then coordinates (and parameters if parametric) */
-static PetscErrorCode GmshReadNodes41(GmshReader *r)
+/*
+  $Nodes (4.0 and 4.1): entity blocks (dimension, entity tag, parametric flag, count) of nodes. In
+  4.1 a block holds its nodes' tags (sizes), then their coordinates (and parameters if parametric);
+  in 4.0 each node is its tag (an int) and coordinates on one line.
+*/
+static PetscErrorCode GmshReadNodes4(GmshReader *r)
 {
-  PetscInt64 nb, n, dim, etag, par, m;
-  PetscInt   filled = 0, poff, pcnt;
+  const PetscBool v40 = r->version == 40 ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt64      nb, n, dim, etag, par, m;
+  PetscInt        filled = 0, poff, pcnt;
 
   PetscFunctionBegin;
   PetscCall(GmshReadSectionHead4(r, "$Nodes", &nb, &n));
   PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Nodes (blocks)"));
-  PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 0, 1, 3), "$Nodes"));
+  PetscCall(GmshCheckCount(r, n, v40 ? GmshItemBytes(r, 1, 0, 3) : GmshItemBytes(r, 0, 1, 3), "$Nodes"));
   PetscCall(PetscMalloc1(n, &r->ntag));
   PetscCall(PetscMalloc1(3 * n, &r->X));
   r->nn = (PetscInt)n;
@@ -749,17 +754,27 @@ static PetscErrorCode GmshReadNodes41(GmshReader *r)
     PetscCall(GmshEntityFind(r, dim, etag, "$Nodes", &poff, &pcnt));
     PetscCheck(par == 0 || par == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: parametric flag %lld is neither 0 nor 1", (long long)par);
     PetscCheck(m <= n - filled, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the blocks hold more than the %lld nodes the section announces", (long long)n);
-    for (PetscInt64 k = 0; k < m; k++) {
-      PetscInt nl = r->binary ? 1 : GmshLineNumbers(r);
+    if (v40) {
+      for (PetscInt64 k = 0; k < m; k++) {
+        const PetscInt np = par ? (PetscInt)dim : 0, nl = r->binary ? 4 + np : GmshLineNumbers(r);
 
-      PetscCall(GmshSize(r, "$Nodes (tag)", &r->ntag[filled + k]));
-      PetscCheck(nl == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the line of the tag of node %lld holds %" PetscInt_FMT " numbers, not 1: damaged", (long long)r->ntag[filled + k], nl);
-    }
-    for (PetscInt64 k = 0; k < m; k++) {
-      const PetscInt np = par ? (PetscInt)dim : 0, nl = r->binary ? 3 + np : GmshLineNumbers(r);
+        PetscCall(GmshInt(r, "$Nodes (tag)", &r->ntag[filled + k]));
+        PetscCheck(nl == 4 + np, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the line of node %lld holds %" PetscInt_FMT " numbers, not %" PetscInt_FMT " (its tag and coordinates): damaged", (long long)r->ntag[filled + k], nl, 4 + np);
+        PetscCall(GmshReadCoords(r, filled + (PetscInt)k, np));
+      }
+    } else {
+      for (PetscInt64 k = 0; k < m; k++) {
+        PetscInt nl = r->binary ? 1 : GmshLineNumbers(r);
 
-      PetscCheck(nl == 3 + np, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the coordinates of node %lld are %" PetscInt_FMT " numbers on their line, not %" PetscInt_FMT ": damaged", (long long)r->ntag[filled + k], nl, 3 + np);
-      PetscCall(GmshReadCoords(r, filled + (PetscInt)k, np));
+        PetscCall(GmshSize(r, "$Nodes (tag)", &r->ntag[filled + k]));
+        PetscCheck(nl == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the line of the tag of node %lld holds %" PetscInt_FMT " numbers, not 1: damaged", (long long)r->ntag[filled + k], nl);
+      }
+      for (PetscInt64 k = 0; k < m; k++) {
+        const PetscInt np = par ? (PetscInt)dim : 0, nl = r->binary ? 3 + np : GmshLineNumbers(r);
+
+        PetscCheck(nl == 3 + np, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the coordinates of node %lld are %" PetscInt_FMT " numbers on their line, not %" PetscInt_FMT ": damaged", (long long)r->ntag[filled + k], nl, 3 + np);
+        PetscCall(GmshReadCoords(r, filled + (PetscInt)k, np));
+      }
     }
     filled += (PetscInt)m;
   }
@@ -896,38 +911,6 @@ static PetscErrorCode GmshCheckElementLine(const GmshType *t, PetscInt64 tag, Pe
 {
   PetscFunctionBegin;
   PetscCheck(nl == 1 + t->nnodes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the line of element %lld holds %" PetscInt_FMT " numbers; a %s (Gmsh type %d) needs %d (its tag and %d nodes): damaged", (long long)tag, nl, t->name, t->type, 1 + t->nnodes, t->nnodes);
-  PetscFunctionReturn(0);
-}
-
-/* $Nodes (4.0): entity blocks (entity tag, dimension, parametric flag, count) of nodes, each its
-   tag (an int) and coordinates (and parameters if parametric) */
-static PetscErrorCode GmshReadNodes40(GmshReader *r)
-{
-  PetscInt64 nb, n, dim, etag, par, m;
-  PetscInt   filled = 0, poff, pcnt;
-
-  PetscFunctionBegin;
-  PetscCall(GmshReadSectionHead4(r, "$Nodes", &nb, &n));
-  PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Nodes (blocks)"));
-  PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 1, 0, 3), "$Nodes"));
-  PetscCall(PetscMalloc1(n, &r->ntag));
-  PetscCall(PetscMalloc1(3 * n, &r->X));
-  r->nn = (PetscInt)n;
-  for (PetscInt64 b = 0; b < nb; b++) {
-    PetscCall(GmshReadBlockHead4(r, "$Nodes", &dim, &etag, &par, &m));
-    PetscCall(GmshEntityFind(r, dim, etag, "$Nodes", &poff, &pcnt));
-    PetscCheck(par == 0 || par == 1, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: parametric flag %lld is neither 0 nor 1", (long long)par);
-    PetscCheck(m <= n - filled, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the blocks hold more than the %lld nodes the section announces", (long long)n);
-    for (PetscInt64 k = 0; k < m; k++) {
-      const PetscInt np = par ? (PetscInt)dim : 0, nl = r->binary ? 4 + np : GmshLineNumbers(r);
-
-      PetscCall(GmshInt(r, "$Nodes (tag)", &r->ntag[filled + k]));
-      PetscCheck(nl == 4 + np, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the line of node %lld holds %" PetscInt_FMT " numbers, not %" PetscInt_FMT " (its tag and coordinates): damaged", (long long)r->ntag[filled + k], nl, 4 + np);
-      PetscCall(GmshReadCoords(r, filled + (PetscInt)k, np));
-    }
-    filled += (PetscInt)m;
-  }
-  PetscCheck(filled == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Nodes: the section announces %lld nodes, its blocks hold %" PetscInt_FMT, (long long)n, filled);
   PetscFunctionReturn(0);
 }
 
@@ -1077,8 +1060,7 @@ static PetscErrorCode GmshParse(GmshReader *r, const char file[])
 
         PetscCheck(!r->seenNodes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "two $Nodes sections");
         PetscCheck(!par || r->version == 22, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$ParametricNodes in a file of format 4");
-        if (r->version == 41) PetscCall(GmshReadNodes41(r));
-        else if (r->version == 40) PetscCall(GmshReadNodes40(r));
+        if (r->version == 41 || r->version == 40) PetscCall(GmshReadNodes4(r));
         else PetscCall(GmshReadNodes22(r, par));
         PetscCall(GmshNodeMapBuild(r));
         r->seenNodes = PETSC_TRUE;
