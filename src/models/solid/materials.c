@@ -619,11 +619,11 @@ static PetscBool MooneyRivlinDiscreteStressJacobian(const SolidModuli *m, const 
 
 /* The materials; outputs and checkpoints record a material by its name, never by its place here */
 static const SolidMaterialOps SolidMaterialTable[] = {
-    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,             LinearDiscreteStress,       LinearDiscreteStressJacobian,       SolidLinearStressDiffBatch    },
-    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,        SvkDiscreteStress,          SvkDiscreteStressJacobian,          NULL                          },
-    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian,   SolidNeoHookeanStressDiffBatch},
-    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack,  SplitDiscreteStress,        SplitDiscreteStressJacobian,        NULL                          },
-    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack,  MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian, NULL                          },
+    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            SOLID_MODULI_LAME,          PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,             LinearDiscreteStress,       LinearDiscreteStressJacobian,       SolidLinearStressDiffBatch    },
+    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,        SvkDiscreteStress,          SvkDiscreteStressJacobian,          NULL                          },
+    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian,   SolidNeoHookeanStressDiffBatch},
+    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", SOLID_MODULI_MU_KAPPA,      PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack,  SplitDiscreteStress,        SplitDiscreteStressJacobian,        NULL                          },
+    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          SOLID_MODULI_MOONEY_RIVLIN, PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack,  MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian, NULL                          },
 };
 
 /* The material of that name, or NULL */
@@ -652,7 +652,7 @@ void SolidMaterialNames(char names[], size_t len)
 */
 PetscErrorCode SolidModuliFromOptions(MPI_Comm comm, const char o[], const SolidMaterialOps *mat, PetscBool setE, PetscReal E, PetscBool setnu, PetscReal nu, PetscBool setmu, PetscReal mu, PetscBool setlambda, PetscReal lambda, PetscBool setkappa, PetscReal kappa, PetscBool setc1, PetscReal c1, PetscBool setc2, PetscReal c2, SolidModuli *mod, PetscReal *Eout, PetscReal *nuout)
 {
-  const PetscBool split = !strcmp(mat->name, "neohookean_split"), mr = !strcmp(mat->name, "mooney_rivlin"), lame = !split && !mr;
+  const PetscBool split = mat->moduli == SOLID_MODULI_MU_KAPPA ? PETSC_TRUE : PETSC_FALSE, mr = mat->moduli == SOLID_MODULI_MOONEY_RIVLIN ? PETSC_TRUE : PETSC_FALSE, lame = !split && !mr;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(mod, sizeof(*mod)));

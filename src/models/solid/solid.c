@@ -360,8 +360,8 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   if (ct == DM_POLYTOPE_HEXAHEDRON) PetscCall(MechSystemAddTextParameter(sy, "cell", "hex"));
   PetscCall(MechSystemAddParameter(sy, "E", reg0.E));
   PetscCall(MechSystemAddParameter(sy, "nu", reg0.nu));
-  if (!strcmp(reg0.mat->name, "neohookean_split") || !strcmp(reg0.mat->name, "mooney_rivlin")) PetscCall(MechSystemAddParameter(sy, "kappa", reg0.mod.kappa));
-  if (!strcmp(reg0.mat->name, "mooney_rivlin")) {
+  if (reg0.mat->moduli != SOLID_MODULI_LAME) PetscCall(MechSystemAddParameter(sy, "kappa", reg0.mod.kappa));
+  if (reg0.mat->moduli == SOLID_MODULI_MOONEY_RIVLIN) {
     PetscCall(MechSystemAddParameter(sy, "c1", reg0.mod.c1));
     PetscCall(MechSystemAddParameter(sy, "c2", reg0.mod.c2));
   }

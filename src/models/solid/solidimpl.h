@@ -77,11 +77,19 @@ typedef struct {
 /* Cells per batch of the vectorized kernels (sumfact.c): 8 doubles, one AVX-512 register */
 #define SOLID_LANES 8
 
+/* The moduli a material is given by: E, nu or mu, lambda; E, nu or mu, kappa; c1, c2 and kappa */
+typedef enum {
+  SOLID_MODULI_LAME,
+  SOLID_MODULI_MU_KAPPA,
+  SOLID_MODULI_MOONEY_RIVLIN
+} SolidModuliKind;
+
 typedef struct {
-  const char *name;
-  const char *help;
-  PetscBool   linear, positiveJ, spatial;
-  PetscInt    nstate;
+  const char     *name;
+  const char     *help;
+  SolidModuliKind moduli;
+  PetscBool       linear, positiveJ, spatial;
+  PetscInt        nstate;
   PetscBool (*setup)(const SolidModuli *, const PetscReal F[9], SolidPoint *);
   void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal P[9], PetscReal *W);
   void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
