@@ -998,63 +998,12 @@ static PetscErrorCode TSGauss2GetStages_Gauss2(TS ts, PetscInt *s)
   PetscFunctionReturn(0);
 }
 
-/*@
-  TSGauss2SetStages - Sets the number of stages of `TSGAUSS2`: 1 (the implicit midpoint rule,
-  order 2), 2 (order 4) or 3 (order 6).
-
-  Logically Collective
-
-  Input Parameters:
-+ ts - the TS, of type `TSGAUSS2` (other types ignore the call)
-- s  - the number of stages
-
-  Options Database Key:
-. -ts_gauss2_stages <s> - the number of stages
-
-  Level: intermediate
-
-.seealso: `TSGAUSS2`, `TSGauss2GetStages()`
-@*/
-PetscErrorCode TSGauss2SetStages(TS ts, PetscInt s)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(ts, s, 2);
-  PetscTryMethod(ts, "TSGauss2SetStages_C", (TS, PetscInt), (ts, s));
-  PetscFunctionReturn(0);
-}
-
-/*@
-  TSGauss2GetStages - Gets the number of stages of `TSGAUSS2`.
-
-  Not Collective
-
-  Input Parameter:
-. ts - the TS, of type `TSGAUSS2`
-
-  Output Parameter:
-. s - the number of stages
-
-  Level: intermediate
-
-.seealso: `TSGAUSS2`, `TSGauss2SetStages()`
-@*/
-PetscErrorCode TSGauss2GetStages(TS ts, PetscInt *s)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
-  PetscValidIntPointer(s, 2);
-  PetscUseMethod(ts, "TSGauss2GetStages_C", (TS, PetscInt *), (ts, s));
-  PetscFunctionReturn(0);
-}
-
 /*
   The family's scheme parameters (scheme.h): the number of stages, recorded by the HDF5 output and
   a checkpoint (as a real, the kind files store) and given back on restart.
 */
 static const char *const Gauss2FamilyTypes[] = {TSGAUSS2, NULL};
-
-static PetscErrorCode Gauss2SchemeDeclare(TSMechScheme *s)
+static PetscErrorCode    Gauss2SchemeDeclare(TSMechScheme *s)
 {
   PetscFunctionBegin;
   PetscCall(TSMechSchemeAddParameter(s, "gauss2_stages", TSMECH_PARAM_REAL));

@@ -377,6 +377,8 @@ PETSC_INTERN PetscErrorCode SolidTangentLinearize(MechSystem, PetscReal, Vec, Ve
 PETSC_INTERN PetscErrorCode SolidTangentApply(MechSystem, Vec, Vec, void *);
 PETSC_INTERN PetscErrorCode SolidOperatorLinearize(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, PetscReal, void *);
 /* sumfact.c */
+/* The vertices in the closure of mesh point p (mesh.c), at most 8 */
+PETSC_INTERN PetscErrorCode SolidClosureVertices(DM, PetscInt p, PetscInt *nv, PetscInt v[8]);
 PETSC_INTERN PetscErrorCode SolidTensorSetUp(Solid *, PetscInt, const PetscReal[][3]);
 PETSC_INTERN PetscErrorCode SolidTensorDestroy(Solid *);
 PETSC_INTERN PetscErrorCode SolidTensorUseRegions(Solid *);
