@@ -808,17 +808,21 @@ static PetscErrorCode GmshCheckElementLine(const GmshType *t, PetscInt64 tag, Pe
   PetscFunctionReturn(0);
 }
 
-/* $Elements (4.0): entity blocks (entity tag, dimension, type, count) of elements, each its tag
-   and nodes (ints) */
-static PetscErrorCode GmshReadElements40(GmshReader *r)
+/*
+  $Elements (4.0 and 4.1): entity blocks of elements of one type (dimension, entity tag, type,
+  count), each element its tag and nodes; ints in 4.0, sizes in 4.1
+*/
+static PetscErrorCode GmshReadElements4(GmshReader *r)
 {
+  const PetscBool v40                                                = r->version == 40 ? PETSC_TRUE : PETSC_FALSE;
+  PetscErrorCode (*number)(GmshReader *, const char[], PetscInt64 *) = v40 ? GmshInt : GmshSize;
   PetscInt64 nb, n, dim, etag, type, m, tag, ntags[128];
   PetscInt   done = 0, poff, pcnt;
 
   PetscFunctionBegin;
   PetscCall(GmshReadSectionHead4(r, "$Elements", &nb, &n));
   PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Elements (blocks)"));
-  PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 2, 0, 0), "$Elements"));
+  PetscCall(GmshCheckCount(r, n, v40 ? GmshItemBytes(r, 2, 0, 0) : GmshItemBytes(r, 0, 2, 0), "$Elements"));
   for (PetscInt64 b = 0; b < nb; b++) {
     const GmshType *t;
 
@@ -828,47 +832,13 @@ static PetscErrorCode GmshReadElements40(GmshReader *r)
     PetscCheck(dim == t->dim, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: a block of dimension %lld holds elements of type %d (%s, dimension %d)", (long long)dim, t->type, t->name, t->dim);
     PetscCall(GmshEntityFind(r, dim, etag, "$Elements", &poff, &pcnt));
     PetscCheck(m <= n - done, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the blocks hold more than the %lld elements the section announces", (long long)n);
-    PetscCall(GmshCheckCount(r, m, GmshItemBytes(r, 1 + t->nnodes, 0, 0), "$Elements"));
+    PetscCall(GmshCheckCount(r, m, v40 ? GmshItemBytes(r, 1 + t->nnodes, 0, 0) : GmshItemBytes(r, 0, 1 + t->nnodes, 0), "$Elements"));
     for (PetscInt64 e = 0; e < m; e++) {
       const PetscInt nl = r->binary ? 1 + t->nnodes : GmshLineNumbers(r);
 
-      PetscCall(GmshInt(r, "$Elements (tag)", &tag));
+      PetscCall(number(r, "$Elements (tag)", &tag));
       PetscCall(GmshCheckElementLine(t, tag, nl));
-      for (int k = 0; k < t->nnodes; k++) PetscCall(GmshInt(r, "$Elements (nodes)", &ntags[k]));
-      PetscCall(GmshAddElement(r, t, tag, ntags, poff, pcnt));
-    }
-    done += (PetscInt)m;
-  }
-  PetscCheck(done == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the section announces %lld elements, its blocks hold %" PetscInt_FMT, (long long)n, done);
-  PetscFunctionReturn(0);
-}
-
-/* $Elements (4.1): entity blocks of one type */
-static PetscErrorCode GmshReadElements41(GmshReader *r)
-{
-  PetscInt64 nb, n, dim, etag, type, m, tag, ntags[128];
-  PetscInt   done = 0, poff, pcnt;
-
-  PetscFunctionBegin;
-  PetscCall(GmshReadSectionHead4(r, "$Elements", &nb, &n));
-  PetscCall(GmshCheckCount(r, nb, GmshItemBytes(r, 3, 1, 0), "$Elements (blocks)"));
-  PetscCall(GmshCheckCount(r, n, GmshItemBytes(r, 0, 2, 0), "$Elements"));
-  for (PetscInt64 b = 0; b < nb; b++) {
-    const GmshType *t;
-
-    PetscCall(GmshReadBlockHead4(r, "$Elements", &dim, &etag, &type, &m));
-    t = GmshTypeFind(type);
-    PetscCheck(t, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: unknown Gmsh element type %lld", (long long)type);
-    PetscCheck(dim == t->dim, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: a block of dimension %lld holds elements of type %d (%s, dimension %d)", (long long)dim, t->type, t->name, t->dim);
-    PetscCall(GmshEntityFind(r, dim, etag, "$Elements", &poff, &pcnt));
-    PetscCheck(m <= n - done, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements: the blocks hold more than the %lld elements the section announces", (long long)n);
-    PetscCall(GmshCheckCount(r, m, GmshItemBytes(r, 0, 1 + t->nnodes, 0), "$Elements"));
-    for (PetscInt64 e = 0; e < m; e++) {
-      const PetscInt nl = r->binary ? 1 + t->nnodes : GmshLineNumbers(r);
-
-      PetscCall(GmshSize(r, "$Elements (tag)", &tag));
-      PetscCall(GmshCheckElementLine(t, tag, nl));
-      for (int k = 0; k < t->nnodes; k++) PetscCall(GmshSize(r, "$Elements (nodes)", &ntags[k]));
+      for (int k = 0; k < t->nnodes; k++) PetscCall(number(r, "$Elements (nodes)", &ntags[k]));
       PetscCall(GmshAddElement(r, t, tag, ntags, poff, pcnt));
     }
     done += (PetscInt)m;
@@ -945,8 +915,7 @@ PetscErrorCode GmshParse(GmshReader *r, const char file[])
       else if (!strcmp(name, "Elements")) {
         PetscCheck(r->seenNodes, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "$Elements before $Nodes");
         PetscCheck(!r->seenElements, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "two $Elements sections");
-        if (r->version == 41) PetscCall(GmshReadElements41(r));
-        else if (r->version == 40) PetscCall(GmshReadElements40(r));
+        if (r->version == 41 || r->version == 40) PetscCall(GmshReadElements4(r));
         else PetscCall(GmshReadElements22(r));
         r->seenElements = PETSC_TRUE;
       } else {
