@@ -538,17 +538,9 @@ PetscErrorCode SolidMeshChecksum(Vec X, PetscReal *sum)
   PetscCall(VecGetLocalSize(X, &n));
   PetscCall(VecGetArrayRead(X, &x));
   for (PetscInt i = 0; i < n; i += 3) {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a over the 24 bytes of the vertex */
+    const PetscReal X3[3] = {PetscRealPart(x[i]), PetscRealPart(x[i + 1]), PetscRealPart(x[i + 2])};
 
-    for (int c = 0; c < 3; c++) {
-      double        d = (double)PetscRealPart(x[i + c]);
-      unsigned char b[sizeof(double)];
-
-      if (d == 0) d = 0; /* -0 and +0 alike */
-      memcpy(b, &d, sizeof(d));
-      for (size_t k = 0; k < sizeof(d); k++) h = (h ^ b[k]) * 1099511628211ULL;
-    }
-    loc += h & 0xFFFFFFFFFFFFULL;
+    loc += SolidPointHash(X3) & 0xFFFFFFFFFFFFULL;
   }
   PetscCall(VecRestoreArrayRead(X, &x));
   PetscCallMPI(MPI_Allreduce(&loc, &tot, 1, MPI_UINT64_T, MPI_SUM, PetscObjectComm((PetscObject)X)));

@@ -16,22 +16,6 @@
 */
 #include "solidimpl.h"
 
-/* A hash of a point's reference coordinates: FNV-1a over the bits of x, y, z (-0 as +0) */
-static uint64_t PointHash(const PetscReal X[3])
-{
-  uint64_t h = 1469598103934665603ULL;
-
-  for (int c = 0; c < 3; c++) {
-    double        d = (double)X[c];
-    unsigned char b[sizeof(double)];
-
-    if (d == 0) d = 0;
-    memcpy(b, &d, sizeof(d));
-    for (size_t k = 0; k < sizeof(d); k++) h = (h ^ b[k]) * 1099511628211ULL;
-  }
-  return h;
-}
-
 /* Records "what: count unit (checksum)" under pname; what is shortened so that the record fits a
    text parameter (MechSystemAddTextParameter(): 255 characters) */
 static PetscErrorCode RecordSet(MechSystem sys, const char pname[], const char what[], PetscInt count, const char unit[], uint64_t sum)
@@ -62,7 +46,7 @@ PetscErrorCode SolidRecordNodes(MechSystem sys, const char pname[], const char w
     PetscReal p[3] = {PetscRealPart(x[3 * i]), PetscRealPart(x[3 * i + 1]), PetscRealPart(x[3 * i + 2])};
 
     if (!mark[i]) continue;
-    sum += PointHash(p);
+    sum += SolidPointHash(p);
     count++;
   }
   PetscCall(VecRestoreArrayRead(X, &x));
@@ -104,7 +88,7 @@ PetscErrorCode SolidRecordLoad(MechSystem sys, const SolidLoad *ld, const char w
 
     /* the corners in any order: a sum, then an odd multiplier (a bijection), so that a face is
        not the sum of its corners' contributions to other faces */
-    for (PetscInt a = 0; a < nc; a++) h += PointHash(&ld->X[3 * (ld->nfn * f + a)]);
+    for (PetscInt a = 0; a < nc; a++) h += SolidPointHash(&ld->X[3 * (ld->nfn * f + a)]);
     sum += h * 0x9e3779b97f4a7c15ULL;
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm));

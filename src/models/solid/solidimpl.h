@@ -307,6 +307,21 @@ static inline uint64_t SolidHash(uint64_t h, const void *buf, size_t len)
   return h;
 }
 
+/* SolidHash() of a point's reference coordinates as doubles (-0 as +0): the mesh checksum's and
+   the constraint records' (records.c) hash of a node */
+static inline uint64_t SolidPointHash(const PetscReal X[3])
+{
+  uint64_t h = SOLID_HASH_SEED;
+
+  for (int c = 0; c < 3; c++) {
+    double d = (double)X[c];
+
+    if (d == 0) d = 0;
+    h = SolidHash(h, &d, sizeof(d));
+  }
+  return h;
+}
+
 /* The material region of local cell c (regions.c) */
 static inline const SolidRegion *SolidCellRegion(const Solid *s, PetscInt c)
 {
