@@ -6,7 +6,8 @@
 
 Globalizations: PETSc's line searches bt (backtracking on |F|^2, PETSc's default), basic (the full
 Newton step), cp (critical point of the line's potential, by secant), l2 (secant on |F|^2), tsmech's
-potential (backtracking on the step's incremental potential, src/ts/linesearch2.c), and PETSc's
+potential (backtracking on the step's incremental potential, a refused full step retried once on the
+second-order path, src/ts/linesearch2.c), potential-line (the same on the straight line only), and PETSc's
 trust region (-snes_type newtontr). Each benchmark runs with a direct solver (PETSc's LU on one rank)
 unless its configuration file chooses one, so that only Newton's globalization differs:
 
@@ -40,7 +41,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--build", default="build")
 ap.add_argument("--work", default="/tmp/tsmech_glob")
 ap.add_argument("--only", default="")
-ap.add_argument("--globs", default="bt,basic,cp,l2,potential,tr")
+ap.add_argument("--globs", default="bt,basic,cp,l2,potential,potential-line,tr")
 ap.add_argument("--cpu", type=float, default=300, help="CPU seconds a run may take (the machine may be shared: not wall time)")
 ap.add_argument("--extra", default="", help="options added to every run")
 a = ap.parse_args()
@@ -50,7 +51,8 @@ os.makedirs(a.work, exist_ok=True)
 os.chdir(a.work)
 
 GLOBS = {"bt": "-snes_linesearch_type bt", "basic": "-snes_linesearch_type basic", "cp": "-snes_linesearch_type cp", "l2": "-snes_linesearch_type l2",
-         "potential": "-snes_linesearch_type potential", "tr": "-snes_type newtontr"}
+         "potential": "-snes_linesearch_type potential", "potential-line": "-snes_linesearch_type potential -snes_linesearch_potential_curve 0",
+         "tr": "-snes_type newtontr"}
 LU = "-ksp_type preonly -pc_type lu"
 CSM = ("-model solid -solid_material svk -solid_E 1.4e6 -solid_nu 0.4 -solid_density 1000 -solid_g 0,-2,0 -solid_bc clamp,plane "
        "-solid_bc_clamp_group clamp -solid_bc_plane_where all -solid_bc_plane_components z -solid_mesh csm1_35x2_p2.msh -solid_order 2")

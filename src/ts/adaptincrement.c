@@ -23,19 +23,17 @@
 #include "tsimpl2.h"
 #include "../mech/mechimpl.h"
 
-#define INCREMENT_MAXTIMES 256
-
 typedef struct {
-  PetscReal growth;  /* the factor of a growing step */
-  PetscInt  easyits; /* a step is easy when Newton took at most this many iterations */
-  PetscInt  easyrun; /* grow after this many easy steps in a row */
-  PetscInt  land;    /* land on must points: 1, 0, or -1 (quasi-static types do) */
-  PetscInt  ntimes;  /* further must points (-ts_adapt_increment_times) */
-  PetscReal times[INCREMENT_MAXTIMES];
-  PetscReal nominal;  /* a dynamic type's cap: the step the run asked for (0: none) */
-  PetscReal proposed; /* the step chosen last (0: none yet, or a restart) */
-  PetscReal clipped;  /* the step TSMechAdaptLand() shortened this one to (0: not shortened) */
-  PetscReal unclipped;
+  PetscReal  growth;   /* the factor of a growing step */
+  PetscInt   easyits;  /* a step is easy when Newton took at most this many iterations */
+  PetscInt   easyrun;  /* grow after this many easy steps in a row */
+  PetscInt   land;     /* land on must points: 1, 0, or -1 (quasi-static types do) */
+  PetscInt   ntimes;   /* further must points (-ts_adapt_increment_times) */
+  PetscReal *times;    /* ntimes of them */
+  PetscReal  nominal;  /* a dynamic type's cap: the step the run asked for (0: none) */
+  PetscReal  proposed; /* the step chosen last (0: none yet, or a restart) */
+  PetscReal  clipped;  /* the step TSMechAdaptLand() shortened this one to (0: not shortened) */
+  PetscReal  unclipped;
 } TSAdapt_Increment;
 
 static PetscErrorCode TSAdaptChoose_Increment(TSAdapt adapt, TS ts, PetscReal h, PetscInt *next_sc, PetscReal *next_h, PetscBool *accept, PetscReal *wlte, PetscReal *wltea, PetscReal *wlter)
@@ -81,6 +79,7 @@ static PetscErrorCode TSAdaptReset_Increment(TSAdapt adapt)
 static PetscErrorCode TSAdaptDestroy_Increment(TSAdapt adapt)
 {
   PetscFunctionBegin;
+  PetscCall(PetscFree(((TSAdapt_Increment *)adapt->data)->times));
   PetscCall(PetscFree(adapt->data));
   PetscFunctionReturn(0);
 }
@@ -88,8 +87,10 @@ static PetscErrorCode TSAdaptDestroy_Increment(TSAdapt adapt)
 static PetscErrorCode TSAdaptSetFromOptions_Increment(TSAdapt adapt, PetscOptionItems *PetscOptionsObject)
 {
   TSAdapt_Increment *ai = (TSAdapt_Increment *)adapt->data;
-  PetscBool          set, flg;
-  PetscInt           n = INCREMENT_MAXTIMES;
+  PetscBool          set, flg, given;
+  const char        *value;
+  PetscReal         *times;
+  PetscInt           n = 1;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Automatic incrementation (increment) options");
@@ -98,8 +99,19 @@ static PetscErrorCode TSAdaptSetFromOptions_Increment(TSAdapt adapt, PetscOption
   PetscCall(PetscOptionsInt("-ts_adapt_increment_easy_steps", "The step grows after this many easy steps in a row", "TSADAPTINCREMENT", ai->easyrun, &ai->easyrun, NULL));
   PetscCall(PetscOptionsBool("-ts_adapt_increment_land", "Land the steps exactly on the kinks of the loads' time functions and the must points (default: for quasi-static types)", "TSADAPTINCREMENT", ai->land == 1, &flg, &set));
   if (set) ai->land = flg ? 1 : 0;
-  PetscCall(PetscOptionsRealArray("-ts_adapt_increment_times", "Further times the steps land on exactly (must points, e.g. the times of the results wanted)", "TSADAPTINCREMENT", ai->times, &n, &set));
-  if (set) ai->ntimes = n;
+  /* as many must points as the value lists: room for one per comma-separated entry */
+  PetscCall(PetscOptionsFindPair(PetscOptionsObject->options, PetscOptionsObject->prefix, "-ts_adapt_increment_times", &value, &given));
+  if (given && value)
+    for (const char *c = value; *c; c++) n += *c == ',';
+  n = PetscMax(n, ai->ntimes);
+  PetscCall(PetscCalloc1(n, &times));
+  if (ai->ntimes) PetscCall(PetscArraycpy(times, ai->times, ai->ntimes));
+  PetscCall(PetscOptionsRealArray("-ts_adapt_increment_times", "Further times the steps land on exactly (must points, e.g. the times of the results wanted)", "TSADAPTINCREMENT", times, &n, &set));
+  if (set) {
+    PetscCall(PetscFree(ai->times));
+    ai->times  = times;
+    ai->ntimes = n;
+  } else PetscCall(PetscFree(times));
   PetscOptionsHeadEnd();
   /* the values are checked in TSMechAdaptSetUp(): an error inside the options block would leak it */
   PetscFunctionReturn(0);
@@ -131,7 +143,7 @@ static PetscErrorCode TSAdaptView_Increment(TSAdapt adapt, PetscViewer viewer)
 . -ts_adapt_increment_easy_steps <2> - the step grows after this many easy steps in a row, none cut back
 . -ts_adapt_increment_land <bool> - land on the kinks of the time functions (`MechSystemGetKinks()`), the
   must points and PETSc's time span (default: for quasi-static types)
-- -ts_adapt_increment_times <t1,t2,...> - further must points (at most 256)
+- -ts_adapt_increment_times <t1,t2,...> - further must points, any number
   and the generic ones: -ts_adapt_scale_solve_failed <0.25> (the cut-back), -ts_max_reject (cut-backs of
   one step; static2: 5), -ts_adapt_dt_min (static2: min(-ts_dt, 1e-5 of the run's span)), -ts_adapt_dt_max
 

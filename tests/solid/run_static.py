@@ -106,11 +106,15 @@ check(status == 0, f"CSM1: exit {status}\n{out}{err}")
 if status == 0:
     with h5py.File("csm1.h5", "r") as f:
         X, q = f["mesh/vertices"][()], f["fields/q"][-1]
+        its = f["monitor/snes_its"][1:]
     a = node(X, (0.6, 0.2, 0))
     ux, uy = 1e3 * (q[a, 0] - X[a, 0]), 1e3 * (q[a, 1] - X[a, 1])
     print(f"CSM1 P2 70 x 4: u_A = ({ux:.4f}, {uy:.4f}) mm (published -7.187, -66.10; today -7.1723, -66.0212), equilibrium {equilibrium(out):.1e} of the load")
     check(abs(uy + 66.10) <= 0.003 * 66.10, f"CSM1: u_y(A) = {uy:.4f} mm, not within 0.3 % of -66.10")
     check(abs(uy + 66.0212) <= 1e-4 * 66.0212, f"CSM1: u_y(A) = {uy:.4f} mm, not today's -66.0212")
+    # the second-order path of the line search (docs/solvers.md §8.2): one load step, 6 Newton
+    # iterations (15 on the straight line)
+    check(len(its) == 1 and its.sum() <= 8, f"CSM1: {len(its)} steps, {int(its.sum())} Newton iterations, expected 1 step and at most 8")
 
 # a body not held, 1 and 2 ranks
 for np_ in (1, 2):
