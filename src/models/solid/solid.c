@@ -188,11 +188,12 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
                                         cell size); default x=0 for the beam, none for a mesh file
 . -solid_fix_label <name>             - fix the vertices of the points of a mesh label (Gmsh physical groups:
                                         "Cell Sets", "Face Sets", "Vertex Sets"); not with -solid_fix
-. -solid_fix_value <1>                - the value of that label
-. -solid_damping_ratio, -solid_damping_modes, -solid_damping_frequencies - Rayleigh damping from two modal
-                                        damping ratios instead of -solid_rayleigh (damping.c, `SolidDampingOptions`)
-- -solid_load <names>                 - loads on boundary faces (loads.c): per name _label/_value, _group or _where
-                                        (its faces), _traction, _pressure (follower) or _force, _time (docs/solid.md §5)
+- -solid_fix_value <1>                - the value of that label
+
+  Constraints, loads, material regions, probes, a start from an earlier run and Rayleigh damping from
+  modal ratios have option pages of their own: `SolidConstraintOptions`, `SolidLoadOptions`,
+  `SolidRegions`, `SolidProbes`, `SolidInitialState`, `SolidDampingOptions` (their places selected by
+  `SolidSelection`).
 
   Level: intermediate
 
