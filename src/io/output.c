@@ -85,8 +85,13 @@
   symmetric tensor in the order xx, yy, zz, yz, xz, xy); the output sends each cell's values to its
   rank-independent number (a PetscSF reduction into a vector of the cells' order, written by
   `VecView()` like q), so row c belongs to row c of /mesh/tetrahedra (or /mesh/cells) on any number
-  of ranks. Per-node fields: `MechSystemSetNodeFields()`, carried through the I/O order
-  (`MechSystemSetIOOrdering()`), with the rows of /fields/q.
+  of ranks; a continued output cuts and extends them with the others. In FILE.xmf they are cell
+  attributes of every snapshot: a Scalar, a Vector, or six scalars <name>_xx, _yy, _zz, _yz, _xz,
+  _xy. Per-node fields: `MechSystemSetNodeFields()` (ncomp values for each node of the rank's part
+  of the state, node i being entries 3i .. 3i+2 of q), carried through the I/O order
+  (`MechSystemSetIOOrdering()`), with the rows of /fields/q on any number of ranks, and node
+  attributes in FILE.xmf (names distinct from the cell fields'; the solid's are the recovered
+  stresses, <name>_vertex).
 
   Attributes on /: model, one float64 per model parameter (names listed in model_parameters), one
   string per text parameter (names listed in model_text_parameters, " " if none;
