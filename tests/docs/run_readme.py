@@ -6,7 +6,10 @@ build/ and writes results/). Then what the README says of them:
 - dynamics, static, the Gmsh beam and the modal analysis each write their output file;
 - the static run ends at rest: the equilibrium line it prints has a residual below 1e-8 of the load;
 - the restarted chain continues the first run's output: /monitor/step is 0 ... 1000, each step once;
-- the plots are written.
+- the plots are written;
+- the C snippet of "Using tsmech from C", put into a main() with PetscInitialize() and the objects'
+  clean-up, compiles against this build through pkg-config alone (its uninstalled tsmech.pc) and
+  runs 5 steps with -malloc_dump silent.
 
   run_readme.py SOURCE_ROOT BUILD_DIR WORK_DIR
 """
@@ -65,5 +68,29 @@ if os.path.exists(chain):
         steps = np.array(h["/monitor/step"])
         check(np.array_equal(steps, np.arange(1001)), f"the continued output's /monitor/step is not 0 ... 1000 once each: {steps[:3]} ... {steps[-3:]} ({len(steps)})")
         check(int(h.attrs.get("restarts", 0)) == 1, "the continued output does not count one restart")
-print(f"{len(cmds)} README commands run, {failures} failures")
+# the C snippet, as printed
+snippet = text[text.index("\n## Using tsmech from C"):]
+snippet = snippet[snippet.index("```c\n") + 5:]
+snippet = snippet[: snippet.index("```")]
+lines = snippet.splitlines()
+includes = [ln for ln in lines if ln.startswith("#include")]
+body = [ln for ln in lines if not ln.startswith("#include")]
+check(includes == ["#include <tsmech.h>"] and any("TSSolve" in ln for ln in body), f"the README's C snippet is not the expected one:\n{snippet}")
+prog = "\n".join(includes + ["int main(int argc, char **argv)", "{", "  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));", "  {"] + body +
+                 ["  PetscCall(VecDestroy(&q));", "  PetscCall(VecDestroy(&v));", "  PetscCall(TSDestroy(&ts));", "  PetscCall(MechSystemDestroy(&sys));", "  }",
+                  "  PetscCall(PetscFinalize());", "  return 0;", "}"]) + "\n"
+csrc, cexe = os.path.join(WORK, "snippet.c"), os.path.join(WORK, "snippet")
+with open(csrc, "w") as fh:
+    fh.write(prog)
+env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(BUILD, "meson-uninstalled"))
+flags = subprocess.run(["pkg-config", "--cflags", "--libs", "tsmech"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+check(flags.returncode == 0, f"pkg-config tsmech (uninstalled) failed: {flags.stdout}")
+if flags.returncode == 0:
+    cc = subprocess.run(["cc", csrc, "-o", cexe, "-Wl,-rpath," + BUILD] + shlex.split(flags.stdout), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    check(cc.returncode == 0, f"the README's C snippet does not compile:\n{cc.stdout}")
+    if cc.returncode == 0:
+        run = subprocess.run([cexe, "-ts_max_steps", "5", "-malloc_dump"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+        print(f"$ the README's C snippet, 5 steps: exit status {run.returncode}")
+        check(run.returncode == 0 and not run.stdout.strip(), f"the README's C snippet failed or leaked: exit status {run.returncode}\n{run.stdout[-2000:]}")
+print(f"{len(cmds)} README commands and the C snippet run, {failures} failures")
 sys.exit(1 if failures else 0)
