@@ -1,12 +1,13 @@
 # tsmech quick start. The Makefile only delegates: meson is the build system.
 #   make demo   install what is missing, build, run the default simulation
 #   make test   install what is missing, build, run the whole test suite (MPI tests included)
+#   make perf   the timed assertions (suite perf), not part of make test
 BUILD ?= build
 MESON_TEST_ARGS ?= --print-errorlogs
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: setup build demo test bench clean format
+.PHONY: setup build demo test perf bench clean format
 
 setup:
 	@sh config/setup.sh
@@ -20,6 +21,10 @@ demo: build
 
 test: build
 	@meson test -C $(BUILD) $(MESON_TEST_ARGS)
+
+# the timed assertions (suite perf), which `make test` and CI leave out: they depend on the machine's load
+perf: build
+	@meson test -C $(BUILD) --suite perf $(MESON_TEST_ARGS)
 
 # the benchmark against PETSc's own steppers (bench/README.md); not part of the test suite
 bench: build

@@ -32,11 +32,18 @@ Findings (each printed as a full list):
 --skeleton also prints the undocumented options as doctext items (from the -help lines, per-name
 options with <name>), ready to paste into the blocks and edit.
 
+Options blocks titled per name (PetscSNPrintf(title, ..., "The load %s of the solid") before
+PetscOptionsBegin(comm, NULL, title, ...)) count as tsmech's through their format. An option PETSc
+prints inside a sub-block of tsmech's (-ts_save_trajectory after the TSAdapt head "Automatic
+incrementation") is PETSc's when its manual field names no function of tsmech's sources. One object's
+options under the several prefixes tsmech gives it count as one: -solid_damping_eps_type printed (the
+damping's modal analysis runs under -help) makes -modes_eps_* and -stability_eps_* exist (the same
+MechModes under the prefixes modes_ and stability_, which -help never runs).
+
 Exit status: strict (the default) 1 on any finding; --report prints the same lists and the
 coverage numbers and fails only when the check itself cannot work (a -help run fails, or finds no
-option of tsmech's): the test manual_options runs --report until the pass that writes the missing
-blocks removes the flag (tests/docs/meson.build). There is no allowlist: every undocumented option
-is printed every time.
+option of tsmech's). The test manual_options (suite docs) runs it strict. There is no allowlist:
+every undocumented option is printed every time.
 """
 import argparse
 import concurrent.futures
@@ -52,9 +59,15 @@ import manual  # noqa: E402
 # constraint's or a load's options are read once its name is given). A block that lists such an
 # option family (-solid_bc_<name>_where) needs a run here that creates one member, or the option is
 # reported unknown. PER_NAME: the names these runs give (--skeleton writes them as <name>).
-PER_NAME = ["held", "pull"]
+PER_NAME = ["held", "pull", "mid", "insert"]
 RUNS = [
     ["-model", "solid", "-solid_bc", "held", "-solid_bc_held_where", "x=0", "-solid_load", "pull", "-solid_load_pull_where", "x=1", "-solid_load_pull_traction", "0,0,-1"],
+    # a probe and a material region (their per-name options), the p-multigrid of quadratic elements
+    ["-model", "solid", "-probe", "mid", "-probe_mid_point", "0.5,0.05,0.05", "-solid_region", "insert", "-solid_region_insert_where", "x>0.5",
+     "-solid_order", "2", "-pc_type", "mg"],
+    # Rayleigh damping from modal ratios: its modal analysis runs in the set-up, so -help prints the
+    # options of the eigensolver (MechModes, under the prefix solid_damping_)
+    ["-model", "solid", "-solid_damping_ratio", "0.02", "-solid_damping_modes", "1,2"],
 ]
 DASHES = re.compile(r"^-{20,}\s*$")
 OPTLINE = re.compile(r"^\s+(-[A-Za-z][A-Za-z0-9_]*)")
@@ -107,8 +120,16 @@ def doctext_item(opt, line):
     return f"{opt}{' <' + default + '>' if default else ''} - {text}"
 
 
+def title_pattern(fmt):
+    """The regex of a title printed from a format ("The load %s of the solid"): each conversion any text."""
+    parts = re.split(r"%[-+ #0-9.]*[a-zA-Z]+", fmt.replace('\\"', '"'))
+    return re.compile(".+".join(re.escape(p) for p in parts) + "$")
+
+
 def tsmech_titles(root):
-    """The titles of tsmech's own options blocks, from the sources."""
+    """The titles of tsmech's own options blocks, from the sources: literal titles, and the patterns
+    of titles made per name (a title variable filled by PetscSNPrintf(title, ..., "The load %s ...")
+    in the same file), returned as compiled regexes."""
     titles, dynamic = set(), []
     for rel in manual.source_files(root):
         with open(os.path.join(root, rel), encoding="utf-8") as fh:
@@ -116,9 +137,16 @@ def tsmech_titles(root):
             text = re.sub(r"/\*.*?\*/", lambda c: "\n" * c.group(0).count("\n"), fh.read(), flags=re.S)
         for m in re.finditer(r"\bPetscOptions(Begin|HeadBegin)\s*\(([^;]*?)\)\s*;", text):
             args = m.group(2)
-            lit = re.findall(r'"((?:[^"\\]|\\.)*)"', args)
+            argv = [a.strip() for a in args.split(",")]
+            # PetscOptionsBegin(comm, prefix, title, mansec); PetscOptionsHeadBegin(obj, title)
+            title = argv[2] if m.group(1) == "Begin" and len(argv) >= 3 else argv[1] if len(argv) >= 2 else ""
+            lit = re.fullmatch(r'"((?:[^"\\]|\\.)*)"', title)
             if lit:
-                titles.add(lit[0].replace('\\"', '"'))
+                titles.add(lit.group(1).replace('\\"', '"'))
+                continue
+            fmts = re.findall(r"\bPetscSNPrintf\s*\(\s*" + re.escape(title) + r'\s*,[^;]*?"((?:[^"\\]|\\.)*)"', text) if re.fullmatch(r"\w+", title) else []
+            if fmts:
+                titles.update(title_pattern(f) for f in fmts)
             elif m.group(1) == "Begin" or "PetscOptionsObject" in args:
                 dynamic.append(f"{rel}:{text.count(chr(10), 0, m.start()) + 1}")
         # a block titled by its object's class: not recognised either
@@ -127,12 +155,25 @@ def tsmech_titles(root):
 
 
 def solver_prefixes(root):
-    """The options prefixes tsmech gives PETSc solvers of its own (mass_, gauss2_, ...)."""
+    """The options prefixes tsmech gives solvers of its own (mass_, gauss2_, solid_damping_, ...): the
+    literal of a *SetOptionsPrefix()/*AppendOptionsPrefix() call, or an object's default prefix
+    (PetscStrallocpy("modes_", &m->prefix))."""
     pre = set()
     for rel in manual.source_files(root):
         with open(os.path.join(root, rel), encoding="utf-8") as fh:
-            pre.update(re.findall(r'(?:Set|Append)OptionsPrefix\([^;]*?"(\w+_)"', fh.read()))
+            text = fh.read()
+        pre.update(re.findall(r'(?:Set|Append)OptionsPrefix\([^;]*?"(\w+_)"', text))
+        pre.update(re.findall(r'PetscStrallocpy\(\s*"(\w+_)"\s*,\s*&\s*\w+->prefix\s*\)', text))
     return pre
+
+
+def source_names(root):
+    """Every identifier in tsmech's sources (to tell a -help line's manual field of tsmech's from PETSc's)."""
+    names = set()
+    for rel in manual.source_files(root):
+        with open(os.path.join(root, rel), encoding="utf-8") as fh:
+            names.update(re.findall(r"\b[A-Za-z_]\w*\b", fh.read()))
+    return names
 
 
 def pattern(option):
@@ -175,15 +216,25 @@ def main():
     runs = pairs + RUNS
 
     titles, dynamic = tsmech_titles(args.root)
+    names = source_names(args.root)
+
+    def is_ours(head):
+        return any(head == t if isinstance(t, str) else t.match(head) for t in titles)
+
     ours, every = {}, set()  # tsmech's options -> (title, man); every option any run prints
     for text in [base] + outputs:
         for title, sub, opt, man, line in parse_help(text):
             every.add(opt)
             head = sub if sub is not None else title
-            if head in titles or (sub is None and title in titles):
+            # PETSc prints options of its own after a sub-block of tsmech's inside its block
+            # (-ts_save_trajectory after TSAdapt's "Automatic incrementation" head): a manual field
+            # naming a function tsmech does not have is PETSc's
+            if sub is not None and man and man != "None" and man not in names:
+                continue
+            if is_ours(head) or (sub is None and is_ours(title)):
                 ours.setdefault(opt, (head, man, line))
     if not ours:
-        raise SystemExit(f"manual_options: no option of tsmech's own blocks found in {len(runs) + 1} -help runs (titles from the sources: {sorted(titles)})")
+        raise SystemExit(f"manual_options: no option of tsmech's own blocks found in {len(runs) + 1} -help runs (titles from the sources: {sorted(t if isinstance(t, str) else t.pattern for t in titles)})")
 
     blocks, _ = manual.build(args.root)
     listed = []  # (option as written, block)
@@ -202,6 +253,12 @@ def main():
     # name of a tsmech option family (-ts_theta_ne_depth: ts_theta_ne_, whose solver is -ts_theta_ne_ksp_type)
     prefixes |= {o[1:].rsplit("_", 1)[0] + "_" for o in ours if "_" in o[1:]}
 
+    # one object's options under each of the prefixes tsmech gives it: -solid_damping_eps_type printed
+    # (the modal analysis of the damping runs under -help) shows -modes_eps_type and -stability_eps_type
+    # (the same eigensolver, under the driver's and the stability estimate's prefixes, never run by -help)
+    solvers = solver_prefixes(args.root)
+    rests = {"-" + x[1 + len(pre):] for x in every for pre in solvers if x.startswith("-" + pre) and len(x) > len(pre) + 1}
+
     def exists(o):
         p = pattern(o)
         if any(p.match(x) for x in every):
@@ -209,7 +266,7 @@ def main():
         for pre in prefixes:
             if o.startswith("-" + pre) and len(o) > len(pre) + 1:
                 q = pattern("-" + o[1 + len(pre):])
-                if any(q.match(x) for x in petsc):
+                if any(q.match(x) for x in petsc) or (pre in solvers and any(q.match(x) for x in rests)):
                     return True
         return False
 

@@ -459,6 +459,39 @@ static PetscErrorCode PrintTypesHelp(MPI_Comm comm)
   PetscFunctionReturn(0);
 }
 
+/*MC
+  TSMechDriverOptions - the options of the tsmech program (src/driver): the model, the output, the
+  checkpoints; besides them every -ts_, -snes_, -ksp_, -pc_ option of PETSc applies (docs/program.md)
+
+  Options Database Keys:
++ -model <cloth> - the model: oscillator, pair, chain, kepler, cloth, lattice, solid (-help lists them; `MechModelRegister()` adds a model of one's own)
+. -output <FILE.h5> - HDF5 output (`MechOutputFormat`), with FILE.xmf beside it for the grid models and the solid (none by default)
+. -output_every <10> - the fields every N steps (the first and the last step always)
+. -quiet - no progress line
+. -report_equilibrium - at the end, the residual of static equilibrium |f(t, q, 0)| against the load |f(t, X, 0)|
+. -checkpoint <FILE.h5> - the checkpoint file (`MechCheckpointFormat`), written atomically at the end, on SIGTERM/SIGINT, after a failed step and as below (none by default)
+. -checkpoint_every <0> - a checkpoint every N steps (0: none)
+. -checkpoint_interval <0> - a checkpoint when S seconds of wall-clock time (rank 0's clock) have passed since the last (0: none)
+. -checkpoint_keep <1> - keep the last K checkpoints (at most 100): FILE.h5 (the newest), FILE.h5.1, ..., FILE.h5.<K-1>
+. -restart <FILE.h5> - continue the run of this checkpoint (give the options of the interrupted run; docs/program.md, "Checkpoint and restart")
+. -traceback - on an error, PETSc's full error trace besides the one-line message
+. -ts_type <midpoint2> - any tsmech type (`TSTHETA2` ...), alpha2, or a PETSc first-order type
+. -ts_dt <1e-3>, -ts_max_time <1>, -ts_max_steps - the step, the final time, the step limit (none by default)
+- -ts_max_snes_failures <1> - failed steps a run survives: -1 (unlimited) by default with a -ts_adapt_type other than none (tsmech's implicit types retry by default, `TSADAPTINCREMENT`), where each is a rejected step
+
+  Level: beginner
+
+  Notes:
+  -help lists every option (the model's, the integrator's, the solvers') and exits without running
+  or writing anything; -ts_view shows the integrator. Per-model option files are in config/
+  (-options_file config/cloth.opts). Exit status: 0 done, 2 bad input (nothing was written), 3 the
+  integration failed, 1 another error, 128 + N interrupted by signal N. The checks of the input,
+  failed steps, errors on some ranks, the progress line and the program's modal analysis
+  (`TSMechModesOptions`), reactions and energy balance (`TSMechProgramBalance`) are in docs/program.md.
+
+.seealso: `TSMechModesOptions`, `TSMechProgramBalance`, `MechOutputFormat`, `MechCheckpointFormat`
+M*/
+
 /* The driver's own options, read in one options block (so -help documents them) and checked */
 static PetscErrorCode ReadOptions(App *app)
 {

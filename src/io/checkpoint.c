@@ -3,26 +3,8 @@
   step of a run depends on, in an HDF5 file written in parallel through PetscViewerHDF5,
   atomically (a new file, then MechIOCommitFile()), and read back on any number of ranks. Its
   header is written, read and validated in ckheader.c, the theta2 family's start of the last step
-  is tracked in history.c. The layout (format version 3) is documented in the README
-  ("Checkpoint and restart"):
-
-    /checkpoint                 group; attributes: format = "tsmech-checkpoint", format_version,
-                                complete (written last), tsmech_version, petsc_version, nranks,
-                                model, model_parameters (names, comma separated), global_size,
-                                step, time, dt (the next step's), ts_type, adapt_type, ts_family
-                                (1 theta2 family, 2 PETSc's theta family, 3 alpha2, 0 other) and
-                                the TS parameters (theta, endpoint, linearized, guess, extrapolate |
-                                alpha_m, alpha_f, gamma, beta), has_previous, has_previous_position,
-                                previous_time, snes_its, ksp_its, rejected, snes_failures,
-                                adapt_decrease_count, failed_step (1: written after a failed
-                                step, with the last good state), checksum_<vector> (hex)
-    /checkpoint/model_parameters  group; one double attribute per model parameter
-    /checkpoint/model_text_parameters  group (format version 3 on); one string attribute per text
-                                parameter (MechSystemAddTextParameter()), named in the attribute
-                                model_text_parameters of /checkpoint
-    /checkpoint/q, v            the state (grid models: natural ordering, the grid's shape)
-    /checkpoint/v_previous      the velocity at the start of the last step (theta2 family)
-    /checkpoint/q_previous      the position there (theta2 family, for the error estimate)
+  is tracked in history.c. The layout (format version 3) is the manual block MechCheckpointFormat
+  below (docs/manual/formats/).
 
   What a type that keeps history (the theta2 family; its family's table, scheme.h) keeps between
   steps is the start of the last step: its velocity (the extrapolating guesses), its position
@@ -113,6 +95,49 @@ static PetscErrorCode CheckListLength(MechCheckpoint ck, const char kind[], Pets
   PetscFunctionReturn(0);
 }
 
+/*MC
+  MechCheckpointFormat - the checkpoint file of a run (-checkpoint FILE.h5, `MechCheckpointWrite()`,
+  Python's tsmech.Checkpoint), format version 3: everything the next step depends on
+
+  Level: intermediate
+
+  Notes:
+  The layout:
+.vb
+  /checkpoint                  group; attributes: format = "tsmech-checkpoint", format_version (3),
+                               complete (written last), tsmech_version, petsc_version, nranks, model,
+                               model_parameters (names, comma-separated), model_text_parameters,
+                               global_size, step, time, dt (the next step's), ts_type, adapt_type,
+                               ts_family (1 theta2 family, 2 PETSc's theta family, 3 alpha2, 0 other) and
+                               the TS parameters (theta, endpoint, linearized, guess, extrapolate |
+                               alpha_m, alpha_f, gamma, beta | gauss2_stages), has_previous,
+                               has_previous_position, previous_time, snes_its, ksp_its, rejected,
+                               snes_failures, adapt_decrease_count, failed_step (1: written after a
+                               failed step, with the last good state), checksum_<vector> (hex) and
+                               checksum_header (of every attribute)
+  /checkpoint/model_parameters       group; one float64 attribute per model parameter
+  /checkpoint/model_text_parameters  group; one string attribute per text parameter
+                               (`MechSystemAddTextParameter()`: the solid's material, its constraints'
+                               nodes bc_NAME_vertices, its loads load_NAME, load_NAME_faces, load_NAME_time)
+  /checkpoint/balance          group (with -monitor_reactions or an energy balance): attributes
+                               accumulated (the work terms so far) and flags
+  /checkpoint/q, v             the state (grid models: natural ordering, the grid's shape; the solid:
+                               the mesh's node order, so a checkpoint restarts on any number of ranks)
+  /checkpoint/v_previous       the velocity at the start of the last step (theta2 family)
+  /checkpoint/q_previous       the position there (theta2 family, for the error estimate)
+.ve
+  Format version 2 (tsmech before the text parameters) is still read, as a checkpoint without text
+  parameters: a model that records one (the solid's material) refuses it, saying that it holds the
+  parameter as a number. A checkpoint is written in parallel through PetscViewerHDF5 to
+  FILE.h5.tmp-<pid>, closed, synced and renamed over FILE.h5: a crash or kill -9 during the write
+  leaves the previous checkpoint intact (and a stale .tmp-* file that may be deleted; a write that
+  fails, e.g. on a full disk, removes its own). With -checkpoint_keep K the older ones are FILE.h5.1
+  (the previous) ... FILE.h5.<K-1>. What a restart refuses and what it reproduces bit for bit is in
+  docs/program.md ("Checkpoint and restart").
+
+.seealso: `MechCheckpointCreate()`, `MechCheckpointLoad()`, `MechCheckpointWrite()`, `MechOutputFormat`, `TSMechDriverOptions`
+M*/
+
 /*@C
   MechCheckpointCreate - Creates the checkpointer of a run.
 
@@ -125,16 +150,15 @@ static PetscErrorCode CheckListLength(MechCheckpoint ck, const char kind[], Pets
   Output Parameter:
 . ck - the checkpointer; it keeps 1 checkpoint (`MechCheckpointSetKeep()`)
 
-  Options Database Key:
-. -checkpoint_test_pause_in_write <step> - test hook: `MechCheckpointWrite()` stops midway through
-                                           the write at that step, after the state datasets and
-                                           before the attributes that complete the file, and waits
-                                           a minute to be killed; the file <path>.pause then lists
-                                           the process ids of the ranks (default -1: never)
-
   Level: intermediate
 
   Notes:
+  Test hook (read outside the options blocks, so -help does not print it):
+  -checkpoint_test_pause_in_write step makes `MechCheckpointWrite()` stop midway through the write at
+  that step, after the state datasets and before the attributes that complete the file, and wait a
+  minute to be killed; the file <path>.pause then lists the process ids of the ranks (default -1: never).
+  The program's -checkpoint_test_pause_at_step N stops the run after step N the same way.
+
   Installs a TSMonitor that keeps the position and time at the start of the last step (for the
   theta2 family), so create it before `TSSolve()`. The monitor holds its own reference to what it
   keeps: the checkpointer may be destroyed before or after the TS.

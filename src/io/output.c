@@ -1,7 +1,7 @@
 /*
   HDF5 output of a run, its create, record, flush and close: per-step scalars in /monitor, snapshots of (q, v) in /fields, the run's
   metadata as attributes of /, and for 2-D and 3-D grid models an XDMF file for ParaView. The
-  layout is documented in the README (section "HDF5 output").
+  layout is documented in the manual block MechOutputFormat in outputimpl.h (docs/manual/formats/).
 
   Fields are written by all ranks through PetscViewerHDF5 (VecView with timestepping), so the file
   does not depend on the number of ranks: a DMDA vector is stored in natural ordering with the

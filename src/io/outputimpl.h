@@ -9,6 +9,92 @@
 #include <signal.h>
 #include "../ts/scheme.h" /* TSMechParamKind */
 
+/*MC
+  MechOutputFormat - the HDF5 output of a run (-output FILE.h5 -output_every N, `MechOutputCreate()`,
+  Python's tsmech.Output), and the XDMF file FILE.xmf beside it
+
+  Level: beginner
+
+  Notes:
+  Strings are fixed-length ASCII (h5py returns bytes). The datasets:
+.vb
+  /monitor/step                  int64 [steps+1]     step numbers, step 0 (the initial state) included
+  /monitor/time, /monitor/dt     float64 [steps+1]   time; the step actually taken, time[k] - time[k-1] (0 for step 0)
+  /monitor/kinetic, /potential, /energy  float64 [steps+1]  1/2 v^T M v, the potential, their sum
+  /monitor/snes_its, /ksp_its    int64 [steps+1]     Newton and KSP iterations of each step (0 for step 0)
+  /monitor/<invariant>           float64 [steps+1]   the model's invariants (kepler: angular_momentum;
+                                                     the solid: momentum_x ... angular_momentum_z)
+  /monitor/reaction/NAME/force, /moment  float64 [steps+1, 3]  the force each constraint exerts on the
+                                                     body and its moment (-monitor_reactions, docs/balance.md §1)
+  /monitor/probe/NAME/u, v, stress, von_mises  float64 [steps+1, 3 / 3 / 6 / -]  a probe's displacement,
+                                                     velocity, its cell's stress and von Mises stress (-probe)
+  /monitor/balance/<term>        float64 [steps+1]   kinetic, stored, external_work, prescribed_work, damping,
+                                                     numerical, ratio (-monitor_energy_balance, docs/balance.md §3)
+  /fields/q, /fields/v           float64 [nsnap, ...]  positions and velocities at the steps that are multiples
+                                                     of N, and the first and the last step
+  /fields/time, /fields/step     [nsnap]             the snapshots' times and steps
+  /fields/<name>                 float64 [nsnap, nc(, ncomp)] or [nsnap, nn(, ncomp)]  per-cell and per-node
+                                                     fields of a model on a mesh, at the same snapshots
+  /mesh/vertices                 float64 [nv, 3]     (the solid) reference coordinates, in the mesh's vertex order
+  /mesh/tetrahedra               int64 [nc, 4]       (P1 tetrahedra) 0-based vertex numbers, the cells in file
+                                                     (or build) order
+  /mesh/cells                    int64 [nc, 10, 8 or 27]  (quadratic tetrahedra, hexahedra) the cells, attribute
+                                                     topology (Tetrahedron_10, Hexahedron, Hexahedron_27), nodes
+                                                     in XDMF's (VTK's) order
+  /modes/...                     the modal analysis of -modes (docs/modes.md)
+.ve
+  Shapes of /fields/q (and v), independent of the number of ranks (natural ordering): chain
+  [nsnap, n, 3], cloth [nsnap, ny, nx, 3], lattice [nsnap, nz, ny, nx, 3], oscillator, pair, kepler
+  [nsnap, N] (N = 1, 6, 2), solid [nsnap, nn, 3] in the mesh's node order (the vertices first, then
+  the edge, face and cell nodes of quadratic elements in a rank-independent order).
+
+  The solid's fields: /fields/stress [nsnap, nc, 6], each cell's Cauchy stress sigma = P F^T / J (the
+  linear material: its small-strain stress; quadratic cells: the quadrature-point average),
+  components xx, yy, zz, yz, xz, xy; /fields/von_mises [nsnap, nc],
+  sqrt(((s11 - s22)^2 + (s22 - s33)^2 + (s33 - s11)^2 + 6 (s12^2 + s23^2 + s13^2))/2); /fields/J
+  [nsnap, nc], det F; /fields/stress_vertex [nsnap, nn, 6], von_mises_vertex, J_vertex [nsnap, nn], the
+  same recovered at the nodes (at a vertex the mean of the cell values around it weighted by their
+  reference volumes; at an edge, face or cell node the mean of its vertices' values; docs/solid.md
+  §11). -solid_output_stress false leaves them out (they make the file about 5 times larger).
+
+  Per-cell fields of any model on a mesh: `MechSystemSetCellFields()` (1 a scalar, 3 a vector, 6 a
+  symmetric tensor in the order xx, yy, zz, yz, xz, xy); the output sends each cell's values to its
+  rank-independent number (a PetscSF reduction into a vector of the cells' order, written by
+  `VecView()` like q), so row c belongs to row c of /mesh/tetrahedra (or /mesh/cells) on any number
+  of ranks; a continued output cuts and extends them with the others. In FILE.xmf they are cell
+  attributes of every snapshot: a Scalar, a Vector, or six scalars <name>_xx, _yy, _zz, _yz, _xz,
+  _xy. Per-node fields: `MechSystemSetNodeFields()` (ncomp values for each node of the rank's part
+  of the state, node i being entries 3i .. 3i+2 of q), carried through the I/O order
+  (`MechSystemSetIOOrdering()`), with the rows of /fields/q on any number of ranks, and node
+  attributes in FILE.xmf (names distinct from the cell fields'; the solid's are the recovered
+  stresses, <name>_vertex).
+
+  Attributes on /: model, one float64 per model parameter (names listed in model_parameters), one
+  string per text parameter (names listed in model_text_parameters, " " if none;
+  `MechSystemAddTextParameter()`: the solid's material), ts_type, dt, nranks, every, tsmech_version,
+  petsc_version, restarts (the continuations of the file, `MechOutputContinue()`); for the theta2
+  family theta, endpoint, linearized, guess, extrapolate; for PETSc's theta, beuler, cn theta,
+  endpoint; for alpha2 alpha_m, alpha_f, gamma, beta; for gauss2 gauss2_stages.
+
+  The file is flushed at every snapshot: a run killed mid-way leaves a readable file with /fields up
+  to its last snapshot and /monitor up to that step. A new file is written as FILE.h5.tmp-<pid> and
+  renamed to FILE.h5 once the first step is done, so a run that fails or is killed before that
+  leaves an existing FILE.h5 as it was (and possibly a stale .tmp-* file).
+
+  FILE.xmf (written at the end, to FILE.xmf.tmp-<pid> renamed over it; only a file tsmech wrote is
+  replaced) opens in ParaView: for the cloth and the lattice an animated surface (a one-layer
+  structured mesh) or volume; for the solid an unstructured grid per snapshot (topology Tetrahedron
+  from /mesh/tetrahedra, or the quadratic and hexahedral cells of /mesh/cells, geometry /fields/q[k],
+  the deformed body), with cell attributes stress_xx ... stress_xy, von_mises, J and node attributes
+  stress_vertex_xx ... stress_vertex_xy, von_mises_vertex, J_vertex (hyperslabs of snapshot k; six
+  scalars for a tensor, as XDMF's Tensor6 leaves the order of its components to the reader). Every
+  grid has two node vectors: velocity (/fields/v) and displacement, the position minus the first
+  snapshot's (an XDMF Function item $0 - $1 of two hyperslabs of /fields/q, so the file stores no
+  third field).
+
+.seealso: `MechOutputCreate()`, `MechOutputContinue()`, `MechCheckpointFormat`, `TSMechDriverOptions`
+M*/
+
 /* -log_view stage of the HDF5 output and the checkpoints (registered with the package) */
 PETSC_INTERN PetscLogStage MECH_StageIO;
 

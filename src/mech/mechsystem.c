@@ -30,6 +30,13 @@ PetscLogStage MECH_StageAssembly = -1, MECH_StageIO = -1;
   Output Parameter:
 . sys - the new mechanical system
 
+  Options Database Keys:
++ -mech_agree_timeout <5> - seconds a rank whose model callback failed waits for the others before it
+    ends the job (`MPI_Abort()`, status 3): a callback that fails on some ranks only, before a collective
+    operation of its own (an assembly), leaves the others inside it, where no agreement reaches them
+- -mech_test_force_error <rank,time> - test hook: the force fails on that rank from that time on
+    (the tests of the agreement on model errors)
+
   Level: beginner
 
   Notes:

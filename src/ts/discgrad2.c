@@ -342,10 +342,22 @@ static PetscErrorCode TSView_DiscGrad2(TS ts, PetscViewer viewer)
 
   Options Database Keys:
 + -ts_type discgrad2 - selects this type
-- -ts_discgrad2_jacobian <auto,assembled,mf> - Newton's matrix
-  and the shared Newton object's options under -ts_discgrad2_ (docs/solvers.md §7): -ts_discgrad2_matrix_free
-  (= -ts_discgrad2_jacobian mf), -ts_discgrad2_pc_rebuild_growth, -ts_discgrad2_pc_definite,
-  -ts_discgrad2_pc_reduced, -ts_discgrad2_pc_lag_coarse, -ts_discgrad2_ew_safeguard
+. -ts_discgrad2_jacobian <auto,assembled,mf> - Newton's matrix: assembled is the model's exact derivative of
+    fbar (else the midpoint tangent, which converges linearly); mf differences the residual (PETSc's MFFD)
+    with the midpoint's one-stage operator M + tau/2 D + tau^2/4 K as preconditioning matrix, assembled
+    again only when the linear iterations grow: exact Newton for any fbar; auto: assembled where the
+    derivative is known, else mf. The exact derivative is not symmetric: GMRES is the safe Krylov method
+. -ts_discgrad2_matrix_free <false> - the same as -ts_discgrad2_jacobian mf (the shared Newton object's name)
+. -ts_discgrad2_pc_rebuild_growth <1.1> - with mf: assemble the preconditioning matrix again when the linear
+    iterations per Newton iteration exceed this factor times those after the last assembly (0: every Newton iteration)
+. -ts_discgrad2_pc_definite <false> - the preconditioning matrix from the model's semidefinite tangent
+    (compressed springs clamped), the Jacobian exact
+. -ts_discgrad2_pc_reduced <false> - with mf: the preconditioning matrix of the model's reduced pattern
+    (nearest-neighbour couplings): less memory, more linear iterations
+. -ts_discgrad2_pc_lag_coarse <true> - with mf and -pc_type mg: a rebuild for growing iterations renews the finest
+    level only (as -ts_theta_pc_lag_coarse)
+- -ts_discgrad2_ew_safeguard <0.5> - with -snes_ksp_ew: a linear solve stops once its residual is below this
+    fraction of Newton's tolerance (Kelley's safeguard against oversolving; 0: off)
 
   Level: intermediate
 
@@ -356,7 +368,10 @@ static PetscErrorCode TSView_DiscGrad2(TS ts, PetscViewer viewer)
   discrete gradient (the spring models, Kepler) linear and angular momentum are conserved as well.
   A model without its own discrete gradient gets Gonzalez's generic midpoint one (energy only).
   Second order, implicit, one Newton solve on v+ per step. Prescribed motions and
-  non-conservative loads (follower pressure) are refused.
+  non-conservative loads (follower pressure) are refused. These are the options of the shared Newton
+  object (docs/solvers.md §7), with the meaning of theta2's; -ts_discgrad2_ne is refused. Fixed steps or
+  -ts_adapt_type basic; a checkpoint restarts it bit for bit at fixed steps (to the solver tolerance with
+  mf, whose lagged preconditioning matrix is assembled anew), as at a first step with basic.
 
 .seealso: `TSMIDPOINT2`, `MechSystemSetDiscreteGradient()`, `MechSystemComputeDiscreteGradient()`
 M*/

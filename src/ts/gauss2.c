@@ -1093,12 +1093,14 @@ static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyT
 
   Options Database Keys:
 + -ts_type gauss2 - selects this type
-. -ts_gauss2_stages <2> - 1 (implicit midpoint rule, order 2), 2 (order 4), 3 (order 6)
+. -ts_gauss2_stages <2> - 1 (implicit midpoint rule, order 2), 2 (order 4), 3 (order 6) (`TSGauss2SetStages()`);
+    recorded in outputs and checkpoints (gauss2_stages)
 . -ts_gauss2_matrix_free - the stage Jacobian by finite differences of the stage residual
 . -ts_gauss2_pc_definite - the preconditioner's block operators from the semidefinite tangent
 . -ts_gauss2_pc_reduced - the blocks of the model's reduced pattern (cloth, lattice)
 . -ts_gauss2_pc_rebuild_growth <1.1> - with -ts_gauss2_matrix_free: the blocks kept across steps until the linear iterations grow this much (0: every step)
 . -ts_gauss2_direct_max <32> - s N at most this (and no matrix_free, pc_definite, pc_reduced): Newton with the assembled s N Jacobian and LU instead of the blocks (0: never)
+. -ts_gauss2_ew_safeguard <0.5> - with -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance (Kelley's safeguard against oversolving; 0: off)
 . -ksp_type, -pc_type - the solver of each block operator cM M + tau D + cK tau^2 K (as for midpoint2)
 - -gauss2_ksp_type <fgmres>, -gauss2_ksp_rtol <1e-5> - the solver of the stage system (-gauss2_pc_type none: no preconditioner)
 

@@ -15,10 +15,10 @@
 + ts - the TS, of type `TSGAUSS2` (other types ignore the call)
 - s  - the number of stages
 
-  Options Database Key:
-. -ts_gauss2_stages <s> - the number of stages
-
   Level: intermediate
+
+  Note:
+  The option -ts_gauss2_stages sets the same (`TSGAUSS2`).
 
 .seealso: `TSGAUSS2`, `TSGauss2GetStages()`
 @*/

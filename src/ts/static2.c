@@ -385,10 +385,18 @@ static PetscErrorCode TSStatic2GetEquilibrium_Static2(TS ts, PetscBool *has, Pet
 
   Options Database Keys:
 + -ts_type static2 - selects this type
-- -ts_static2_extrapolate - Newton starts from q + tau v (the last increment continued) instead of q
-  and the shared Newton object's options under -ts_static2_ (docs/solvers.md §7): -ts_static2_matrix_free,
-  -ts_static2_pc_rebuild_growth, -ts_static2_pc_definite, -ts_static2_pc_reduced,
-  -ts_static2_pc_lag_coarse, -ts_static2_ew_safeguard
+. -ts_static2_extrapolate - Newton starts from q + tau v (the last increment continued) instead of q
+. -ts_static2_matrix_free <false> - the Jacobian applied by the model's tangent action; the assembled operator
+    only preconditions, assembled again when the linear iterations grow (the shared Newton object, docs/solvers.md §7)
+. -ts_static2_pc_rebuild_growth <1.1> - with -ts_static2_matrix_free: assemble the preconditioning matrix again when
+    the linear iterations per Newton iteration exceed this factor times those after the last assembly (0: every Newton iteration)
+. -ts_static2_pc_definite <false> - the preconditioning matrix from the model's semidefinite tangent, the Jacobian exact
+. -ts_static2_pc_reduced <false> - with -ts_static2_matrix_free: the preconditioning matrix of the model's reduced
+    pattern (nearest-neighbour couplings): less memory, more linear iterations
+. -ts_static2_pc_lag_coarse <true> - with -ts_static2_matrix_free and -pc_type mg: a rebuild for growing iterations
+    renews the finest level only (as -ts_theta_pc_lag_coarse)
+- -ts_static2_ew_safeguard <0.5> - with -snes_ksp_ew: a linear solve stops once its residual is below this
+    fraction of Newton's tolerance (Kelley's safeguard against oversolving; 0: off)
 
   Level: beginner
 

@@ -1026,10 +1026,33 @@ static const TSMechFamilyOps Theta2Family = {TSMECH_FAMILY_THETA2, Theta2FamilyT
 /*MC
   TSTHETA2 - "theta2": the theta method for M q'' + f(t, q, q') = 0 in velocity form.
 
-  Options: -ts_theta_theta, -ts_theta_endpoint, -ts_theta_initial_guess_extrapolate,
-  -ts_theta_linearized, -ts_theta_linearized_guess <zero,velocity,predictor,predictor_zero,
-  predictor_extrapolate,extrapolate>, -ts_theta_matrix_free, -ts_theta_pc_rebuild_growth <1.1>,
-  -ts_theta_pc_definite, -ts_theta_pc_reduced.
+  With tau the step, v = q' and the position recomputed from v+ after every Newton iterate (so the
+  position residual is always zero):
+.vb
+  q+ = q + tau ((1 - theta) v + theta v+)
+  endpoint:  R(v+) = M (v+ - v) + tau ((1 - theta) f(t, q, v) + theta f(t + tau, q+, v+))
+  one-leg:   R(v+) = M (v+ - v) + tau f(t + theta tau, q_theta, v_theta),
+             v_theta = (1 - theta) v + theta v+,  q_theta = q + theta tau v_theta
+  J = dR/dv+ = M + theta tau D + theta^2 tau^2 K
+.ve
+
+  Level: beginner
+
+  Notes:
+  beuler2, cn2, midpoint2 and euler2 fix theta and the form (`TSBEULER2`, `TSCN2`, `TSMIDPOINT2`,
+  `TSEULER2`), so -ts_theta_theta and -ts_theta_endpoint are not read for them, and take the other
+  options. The options (the names are those of PETSc's TSTHETA), each on the page of its setter:
+  -ts_theta_theta (`TSTheta2SetTheta()`), -ts_theta_endpoint (`TSTheta2SetEndpoint()`),
+  -ts_theta_initial_guess_extrapolate (`TSTheta2SetInitialGuessExtrapolate()`), -ts_theta_linearized and
+  -ts_theta_linearized_guess (`TSTheta2SetLinearized()`), -ts_theta_matrix_free and
+  -ts_theta_pc_rebuild_growth (`TSTheta2SetMatrixFree()`), -ts_theta_pc_definite
+  (`TSTheta2SetPCDefinite()`), -ts_theta_pc_reduced (`TSTheta2SetPCReduced()`),
+  -ts_theta_pc_lag_coarse (`TSTheta2SetPCLagCoarse()`), -ts_theta_ew_safeguard
+  (`TSTheta2SetEWSafeguard()`), -ts_theta_ne and its -ts_theta_ne_* (`TSTheta2SetNonlinearElimination()`);
+  the mass solve of theta = 0: -mass_ksp_*, -mass_pc_* (`MechSystemSolveMass()`). What they do in
+  practice, measured: docs/ts-types.md.
+
+.seealso: `TSMIDPOINT2`, `TSCN2`, `TSBEULER2`, `TSEULER2`, `TSMechSetSystem()`
 M*/
 static PetscErrorCode TSCreate_Theta2(TS ts)
 {

@@ -322,6 +322,61 @@ class OptionCheck(MadeUpRepository):
         self.assertEqual(status, 1, out)
         self.assertIn("no page: TS type bar2 (ts/bar2.md)", out)
 
+    def test_per_name_block(self):
+        # a block titled per name (its title printed from a format) is tsmech's: its options are checked
+        make_repo(self.root, {"src/models/part.c": """
+            PetscErrorCode WidgetPartOptions(MPI_Comm comm, const char name[])
+            {
+              char title[256];
+              PetscCall(PetscSNPrintf(title, sizeof(title), "The part %s of the widget", name));
+              PetscOptionsBegin(comm, NULL, title, "MechSystem");
+              PetscOptionsEnd();
+              return 0;
+            }
+            """})
+        titles, dynamic = manual_options.tsmech_titles(self.root)
+        self.assertEqual(dynamic, [])
+        self.assertTrue(any(not isinstance(t, str) and t.match("The part top of the widget") for t in titles), titles)
+        extra = "----------------------------------------\nThe part top of the widget:\n  -widget_part_top_color <0.>: colour (MechCreateWidget)\n"
+        status, out = self.check(HELP + extra)
+        self.assertEqual(status, 1, out)
+        self.assertRegex(out, r"\[The part top of the widget\]\n\s+-widget_part_top_color")
+
+    def test_petsc_option_in_a_sub_block(self):
+        # PETSc prints its own -ts_save_trajectory after tsmech's sub-block: its manual field is PETSc's
+        status, out = self.check(HELP.replace("  -ts_foo2_bar <0.5 : 0.5>: the bar (FooSetBar)\n",
+                                              "  -ts_foo2_bar <0.5 : 0.5>: the bar (FooSetBar)\n  -ts_save_trajectory: <FALSE : FALSE> Save (TSSetSaveTrajectory)\n"))
+        self.assertEqual(status, 0, out)
+        # an option of tsmech's there without a block is still undocumented
+        status, out = self.check(HELP.replace("  -ts_foo2_bar <0.5 : 0.5>: the bar (FooSetBar)\n",
+                                              "  -ts_foo2_bar <0.5 : 0.5>: the bar (FooSetBar)\n  -ts_foo2_baz <1 : 1>: baz (FooSetBar)\n"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("-ts_foo2_baz", out)
+
+    def test_one_object_under_several_prefixes(self):
+        # the eigensolver's options printed under one prefix (widget_eig_) make them exist under its
+        # default prefix (eig_), which no -help run prints; an option it does not have stays unknown
+        make_repo(self.root, {"src/models/eig.c": """
+            PetscErrorCode EigCreate(Eig m)
+            {
+              PetscCall(PetscStrallocpy("eig_", &m->prefix));
+              return 0;
+            }
+            PetscErrorCode WidgetDamping(Eig m)
+            {
+              PetscCall(EigSetOptionsPrefix(m, "widget_eig_"));
+              return 0;
+            }
+            """})
+        edit(os.path.join(self.root, "src/driver/main.c"), "- -output <file>  - the HDF5 output", ". -output <file>  - the HDF5 output\n- -eig_eps_* - the eigensolver")
+        extra = "----------------------------------------\nEigenvalue Problem Solver (EPS) options:\n  -widget_eig_eps_type <now krylovschur : formerly krylovschur>: method (EPSSetType)\n"
+        status, out = self.check(HELP + extra)
+        self.assertEqual(status, 0, out)
+        edit(os.path.join(self.root, "src/driver/main.c"), "- -eig_eps_* - the eigensolver", ". -eig_eps_* - the eigensolver\n- -eig_nonsense - not an option")
+        status, out = self.check(HELP + extra)
+        self.assertEqual(status, 1, out)
+        self.assertRegex(out, r"unknown 1[^\n]*\n(.*\n)*\s+-eig_nonsense")
+
     def test_failing_help_fails_even_the_report(self):
         status, out = self.check(status=1, report=True)
         self.assertNotEqual(status, 0, out)

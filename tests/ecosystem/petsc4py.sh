@@ -1,6 +1,6 @@
 #!/bin/sh
 # The petsc4py example (examples/python/spring_chain.py) against the built libtsmech.so: every
-# form of loading it that the README shows (-chain_dll_only: without the package tsmech, the
+# form of loading it that docs/python.md shows (-chain_dll_only: without the package tsmech, the
 # plain PETSc plug-in way; and through the package), on 1 and 3 ranks, each run asserting that the tsmech
 # type agrees with PETSc's own first-order type to 1e-8; and the controls: without the library
 # (and with the library named only after initialization) the tsmech types are not there and the
@@ -54,7 +54,7 @@ must_fail "without the library" "TS type midpoint2 is not registered" "$python" 
 must_fail "tolerance 1e-30" "midpoint2 differs from PETSc's theta (theta 0.5) by" "$python" "$example" $short -chain_rtol 1e-30
 must_fail "bad -chain_type" "chain_type euler2: allowed are" "$python" "$example" -chain_type euler2
 
-# The README's warning: an option set after initialization does not load the library.
+# docs/python.md's warning: an option set after initialization does not load the library.
 echo "+ PETSc.Options().setValue('dll_append', ...) after petsc4py.init() (the types must stay unknown)"
 "$python" - "$lib" <<'EOF' || fail "a library named after initialization was loaded, or the check failed"
 import sys

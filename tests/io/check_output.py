@@ -133,7 +133,7 @@ def check_layout(args):
 
 
 def check_mesh(f, q):
-    """/mesh of a model on a tetrahedral mesh (README.md, "The solid's output"): the reference
+    """/mesh of a model on a tetrahedral mesh (docs/manual/formats/MechOutputFormat.md): the reference
     vertices [nv, 3] (the initial positions /fields/q[0], as many as the attribute /vertices) and
     the tetrahedra [nc, 4] (as many as /cells), 0-based vertex numbers using every vertex, of
     nonzero volume. Quadratic tetrahedra and hexahedra: /mesh/cells [nc, 10, 8 or 27] with the

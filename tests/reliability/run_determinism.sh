@@ -1,6 +1,6 @@
 #!/bin/sh
-# Run-to-run reproducibility (README, "Reproducibility"; docs/solvers.md §5): each configuration the
-# README calls bitwise reproducible runs twice with identical options on 2 ranks (block Jacobi and
+# Run-to-run reproducibility (docs/program.md, "Reproducibility"; docs/solvers.md §5): each configuration the
+# section calls bitwise reproducible runs twice with identical options on 2 ranks (block Jacobi and
 # the geometric multigrid also on 3, MUMPS on 1 rank), and the
 # two outputs must hold bitwise the same fields and monitor series (same_results.py). PETSc's own
 # solvers (CG with block Jacobi, GMRES on the first-order form, the matrix-free multigrid of

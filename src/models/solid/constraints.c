@@ -21,6 +21,33 @@
 #include <ctype.h>
 #include <stdlib.h>
 
+/*MC
+  SolidConstraintOptions - the solid's constraints (Dirichlet conditions): held or prescribed
+  components of the nodes of a part of the mesh (src/models/solid/constraints.c)
+
+  Options Database Keys:
++ -solid_bc <name1,name2,...> - the constraints, each named (letters, digits and _; at most 16); any of them replaces the beam's default clamp. Each selects its nodes with -solid_bc_<name>_label and _value, _group or _where (`SolidSelection`)
+. -solid_bc_<name>_components <xyz> - the components held (z: plane strain or a symmetry plane)
+. -solid_bc_<name>_u <0,0,0> - a prescribed displacement u phi(t) from the reference position
+. -solid_bc_<name>_time <constant> - phi: constant, ramp:T (t/T, then 1), hat:T1,T2 (0 -> 1 at T1 -> 0 at T2, then 0), sin:OMEGA, table:FILE (two columns t, phi, t increasing, linear in between; at most 10^6 rows and 64 MiB, a text file: a NUL byte is refused)
+- -solid_bc_<name>_moment_about <x,y,z> - the point the reaction's moment is taken about (default: the centroid of its nodes; -monitor_reactions, docs/balance.md §1)
+
+  Level: intermediate
+
+  Notes:
+  -solid_fix and -solid_fix_label (`MechCreateSolid()`) are shorthands for a constraint of all three
+  components at rest. At every step's end the constrained components of q and v equal X + u phi(t)
+  and u phi'(t) exactly, under every tsmech type, TSALPHA2 and PETSc's first-order types (the
+  trapezoidal rule's oscillating velocity at a prescribed position is not kept); the constrained
+  dofs leave Newton's system as fixed dofs do (`MechSystemSetFixedMotion()`, docs/solid.md §5). Two
+  constraints that prescribe one component differently are refused; a checkpoint records each
+  constraint's nodes (bc_NAME_vertices, bc_fix_vertices for -solid_fix: a count and a checksum),
+  components, u and time function (a table by a checksum of its contents), and a restart with other
+  ones is refused by name.
+
+.seealso: `MechCreateSolid()`, `SolidSelection`, `SolidLoadOptions`
+M*/
+
 #define SOLID_MAX_BC 16
 
 typedef struct {

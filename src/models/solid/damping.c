@@ -65,7 +65,8 @@ static PetscErrorCode ModeFrequencies(MechSystem sy, const PetscInt modes[2], Pe
 . -solid_damping_modes <i,j>             - the modes (from 1, in ascending frequency, of the undamped model at its
                                            reference state) that get those ratios; their frequencies must differ
 . -solid_damping_frequencies <f1,f2>     - or the two frequencies in Hz (positive, distinct)
-- -solid_damping_eps_*, -solid_damping_st_* - the eigensolver of -solid_damping_modes (`MechModesCompute()`)
+- -solid_damping_solver <direct>, -solid_damping_eps_*, -solid_damping_st_* - the eigensolver of -solid_damping_modes
+    (`MechModesCompute()`'s -modes_solver and SLEPc's options, under this prefix)
 
   Notes:
   alpha and beta follow from zeta(omega) = alpha / (2 omega) + beta omega / 2 at the two frequencies;

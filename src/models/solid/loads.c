@@ -21,6 +21,38 @@
 #include "solidimpl.h"
 #include <ctype.h>
 
+/*MC
+  SolidLoadOptions - loads on the solid's boundary faces: dead tractions, follower pressures and
+  total forces, each with its time function (src/models/solid/loads.c, docs/solid.md §5)
+
+  Options Database Keys:
++ -solid_load <name1,name2,...> - the loads, each named (letters, digits and _; at most 16); each selects its faces with -solid_load_<name>_label and _value (e.g. "Face Sets"), _group or _where (`SolidSelection`: the boundary faces of a label, of a Gmsh physical group, or on a coordinate plane, within 1e-3 of the smallest cell size)
+. -solid_load_<name>_traction <tx,ty,tz> - a dead traction, force per reference area (one of these three)
+. -solid_load_<name>_pressure <p> - a follower pressure on the deformed faces (pushing against the outward normal), with its load stiffness
+. -solid_load_<name>_force <Fx,Fy,Fz> - a total force spread over the faces by reference area (the traction F / A0)
+- -solid_load_<name>_time <constant> - its time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE (as -solid_bc_<name>_time)
+
+  Level: intermediate
+
+  Notes:
+  A load's faces must be boundary faces: a label that marks faces inside the body, only cells or no
+  face at all is refused, as are an unknown label or group, a plane without boundary faces, a
+  malformed or non-increasing time function (one line, exit status 2). A follower pressure makes the
+  tangent non-symmetric: the exact load stiffness is in the assembled Jacobian and in the matrix-free
+  action, and the solvers that need a symmetric operator (the CG family, Chebyshev, Cholesky, ICC,
+  found by a probe of what each type does, `MechSolverNeedsSymmetric()`) are refused with the reason:
+  use GMRES or BiCGStab with GAMG or ILU. Checkpoints record each load (load_NAME: its value,
+  load_NAME_faces: its selection, face count and a rank-independent checksum of its faces,
+  load_NAME_time: its time function), so a restart with another load, time function or selection is
+  refused naming it and both values. The energy includes a dead load's potential -phi(t) F.(q - X)
+  and, for a follower pressure, phi(t) p (V(q) - V(X)) with V the volume its faces enclose with the
+  origin (an open surface's pressure has no potential, docs/solid.md §5). The faces of every element
+  (3- and 6-node triangles, 4- and 9-node quadrangles) carry every kind of load, integrated exactly
+  by PETSc's face rules (docs/solid.md §13).
+
+.seealso: `MechCreateSolid()`, `SolidSelection`, `SolidConstraintOptions`
+M*/
+
 #define SOLID_MAX_LOADS 16
 
 static const char SolidLoadAxes[] = "xyz";

@@ -27,8 +27,9 @@
 
   Options Database Keys:
 + -probe <names>                 - the probes, comma-separated (letters, digits and _)
-. -probe_NAME_point <x,y,z>      - a point of the reference configuration
-- -probe_NAME_label, _value, _group, _where - or a node of the mesh (a selection of exactly one, SolidSelection)
+- -probe_<name>_point <x,y,z>    - a point of the reference configuration; or a node of the mesh, given by
+                                   the selection -probe_<name>_label, _value, _group or _where (`SolidSelection`),
+                                   which must select exactly one
 
   Level: intermediate
 

@@ -28,13 +28,15 @@
   SolidRegions - materials per region of the solid (src/models/solid/regions.c)
 
   Options Database Keys:
-+ -solid_region <names>                - the regions, comma-separated (letters, digits and _)
-. -solid_region_NAME_label, _value, _group, _where - its cells (SolidSelection: a label or Gmsh
-                                         physical volume, or inequalities on the cells' centroids, x<0.5)
-. -solid_region_NAME_material <name>   - its material (default: -solid_material)
-. -solid_region_NAME_E, _nu, _mu, _lambda, _kappa, _c1, _c2 - its moduli (none given: the global ones; E or nu alone: the other the global one)
-. -solid_region_NAME_density <rho>     - its density (default: -solid_density)
-- -solid_region_NAME_rayleigh <a,b>    - its Rayleigh coefficients (default: -solid_rayleigh)
++ -solid_region <names>                - the regions, comma-separated (letters, digits and _); a region's cells are
+                                         given by its selection -solid_region_<name>_label, _value, _group or _where
+                                         (`SolidSelection`: a label or Gmsh physical volume, or inequalities on the
+                                         cells' centroids, x<0.5)
+. -solid_region_<name>_material <name> - its material (default: -solid_material)
+. -solid_region_<name>_E, -solid_region_<name>_nu, -solid_region_<name>_mu, -solid_region_<name>_lambda, -solid_region_<name>_kappa, -solid_region_<name>_c1, -solid_region_<name>_c2 - its moduli, as -solid_E ... -solid_c2
+                                         (none given: the global ones; E or nu alone: the other the global one)
+. -solid_region_<name>_density <rho>   - its density (default: -solid_density)
+- -solid_region_<name>_rayleigh <a,b>  - its Rayleigh coefficients (default: -solid_rayleigh)
 
   Level: intermediate
 

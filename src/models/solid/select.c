@@ -31,17 +31,22 @@ static const char SolidSelectAxes[] = "xyz";
   SolidSelection - how the solid's constraints, loads, regions and probes name the part of the mesh
   they act on (src/models/solid/select.c)
 
-  Options Database Keys (PREFIX is -solid_bc_NAME, -solid_load_NAME, -solid_region_NAME or -probe_NAME):
-+ PREFIX_label <name>  - the points of a mesh label (Gmsh physical groups: "Cell Sets", "Face Sets", "Vertex Sets")
-. PREFIX_value <1>     - the label's value
-. PREFIX_group <name>  - the points of the Gmsh physical group of that name ($PhysicalNames)
-- PREFIX_where <cond>  - conditions on the reference coordinates, all of which must hold: x=1.5 (a plane,
-                         within 1e-3 of the smallest cell size), y<0.5, z>=-2 (also <=, >), joined by commas;
-                         all; box (the surface of the bounding box: nodes and faces only)
+  Options Database Keys:
++ -solid_bc_<name>_label <label>, -solid_load_<name>_label <label>, -solid_region_<name>_label <label>, -probe_<name>_label <label> - the points of a mesh label (Gmsh physical groups: "Cell Sets", "Face Sets",
+                         "Edge Sets", "Vertex Sets", with the group's number as value)
+. -solid_bc_<name>_value <1>, -solid_load_<name>_value <1>, -solid_region_<name>_value <1>, -probe_<name>_value <1> - the label's value
+. -solid_bc_<name>_group <group>, -solid_load_<name>_group <group>, -solid_region_<name>_group <group>, -probe_<name>_group <group> - the points of the Gmsh physical group of that name ($PhysicalNames)
+- -solid_bc_<name>_where <cond>, -solid_load_<name>_where <cond>, -solid_region_<name>_where <cond>, -probe_<name>_where <cond> - conditions on the reference coordinates, all of which must hold: x=1.5 (a
+                         plane, within 1e-3 of the smallest cell size), y<0.5, z>=-2 (also <=, >), joined
+                         by commas; all; box (the six planes of the bounding box: the whole surface, nodes
+                         and faces only)
 
   Level: intermediate
 
   Notes:
+  The same four options select the nodes of a constraint (-solid_bc_<name>_*), the boundary faces of
+  a load (-solid_load_<name>_*), the cells of a material region (-solid_region_<name>_*) and the node
+  of a probe (-probe_<name>_*); give one of label (with value), group or where.
   A node is selected when its reference position satisfies the conditions, a boundary face when
   all its corners do, a cell when its centroid does (a plane selects no cell).
 

@@ -157,7 +157,8 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
 . sys - the new mechanical system, with its mass, force, tangent, initial state and fixed dofs set
 
   Options Database Keys:
-+ -solid_mesh <file>                  - a tetrahedral mesh: Gmsh .msh (format 2 or 4) or PETSc's DMPlex HDF5;
++ -solid_mesh <file>                  - a mesh of tetrahedra or hexahedra (4, 10, 8 or 27 nodes, all of one kind): Gmsh .msh
+                                        (formats 2.2, 4.0, 4.1, ASCII or binary) or PETSc's DMPlex HDF5;
                                         without it, the built-in beam below, clamped at x = 0
 . -solid_beam_cells <20,2,2>          - the beam's boxes along x, y, z (each split into 6 tetrahedra, or one hexahedron; each at least 1)
 . -solid_cell <tet>                   - the beam's cells: tet (6 per box) or hex (one per box); a mesh file's are its own
@@ -188,11 +189,12 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
                                         cell size); default x=0 for the beam, none for a mesh file
 . -solid_fix_label <name>             - fix the vertices of the points of a mesh label (Gmsh physical groups:
                                         "Cell Sets", "Face Sets", "Vertex Sets"); not with -solid_fix
-. -solid_fix_value <1>                - the value of that label
-. -solid_damping_ratio, -solid_damping_modes, -solid_damping_frequencies - Rayleigh damping from two modal
-                                        damping ratios instead of -solid_rayleigh (damping.c, `SolidDampingOptions`)
-- -solid_load <names>                 - loads on boundary faces (loads.c): per name _label/_value, _group or _where
-                                        (its faces), _traction, _pressure (follower) or _force, _time (docs/solid.md §5)
+- -solid_fix_value <1>                - the value of that label
+
+  Constraints, loads, material regions, probes, a start from an earlier run and Rayleigh damping from
+  modal ratios have option pages of their own: `SolidConstraintOptions`, `SolidLoadOptions`,
+  `SolidRegions`, `SolidProbes`, `SolidInitialState`, `SolidDampingOptions` (their places selected by
+  `SolidSelection`).
 
   Level: intermediate
 
@@ -201,10 +203,10 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
   cells' numbers in the mesh file (or the beam) travel with them, and the output and checkpoints
   use them (`MechSystemSetIOOrdering()`, `MechSystemSetIOMesh()`): files in the file's vertex order,
   the same on any number of ranks. A mesh that is not 3-D, has
-  cells other than tetrahedra or inverted or degenerate cells is refused, as is a fixing that
+  cells other than tetrahedra or hexahedra (or both kinds) or inverted or degenerate cells is refused, as is a fixing that
   catches no vertex. A neo-Hookean element that inverts (J <= 0) during a Newton iterate makes the
   force non-finite: the stage fails; -info and `MechSolidGetInverted()` name the element by its
-  rank-independent number (its place among the mesh file's tetrahedra, from 0). midpoint2 does
+  rank-independent number (its place among the mesh file's cells, from 0). midpoint2 does
   not evaluate the force at the step's end: a TS domain check (`TSSetFunctionDomainError()`) with
   `MechSolidGetInverted()` rejects an endpoint that inverts an element (tests/solid/test_solid.c).
 
@@ -234,7 +236,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, NULL, "Solid model options", "MechSystem");
-  PetscCall(MechOptionsString("-solid_mesh", "Tetrahedral mesh file (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", file, file, sizeof(file), &hasfile));
+  PetscCall(MechOptionsString("-solid_mesh", "Mesh file of tetrahedra or hexahedra (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", file, file, sizeof(file), &hasfile));
   PetscCall(MechOptionsIntList("-solid_beam_cells", "Boxes of the built-in beam along x, y, z", "MechCreateSolid", cells, 3, &setcells));
   PetscCall(MechOptionsRealList("-solid_beam_size", "Extent of the built-in beam along x, y, z", "MechCreateSolid", size, 3, &setsize));
   PetscCall(MechOptionsEList("-solid_cell", "Cells of the built-in beam: tet (6 per box) or hex", "MechCreateSolid", SolidCellTypes, 2, SolidCellTypes[celltype], &celltype, &setcell));
