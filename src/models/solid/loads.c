@@ -166,6 +166,206 @@ static inline void SolidFaceGather(const SolidLoad *ld, PetscInt f, const PetscS
 }
 
 /*
+  The corners fv[0..nc) of face f of idm in cyclic order, along the face's edges (a triangle's
+  closure order is one)
+*/
+static PetscErrorCode SolidFaceCorners(DM idm, PetscInt f, PetscInt nc, PetscInt vStart, PetscInt vEnd, PetscInt fv[4])
+{
+  PetscInt       *closure = NULL, ncl, nv = 0;
+  const PetscInt *cone;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetCone(idm, f, &cone));
+  PetscCall(DMPlexGetTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
+  for (PetscInt j = 0; j < ncl; j++)
+    if (closure[2 * j] >= vStart && closure[2 * j] < vEnd && nv < 4) fv[nv++] = closure[2 * j];
+  PetscCall(DMPlexRestoreTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
+  PetscCheck(nv == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " vertices", f, nv);
+  if (nc == 4) {
+    PetscInt cyc[4] = {fv[0], -1, -1, -1};
+
+    for (PetscInt j = 1; j < 4; j++)
+      for (PetscInt e = 0; e < 4 && cyc[j] < 0; e++) {
+        const PetscInt *ev;
+
+        PetscCall(DMPlexGetCone(idm, cone[e], &ev));
+        if ((ev[0] == cyc[j - 1] || ev[1] == cyc[j - 1]) && (j == 1 || (ev[0] != cyc[j - 2] && ev[1] != cyc[j - 2]))) cyc[j] = ev[0] == cyc[j - 1] ? ev[1] : ev[0];
+      }
+    for (PetscInt j = 0; j < 4; j++) fv[j] = cyc[j];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  Turns the face's corners fv and their positions X to the outward order (the centroid of the corners
+  of the face's cell, cell, lies behind it: the right-hand rule's normal n points away from it);
+  n is the normal (u x w of the diagonals or edges) after the check. xr, ls: the reference
+  positions and the local section of s->dm, whose vertex v is idm's vertex v - vshift.
+*/
+static PetscErrorCode SolidFaceOrientOutward(DM idm, PetscInt cell, PetscSection ls, const PetscScalar xr[], PetscInt vshift, PetscInt nc, PetscInt fv[4], PetscReal X[][3], PetscReal n[3])
+{
+  PetscInt *closure = NULL, ncl, vStart, vEnd, ncv = 0;
+  PetscReal ctr[3] = {0, 0, 0}, fc[3] = {0, 0, 0}, d[3], u[3], w[3];
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetDepthStratum(idm, 0, &vStart, &vEnd));
+  PetscCall(DMPlexGetTransitiveClosure(idm, cell, PETSC_TRUE, &ncl, &closure));
+  for (PetscInt j = 0; j < ncl; j++) {
+    const PetscInt p = closure[2 * j];
+
+    if (p >= vStart && p < vEnd) {
+      PetscInt off;
+
+      PetscCall(PetscSectionGetOffset(ls, p + vshift, &off));
+      for (PetscInt i = 0; i < 3; i++) ctr[i] += PetscRealPart(xr[off + i]);
+      ncv++;
+    }
+  }
+  PetscCall(DMPlexRestoreTransitiveClosure(idm, cell, PETSC_TRUE, &ncl, &closure));
+  for (PetscInt i = 0; i < 3; i++) {
+    for (PetscInt a = 0; a < nc; a++) fc[i] += X[a][i] / nc;
+    d[i] = ctr[i] / ncv - fc[i];
+    u[i] = X[nc == 3 ? 1 : 2][i] - X[0][i];
+    w[i] = X[nc == 3 ? 2 : 3][i] - X[nc == 3 ? 0 : 1][i];
+  }
+  SolidCross(u, w, n);
+  if (n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0) {
+    /* reversed: corners 0, nc-1, ..., 1 */
+    for (PetscInt a = 1; a <= (nc - 1) / 2; a++) {
+      const PetscInt t = fv[a];
+
+      fv[a]      = fv[nc - a];
+      fv[nc - a] = t;
+      for (PetscInt i = 0; i < 3; i++) {
+        const PetscReal x = X[a][i];
+
+        X[a][i]      = X[nc - a][i];
+        X[nc - a][i] = x;
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The quadratic face's further nodes after its nc corners fv: the edge (a, a+1) of the cycle (the
+  edge of face f with these two vertices), then the face itself when it carries a node (nfn = 2 nc + 1)
+*/
+static PetscErrorCode SolidFaceEdgeNodes(DM idm, PetscInt f, PetscInt nc, PetscInt nfn, const PetscInt fv[4], PetscInt node[9])
+{
+  const PetscInt *cone;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetCone(idm, f, &cone));
+  for (PetscInt a = 0; a < nc; a++) {
+    PetscInt fe = -1;
+
+    for (PetscInt e = 0; e < nc; e++) {
+      const PetscInt *ev;
+
+      PetscCall(DMPlexGetCone(idm, cone[e], &ev));
+      if ((ev[0] == fv[a] && ev[1] == fv[(a + 1) % nc]) || (ev[1] == fv[a] && ev[0] == fv[(a + 1) % nc])) fe = cone[e];
+    }
+    PetscCheck(fe >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT ": no edge between two of its corners", f);
+    node[nc + a] = fe;
+  }
+  if (nfn == 2 * nc + 1) node[2 * nc] = f;
+  PetscFunctionReturn(0);
+}
+
+/*
+  Stores face nf of ld: its nodes' local and global dof offsets and reference positions X, its
+  area A (a triangle's from its normal n: |n| / 2) and the nodes' weights W_a = int N_a dA0 by the
+  face rule (their sum the area)
+*/
+static PetscErrorCode SolidLoadStoreFace(SolidLoad *ld, PetscInt nf, PetscSection ls, PetscSection gs, const PetscInt node[9], PetscReal X[][3], const PetscReal n[3])
+{
+  const PetscInt nfn = ld->nfn;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < nfn; a++) {
+    PetscInt off;
+
+    PetscCall(PetscSectionGetOffset(ls, node[a], &ld->lo[nfn * nf + a]));
+    PetscCall(PetscSectionGetOffset(gs, node[a], &off));
+    ld->go[nfn * nf + a] = off >= 0 ? off : -(off + 1);
+    for (PetscInt i = 0; i < 3; i++) ld->X[3 * nfn * nf + 3 * a + i] = X[a][i];
+  }
+  if (nfn == 3) ld->A[nf] = 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  else {
+    const PetscReal *Xf = &ld->X[3 * nfn * nf];
+    PetscReal       *W  = &ld->W[nfn * nf];
+
+    ld->A[nf] = 0;
+    for (PetscInt a = 0; a < nfn; a++) W[a] = 0;
+    for (PetscInt q = 0; q < ld->nq; q++) {
+      PetscReal xs[3], xe[3], m[3], da;
+
+      SolidFaceTangents(ld, q, Xf, xs, xe);
+      SolidCross(xs, xe, m);
+      da = ld->qw[q] * PetscSqrtReal(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+      for (PetscInt a = 0; a < nfn; a++) W[a] += da * ld->qN[q * nfn + a];
+    }
+    for (PetscInt a = 0; a < nfn; a++) ld->A[nf] += W[a];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The nodes of a face of idm (the layout is one kind of cell): its corners, its edges' and its own
+  (those of s->dm's local section that carry dofs)
+*/
+static PetscErrorCode SolidFaceNodeCount(Solid *s, DM idm, PetscInt *nfn)
+{
+  PetscSection ls;
+  PetscInt     fStart, fEnd, ncone, dof;
+
+  PetscFunctionBegin;
+  *nfn = 0;
+  PetscCall(DMGetLocalSection(s->dm, &ls));
+  PetscCall(DMPlexGetHeightStratum(idm, 1, &fStart, &fEnd));
+  if (fEnd > fStart) {
+    PetscCall(DMPlexGetConeSize(idm, fStart, &ncone));
+    *nfn = ncone;
+    if (idm == s->dm) {
+      const PetscInt *cone;
+
+      PetscCall(DMPlexGetCone(idm, fStart, &cone));
+      PetscCall(PetscSectionGetDof(ls, cone[0], &dof));
+      if (dof > 0) *nfn += ncone;
+      PetscCall(PetscSectionGetDof(ls, fStart, &dof));
+      if (dof > 0) (*nfn)++;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The points of idm shared with other ranks: leaves of the point SF here (leaf[p - pStart]), or
+  roots that other ranks hold as leaves (degree[p - pStart] > 0, p - pStart < nroots; degree NULL
+  without an SF graph)
+*/
+static PetscErrorCode SolidSharedPoints(DM idm, PetscBool **leaf, const PetscInt **degree, PetscInt *nroots)
+{
+  PetscSF         sf;
+  const PetscInt *ilocal = NULL;
+  PetscInt        nleaves, pStart, pEnd;
+
+  PetscFunctionBegin;
+  *degree = NULL;
+  PetscCall(DMPlexGetChart(idm, &pStart, &pEnd));
+  PetscCall(PetscCalloc1(pEnd - pStart + 1, leaf));
+  PetscCall(DMGetPointSF(idm, &sf));
+  PetscCall(PetscSFGetGraph(sf, nroots, &nleaves, &ilocal, NULL));
+  if (*nroots >= 0) {
+    for (PetscInt k = 0; k < nleaves; k++) (*leaf)[(ilocal ? ilocal[k] : k) - pStart] = PETSC_TRUE;
+    PetscCall(PetscSFComputeDegreeBegin(sf, degree));
+    PetscCall(PetscSFComputeDegreeEnd(sf, degree));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
   The faces of load ld in the interpolated DM idm (s->dm or an interpolated copy of the beam, whose
   vertex point v is s->dm's vertex v + vshift): with label (not NULL) the boundary faces of its
   stratum value, else those whose corners the selection sel holds (select.c). Fills ld's
@@ -180,9 +380,8 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
 {
   PetscSection       ls, gs;
   const PetscScalar *xr;
-  PetscSF            sf;
-  const PetscInt    *ilocal = NULL, *degree = NULL, *pts = NULL;
-  PetscInt           nroots, nleaves, pStart, pEnd, fStart, fEnd, vStart, vEnd, cStart, cEnd, npts = 0, nf = 0, nfn = 0;
+  const PetscInt    *degree = NULL, *pts = NULL;
+  PetscInt           nroots, pStart, pEnd, fStart, fEnd, vStart, vEnd, cStart, cEnd, npts = 0, nf = 0, nfn = 0;
   PetscBool         *leaf;
   IS                 is = NULL;
 
@@ -194,15 +393,7 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
   PetscCall(DMPlexGetHeightStratum(idm, 1, &fStart, &fEnd));
   PetscCall(DMPlexGetHeightStratum(idm, 0, &cStart, &cEnd));
   PetscCall(DMPlexGetDepthStratum(idm, 0, &vStart, &vEnd));
-  /* shared points: leaves of the point SF here, or roots that other ranks hold as leaves */
-  PetscCall(PetscCalloc1(pEnd - pStart + 1, &leaf));
-  PetscCall(DMGetPointSF(idm, &sf));
-  PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, NULL));
-  if (nroots >= 0) {
-    for (PetscInt k = 0; k < nleaves; k++) leaf[(ilocal ? ilocal[k] : k) - pStart] = PETSC_TRUE;
-    PetscCall(PetscSFComputeDegreeBegin(sf, &degree));
-    PetscCall(PetscSFComputeDegreeEnd(sf, &degree));
-  }
+  PetscCall(SolidSharedPoints(idm, &leaf, &degree, &nroots));
   if (label) {
     PetscCall(DMLabelGetStratumIS(label, value, &is));
     if (is) {
@@ -210,35 +401,19 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
       PetscCall(ISGetIndices(is, &pts));
     }
   } else npts = fEnd - fStart;
-  /* the nodes of a face (the layout is one kind of cell): its corners, its edges' and its own */
-  if (fEnd > fStart) {
-    PetscInt ncone, dof;
-
-    PetscCall(DMPlexGetConeSize(idm, fStart, &ncone));
-    nfn = ncone;
-    if (idm == s->dm) {
-      const PetscInt *cone;
-
-      PetscCall(DMPlexGetCone(idm, fStart, &cone));
-      PetscCall(PetscSectionGetDof(ls, cone[0], &dof));
-      if (dof > 0) nfn += ncone;
-      PetscCall(PetscSectionGetDof(ls, fStart, &dof));
-      if (dof > 0) nfn++;
-    }
-  }
+  PetscCall(SolidFaceNodeCount(s, idm, &nfn));
   ld->nfn = nfn;
   PetscCall(PetscMalloc4(nfn * npts + 1, &ld->lo, nfn * npts + 1, &ld->go, 3 * nfn * npts + 1, &ld->X, npts + 1, &ld->A));
   PetscCall(PetscMalloc1(nfn * npts + 1, &ld->W));
   if (nfn > 3) PetscCall(SolidLoadFaceRule(ld));
   PetscCall(VecGetArrayRead(s->Xref, &xr));
   for (PetscInt k = 0; k < npts; k++) {
-    const PetscInt  f      = label ? pts[k] : fStart + k;
-    const PetscInt  nc     = nfn == 3 || nfn == 6 ? 3 : 4;
-    PetscBool       shared = PETSC_FALSE;
-    PetscInt        ss, *closure = NULL, ncl, fv[4], fe[4], nv = 0, node[9], ncone;
-    const PetscInt *supp, *cone;
-    PetscReal       X[9][3], ctr[3] = {0, 0, 0}, fc[3] = {0, 0, 0}, n[3], d[3], u[3], w[3];
-    PetscInt        ncv = 0;
+    const PetscInt  f  = label ? pts[k] : fStart + k;
+    const PetscInt  nc = nfn == 3 || nfn == 6 ? 3 : 4;
+    PetscBool       shared;
+    PetscInt        ss, fv[4], node[9], ncone;
+    const PetscInt *supp;
+    PetscReal       X[9][3], n[3] = {0, 0, 0};
 
     if (f < fStart || f >= fEnd) {
       (*nother)++;
@@ -249,25 +424,7 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
     PetscCall(DMPlexGetSupport(idm, f, &supp));
     PetscCall(DMPlexGetConeSize(idm, f, &ncone));
     PetscCheck(ncone == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " edges, %" PetscInt_FMT " expected", f, ncone, nc);
-    PetscCall(DMPlexGetCone(idm, f, &cone));
-    /* the corners in cyclic order: along the face's edges (a triangle's closure order is one) */
-    PetscCall(DMPlexGetTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
-    for (PetscInt j = 0; j < ncl; j++)
-      if (closure[2 * j] >= vStart && closure[2 * j] < vEnd && nv < 4) fv[nv++] = closure[2 * j];
-    PetscCall(DMPlexRestoreTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
-    PetscCheck(nv == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " vertices", f, nv);
-    if (nc == 4) {
-      PetscInt cyc[4] = {fv[0], -1, -1, -1};
-
-      for (PetscInt j = 1; j < 4; j++)
-        for (PetscInt e = 0; e < 4 && cyc[j] < 0; e++) {
-          const PetscInt *ev;
-
-          PetscCall(DMPlexGetCone(idm, cone[e], &ev));
-          if ((ev[0] == cyc[j - 1] || ev[1] == cyc[j - 1]) && (j == 1 || (ev[0] != cyc[j - 2] && ev[1] != cyc[j - 2]))) cyc[j] = ev[0] == cyc[j - 1] ? ev[1] : ev[0];
-        }
-      for (PetscInt j = 0; j < 4; j++) fv[j] = cyc[j];
-    }
+    PetscCall(SolidFaceCorners(idm, f, nc, vStart, vEnd, fv));
     for (PetscInt a = 0; a < nc; a++) {
       PetscInt off;
 
@@ -281,57 +438,10 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
       continue;
     }
     PetscCheck(supp[0] >= cStart && supp[0] < cEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " is not on a cell", f);
-    /* outward: the cell's centroid (of its corners) lies behind the face */
-    PetscCall(DMPlexGetTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
-    for (PetscInt j = 0; j < ncl; j++) {
-      const PetscInt p = closure[2 * j];
-
-      if (p >= vStart && p < vEnd) {
-        PetscInt off;
-
-        PetscCall(PetscSectionGetOffset(ls, p + vshift, &off));
-        for (PetscInt i = 0; i < 3; i++) ctr[i] += PetscRealPart(xr[off + i]);
-        ncv++;
-      }
-    }
-    PetscCall(DMPlexRestoreTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
-    for (PetscInt i = 0; i < 3; i++) {
-      for (PetscInt a = 0; a < nc; a++) fc[i] += X[a][i] / nc;
-      d[i] = ctr[i] / ncv - fc[i];
-      u[i] = X[nc == 3 ? 1 : 2][i] - X[0][i];
-      w[i] = X[nc == 3 ? 2 : 3][i] - X[nc == 3 ? 0 : 1][i];
-    }
-    SolidCross(u, w, n);
-    if (n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0) {
-      /* reversed: corners 0, nc-1, ..., 1 */
-      for (PetscInt a = 1; a <= (nc - 1) / 2; a++) {
-        const PetscInt t = fv[a];
-
-        fv[a]      = fv[nc - a];
-        fv[nc - a] = t;
-        for (PetscInt i = 0; i < 3; i++) {
-          const PetscReal x = X[a][i];
-
-          X[a][i]      = X[nc - a][i];
-          X[nc - a][i] = x;
-        }
-      }
-    }
+    PetscCall(SolidFaceOrientOutward(idm, supp[0], ls, xr, vshift, nc, fv, X, n));
     for (PetscInt a = 0; a < nc; a++) node[a] = fv[a] + vshift;
     if (nfn > nc) {
-      /* the edge (a, a+1) of the cycle: the edge of the face with these two vertices */
-      for (PetscInt a = 0; a < nc; a++) {
-        fe[a] = -1;
-        for (PetscInt e = 0; e < nc; e++) {
-          const PetscInt *ev;
-
-          PetscCall(DMPlexGetCone(idm, cone[e], &ev));
-          if ((ev[0] == fv[a] && ev[1] == fv[(a + 1) % nc]) || (ev[1] == fv[a] && ev[0] == fv[(a + 1) % nc])) fe[a] = cone[e];
-        }
-        PetscCheck(fe[a] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT ": no edge between two of its corners", f);
-        node[nc + a] = fe[a];
-      }
-      if (nfn == 2 * nc + 1) node[2 * nc] = f;
+      PetscCall(SolidFaceEdgeNodes(idm, f, nc, nfn, fv, node));
       for (PetscInt a = nc; a < nfn; a++) {
         PetscInt off;
 
@@ -339,32 +449,7 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
         for (PetscInt i = 0; i < 3; i++) X[a][i] = PetscRealPart(xr[off + i]);
       }
     }
-    for (PetscInt a = 0; a < nfn; a++) {
-      PetscInt off;
-
-      PetscCall(PetscSectionGetOffset(ls, node[a], &ld->lo[nfn * nf + a]));
-      PetscCall(PetscSectionGetOffset(gs, node[a], &off));
-      ld->go[nfn * nf + a] = off >= 0 ? off : -(off + 1);
-      for (PetscInt i = 0; i < 3; i++) ld->X[3 * nfn * nf + 3 * a + i] = X[a][i];
-    }
-    if (nfn == 3) ld->A[nf] = 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    else {
-      /* W_a = int N_a dA0 by the face rule; the area is their sum */
-      const PetscReal *Xf = &ld->X[3 * nfn * nf];
-      PetscReal       *W  = &ld->W[nfn * nf];
-
-      ld->A[nf] = 0;
-      for (PetscInt a = 0; a < nfn; a++) W[a] = 0;
-      for (PetscInt q = 0; q < ld->nq; q++) {
-        PetscReal xs[3], xe[3], m[3], da;
-
-        SolidFaceTangents(ld, q, Xf, xs, xe);
-        SolidCross(xs, xe, m);
-        da = ld->qw[q] * PetscSqrtReal(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
-        for (PetscInt a = 0; a < nfn; a++) W[a] += da * ld->qN[q * nfn + a];
-      }
-      for (PetscInt a = 0; a < nfn; a++) ld->A[nf] += W[a];
-    }
+    PetscCall(SolidLoadStoreFace(ld, nf, ls, gs, node, X, n));
     nf++;
   }
   PetscCall(VecRestoreArrayRead(s->Xref, &xr));
