@@ -152,24 +152,6 @@ PetscErrorCode SolidCellMatrixAdd(const Solid *s, PetscInt c, const PetscReal Ke
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SolidGetLocal(const Solid *s, Vec x, Vec *xl, const PetscScalar **a)
-{
-  PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(s->dm, xl));
-  PetscCall(DMGlobalToLocalBegin(s->dm, x, INSERT_VALUES, *xl));
-  PetscCall(DMGlobalToLocalEnd(s->dm, x, INSERT_VALUES, *xl));
-  PetscCall(VecGetArrayRead(*xl, a));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScalar **a)
-{
-  PetscFunctionBegin;
-  PetscCall(VecRestoreArrayRead(*xl, a));
-  PetscCall(DMRestoreLocalVector(s->dm, xl));
-  PetscFunctionReturn(0);
-}
-
 /*
   y (a local array) += the element forces of the cells cells[0 .. n-1] (NULL: cells 0 .. n-1) at
   the positions x (the ghosted local array), each with its region's material. A neo-Hookean element
@@ -591,6 +573,30 @@ PetscReal SolidStrainEnergy(const Solid *s, const PetscScalar x[])
     }
   }
   return e;
+}
+
+/*
+  This rank's part of the strain energy at q (x: its ghosted local array), kept for the next call at
+  the same positions: the output's potential and the energy balance's stored energy ask for it at
+  every step at the same state (in vectors of their own), and it costs an element loop. Collective
+  (the comparison of q with the positions kept).
+*/
+PetscErrorCode SolidStrainEnergyCached(Solid *s, Vec q, const PetscScalar x[], PetscReal *e)
+{
+  PetscBool same = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (!s->ecache) PetscCall(VecDuplicate(q, &s->ecache));
+  else PetscCall(VecEqual(q, s->ecache, &same));
+  if (same && s->ecached) {
+    *e = s->estrain;
+    PetscFunctionReturn(0);
+  }
+  *e = SolidStrainEnergy(s, x);
+  PetscCall(VecCopy(q, s->ecache));
+  s->estrain = *e;
+  s->ecached = PETSC_TRUE;
+  PetscFunctionReturn(0);
 }
 
 /* Elastic energy plus the gravitational potential -g . (M q) = fg . q, the loads' (loads.c) and the body force's (bodyforce.c) */

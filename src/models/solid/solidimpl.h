@@ -372,12 +372,30 @@ static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[])
 /* The most nodes of a cell (Q2 hexahedra) */
 #define SOLID_MAX_NEN 27
 
+/* The ghosted local form of a global vector x of s->dm and its array (every element loop's input) */
+static inline PetscErrorCode SolidGetLocal(const Solid *s, Vec x, Vec *xl, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(s->dm, xl));
+  PetscCall(DMGlobalToLocalBegin(s->dm, x, INSERT_VALUES, *xl));
+  PetscCall(DMGlobalToLocalEnd(s->dm, x, INSERT_VALUES, *xl));
+  PetscCall(VecGetArrayRead(*xl, a));
+  PetscFunctionReturn(0);
+}
+
+static inline PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayRead(*xl, a));
+  PetscCall(DMRestoreLocalVector(s->dm, xl));
+  PetscFunctionReturn(0);
+}
+
 /* elements.c */
-PETSC_INTERN PetscErrorCode SolidGetLocal(const Solid *, Vec, Vec *, const PetscScalar **);
-PETSC_INTERN PetscErrorCode SolidRestoreLocal(const Solid *, Vec *, const PetscScalar **);
+PETSC_INTERN PetscReal      SolidStrainEnergy(const Solid *, const PetscScalar[]);
+PETSC_INTERN PetscErrorCode SolidStrainEnergyCached(Solid *, Vec, const PetscScalar[], PetscReal *);
 PETSC_INTERN PetscErrorCode SolidForce(MechSystem, PetscReal, Vec, Vec, Vec, void *);
 PETSC_INTERN void           SolidAddElementForces(const Solid *, const PetscScalar[], PetscInt, const PetscInt[], PetscScalar[], PetscInt *, PetscInt *, PetscReal *);
-PETSC_INTERN PetscReal      SolidStrainEnergy(const Solid *, const PetscScalar[]);
 PETSC_INTERN PetscErrorCode SolidAddElementTangents(Solid *, PetscReal, const PetscScalar[], PetscReal, Mat);
 PETSC_INTERN PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode SolidAddDeadLoads(Solid *, PetscReal, Vec);
@@ -428,7 +446,6 @@ PETSC_INTERN PetscErrorCode SolidRegionsDestroy(Solid *);
 PETSC_INTERN PetscErrorCode SolidSetUpDamping(Solid *, PetscBool lumped);
 /* parts.c */
 PETSC_INTERN PetscErrorCode SolidSetUpBalance(Solid *, MechSystem);
-PETSC_INTERN PetscErrorCode SolidStrainEnergyCached(Solid *, Vec, const PetscScalar[], PetscReal *);
 /* initial.c */
 PETSC_INTERN PetscErrorCode SolidSetUpInitialState(Solid *, MechSystem, Vec, Vec);
 /* constraints.c */
