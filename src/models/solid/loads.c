@@ -25,6 +25,10 @@
 
 static const char SolidLoadAxes[] = "xyz";
 
+/* the load kinds (the table at the end) */
+#define SOLID_NLOADKINDS 3
+static const SolidLoadOps SolidLoadKinds[SOLID_NLOADKINDS];
+
 /* Frees the loads (SolidDestroy()) */
 PetscErrorCode SolidLoadsDestroy(Solid *s)
 {
@@ -499,9 +503,9 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   for (PetscInt l = 0; l < n; l++) {
     SolidLoad     *ld = &s->loads[l];
     char           opt[8][96], prefix[96], spec[PETSC_MAX_PATH_LEN + 16] = "constant", title[160];
-    PetscBool      sett, setp, setf, settime;
-    PetscInt       nother, ninside, nsel, axis;
-    PetscReal      pvalue, t[3] = {0, 0, 0}, F[3] = {0, 0, 0}, p = 0, area;
+    PetscBool      setk[3], settime;
+    PetscInt       nother, ninside, nsel, axis, nset = 0;
+    PetscReal      pvalue, val[3][3] = {{0}}, area;
     DMLabel        label = NULL;
     SolidSelection where;
     const char    *sel = where.text;
@@ -509,7 +513,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     s->nloads = l + 1; /* what SolidLoadsDestroy() frees on an error below */
     PetscCall(PetscStrncpy(ld->name, names[l], sizeof(ld->name)));
     {
-      const char *suffix[8] = {"label", "value", "group", "where", "traction", "pressure", "force", "time"};
+      const char *suffix[8] = {"label", "value", "group", "where", SolidLoadKinds[0].name, SolidLoadKinds[1].name, SolidLoadKinds[2].name, "time"};
 
       for (PetscInt k = 0; k < 8; k++) PetscCall(PetscSNPrintf(opt[k], sizeof(opt[k]), "-solid_load_%s_%s", ld->name, suffix[k]));
     }
@@ -519,23 +523,32 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     PetscCheck(nsel == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give its faces with one of %s (with %s), %s or %s%s", ld->name, opt[0], opt[1], opt[2], opt[3], nsel ? ", not several" : "");
     PetscCall(PetscSNPrintf(title, sizeof(title), "The load %s of the solid", ld->name));
     PetscOptionsBegin(comm, NULL, title, "MechCreateSolid");
-    {
-      PetscCall(MechOptionsRealList(opt[4], "Dead traction (force per reference area)", "MechCreateSolid", t, 3, &sett));
-      PetscCall(MechOptionsReal(opt[5], "Follower pressure on the deformed faces", "MechCreateSolid", p, &p, &setp));
-      PetscCall(MechOptionsRealList(opt[6], "Total force, spread over the faces by reference area", "MechCreateSolid", F, 3, &setf));
-      PetscCall(MechOptionsString(opt[7], "Time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", spec, spec, sizeof(spec), &settime));
+    for (PetscInt k = 0; k < SOLID_NLOADKINDS; k++) {
+      if (SolidLoadKinds[k].nvalues == 1) PetscCall(MechOptionsReal(opt[4 + k], SolidLoadKinds[k].help, "MechCreateSolid", val[k][0], &val[k][0], &setk[k]));
+      else PetscCall(MechOptionsRealList(opt[4 + k], SolidLoadKinds[k].help, "MechCreateSolid", val[k], 3, &setk[k]));
     }
+    PetscCall(MechOptionsString(opt[7], "Time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", spec, spec, sizeof(spec), &settime));
     PetscOptionsEnd();
-    PetscCheck((sett ? 1 : 0) + (setp ? 1 : 0) + (setf ? 1 : 0) == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give one of %s, %s or %s", ld->name, opt[4], opt[5], opt[6]);
-    for (PetscInt i = 0; i < 3; i++) {
-      PetscCheck(PetscIsNormalReal(t[i]) || t[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[4], (double)t[0], (double)t[1], (double)t[2]);
-      PetscCheck(PetscIsNormalReal(F[i]) || F[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[6], (double)F[0], (double)F[1], (double)F[2]);
+    for (PetscInt k = 0; k < SOLID_NLOADKINDS; k++) {
+      if (!setk[k]) continue;
+      ld->ops = &SolidLoadKinds[k];
+      nset++;
     }
-    PetscCheck(PetscIsNormalReal(p) || p == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g: must be finite", opt[5], (double)p);
-    ld->kind = setp ? SOLID_LOAD_PRESSURE : setf ? SOLID_LOAD_FORCE
-                                                 : SOLID_LOAD_TRACTION;
-    ld->p    = p;
-    for (PetscInt i = 0; i < 3; i++) ld->value[i] = setf ? F[i] : t[i];
+    PetscCheck(nset == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give one of %s, %s or %s", ld->name, opt[4], opt[5], opt[6]);
+    for (PetscInt k = 0; k < SOLID_NLOADKINDS; k++) {
+      const PetscReal *v = val[k];
+
+      for (PetscInt i = 0; i < SolidLoadKinds[k].nvalues; i++) {
+        if (SolidLoadKinds[k].nvalues == 1) PetscCheck(PetscIsNormalReal(v[i]) || v[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g: must be finite", opt[4 + k], (double)v[0]);
+        else PetscCheck(PetscIsNormalReal(v[i]) || v[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[4 + k], (double)v[0], (double)v[1], (double)v[2]);
+      }
+    }
+    {
+      const PetscReal *v = val[ld->ops - SolidLoadKinds];
+
+      ld->p = ld->ops->nvalues == 1 ? v[0] : 0;
+      for (PetscInt i = 0; i < 3; i++) ld->value[i] = ld->ops->nvalues == 3 ? v[i] : 0;
+    }
     PetscCall(MechTimeFunctionCreate(comm, spec, opt[7], &ld->tf));
     PetscCall(MechSystemAddTimeFunctionKinks(sys, ld->tf));
 
@@ -576,8 +589,8 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &area, 1, MPIU_REAL, MPIU_SUM, comm));
     ld->area = area;
     /* a total force becomes the traction F / A0 of the faces' reference area */
-    for (PetscInt i = 0; i < 3; i++) ld->t0[i] = ld->kind == SOLID_LOAD_FORCE ? F[i] / area : t[i];
-    if (ld->kind == SOLID_LOAD_PRESSURE) s->follower = PETSC_TRUE;
+    for (PetscInt i = 0; i < 3; i++) ld->t0[i] = ld->ops->total ? ld->value[i] / area : ld->value[i];
+    if (ld->ops->follower) s->follower = PETSC_TRUE;
     /* a restart with another load is refused: the checkpoint records its value, faces and time (records.c) */
     PetscCall(SolidRecordLoad(sys, ld, sel));
     PetscCall(PetscInfo(s->dm, "load %s: %s, %" PetscInt_FMT " faces of reference area %g\n", ld->name, sel, ld->NF, (double)area));
@@ -587,7 +600,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     char why[256];
 
     for (PetscInt l = 0; l < n; l++)
-      if (s->loads[l].kind == SOLID_LOAD_PRESSURE) {
+      if (s->loads[l].ops->follower) {
         PetscCall(PetscSNPrintf(why, sizeof(why), "-solid_load %s is a follower pressure, whose load stiffness makes the tangent non-symmetric", s->loads[l].name));
         break;
       }
@@ -595,6 +608,300 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   }
   PetscFunctionReturn(0);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* The load kinds: dead (a traction, or a total force spread as one) and follower pressure     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* y (the local force array) += a dead load's part of f, phi times its traction t0 */
+static void DeadAddForce(const SolidLoad *ld, PetscReal phi, const PetscScalar x[], PetscScalar y[])
+{
+  (void)x;
+  if (ld->nfn > 3) {
+    /* quadratic triangles, quadrangles: node a gets W_a t0 */
+    const PetscInt nfn = ld->nfn;
+
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt *o = &ld->lo[nfn * k];
+
+      for (PetscInt a = 0; a < nfn; a++)
+        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] -= phi * ld->W[nfn * k + a] * ld->t0[i];
+    }
+    return;
+  }
+  /* every vertex A0 t0 / 3, moved to the left-hand side */
+  for (PetscInt k = 0; k < ld->nf; k++) {
+    const PetscReal c = -phi * ld->A[k] / 3;
+
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt i = 0; i < 3; i++) y[ld->lo[3 * k + a] + i] += c * ld->t0[i];
+  }
+}
+
+/* y (the local force array) += a follower pressure's part of f at the positions x (local array) */
+static void PressureAddForce(const SolidLoad *ld, PetscReal phi, const PetscScalar x[], PetscScalar y[])
+{
+  if (ld->nfn > 3) {
+    /* quadratic triangles, quadrangles: p int N_a (x_xi x x_eta) */
+    const PetscInt nfn = ld->nfn;
+
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt *o = &ld->lo[nfn * k];
+      PetscReal       xf[27];
+
+      SolidFaceGather(ld, k, x, xf);
+      for (PetscInt q = 0; q < ld->nq; q++) {
+        PetscReal xs[3], xe[3], n[3];
+
+        SolidFaceTangents(ld, q, xf, xs, xe);
+        SolidCross(xs, xe, n);
+        for (PetscInt a = 0; a < nfn; a++) {
+          const PetscReal c = phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
+
+          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
+        }
+      }
+    }
+    return;
+  }
+  {
+    /* every vertex p (x2 - x1) x (x3 - x1) / 6 on the left-hand side */
+    const PetscReal c = phi * ld->p / 6;
+
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt *o = &ld->lo[3 * k];
+      PetscReal       u[3], w[3], n[3];
+
+      for (PetscInt i = 0; i < 3; i++) {
+        u[i] = x[o[1] + i] - x[o[0] + i];
+        w[i] = x[o[2] + i] - x[o[0] + i];
+      }
+      n[0] = u[1] * w[2] - u[2] * w[1];
+      n[1] = u[2] * w[0] - u[0] * w[2];
+      n[2] = u[0] * w[1] - u[1] * w[0];
+      for (PetscInt a = 0; a < 3; a++)
+        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
+    }
+  }
+}
+
+/*
+  A follower pressure's load stiffness, scale times d f / d q at phi, added into J (not assembled).
+  With f_a = c (x2 - x1) x (x3 - x1), c = phi p / 6, for every vertex a of the face
+  d f_a / d x_b = c [d_b]x, d_b = x_{b+2} - x_{b+1} (cyclic), [d]x w = d x w: the same block row
+  for the three vertices, so the block (a, b) and the block (b, a) differ: not symmetric.
+*/
+static PetscErrorCode PressureAddTangent(const SolidLoad *ld, PetscReal scale, PetscReal phi, const PetscScalar x[], Mat J)
+{
+  PetscReal Ke[81];
+  PetscInt  idx[9];
+
+  PetscFunctionBegin;
+  if (ld->nfn > 3) {
+    /* K_ab = c sum_q w_q N_a (dN_b/deta [x_xi]x - dN_b/dxi [x_eta]x), c = scale phi p */
+    const PetscInt nfn = ld->nfn;
+    PetscReal     *Kf;
+    PetscInt       idf[27];
+
+    PetscCall(PetscMalloc1(9 * nfn * nfn, &Kf));
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      PetscReal xf[27];
+
+      SolidFaceGather(ld, k, x, xf);
+      PetscCall(PetscArrayzero(Kf, 9 * nfn * nfn));
+      for (PetscInt q = 0; q < ld->nq; q++) {
+        PetscReal        xs[3], xe[3];
+        const PetscReal *dN = &ld->qdN[2 * q * nfn];
+
+        SolidFaceTangents(ld, q, xf, xs, xe);
+        for (PetscInt b = 0; b < nfn; b++) {
+          PetscReal m[3], S[9];
+
+          /* [m]x with m = dN_b/deta x_xi - dN_b/dxi x_eta */
+          for (PetscInt i = 0; i < 3; i++) m[i] = dN[2 * b + 1] * xs[i] - dN[2 * b] * xe[i];
+          S[0] = 0;
+          S[1] = -m[2];
+          S[2] = m[1];
+          S[3] = m[2];
+          S[4] = 0;
+          S[5] = -m[0];
+          S[6] = -m[1];
+          S[7] = m[0];
+          S[8] = 0;
+          for (PetscInt a = 0; a < nfn; a++) {
+            const PetscReal c = scale * phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
+
+            for (PetscInt i = 0; i < 3; i++)
+              for (PetscInt j = 0; j < 3; j++) Kf[(3 * a + i) * 3 * nfn + 3 * b + j] += c * S[3 * i + j];
+          }
+        }
+      }
+      for (PetscInt a = 0; a < nfn; a++)
+        for (PetscInt i = 0; i < 3; i++) idf[3 * a + i] = ld->go[nfn * k + a] + i;
+      PetscCall(MatSetValues(J, 3 * nfn, idf, 3 * nfn, idf, Kf, ADD_VALUES));
+    }
+    PetscCall(PetscFree(Kf));
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt k = 0; k < ld->nf; k++) {
+    const PetscInt *o = &ld->lo[3 * k];
+    const PetscReal c = scale * phi * ld->p / 6;
+
+    for (PetscInt b = 0; b < 3; b++) {
+      const PetscInt b1 = (b + 1) % 3, b2 = (b + 2) % 3;
+      PetscReal      d[3], S[9];
+
+      for (PetscInt i = 0; i < 3; i++) d[i] = c * (x[o[b2] + i] - x[o[b1] + i]);
+      S[0] = 0;
+      S[1] = -d[2];
+      S[2] = d[1];
+      S[3] = d[2];
+      S[4] = 0;
+      S[5] = -d[0];
+      S[6] = -d[1];
+      S[7] = d[0];
+      S[8] = 0;
+      for (PetscInt a = 0; a < 3; a++)
+        for (PetscInt i = 0; i < 3; i++)
+          for (PetscInt j = 0; j < 3; j++) Ke[(3 * a + i) * 9 + 3 * b + j] = S[3 * i + j];
+    }
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = ld->go[3 * k + a] + i;
+    PetscCall(MatSetValues(J, 9, idx, 9, idx, Ke, ADD_VALUES));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Keeps what a follower pressure's stiffness action needs: the faces' positions and cK phi p (/ 6) */
+static PetscErrorCode PressureLinearize(SolidLoad *ld, PetscReal cK, PetscReal phi, const PetscScalar x[])
+{
+  PetscFunctionBegin;
+  ld->clin = ld->nfn > 3 ? cK * phi * ld->p : cK * phi * ld->p / 6;
+  if (!ld->xs) PetscCall(PetscMalloc1(3 * ld->nfn * ld->nf + 1, &ld->xs));
+  for (PetscInt k = 0; k < ld->nf; k++) SolidFaceGather(ld, k, x, &ld->xs[3 * ld->nfn * k]);
+  PetscFunctionReturn(0);
+}
+
+/* y (local array) += a follower pressure's stiffness at the last linearization applied to w (local array) */
+static void PressureApply(const SolidLoad *ld, const PetscScalar w[], PetscScalar y[])
+{
+  if (ld->nfn > 3) {
+    /* y_a += clin sum_q w_q N_a (dx_xi x x_eta + x_xi x dx_eta), dx from w */
+    const PetscInt nfn = ld->nfn;
+
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt  *o  = &ld->lo[nfn * k];
+      const PetscReal *xf = &ld->xs[3 * nfn * k];
+      PetscReal        wf[27];
+
+      SolidFaceGather(ld, k, w, wf);
+      for (PetscInt q = 0; q < ld->nq; q++) {
+        PetscReal xs[3], xe[3], ws[3], we[3], m1[3], m2[3];
+
+        SolidFaceTangents(ld, q, xf, xs, xe);
+        SolidFaceTangents(ld, q, wf, ws, we);
+        SolidCross(ws, xe, m1);
+        SolidCross(xs, we, m2);
+        for (PetscInt a = 0; a < nfn; a++) {
+          const PetscReal c = ld->clin * ld->qw[q] * ld->qN[q * nfn + a];
+
+          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * (m1[i] + m2[i]);
+        }
+      }
+    }
+    return;
+  }
+  for (PetscInt k = 0; k < ld->nf; k++) {
+    const PetscInt  *o    = &ld->lo[3 * k];
+    const PetscReal *xs   = &ld->xs[9 * k];
+    PetscReal        r[3] = {0, 0, 0};
+
+    for (PetscInt b = 0; b < 3; b++) {
+      const PetscInt   b1 = (b + 1) % 3, b2 = (b + 2) % 3;
+      const PetscReal  d[3] = {xs[3 * b2] - xs[3 * b1], xs[3 * b2 + 1] - xs[3 * b1 + 1], xs[3 * b2 + 2] - xs[3 * b1 + 2]};
+      const PetscReal *wb   = &w[o[b]];
+
+      r[0] += d[1] * wb[2] - d[2] * wb[1];
+      r[1] += d[2] * wb[0] - d[0] * wb[2];
+      r[2] += d[0] * wb[1] - d[1] * wb[0];
+    }
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += ld->clin * r[i];
+  }
+}
+
+/* This rank's part of a dead load's potential at phi: -phi F_ext . (q - X), -phi sum_a W_a t0 . (x_a - X_a) */
+static PetscReal DeadPotential(const SolidLoad *ld, PetscReal phi, const PetscScalar x[])
+{
+  PetscReal sum = 0;
+
+  for (PetscInt k = 0; k < ld->nf && ld->nfn > 3; k++) {
+    const PetscInt   nfn = ld->nfn;
+    const PetscReal *X   = &ld->X[3 * nfn * k];
+    PetscReal        xf[27];
+
+    SolidFaceGather(ld, k, x, xf);
+    for (PetscInt a = 0; a < nfn; a++)
+      for (PetscInt i = 0; i < 3; i++) sum -= ld->W[nfn * k + a] * ld->t0[i] * (xf[3 * a + i] - X[3 * a + i]);
+  }
+  for (PetscInt k = 0; k < ld->nf && ld->nfn == 3; k++) {
+    const PetscInt  *o = &ld->lo[3 * k];
+    const PetscReal *X = &ld->X[9 * k];
+
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt i = 0; i < 3; i++) sum -= ld->A[k] / 3 * ld->t0[i] * (x[o[a] + i] - X[3 * a + i]);
+  }
+  return phi * sum;
+}
+
+/*
+  This rank's part of a follower pressure's potential at phi: phi p (V(q) - V(X)), V = sum over its
+  faces of x1 . (x2 x x3) / 6 (quadratic faces: int x . (x_xi x x_eta) / 3), the potential of a
+  pressure on a closed surface (for an open one there is none: docs/solid.md §5)
+*/
+static PetscReal PressurePotential(const SolidLoad *ld, PetscReal phi, const PetscScalar x[])
+{
+  PetscReal sum = 0;
+
+  for (PetscInt k = 0; k < ld->nf && ld->nfn > 3; k++) {
+    const PetscInt   nfn = ld->nfn;
+    const PetscReal *X   = &ld->X[3 * nfn * k];
+    PetscReal        xf[27];
+
+    SolidFaceGather(ld, k, x, xf);
+    for (PetscInt q = 0; q < ld->nq; q++)
+      for (PetscInt r = 0; r < 2; r++) {
+        const PetscReal *y = r ? X : xf;
+        PetscReal        xs[3], xe[3], n[3], xq[3] = {0, 0, 0};
+
+        SolidFaceTangents(ld, q, y, xs, xe);
+        SolidCross(xs, xe, n);
+        for (PetscInt a = 0; a < nfn; a++)
+          for (PetscInt i = 0; i < 3; i++) xq[i] += ld->qN[q * nfn + a] * y[3 * a + i];
+        sum += (r ? -1 : 1) * ld->qw[q] * (xq[0] * n[0] + xq[1] * n[1] + xq[2] * n[2]) / 3;
+      }
+  }
+  for (PetscInt k = 0; k < ld->nf && ld->nfn == 3; k++) {
+    const PetscInt    *o  = &ld->lo[3 * k];
+    const PetscReal   *X  = &ld->X[9 * k];
+    const PetscScalar *x1 = &x[o[0]], *x2 = &x[o[1]], *x3 = &x[o[2]];
+    const PetscReal   *X1 = &X[0], *X2 = &X[3], *X3 = &X[6];
+
+    sum += (x1[0] * (x2[1] * x3[2] - x2[2] * x3[1]) + x1[1] * (x2[2] * x3[0] - x2[0] * x3[2]) + x1[2] * (x2[0] * x3[1] - x2[1] * x3[0])) / 6;
+    sum -= (X1[0] * (X2[1] * X3[2] - X2[2] * X3[1]) + X1[1] * (X2[2] * X3[0] - X2[0] * X3[2]) + X1[2] * (X2[0] * X3[1] - X2[1] * X3[0])) / 6;
+  }
+  return phi * ld->p * sum;
+}
+
+/*
+  The load kinds, in the order their options are read (-solid_load_NAME_traction, _pressure,
+  _force): a new kind is a line here and its functions (a NULL part: none)
+*/
+static const SolidLoadOps SolidLoadKinds[SOLID_NLOADKINDS] = {
+    {"traction", "Dead traction (force per reference area)",             3, PETSC_FALSE, PETSC_FALSE, DeadAddForce,     NULL,               NULL,              NULL,          DeadPotential    },
+    {"pressure", "Follower pressure on the deformed faces",              1, PETSC_TRUE,  PETSC_FALSE, PressureAddForce, PressureAddTangent, PressureLinearize, PressureApply, PressurePotential},
+    {"force",    "Total force, spread over the faces by reference area", 3, PETSC_FALSE, PETSC_TRUE,  DeadAddForce,     NULL,               NULL,              NULL,          DeadPotential    },
+};
 
 /* y (the local force array) += the loads' part of f at time t and positions x (local array) */
 PetscErrorCode SolidLoadsAddForce(Solid *s, PetscReal t, const PetscScalar x[], PetscScalar y[])
@@ -606,158 +913,28 @@ PetscErrorCode SolidLoadsAddForce(Solid *s, PetscReal t, const PetscScalar x[], 
 
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
-    if (ld->nfn > 3) {
-      /* quadratic triangles, quadrangles: dead, node a gets W_a t0; follower, p int N_a (x_xi x x_eta) */
-      const PetscInt nfn = ld->nfn;
-
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        const PetscInt *o = &ld->lo[nfn * k];
-
-        if (ld->kind != SOLID_LOAD_PRESSURE) {
-          for (PetscInt a = 0; a < nfn; a++)
-            for (PetscInt i = 0; i < 3; i++) y[o[a] + i] -= phi * ld->W[nfn * k + a] * ld->t0[i];
-        } else {
-          PetscReal xf[27];
-
-          SolidFaceGather(ld, k, x, xf);
-          for (PetscInt q = 0; q < ld->nq; q++) {
-            PetscReal xs[3], xe[3], n[3];
-
-            SolidFaceTangents(ld, q, xf, xs, xe);
-            SolidCross(xs, xe, n);
-            for (PetscInt a = 0; a < nfn; a++) {
-              const PetscReal c = phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
-
-              for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
-            }
-          }
-        }
-      }
-    } else if (ld->kind != SOLID_LOAD_PRESSURE) {
-      /* dead: every vertex A0 t0 / 3, moved to the left-hand side */
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        const PetscReal c = -phi * ld->A[k] / 3;
-
-        for (PetscInt a = 0; a < 3; a++)
-          for (PetscInt i = 0; i < 3; i++) y[ld->lo[3 * k + a] + i] += c * ld->t0[i];
-      }
-    } else {
-      /* follower: every vertex p (x2 - x1) x (x3 - x1) / 6 on the left-hand side */
-      const PetscReal c = phi * ld->p / 6;
-
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        const PetscInt *o = &ld->lo[3 * k];
-        PetscReal       u[3], w[3], n[3];
-
-        for (PetscInt i = 0; i < 3; i++) {
-          u[i] = x[o[1] + i] - x[o[0] + i];
-          w[i] = x[o[2] + i] - x[o[0] + i];
-        }
-        n[0] = u[1] * w[2] - u[2] * w[1];
-        n[1] = u[2] * w[0] - u[0] * w[2];
-        n[2] = u[0] * w[1] - u[1] * w[0];
-        for (PetscInt a = 0; a < 3; a++)
-          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
-      }
-    }
+    ld->ops->addforce(ld, phi, x, y);
   }
   PetscFunctionReturn(0);
 }
 
-/*
-  The load stiffness of follower pressures, scale times d f / d q, added into J (not assembled).
-  With f_a = c (x2 - x1) x (x3 - x1), c = phi p / 6, for every vertex a of the face
-  d f_a / d x_b = c [d_b]x, d_b = x_{b+2} - x_{b+1} (cyclic), [d]x w = d x w: the same block row
-  for the three vertices, so the block (a, b) and the block (b, a) differ: not symmetric.
-*/
+/* The loads' stiffness (follower loads), scale times d f / d q, added into J (not assembled) */
 PetscErrorCode SolidLoadsAddTangent(Solid *s, PetscReal t, const PetscScalar x[], PetscReal scale, Mat J)
 {
   PetscFunctionBegin;
   for (PetscInt l = 0; l < s->nloads; l++) {
     SolidLoad *ld = &s->loads[l];
-    PetscReal  phi, Ke[81];
-    PetscInt   idx[9];
+    PetscReal  phi;
 
-    if (ld->kind != SOLID_LOAD_PRESSURE) continue;
+    if (!ld->ops->addtangent) continue;
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
-    if (ld->nfn > 3) {
-      /* K_ab = c sum_q w_q N_a (dN_b/deta [x_xi]x - dN_b/dxi [x_eta]x), c = scale phi p */
-      const PetscInt nfn = ld->nfn;
-      PetscReal     *Kf;
-      PetscInt       idf[27];
-
-      PetscCall(PetscMalloc1(9 * nfn * nfn, &Kf));
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        PetscReal xf[27];
-
-        SolidFaceGather(ld, k, x, xf);
-        PetscCall(PetscArrayzero(Kf, 9 * nfn * nfn));
-        for (PetscInt q = 0; q < ld->nq; q++) {
-          PetscReal        xs[3], xe[3];
-          const PetscReal *dN = &ld->qdN[2 * q * nfn];
-
-          SolidFaceTangents(ld, q, xf, xs, xe);
-          for (PetscInt b = 0; b < nfn; b++) {
-            PetscReal m[3], S[9];
-
-            /* [m]x with m = dN_b/deta x_xi - dN_b/dxi x_eta */
-            for (PetscInt i = 0; i < 3; i++) m[i] = dN[2 * b + 1] * xs[i] - dN[2 * b] * xe[i];
-            S[0] = 0;
-            S[1] = -m[2];
-            S[2] = m[1];
-            S[3] = m[2];
-            S[4] = 0;
-            S[5] = -m[0];
-            S[6] = -m[1];
-            S[7] = m[0];
-            S[8] = 0;
-            for (PetscInt a = 0; a < nfn; a++) {
-              const PetscReal c = scale * phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
-
-              for (PetscInt i = 0; i < 3; i++)
-                for (PetscInt j = 0; j < 3; j++) Kf[(3 * a + i) * 3 * nfn + 3 * b + j] += c * S[3 * i + j];
-            }
-          }
-        }
-        for (PetscInt a = 0; a < nfn; a++)
-          for (PetscInt i = 0; i < 3; i++) idf[3 * a + i] = ld->go[nfn * k + a] + i;
-        PetscCall(MatSetValues(J, 3 * nfn, idf, 3 * nfn, idf, Kf, ADD_VALUES));
-      }
-      PetscCall(PetscFree(Kf));
-      continue;
-    }
-    for (PetscInt k = 0; k < ld->nf; k++) {
-      const PetscInt *o = &ld->lo[3 * k];
-      const PetscReal c = scale * phi * ld->p / 6;
-
-      for (PetscInt b = 0; b < 3; b++) {
-        const PetscInt b1 = (b + 1) % 3, b2 = (b + 2) % 3;
-        PetscReal      d[3], S[9];
-
-        for (PetscInt i = 0; i < 3; i++) d[i] = c * (x[o[b2] + i] - x[o[b1] + i]);
-        S[0] = 0;
-        S[1] = -d[2];
-        S[2] = d[1];
-        S[3] = d[2];
-        S[4] = 0;
-        S[5] = -d[0];
-        S[6] = -d[1];
-        S[7] = d[0];
-        S[8] = 0;
-        for (PetscInt a = 0; a < 3; a++)
-          for (PetscInt i = 0; i < 3; i++)
-            for (PetscInt j = 0; j < 3; j++) Ke[(3 * a + i) * 9 + 3 * b + j] = S[3 * i + j];
-      }
-      for (PetscInt a = 0; a < 3; a++)
-        for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = ld->go[3 * k + a] + i;
-      PetscCall(MatSetValues(J, 9, idx, 9, idx, Ke, ADD_VALUES));
-    }
+    PetscCall(ld->ops->addtangent(ld, scale, phi, x, J));
   }
   PetscFunctionReturn(0);
 }
 
-/* Keeps what the load stiffness's action needs: the faces' positions and cK phi p / 6 */
+/* Keeps what the loads' stiffness action needs at time t, positions x, with the factor cK */
 PetscErrorCode SolidLoadsLinearize(Solid *s, PetscReal t, const PetscScalar x[], PetscReal cK)
 {
   PetscFunctionBegin;
@@ -766,124 +943,38 @@ PetscErrorCode SolidLoadsLinearize(Solid *s, PetscReal t, const PetscScalar x[],
     PetscReal  phi;
 
     ld->clin = 0;
-    if (ld->kind != SOLID_LOAD_PRESSURE) continue;
+    if (!ld->ops->linearize) continue;
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
-    ld->clin = ld->nfn > 3 ? cK * phi * ld->p : cK * phi * ld->p / 6;
-    if (!ld->xs) PetscCall(PetscMalloc1(3 * ld->nfn * ld->nf + 1, &ld->xs));
-    for (PetscInt k = 0; k < ld->nf; k++) SolidFaceGather(ld, k, x, &ld->xs[3 * ld->nfn * k]);
+    PetscCall(ld->ops->linearize(ld, cK, phi, x));
   }
   PetscFunctionReturn(0);
 }
 
-/* y (local array) += the load stiffness at the last linearization applied to w (local array) */
+/* y (local array) += the loads' stiffness at the last linearization applied to w (local array) */
 PetscErrorCode SolidLoadsApply(Solid *s, const PetscScalar w[], PetscScalar y[])
 {
   PetscFunctionBegin;
   for (PetscInt l = 0; l < s->nloads; l++) {
     SolidLoad *ld = &s->loads[l];
 
-    if (ld->kind != SOLID_LOAD_PRESSURE || ld->clin == 0) continue;
-    if (ld->nfn > 3) {
-      /* y_a += clin sum_q w_q N_a (dx_xi x x_eta + x_xi x dx_eta), dx from w */
-      const PetscInt nfn = ld->nfn;
-
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        const PetscInt  *o  = &ld->lo[nfn * k];
-        const PetscReal *xf = &ld->xs[3 * nfn * k];
-        PetscReal        wf[27];
-
-        SolidFaceGather(ld, k, w, wf);
-        for (PetscInt q = 0; q < ld->nq; q++) {
-          PetscReal xs[3], xe[3], ws[3], we[3], m1[3], m2[3];
-
-          SolidFaceTangents(ld, q, xf, xs, xe);
-          SolidFaceTangents(ld, q, wf, ws, we);
-          SolidCross(ws, xe, m1);
-          SolidCross(xs, we, m2);
-          for (PetscInt a = 0; a < nfn; a++) {
-            const PetscReal c = ld->clin * ld->qw[q] * ld->qN[q * nfn + a];
-
-            for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * (m1[i] + m2[i]);
-          }
-        }
-      }
-      continue;
-    }
-    for (PetscInt k = 0; k < ld->nf; k++) {
-      const PetscInt  *o    = &ld->lo[3 * k];
-      const PetscReal *xs   = &ld->xs[9 * k];
-      PetscReal        r[3] = {0, 0, 0};
-
-      for (PetscInt b = 0; b < 3; b++) {
-        const PetscInt   b1 = (b + 1) % 3, b2 = (b + 2) % 3;
-        const PetscReal  d[3] = {xs[3 * b2] - xs[3 * b1], xs[3 * b2 + 1] - xs[3 * b1 + 1], xs[3 * b2 + 2] - xs[3 * b1 + 2]};
-        const PetscReal *wb   = &w[o[b]];
-
-        r[0] += d[1] * wb[2] - d[2] * wb[1];
-        r[1] += d[2] * wb[0] - d[0] * wb[2];
-        r[2] += d[0] * wb[1] - d[1] * wb[0];
-      }
-      for (PetscInt a = 0; a < 3; a++)
-        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += ld->clin * r[i];
-    }
+    if (!ld->ops->apply || ld->clin == 0) continue;
+    ld->ops->apply(ld, w, y);
   }
   PetscFunctionReturn(0);
 }
 
-/*
-  This rank's part of the loads' potential at time t: a dead load's -phi F_ext . (q - X); a
-  follower pressure's phi p (V(q) - V(X)), V = sum over its faces of x1 . (x2 x x3) / 6, the
-  potential of a pressure on a closed surface (for an open one there is none: docs/solid.md §5)
-*/
+/* This rank's part of the loads' potential at time t */
 PetscErrorCode SolidLoadsPotential(Solid *s, PetscReal t, const PetscScalar x[], PetscReal *e)
 {
   PetscFunctionBegin;
   *e = 0;
   for (PetscInt l = 0; l < s->nloads; l++) {
     SolidLoad *ld = &s->loads[l];
-    PetscReal  phi, sum = 0;
+    PetscReal  phi;
 
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
-    for (PetscInt k = 0; k < ld->nf && ld->nfn > 3; k++) {
-      /* dead: -sum_a W_a t0 . (x_a - X_a); follower: V = int x . (x_xi x x_eta) / 3 */
-      const PetscInt   nfn = ld->nfn;
-      const PetscReal *X   = &ld->X[3 * nfn * k];
-      PetscReal        xf[27];
-
-      SolidFaceGather(ld, k, x, xf);
-      if (ld->kind != SOLID_LOAD_PRESSURE) {
-        for (PetscInt a = 0; a < nfn; a++)
-          for (PetscInt i = 0; i < 3; i++) sum -= ld->W[nfn * k + a] * ld->t0[i] * (xf[3 * a + i] - X[3 * a + i]);
-      } else
-        for (PetscInt q = 0; q < ld->nq; q++)
-          for (PetscInt r = 0; r < 2; r++) {
-            const PetscReal *y = r ? X : xf;
-            PetscReal        xs[3], xe[3], n[3], xq[3] = {0, 0, 0};
-
-            SolidFaceTangents(ld, q, y, xs, xe);
-            SolidCross(xs, xe, n);
-            for (PetscInt a = 0; a < nfn; a++)
-              for (PetscInt i = 0; i < 3; i++) xq[i] += ld->qN[q * nfn + a] * y[3 * a + i];
-            sum += (r ? -1 : 1) * ld->qw[q] * (xq[0] * n[0] + xq[1] * n[1] + xq[2] * n[2]) / 3;
-          }
-    }
-    for (PetscInt k = 0; k < ld->nf && ld->nfn == 3; k++) {
-      const PetscInt  *o = &ld->lo[3 * k];
-      const PetscReal *X = &ld->X[9 * k];
-
-      if (ld->kind != SOLID_LOAD_PRESSURE) {
-        for (PetscInt a = 0; a < 3; a++)
-          for (PetscInt i = 0; i < 3; i++) sum -= ld->A[k] / 3 * ld->t0[i] * (x[o[a] + i] - X[3 * a + i]);
-      } else {
-        const PetscScalar *x1 = &x[o[0]], *x2 = &x[o[1]], *x3 = &x[o[2]];
-        const PetscReal   *X1 = &X[0], *X2 = &X[3], *X3 = &X[6];
-
-        sum += (x1[0] * (x2[1] * x3[2] - x2[2] * x3[1]) + x1[1] * (x2[2] * x3[0] - x2[0] * x3[2]) + x1[2] * (x2[0] * x3[1] - x2[1] * x3[0])) / 6;
-        sum -= (X1[0] * (X2[1] * X3[2] - X2[2] * X3[1]) + X1[1] * (X2[2] * X3[0] - X2[0] * X3[2]) + X1[2] * (X2[0] * X3[1] - X2[1] * X3[0])) / 6;
-      }
-    }
-    *e += ld->kind != SOLID_LOAD_PRESSURE ? phi * sum : phi * ld->p * sum;
+    *e += ld->ops->potential(ld, phi, x);
   }
   PetscFunctionReturn(0);
 }

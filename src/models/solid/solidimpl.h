@@ -165,31 +165,45 @@ typedef struct _n_SolidConstraints *SolidConstraints;
 typedef struct _n_SolidBody        *SolidBody;
 
 /* A load on boundary faces (loads.c): a dead traction (a total force becomes one) or a follower pressure */
-typedef enum {
-  SOLID_LOAD_TRACTION,
-  SOLID_LOAD_FORCE,
-  SOLID_LOAD_PRESSURE
-} SolidLoadKind;
+typedef struct _n_SolidLoadOps SolidLoadOps;
 
-typedef struct {
-  char             name[64];
-  SolidLoadKind    kind;
-  PetscReal        value[3]; /* the traction or the total force as given */
-  PetscReal        t0[3];    /* the dead traction per reference area */
-  PetscReal        p;        /* the follower pressure */
-  MechTimeFunction tf;       /* phi(t) */
-  PetscInt         nf, NF;   /* this rank's faces, all faces */
-  PetscReal        area;     /* the reference area of all faces */
-  PetscInt         nfn;      /* nodes per face: 3 (linear triangles), 6, 4 or 9 (loads.c) */
-  PetscInt        *lo, *go;  /* per face, its nfn nodes' dof offsets (local, global), outward order */
-  PetscReal       *X;        /* per face, the nfn nodes' reference positions */
-  PetscReal       *A;        /* per face, its reference area */
-  PetscReal       *W;        /* per face and node (nfn > 3), the integral of its shape function dA0 */
-  PetscInt         nq;       /* nfn > 3: the face quadrature's points, weights, N and dN/dxi, dN/deta */
-  PetscReal       *qw, *qN, *qdN;
-  PetscReal       *xs;   /* follower: per face, the positions at the last linearization */
-  PetscReal        clin; /* follower: cK phi p (/ 6 on linear triangles) at the last linearization */
+typedef struct _n_SolidLoad {
+  char                name[64];
+  const SolidLoadOps *ops;      /* its kind (loads.c) */
+  PetscReal           value[3]; /* the traction or the total force as given */
+  PetscReal           t0[3];    /* the dead traction per reference area */
+  PetscReal           p;        /* the follower pressure */
+  MechTimeFunction    tf;       /* phi(t) */
+  PetscInt            nf, NF;   /* this rank's faces, all faces */
+  PetscReal           area;     /* the reference area of all faces */
+  PetscInt            nfn;      /* nodes per face: 3 (linear triangles), 6, 4 or 9 (loads.c) */
+  PetscInt           *lo, *go;  /* per face, its nfn nodes' dof offsets (local, global), outward order */
+  PetscReal          *X;        /* per face, the nfn nodes' reference positions */
+  PetscReal          *A;        /* per face, its reference area */
+  PetscReal          *W;        /* per face and node (nfn > 3), the integral of its shape function dA0 */
+  PetscInt            nq;       /* nfn > 3: the face quadrature's points, weights, N and dN/dxi, dN/deta */
+  PetscReal          *qw, *qN, *qdN;
+  PetscReal          *xs;   /* follower: per face, the positions at the last linearization */
+  PetscReal           clin; /* follower: cK phi p (/ 6 on linear triangles) at the last linearization */
 } SolidLoad;
+
+/*
+  A load kind (loads.c, SolidLoadKinds[]): the option -solid_load_NAME_<name> with its help, its
+  value's count (1: ld->p, 3: ld->value), whether it acts on the current faces (follower: the force
+  is not affine in q, the tangent not symmetric) or is a total force (spread as the traction F / A0),
+  and its parts of the force (phi: its time function's value), the assembled tangent, the tangent
+  action (linearize, apply) and the potential; NULL: no part
+*/
+struct _n_SolidLoadOps {
+  const char *name, *help;
+  PetscInt    nvalues;
+  PetscBool   follower, total;
+  void (*addforce)(const SolidLoad *, PetscReal phi, const PetscScalar x[], PetscScalar y[]);
+  PetscErrorCode (*addtangent)(const SolidLoad *, PetscReal scale, PetscReal phi, const PetscScalar x[], Mat J);
+  PetscErrorCode (*linearize)(SolidLoad *, PetscReal cK, PetscReal phi, const PetscScalar x[]);
+  void (*apply)(const SolidLoad *, const PetscScalar w[], PetscScalar y[]);
+  PetscReal (*potential)(const SolidLoad *, PetscReal phi, const PetscScalar x[]);
+};
 
 /* Context of one invariant: which component of which momentum */
 typedef struct {
