@@ -188,9 +188,9 @@ static PetscErrorCode SolidReadOptions(MPI_Comm comm, SolidOptions *o)
   PetscCall(MechOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", o->min.nu, &o->min.nu, &o->min.setnu));
   PetscCall(MechOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", o->min.mu, &o->min.mu, &o->min.setmu));
   PetscCall(MechOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", o->min.lambda, &o->min.lambda, &o->min.setlambda));
-  PetscCall(MechOptionsReal("-solid_kappa", "Bulk modulus of neohookean_split and mooney_rivlin (instead of nu)", "MechCreateSolid", o->min.kappa, &o->min.kappa, &o->min.setkappa));
-  PetscCall(MechOptionsReal("-solid_c1", "Mooney-Rivlin c1 (instead of E)", "MechCreateSolid", o->min.c1, &o->min.c1, &o->min.setc1));
-  PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2", "MechCreateSolid", o->min.c2, &o->min.c2, &o->min.setc2));
+  PetscCall(MechOptionsReal("-solid_kappa", "Bulk modulus of neohookean_split, mooney_rivlin and yeoh (instead of nu)", "MechCreateSolid", o->min.kappa, &o->min.kappa, &o->min.setkappa));
+  PetscCall(MechOptionsReal("-solid_c1", "Mooney-Rivlin c1 or Yeoh C10 (instead of E)", "MechCreateSolid", o->min.c1, &o->min.c1, &o->min.setc1));
+  PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2 or Yeoh C20", "MechCreateSolid", o->min.c2, &o->min.c2, &o->min.setc2));
   PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", o->min.rho, &o->min.rho, &o->min.setrho));
   PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[o->masstype], &o->masstype, NULL));
   PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", o->min.ray, 2, &o->min.setray));
@@ -455,14 +455,16 @@ static PetscErrorCode SolidSetUpMass(Solid *s, PetscBool lumped)
                                         27-node Q2 hexahedra; the nodes of the edges, faces and cells are unknowns)
 . -solid_beam_size <1,0.1,0.1>        - the beam's extent along x, y, z (each positive)
 . -solid_material <neohookean>        - linear (small strain; the system is then linear), svk, neohookean,
-                                        neohookean_split or mooney_rivlin (materials.c)
+                                        neohookean_split, mooney_rivlin (materials.c) or yeoh (yeoh.c)
 . -solid_E <1e7>                      - Young's modulus (> 0)
 . -solid_nu <0.3>                     - Poisson's ratio (-1 < nu < 1/2)
 . -solid_mu <mu>                      - Lame's shear modulus (mu > 0), with -solid_lambda instead of E and nu
 . -solid_lambda <lambda>              - Lame's first parameter (3 lambda + 2 mu > 0), with -solid_mu
-. -solid_kappa <kappa>                - bulk modulus of neohookean_split and mooney_rivlin (> 0), with -solid_mu
-                                        (neohookean_split) or -solid_c1, -solid_c2 (mooney_rivlin)
-. -solid_c1 <c1>, -solid_c2 <c2>      - Mooney-Rivlin constants (c1, c2 >= 0, c1 + c2 > 0; default mu/2 and 0)
+. -solid_kappa <kappa>                - bulk modulus of neohookean_split, mooney_rivlin and yeoh (> 0), with -solid_mu
+                                        (neohookean_split) or -solid_c1, -solid_c2 (mooney_rivlin, yeoh)
+. -solid_c1 <c1>, -solid_c2 <c2>      - Mooney-Rivlin constants, or Yeoh's C10 and C20 (W = c1 (I1b - 3) + c2 (I1b - 3)^2
+                                        + kappa/4 (J^2 - 1 - 2 ln J), I1b = J^-2/3 I1; mu = 2 c1) (c1, c2 >= 0,
+                                        c1 + c2 > 0; default mu/2 and 0)
 . -solid_density <1000>               - mass per unit reference volume (> 0)
 . -solid_mass <consistent>            - consistent or lumped mass matrix
 . -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the

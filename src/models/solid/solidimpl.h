@@ -102,7 +102,24 @@ typedef struct {
   PetscBool (*discstressjac)(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal dPbar[81]);
   /* optional: dstress for a batch of SOLID_LANES points, lanes innermost (st[i][lane]: the packed state) */
   void (*dstressbatch)(const SolidModuli *, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES]);
+  /* c1, c2 materials: c2 does not enter the small-strain shear modulus (mu = 2 c1, not 2 (c1 + c2)) */
+  PetscBool c2notshear;
 } SolidMaterialOps;
+
+/* The isochoric-volumetric materials' parts (materials.c), for materials in files of their own */
+PETSC_INTERN PetscBool SolidIsochoricSetUp(const SolidModuli *, const PetscReal F[9], SolidPoint *);
+PETSC_INTERN void      SolidInvariantStress(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *, PetscReal P[9], PetscReal *W);
+PETSC_INTERN void      SolidInvariantStressDiff(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
+PETSC_INTERN void      SolidInvariantPack(const SolidModuli *, const SolidPoint *, PetscReal st[]);
+PETSC_INTERN void      SolidInvariantUnpack(const SolidModuli *, const PetscReal st[], SolidPoint *);
+/* the discrete stress (and its derivative) of a material given by setup, stress (and dstress) through C */
+PETSC_INTERN PetscBool SolidDiscreteStressC(const SolidModuli *, PetscBool (*)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), PetscBool, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
+PETSC_INTERN PetscBool SolidDiscreteStressCJacobian(const SolidModuli *, PetscBool (*)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), void (*)(const SolidModuli *, const SolidPoint *, const PetscReal[9], PetscReal[9]), PetscBool, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81]);
+/* yeoh.c */
+PETSC_INTERN void      SolidYeohStress(const SolidModuli *, const SolidPoint *, PetscReal P[9], PetscReal *W);
+PETSC_INTERN void      SolidYeohStressDiff(const SolidModuli *, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
+PETSC_INTERN PetscBool SolidYeohDiscreteStress(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
+PETSC_INTERN PetscBool SolidYeohDiscreteStressJacobian(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81]);
 
 PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
 PETSC_INTERN void                    SolidMaterialNames(char[], size_t);
