@@ -8,7 +8,6 @@
       neohookean        P = mu (F - F^-T) + lambda ln J F^-T
       neohookean_split  W = mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J)
       mooney_rivlin     W = c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J)
-      yeoh              W = c1 (J^-2/3 I1 - 3) + c2 (J^-2/3 I1 - 3)^2 + kappa/4 (J^2 - 1 - 2 ln J)  (yeoh.c)
 
   I1 = tr C, I2 = (I1^2 - tr C^2)/2, C = F^T F, J = det F (docs/solid.md §1, §3 and §9; Bonet and
   Wood, Nonlinear Continuum Mechanics for Finite Element Analysis, 2nd ed., ch. 6; Holzapfel,
@@ -20,7 +19,6 @@
       P_vol        = kappa/2 (J^2 - 1) F^-T
 */
 #include "solidimpl.h"
-#include <string.h>
 
 /* ------------------------------------------------------------------------------------------ */
 /* Small dense algebra                                                                        */
@@ -618,33 +616,14 @@ static PetscBool MooneyRivlinDiscreteStressJacobian(const SolidModuli *m, const 
 /* The table                                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The materials; outputs and checkpoints record a material by its name, never by its place here */
-static const SolidMaterialOps SolidMaterialTable[] = {
-    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                             SOLID_MODULI_LAME,          PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,         LinearStress,       LinearStressDiff,       NULL,               NULL,                 LinearDiscreteStress,       LinearDiscreteStressJacobian,       SolidLinearStressDiffBatch,     PETSC_FALSE},
-    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                             SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,            SvkStress,          SvkStressDiff,          SvkPack,            SvkUnpack,            SvkDiscreteStress,          SvkDiscreteStressJacobian,          NULL,                           PETSC_FALSE},
-    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                               SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp,     NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack,     NeoHookeanUnpack,     NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian,   SolidNeoHookeanStressDiffBatch, PETSC_FALSE},
-    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)",  SOLID_MODULI_MU_KAPPA,      PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SolidIsochoricSetUp, SplitStress,        SplitStressDiff,        SolidInvariantPack, SolidInvariantUnpack, SplitDiscreteStress,        SplitDiscreteStressJacobian,        NULL,                           PETSC_FALSE},
-    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",           SOLID_MODULI_MOONEY_RIVLIN, PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SolidIsochoricSetUp, MooneyRivlinStress, MooneyRivlinStressDiff, SolidInvariantPack, SolidInvariantUnpack, MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian, NULL,                           PETSC_FALSE},
-    {"yeoh",             "two-term Yeoh c1 (J^-2/3 I1 - 3) + c2 (J^-2/3 I1 - 3)^2 + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu; yeoh.c)", SOLID_MODULI_MOONEY_RIVLIN, PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SolidIsochoricSetUp, SolidYeohStress,    SolidYeohStressDiff,    SolidInvariantPack, SolidInvariantUnpack, SolidYeohDiscreteStress,    SolidYeohDiscreteStressJacobian,    NULL,                           PETSC_TRUE },
+/* The materials of this file (registered in materialtable.c) */
+const SolidMaterialOps SolidMaterialsBuiltin[] = {
+    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            SOLID_MODULI_LAME,          PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,         LinearStress,       LinearStressDiff,       NULL,               NULL,                 LinearDiscreteStress,       LinearDiscreteStressJacobian,       SolidLinearStressDiffBatch,     PETSC_FALSE},
+    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,            SvkStress,          SvkStressDiff,          SvkPack,            SvkUnpack,            SvkDiscreteStress,          SvkDiscreteStressJacobian,          NULL,                           PETSC_FALSE},
+    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp,     NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack,     NeoHookeanUnpack,     NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian,   SolidNeoHookeanStressDiffBatch, PETSC_FALSE},
+    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", SOLID_MODULI_MU_KAPPA,      PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SolidIsochoricSetUp, SplitStress,        SplitStressDiff,        SolidInvariantPack, SolidInvariantUnpack, SplitDiscreteStress,        SplitDiscreteStressJacobian,        NULL,                           PETSC_FALSE},
+    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          SOLID_MODULI_MOONEY_RIVLIN, PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SolidIsochoricSetUp, MooneyRivlinStress, MooneyRivlinStressDiff, SolidInvariantPack, SolidInvariantUnpack, MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian, NULL,                           PETSC_FALSE},
 };
-
-/* The material of that name, or NULL */
-const SolidMaterialOps *SolidMaterialFind(const char name[])
-{
-  for (size_t i = 0; i < sizeof(SolidMaterialTable) / sizeof(SolidMaterialTable[0]); i++)
-    if (!strcmp(SolidMaterialTable[i].name, name)) return &SolidMaterialTable[i];
-  return NULL;
-}
-
-/* The names of the materials, comma-separated, for messages and -help */
-void SolidMaterialNames(char names[], size_t len)
-{
-  names[0] = 0;
-  for (size_t i = 0; i < sizeof(SolidMaterialTable) / sizeof(SolidMaterialTable[0]); i++) {
-    if (i) (void)PetscStrlcat(names, ", ", len);
-    (void)PetscStrlcat(names, SolidMaterialTable[i].name, len);
-  }
-}
 
 /*
   The moduli of material mat from the options given (set*): E and nu, or the material's own

@@ -115,11 +115,10 @@ PETSC_INTERN void      SolidInvariantUnpack(const SolidModuli *, const PetscReal
 /* the discrete stress (and its derivative) of a material given by setup, stress (and dstress) through C */
 PETSC_INTERN PetscBool SolidDiscreteStressC(const SolidModuli *, PetscBool (*)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), PetscBool, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
 PETSC_INTERN PetscBool SolidDiscreteStressCJacobian(const SolidModuli *, PetscBool (*)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), void (*)(const SolidModuli *, const SolidPoint *, const PetscReal[9], PetscReal[9]), PetscBool, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81]);
-/* yeoh.c */
-PETSC_INTERN void      SolidYeohStress(const SolidModuli *, const SolidPoint *, PetscReal P[9], PetscReal *W);
-PETSC_INTERN void      SolidYeohStressDiff(const SolidModuli *, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
-PETSC_INTERN PetscBool SolidYeohDiscreteStress(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
-PETSC_INTERN PetscBool SolidYeohDiscreteStressJacobian(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81]);
+/* The materials (materialtable.c registers them): the five of materials.c, yeoh.c's */
+#define SOLID_NMATERIALS_BUILTIN 5
+PETSC_INTERN const SolidMaterialOps SolidMaterialsBuiltin[SOLID_NMATERIALS_BUILTIN];
+PETSC_INTERN const SolidMaterialOps SolidMaterialYeoh;
 
 PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
 PETSC_INTERN void                    SolidMaterialNames(char[], size_t);

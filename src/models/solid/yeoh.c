@@ -14,7 +14,7 @@
       P  = W1 dI1b/dF + P_vol                      (the isochoric stress of c1 = W1, c2 = 0)
       dP = dP|W1 fixed + 2 c2 (dI1b/dF : dF) dI1b/dF
 
-  The material is one file and one line of the table in materials.c.
+  The material is this file and its line in materialtable.c.
 */
 #include "solidimpl.h"
 
@@ -25,7 +25,7 @@ static PetscReal YeohSlope(const SolidModuli *m, const SolidPoint *p, PetscReal 
   return m->c1 + 2 * m->c2 * (p->a * p->I1 - 3);
 }
 
-void SolidYeohStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+static void SolidYeohStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
 {
   PetscReal       D[9];
   const PetscReal W1 = YeohSlope(m, p, D), d = p->a * p->I1 - 3;
@@ -34,7 +34,7 @@ void SolidYeohStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], 
   if (W) *W = m->c1 * d + m->c2 * d * d + 0.25 * m->kappa * (p->J * p->J - 1 - 2 * p->lnJ);
 }
 
-void SolidYeohStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+static void SolidYeohStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
 {
   PetscReal       D[9], dI = 0;
   const PetscReal W1 = YeohSlope(m, p, D);
@@ -44,12 +44,30 @@ void SolidYeohStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscR
   for (PetscInt i = 0; i < 9; i++) dP[i] += 2 * m->c2 * dI * D[i];
 }
 
-PetscBool SolidYeohDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
+static PetscBool SolidYeohDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
 {
   return SolidDiscreteStressC(m, SolidIsochoricSetUp, SolidYeohStress, PETSC_FALSE, F0, F1, Pbar);
 }
 
-PetscBool SolidYeohDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
+static PetscBool SolidYeohDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
 {
   return SolidDiscreteStressCJacobian(m, SolidIsochoricSetUp, SolidYeohStress, SolidYeohStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
 }
+
+const SolidMaterialOps SolidMaterialYeoh = {
+    .name          = "yeoh",
+    .help          = "two-term Yeoh c1 (J^-2/3 I1 - 3) + c2 (J^-2/3 I1 - 3)^2 + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",
+    .moduli        = SOLID_MODULI_MOONEY_RIVLIN,
+    .linear        = PETSC_FALSE,
+    .positiveJ     = PETSC_TRUE,
+    .spatial       = PETSC_FALSE,
+    .nstate        = 9,
+    .setup         = SolidIsochoricSetUp,
+    .stress        = SolidYeohStress,
+    .dstress       = SolidYeohStressDiff,
+    .pack          = SolidInvariantPack,
+    .unpack        = SolidInvariantUnpack,
+    .discstress    = SolidYeohDiscreteStress,
+    .discstressjac = SolidYeohDiscreteStressJacobian,
+    .c2notshear    = PETSC_TRUE,
+};
