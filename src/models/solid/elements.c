@@ -362,7 +362,7 @@ PetscErrorCode SolidAddDampingTangent(Solid *s, PetscReal cD, Mat J)
    the spatial gradients G_b = F^-T g_b (b = 1, 2, 3) and mu - lambda ln J (10 reals, the material's nstate) */
 static inline PetscBool SolidSpatial(const Solid *s, const SolidRegion *r)
 {
-  return r->mat->spatial && s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
+  return r->mat->spatial && s->cell->spatial ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /*
@@ -795,15 +795,14 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, PetscBool damping, 
   PetscTabulation    T    = NULL;
   const PetscReal   *qw   = NULL;
   const PetscScalar *X    = NULL;
-  const PetscBool    p1   = s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool    p1   = s->cell->simplex && s->cell->order == 1 ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(nen * nen, &Ms));
   if (!p1) {
     const PetscReal *qp;
 
-    if (s->ct == DM_POLYTOPE_TETRAHEDRON) PetscCall(PetscDTSimplexQuadrature(3, 2 * s->order, PETSCDTSIMPLEXQUAD_DEFAULT, &quad));
-    else PetscCall(PetscDTGaussTensorQuadrature(3, 1, s->order + 1, -1.0, 1.0, &quad));
+    PetscCall(SolidCellQuadrature(s->cell, 0, &quad));
     PetscCall(PetscQuadratureGetData(quad, NULL, NULL, &nq, &qp, &qw));
     PetscCall(PetscFECreateTabulation(s->fe, 1, nq, qp, 1, &T));
     PetscCall(VecGetArrayRead(s->Xref, &X));

@@ -252,6 +252,7 @@ static PetscErrorCode SolidCreateOnMesh(MPI_Comm comm, const SolidOptions *o, co
   s->dm       = dm;
   s->ct       = ct;
   s->order    = o->order;
+  s->cell     = SolidCellTypeGet(ct, o->order);
   s->Xref     = Xref;
   s->cellid   = cellid;
   s->firstinv = -1;
@@ -301,7 +302,7 @@ static PetscErrorCode SolidRecordParameters(Solid *s, MechSystem sy, const Solid
   PetscCall(MechSystemAddTextParameter(sy, "material", reg0->mat->name));
   /* recorded only when not P1 tetrahedra: older runs have neither */
   if (o->order != 1) PetscCall(MechSystemAddParameter(sy, "order", (PetscReal)o->order));
-  if (s->ct == DM_POLYTOPE_HEXAHEDRON) PetscCall(MechSystemAddTextParameter(sy, "cell", "hex"));
+  if (!s->cell->simplex) PetscCall(MechSystemAddTextParameter(sy, "cell", s->cell->name));
   PetscCall(MechSystemAddParameter(sy, "E", reg0->E));
   PetscCall(MechSystemAddParameter(sy, "nu", reg0->nu));
   if (reg0->mat->moduli != SOLID_MODULI_LAME) PetscCall(MechSystemAddParameter(sy, "kappa", reg0->mod.kappa));
@@ -430,7 +431,7 @@ static PetscErrorCode SolidSetUpMass(Solid *s, PetscBool lumped)
      hexahedra (on the values at the points the action has), P1 tetrahedra (rho V / 20 (1 + delta_ab));
      a P2 tetrahedron's dense element mass (300 multiply-adds a cell, 10 cells a node) costs more
      (bench/README.md, "The matrix-free operator"), and curved cells have their own rules */
-  s->fusemass = !lumped && !s->curved && (s->ct == DM_POLYTOPE_HEXAHEDRON || s->order == 1) ? PETSC_TRUE : PETSC_FALSE;
+  s->fusemass = !lumped && !s->curved && s->cell->fusemass ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 

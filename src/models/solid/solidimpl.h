@@ -175,6 +175,21 @@ typedef struct {
   PetscReal E, nu, mu, lambda, kappa, c1, c2, rho, ray[2];
 } SolidMaterialInput;
 
+/* A cell type and order (celltypes.c) */
+typedef struct {
+  const char    *name;     /* -solid_cell's value and the recorded "cell" */
+  DMPolytopeType ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
+  PetscInt       order;    /* 1 or 2 */
+  PetscInt       nen;      /* nodes per cell (the element layout's) */
+  PetscInt       ncorner;  /* vertices per cell */
+  const char    *xdmf;     /* the XDMF topology of the I/O mesh */
+  PetscBool      simplex;  /* quadrature rules: a simplex's, else Gauss's (SolidCellQuadrature()) */
+  PetscBool      fusemass; /* the consistent mass inside the tangent action costs less than the assembled mass's product */
+  PetscBool      spatial;  /* the neo-Hookean spatial-gradient kernel applies (P1 tetrahedra) */
+} SolidCellType;
+PETSC_INTERN const SolidCellType *SolidCellTypeGet(DMPolytopeType, PetscInt);
+PETSC_INTERN PetscErrorCode       SolidCellQuadrature(const SolidCellType *, PetscInt, PetscQuadrature *);
+
 typedef struct _n_Solid             Solid;
 typedef struct _n_SolidTensor      *SolidTensor;
 typedef struct _n_SolidConstraints *SolidConstraints;
@@ -246,6 +261,7 @@ struct _n_Solid {
   PetscInt              ncells;   /* local cells */
   DMPolytopeType        ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
   PetscInt              order;    /* 1 or 2 */
+  const SolidCellType  *cell;     /* the record of ct and order (celltypes.c) */
   PetscInt              nen;      /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
   PetscInt              nq;       /* quadrature points per cell */
   PetscInt             *loff;     /* per cell, nen offsets of the nodes' dofs in the local vector */
