@@ -4,6 +4,9 @@
 # no result. Each run writes an output, some a checkpoint that a second run restarts from.
 #
 #   tools/same_results.sh OLD_BUILD_DIR NEW_BUILD_DIR [WORKDIR]
+#
+# SAME_RUNS (name|ranks|options|restart options, one run a line) replaces the run list below
+# (tools/same_solid.sh: the solid's element kinds, materials, loads and constraints).
 set -u
 old=$1 new=$2 work=${3:-$(mktemp -d)}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,6 +56,7 @@ cloth_lin_mf|2|-model cloth -cloth_n 12 -ts_type beuler2 -ts_theta_linearized -t
 pair_adapt|1|-model pair -ts_type midpoint2 -ts_adapt_type basic -ts_theta_initial_guess_extrapolate -ts_max_time 2
 cloth_adapt|2|-model cloth -cloth_n 12 -ts_type midpoint2 -ts_theta_matrix_free -ts_adapt_type basic -ksp_type cg -ts_max_time 0.05|-ts_max_time 0.08
 chain_theta0|1|-ts_view -model chain -ts_type theta2 -ts_theta_theta 0 -ts_dt 1e-4 -ts_max_steps 40'
+runs=${SAME_RUNS:-$runs}
 # the wall-clock times and mpiexec's job names differ between any two runs
 filter() { sed -e 's/[0-9.]* s wall//' -e '/Process name:/d' "$1"; }
 status=0 count=0 differ=0 notes=0
@@ -61,6 +65,7 @@ while IFS='|' read -r name np args more; do
     dir=$old; [ $side = new ] && dir=$new
     mkdir -p "$work/$side" && cd "$work/$side" || exit 1
     rm -f "$name.h5" "$name.xmf" "${name}_ck.h5"
+    args=${args//TESTS/$here/tests}
     mpiexec --oversubscribe -n "$np" "$dir/tsmech" ${args//CONFIG/$here/config} -quiet -output "$name.h5" -output_every 5 -checkpoint "${name}_ck.h5" -checkpoint_every 7 >"$name.log" 2>&1 </dev/null
     echo "exit $?" >>"$name.log"
     # a restart from the last checkpoint, continuing the same output further

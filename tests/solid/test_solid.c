@@ -40,10 +40,10 @@ static PetscInt failures = 0;
 
 #define CHECK(cond, ...) TestCount(failures, cond, __VA_ARGS__)
 
-#define NMAT 5
-static const char *const materials[NMAT] = {"linear", "svk", "neohookean", "neohookean_split", "mooney_rivlin"};
-/* the materials' moduli: E = 1, nu = 0.3 for all but Mooney-Rivlin (c1, c2 and kappa of its own) */
-static const char *const moduli[NMAT] = {"-solid_E 1 -solid_nu 0.3", "-solid_E 1 -solid_nu 0.3", "-solid_E 1 -solid_nu 0.3", "-solid_E 1 -solid_nu 0.3", "-solid_c1 0.15 -solid_c2 0.05 -solid_kappa 1.2"};
+#define NMAT 6
+static const char *const materials[NMAT] = {"linear", "svk", "neohookean", "neohookean_split", "mooney_rivlin", "yeoh"};
+/* the materials' moduli: E = 1, nu = 0.3 for all but Mooney-Rivlin and Yeoh (c1, c2 and kappa of their own) */
+static const char *const moduli[NMAT] = {"-solid_E 1 -solid_nu 0.3", "-solid_E 1 -solid_nu 0.3", "-solid_E 1 -solid_nu 0.3", "-solid_E 1 -solid_nu 0.3", "-solid_c1 0.15 -solid_c2 0.05 -solid_kappa 1.2", "-solid_c1 0.15 -solid_c2 0.05 -solid_kappa 1.2"};
 /* a small free beam, 3 x 2 x 2 boxes (72 tetrahedra), unit-size moduli */
 static const char small[] = "-solid_beam_cells 3,2,2 -solid_beam_size 1,0.5,0.4 -solid_E 1 -solid_nu 0.3 -solid_density 1 -solid_g 0,0,0";
 /* the same without moduli (given per material: moduli[]) */
@@ -112,8 +112,8 @@ static PetscErrorCode TestTangents(void)
 
 /*
   The energy densities of the isochoric-volumetric materials, written independently of the model:
-  neohookean_split at E = 1, nu = 0.3 (mu = 1/2.6, kappa = 1/1.2), mooney_rivlin at c1 = 0.15,
-  c2 = 0.05, kappa = 1.2
+  neohookean_split at E = 1, nu = 0.3 (mu = 1/2.6, kappa = 1/1.2), mooney_rivlin and yeoh at
+  c1 = 0.15, c2 = 0.05, kappa = 1.2 (yeoh: c1 (I1b - 3) + c2 (I1b - 3)^2, I1b = J^-2/3 I1)
 */
 static PetscReal ExactEnergy(PetscInt m, const PetscReal F[9])
 {
@@ -129,6 +129,7 @@ static PetscReal ExactEnergy(PetscInt m, const PetscReal F[9])
   for (int i = 0; i < 9; i++) trC2 += C[i] * C[i];
   I2 = 0.5 * (I1 * I1 - trC2);
   J  = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) + F[2] * (F[3] * F[7] - F[4] * F[6]);
+  if (m == 5) return c1 * (PetscPowReal(J, -2.0 / 3) * I1 - 3) + c2 * PetscSqr(PetscPowReal(J, -2.0 / 3) * I1 - 3) + kappa / 4 * (J * J - 1 - 2 * PetscLogReal(J));
   return c1 * (PetscPowReal(J, -2.0 / 3) * I1 - 3) + c2 * (PetscPowReal(J, -4.0 / 3) * I2 - 3) + kappa / 4 * (J * J - 1 - 2 * PetscLogReal(J));
 }
 

@@ -38,8 +38,7 @@ static PetscErrorCode SolidBodyRule(const Solid *s, PetscQuadrature *quad, Petsc
   PetscInt         nq;
 
   PetscFunctionBegin;
-  if (s->ct == DM_POLYTOPE_TETRAHEDRON) PetscCall(PetscDTSimplexQuadrature(3, 2 * s->order + 2, PETSCDTSIMPLEXQUAD_DEFAULT, quad));
-  else PetscCall(PetscDTGaussTensorQuadrature(3, 1, s->order + 2, -1.0, 1.0, quad));
+  PetscCall(SolidCellQuadrature(s->cell, 1, quad));
   PetscCall(PetscQuadratureGetData(*quad, NULL, NULL, &nq, &qp, NULL));
   PetscCall(PetscFECreateTabulation(s->fe, 1, nq, qp, 1, T));
   PetscFunctionReturn(0);

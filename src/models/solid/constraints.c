@@ -26,7 +26,7 @@
   components of the nodes of a part of the mesh (src/models/solid/constraints.c)
 
   Options Database Keys:
-+ -solid_bc <name1,name2,...> - the constraints, each named (letters, digits and _; at most 16); any of them replaces the beam's default clamp. Each selects its nodes with -solid_bc_<name>_label and _value, _group or _where (`SolidSelection`)
++ -solid_bc <name1,name2,...> - the constraints, each named (letters, digits and _; any number); any of them replaces the beam's default clamp. Each selects its nodes with -solid_bc_<name>_label and _value, _group or _where (`SolidSelection`)
 . -solid_bc_<name>_components <xyz> - the components held (z: plane strain or a symmetry plane)
 . -solid_bc_<name>_u <0,0,0> - a prescribed displacement u phi(t) from the reference position
 . -solid_bc_<name>_time <constant> - phi: constant, ramp:T (t/T, then 1), hat:T1,T2 (0 -> 1 at T1 -> 0 at T2, then 0), sin:OMEGA, table:FILE (two columns t, phi, t increasing, linear in between; at most 10^6 rows and 64 MiB, a text file: a NUL byte is refused)
@@ -48,8 +48,6 @@
 .seealso: `MechCreateSolid()`, `SolidSelection`, `SolidLoadOptions`
 M*/
 
-#define SOLID_MAX_BC 16
-
 typedef struct {
   char             name[64];
   PetscInt         comps; /* bit c: component c is held */
@@ -61,8 +59,9 @@ typedef struct {
 
 /* The constraints of a solid: for each held local dof, which constraint holds it */
 struct _n_SolidConstraints {
-  PetscInt   nbc;
-  SolidBC    bc[SOLID_MAX_BC];
+  PetscInt   nbc, maxbc; /* the constraints, in a growing array */
+  SolidBC   *bc;
+  PetscReal *phi;    /* work: phi, phi', phi'' of each constraint at one time (3 nbc) */
   PetscInt   n;      /* held dofs of this rank */
   PetscInt  *idx;    /* their global indices */
   PetscInt  *which;  /* their constraint */
@@ -202,6 +201,149 @@ static PetscErrorCode RecordConstraints(SolidConstraints c, MechSystem sys, Pets
   PetscFunctionReturn(0);
 }
 
+/* A new constraint, zeroed, at the end of c's growing array */
+static PetscErrorCode ConstraintsAppend(SolidConstraints c, SolidBC **bc)
+{
+  PetscFunctionBegin;
+  if (c->nbc == c->maxbc) {
+    c->maxbc = c->maxbc ? 2 * c->maxbc : 4;
+    PetscCall(PetscRealloc(c->maxbc * sizeof(SolidBC), &c->bc));
+  }
+  *bc = &c->bc[c->nbc++];
+  PetscCall(PetscMemzero(*bc, sizeof(SolidBC)));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The shorthands -solid_fix (a coordinate plane) and -solid_fix_label (a label's value) as the
+  constraint "fix": all three components held at their reference positions. mark is work space (a
+  flag per node); owner receives the constraint of each local dof. Collective.
+*/
+static PetscErrorCode SetUpFix(Solid *s, MechSystem sys, Vec q, const char fix[], const char flabel[], PetscInt fvalue, PetscReal hmin, const char what[], PetscInt mark[], PetscInt owner[])
+{
+  MPI_Comm         comm = PetscObjectComm((PetscObject)s->dm);
+  SolidConstraints c    = s->bc;
+  SolidBC         *bc;
+  PetscInt         count = 0, axis, nloc;
+  PetscReal        pv    = 0;
+  char             sel[600];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(q, &nloc));
+  PetscCall(ConstraintsAppend(c, &bc));
+  PetscCall(PetscArrayzero(mark, nloc / 3));
+  PetscCall(PetscStrcpy(bc->name, "fix"));
+  bc->comps = 7;
+  PetscCall(MechTimeFunctionCreate(comm, "constant", "-solid_fix", &bc->tf));
+  if (fix[0]) {
+    SolidSelection where;
+
+    PetscCheck(SolidSelectionParsePlane(fix, &axis, &pv), comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
+    PetscCall(PetscMemzero(&where, sizeof(where)));
+    where.tol = 1e-3 * hmin;
+    PetscCall(SolidSelectionParseWhere(comm, "-solid_fix", fix, &where));
+    PetscCall(SolidSelectNodes(s, &where, q, mark, &count));
+    PetscCall(SolidSelectionDestroy(&where));
+    PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: no vertex of %s lies on the plane %c = %g", fix, what, SolidAxes[axis], (double)pv);
+  } else {
+    DMLabel l;
+
+    PetscCall(DMGetLabel(s->dm, flabel, &l));
+    PetscCheck(l, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s: the mesh has no such label", flabel);
+    PetscCall(SolidMarkLabel(s, flabel, fvalue, mark, &count));
+    PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s -solid_fix_value %" PetscInt_FMT ": no vertex of %s carries it", flabel, fvalue, what);
+  }
+  /* what a restart must match: where it acts (records.c) */
+  if (fix[0]) PetscCall(PetscSNPrintf(sel, sizeof(sel), "-solid_fix %s", fix));
+  else PetscCall(PetscSNPrintf(sel, sizeof(sel), "-solid_fix_label %s = %" PetscInt_FMT, flabel, fvalue));
+  PetscCall(SolidRecordNodes(sys, "bc_fix_vertices", sel, q, mark));
+  for (PetscInt i = 0; i < nloc / 3; i++)
+    if (mark[i])
+      for (PetscInt k = 0; k < 3; k++) owner[3 * i + k] = c->nbc - 1;
+  PetscFunctionReturn(0);
+}
+
+/*
+  The constraint named tok of -solid_bc: read (ReadConstraint()), its nodes recorded, its
+  components given to it in owner unless an earlier constraint holds them (then only an alike
+  prescription agrees). mark is work space. Collective.
+*/
+static PetscErrorCode SetUpNamedConstraint(Solid *s, MechSystem sys, Vec q, const char tok[], PetscReal hmin, const char what[], PetscInt mark[], PetscInt owner[])
+{
+  MPI_Comm         comm = PetscObjectComm((PetscObject)s->dm);
+  SolidConstraints c    = s->bc;
+  SolidBC         *bc;
+  PetscInt         nloc, conflicts = 0;
+  char             sel[600], pname[128];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(q, &nloc));
+  for (PetscInt b = 0; b < c->nbc; b++) PetscCheck(strcmp(c->bc[b].name, tok), comm, PETSC_ERR_ARG_WRONG, "-solid_bc: the constraint %s is named twice%s", tok, strcmp(tok, "fix") ? "" : " (fix is the name of -solid_fix and -solid_fix_label)");
+  PetscCall(ConstraintsAppend(c, &bc));
+  PetscCall(PetscArrayzero(mark, nloc / 3));
+  PetscCall(ReadConstraint(s, q, tok, hmin, what, bc, mark, sel, sizeof(sel)));
+  PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_vertices", tok));
+  PetscCall(SolidRecordNodes(sys, pname, sel, q, mark));
+  for (PetscInt i = 0; i < nloc / 3; i++) {
+    if (!mark[i]) continue;
+    for (PetscInt k = 0; k < 3; k++) {
+      const PetscInt d = 3 * i + k;
+
+      if (!(bc->comps & (1 << k))) continue;
+      if (owner[d] >= 0) {
+        /* held twice: only alike prescriptions agree */
+        const SolidBC *o = &c->bc[owner[d]];
+        const char    *d1, *d2;
+
+        PetscCall(MechTimeFunctionGetDescription(o->tf, &d1));
+        PetscCall(MechTimeFunctionGetDescription(bc->tf, &d2));
+        if (!(o->u[k] == bc->u[k] && (bc->u[k] == 0 || !strcmp(d1, d2)))) conflicts++;
+        continue;
+      }
+      owner[d] = c->nbc - 1;
+    }
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &conflicts, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCheck(!conflicts, comm, PETSC_ERR_ARG_INCOMP, "-solid_bc: the constraint %s prescribes %" PetscInt_FMT " component%s that an earlier constraint prescribes differently", tok, conflicts, conflicts > 1 ? "s" : "");
+  PetscFunctionReturn(0);
+}
+
+/*
+  The held dofs (owner[d] >= 0: the constraint of local dof d) in the global numbering, their
+  constraint, reference positions (q) and prescribed displacements; whether some constraint moves
+*/
+static PetscErrorCode CollectHeldDofs(SolidConstraints c, Vec q, const PetscInt owner[])
+{
+  const PetscScalar *x;
+  PetscInt           nloc, rstart, nheld = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(q, &nloc));
+  PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
+  for (PetscInt d = 0; d < nloc; d++) nheld += owner[d] >= 0;
+  PetscCall(PetscMalloc4(nheld, &c->idx, nheld, &c->which, nheld, &c->X, nheld, &c->u));
+  PetscCall(VecGetArrayRead(q, &x));
+  for (PetscInt d = 0, k = 0; d < nloc; d++) {
+    if (owner[d] < 0) continue;
+    c->idx[k]   = rstart + d;
+    c->which[k] = owner[d];
+    c->X[k]     = PetscRealPart(x[d]);
+    c->u[k]     = c->bc[owner[d]].u[d % 3];
+    k++;
+  }
+  PetscCall(VecRestoreArrayRead(q, &x));
+  c->n = nheld;
+  /* a motion: a non-zero u whose time function is not constant */
+  for (PetscInt b = 0; b < c->nbc; b++) {
+    const char *desc;
+
+    PetscCall(MechTimeFunctionGetDescription(c->bc[b].tf, &desc));
+    if ((c->bc[b].u[0] != 0 || c->bc[b].u[1] != 0 || c->bc[b].u[2] != 0) && strcmp(desc, "constant")) c->moving = PETSC_TRUE;
+  }
+  PetscCall(PetscMalloc1(3 * c->nbc + 1, &c->phi));
+  PetscFunctionReturn(0);
+}
+
 /*
   Reads the constraints (-solid_bc and the shorthands -solid_fix, -solid_fix_label), marks the
   held dofs, sets their initial position X + u phi(0) and velocity u phi'(0) in q and v (q holds
@@ -212,7 +354,7 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
   MPI_Comm         comm = PetscObjectComm((PetscObject)s->dm);
   SolidConstraints c;
   char             list[1024] = "", fix[256] = "", flabel[256] = "";
-  PetscInt         fvalue = 1, nloc, rstart, *owner, nheld = 0, nall, conflicts = 0;
+  PetscInt         fvalue = 1, nloc, *owner, nall;
   PetscBool        setlist, setfix, setflabel, setfvalue;
   PetscInt        *mark;
 
@@ -231,123 +373,25 @@ PetscErrorCode SolidSetUpConstraints(Solid *s, MechSystem sys, PetscBool builtin
   /* the built-in beam is clamped at x = 0 unless a constraint or -solid_fix says otherwise */
   if (builtin && !setlist && !setfix && !setflabel) PetscCall(PetscStrcpy(fix, "x=0"));
   PetscCall(VecGetLocalSize(q, &nloc));
-  PetscCall(VecGetOwnershipRange(q, &rstart, NULL));
   PetscCall(PetscMalloc2(nloc / 3, &mark, nloc, &owner));
   for (PetscInt i = 0; i < nloc; i++) owner[i] = -1;
   /* the shorthands first, as the constraint "fix" */
-  if (fix[0] || setflabel) {
-    SolidBC  *bc    = &c->bc[c->nbc++];
-    PetscInt  count = 0, axis;
-    PetscReal pv    = 0;
-
-    PetscCall(PetscArrayzero(mark, nloc / 3));
-    PetscCall(PetscStrcpy(bc->name, "fix"));
-    bc->comps = 7;
-    PetscCall(MechTimeFunctionCreate(comm, "constant", "-solid_fix", &bc->tf));
-    if (fix[0]) {
-      SolidSelection sel;
-
-      PetscCheck(SolidSelectionParsePlane(fix, &axis, &pv), comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: expected a coordinate plane such as x=0, y=1.5 or z=-2, or none", fix);
-      PetscCall(PetscMemzero(&sel, sizeof(sel)));
-      sel.tol = 1e-3 * hmin;
-      PetscCall(SolidSelectionParseWhere(comm, "-solid_fix", fix, &sel));
-      PetscCall(SolidSelectNodes(s, &sel, q, mark, &count));
-      PetscCall(SolidSelectionDestroy(&sel));
-      PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix %s: no vertex of %s lies on the plane %c = %g", fix, what, SolidAxes[axis], (double)pv);
-    } else {
-      DMLabel l;
-
-      PetscCall(DMGetLabel(s->dm, flabel, &l));
-      PetscCheck(l, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s: the mesh has no such label", flabel);
-      PetscCall(SolidMarkLabel(s, flabel, fvalue, mark, &count));
-      PetscCheck(count, comm, PETSC_ERR_ARG_WRONG, "-solid_fix_label %s -solid_fix_value %" PetscInt_FMT ": no vertex of %s carries it", flabel, fvalue, what);
-    }
-    /* what a restart must match: where it acts (records.c) */
-    {
-      char sel[600];
-
-      if (fix[0]) PetscCall(PetscSNPrintf(sel, sizeof(sel), "-solid_fix %s", fix));
-      else PetscCall(PetscSNPrintf(sel, sizeof(sel), "-solid_fix_label %s = %" PetscInt_FMT, flabel, fvalue));
-      PetscCall(SolidRecordNodes(sys, "bc_fix_vertices", sel, q, mark));
-    }
-    for (PetscInt i = 0; i < nloc / 3; i++)
-      if (mark[i])
-        for (PetscInt k = 0; k < 3; k++) owner[3 * i + k] = c->nbc - 1;
-  }
+  if (fix[0] || setflabel) PetscCall(SetUpFix(s, sys, q, fix, flabel, fvalue, hmin, what, mark, owner));
   if (setlist) {
     char *save = NULL, *tok;
 
     PetscCheck(list[0] != ',' && list[strlen(list) - 1] != ',' && !strstr(list, ",,"), comm, PETSC_ERR_ARG_WRONG, "-solid_bc %s: an element of the list is empty", list);
-    for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-      SolidBC *bc;
-
-      for (PetscInt b = 0; b < c->nbc; b++) PetscCheck(strcmp(c->bc[b].name, tok), comm, PETSC_ERR_ARG_WRONG, "-solid_bc: the constraint %s is named twice%s", tok, strcmp(tok, "fix") ? "" : " (fix is the name of -solid_fix and -solid_fix_label)");
-      PetscCheck(c->nbc < SOLID_MAX_BC, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_bc: at most %d constraints (with -solid_fix's); %.64s is constraint %d", SOLID_MAX_BC, tok, (int)c->nbc + 1);
-      bc = &c->bc[c->nbc++];
-      PetscCall(PetscArrayzero(mark, nloc / 3));
-      {
-        char sel[600], pname[128];
-
-        PetscCall(ReadConstraint(s, q, tok, hmin, what, bc, mark, sel, sizeof(sel)));
-        PetscCall(PetscSNPrintf(pname, sizeof(pname), "bc_%s_vertices", tok));
-        PetscCall(SolidRecordNodes(sys, pname, sel, q, mark));
-      }
-      for (PetscInt i = 0; i < nloc / 3; i++) {
-        if (!mark[i]) continue;
-        for (PetscInt k = 0; k < 3; k++) {
-          const PetscInt d = 3 * i + k;
-
-          if (!(bc->comps & (1 << k))) continue;
-          if (owner[d] >= 0) {
-            /* held twice: only alike prescriptions agree */
-            const SolidBC *o = &c->bc[owner[d]];
-            const char    *d1, *d2;
-
-            PetscCall(MechTimeFunctionGetDescription(o->tf, &d1));
-            PetscCall(MechTimeFunctionGetDescription(bc->tf, &d2));
-            if (!(o->u[k] == bc->u[k] && (bc->u[k] == 0 || !strcmp(d1, d2)))) conflicts++;
-            continue;
-          }
-          owner[d] = c->nbc - 1;
-        }
-      }
-      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &conflicts, 1, MPIU_INT, MPI_SUM, comm));
-      PetscCheck(!conflicts, comm, PETSC_ERR_ARG_INCOMP, "-solid_bc: the constraint %s prescribes %" PetscInt_FMT " component%s that an earlier constraint prescribes differently", tok, conflicts, conflicts > 1 ? "s" : "");
-    }
+    for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) PetscCall(SetUpNamedConstraint(s, sys, q, tok, hmin, what, mark, owner));
   }
-  /* the held dofs in the global numbering, their reference positions and displacements */
-  for (PetscInt d = 0; d < nloc; d++) nheld += owner[d] >= 0;
-  PetscCall(PetscMalloc4(nheld, &c->idx, nheld, &c->which, nheld, &c->X, nheld, &c->u));
-  {
-    const PetscScalar *x;
-
-    PetscCall(VecGetArrayRead(q, &x));
-    for (PetscInt d = 0, k = 0; d < nloc; d++) {
-      if (owner[d] < 0) continue;
-      c->idx[k]   = rstart + d;
-      c->which[k] = owner[d];
-      c->X[k]     = PetscRealPart(x[d]);
-      c->u[k]     = c->bc[owner[d]].u[d % 3];
-      k++;
-    }
-    PetscCall(VecRestoreArrayRead(q, &x));
-  }
-  c->n = nheld;
-  /* a motion: a non-zero u whose time function is not constant */
-  for (PetscInt b = 0; b < c->nbc; b++) {
-    const char *desc;
-
-    PetscCall(MechTimeFunctionGetDescription(c->bc[b].tf, &desc));
-    if ((c->bc[b].u[0] != 0 || c->bc[b].u[1] != 0 || c->bc[b].u[2] != 0) && strcmp(desc, "constant")) c->moving = PETSC_TRUE;
-  }
+  PetscCall(CollectHeldDofs(c, q, owner));
   PetscCall(PetscFree2(mark, owner));
   /* the initial state of the held dofs: q = X + u phi(0), v = u phi'(0) */
   PetscCall(SolidConstraintsEvaluate(c, 0, q, v, NULL));
-  PetscCall(MPIU_Allreduce(&nheld, &nall, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCall(MPIU_Allreduce(&c->n, &nall, 1, MPIU_INT, MPI_SUM, comm));
   if (nall) {
     IS fixed;
 
-    PetscCall(ISCreateGeneral(comm, nheld, c->idx, PETSC_COPY_VALUES, &fixed));
+    PetscCall(ISCreateGeneral(comm, c->n, c->idx, PETSC_COPY_VALUES, &fixed));
     PetscCall(MechSystemSetFixed(sys, fixed, NULL));
     PetscCall(ISDestroy(&fixed));
     if (c->moving) PetscCall(MechSystemSetFixedMotion(sys, SolidMotion, c));
@@ -365,10 +409,13 @@ PetscErrorCode SolidConstraintsEvaluate(SolidConstraints c, PetscReal t, Vec q, 
 {
   PetscScalar *qa = NULL, *va = NULL, *aa = NULL;
   PetscInt     rstart;
-  PetscReal    phi[SOLID_MAX_BC], dphi[SOLID_MAX_BC], ddphi[SOLID_MAX_BC];
+  PetscReal   *phi, *dphi, *ddphi;
 
   PetscFunctionBegin;
   if (!c || !c->n || (!q && !v && !a)) PetscFunctionReturn(0);
+  phi   = c->phi;
+  dphi  = c->phi + c->nbc;
+  ddphi = c->phi + 2 * c->nbc;
   for (PetscInt b = 0; b < c->nbc; b++) PetscCall(MechTimeFunctionEvaluate(c->bc[b].tf, t, &phi[b], &dphi[b], &ddphi[b]));
   PetscCall(VecGetOwnershipRange(q ? q : (v ? v : a), &rstart, NULL));
   if (q) PetscCall(VecGetArray(q, &qa));
@@ -402,6 +449,8 @@ PetscErrorCode SolidConstraintsDestroy(SolidConstraints *c)
   if (!*c) PetscFunctionReturn(0);
   for (PetscInt b = 0; b < (*c)->nbc; b++) PetscCall(MechTimeFunctionDestroy(&(*c)->bc[b].tf));
   PetscCall(PetscFree4((*c)->idx, (*c)->which, (*c)->X, (*c)->u));
+  PetscCall(PetscFree((*c)->bc));
+  PetscCall(PetscFree((*c)->phi));
   PetscCall(PetscFree(*c));
   PetscFunctionReturn(0);
 }

@@ -152,24 +152,6 @@ PetscErrorCode SolidCellMatrixAdd(const Solid *s, PetscInt c, const PetscReal Ke
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode SolidGetLocal(const Solid *s, Vec x, Vec *xl, const PetscScalar **a)
-{
-  PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(s->dm, xl));
-  PetscCall(DMGlobalToLocalBegin(s->dm, x, INSERT_VALUES, *xl));
-  PetscCall(DMGlobalToLocalEnd(s->dm, x, INSERT_VALUES, *xl));
-  PetscCall(VecGetArrayRead(*xl, a));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScalar **a)
-{
-  PetscFunctionBegin;
-  PetscCall(VecRestoreArrayRead(*xl, a));
-  PetscCall(DMRestoreLocalVector(s->dm, xl));
-  PetscFunctionReturn(0);
-}
-
 /*
   y (a local array) += the element forces of the cells cells[0 .. n-1] (NULL: cells 0 .. n-1) at
   the positions x (the ghosted local array), each with its region's material. A neo-Hookean element
@@ -380,7 +362,7 @@ PetscErrorCode SolidAddDampingTangent(Solid *s, PetscReal cD, Mat J)
    the spatial gradients G_b = F^-T g_b (b = 1, 2, 3) and mu - lambda ln J (10 reals, the material's nstate) */
 static inline PetscBool SolidSpatial(const Solid *s, const SolidRegion *r)
 {
-  return r->mat->spatial && s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
+  return r->mat->spatial && s->cell->spatial ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /*
@@ -593,6 +575,30 @@ PetscReal SolidStrainEnergy(const Solid *s, const PetscScalar x[])
   return e;
 }
 
+/*
+  This rank's part of the strain energy at q (x: its ghosted local array), kept for the next call at
+  the same positions: the output's potential and the energy balance's stored energy ask for it at
+  every step at the same state (in vectors of their own), and it costs an element loop. Collective
+  (the comparison of q with the positions kept).
+*/
+PetscErrorCode SolidStrainEnergyCached(Solid *s, Vec q, const PetscScalar x[], PetscReal *e)
+{
+  PetscBool same = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (!s->ecache) PetscCall(VecDuplicate(q, &s->ecache));
+  else PetscCall(VecEqual(q, s->ecache, &same));
+  if (same && s->ecached) {
+    *e = s->estrain;
+    PetscFunctionReturn(0);
+  }
+  *e = SolidStrainEnergy(s, x);
+  PetscCall(VecCopy(q, s->ecache));
+  s->estrain = *e;
+  s->ecached = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 /* Elastic energy plus the gravitational potential -g . (M q) = fg . q, the loads' (loads.c) and the body force's (bodyforce.c) */
 PetscErrorCode SolidPotential(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *potential, void *ctx)
 {
@@ -789,15 +795,14 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, PetscBool damping, 
   PetscTabulation    T    = NULL;
   const PetscReal   *qw   = NULL;
   const PetscScalar *X    = NULL;
-  const PetscBool    p1   = s->ct == DM_POLYTOPE_TETRAHEDRON && s->order == 1 ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool    p1   = s->cell->simplex && s->cell->order == 1 ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(nen * nen, &Ms));
   if (!p1) {
     const PetscReal *qp;
 
-    if (s->ct == DM_POLYTOPE_TETRAHEDRON) PetscCall(PetscDTSimplexQuadrature(3, 2 * s->order, PETSCDTSIMPLEXQUAD_DEFAULT, &quad));
-    else PetscCall(PetscDTGaussTensorQuadrature(3, 1, s->order + 1, -1.0, 1.0, &quad));
+    PetscCall(SolidCellQuadrature(s->cell, 0, &quad));
     PetscCall(PetscQuadratureGetData(quad, NULL, NULL, &nq, &qp, &qw));
     PetscCall(PetscFECreateTabulation(s->fe, 1, nq, qp, 1, &T));
     PetscCall(VecGetArrayRead(s->Xref, &X));

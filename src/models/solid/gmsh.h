@@ -32,6 +32,8 @@ PETSC_EXTERN PetscErrorCode SolidMeshGetGmshCells(DM, PetscBool *, DMPolytopeTyp
 PETSC_EXTERN PetscErrorCode SolidMeshReadHDF5(MPI_Comm, const char[], const char[], DM *);
 /* The label and value of the Gmsh physical group called name (found PETSC_FALSE: no such group) */
 PETSC_EXTERN PetscErrorCode SolidMeshGetPhysicalGroup(DM, const char[], const char **, PetscInt *, PetscBool *);
+/* Frees rank 0's copy of the file's nodes (SolidMeshGetGmshCells() then gives none) */
+PETSC_EXTERN PetscErrorCode SolidMeshReleaseGmshNodes(DM);
 /* The file's edge, face and centre nodes to the model's layout for -solid_order 2 (mesh.c) */
 PETSC_EXTERN PetscErrorCode SolidMeshUseGmshNodes(DM, PetscInt, const PetscInt[]);
 /* Carries the physical-group table and the file's cells from one DM to another (after a permutation

@@ -97,15 +97,12 @@ PetscErrorCode SolidSetIOCells(Solid *s, MechSystem sys, Vec X)
   const PetscScalar *ia, *xr;
   PetscScalar       *a;
   PetscInt           n, rstart, cStart, cEnd, vStart, vEnd, nper, *cells;
-  const PetscBool    tet = s->ct == DM_POLYTOPE_TETRAHEDRON ? PETSC_TRUE : PETSC_FALSE;
-  const char        *topo;
+  const char        *topo = s->cell->xdmf;
+  const PetscBool    tet  = s->cell->simplex;
 
   PetscFunctionBegin;
-  nper = tet ? 10 : s->order == 1 ? 8
-                                  : 27;
-  topo = tet ? "Tetrahedron_10" : s->order == 1 ? "Hexahedron"
-                                                : "Hexahedron_27";
-  PetscCheck(!(tet && s->order == 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "P1 tetrahedra have their own I/O mesh");
+  nper = s->cell->nen;
+  PetscCheck(!(s->cell->simplex && s->cell->order == 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "P1 tetrahedra have their own I/O mesh");
   /* every dof's node's I/O number: k at entries 3k .. 3k+2 of the I/O order, scattered back */
   PetscCall(VecDuplicate(X, &io));
   PetscCall(VecGetLocalSize(io, &n));

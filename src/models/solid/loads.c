@@ -57,6 +57,10 @@ M*/
 
 static const char SolidLoadAxes[] = "xyz";
 
+/* the load kinds (the table at the end) */
+#define SOLID_NLOADKINDS 3
+static const SolidLoadOps SolidLoadKinds[SOLID_NLOADKINDS];
+
 /* Frees the loads (SolidDestroy()) */
 PetscErrorCode SolidLoadsDestroy(Solid *s)
 {
@@ -198,6 +202,206 @@ static inline void SolidFaceGather(const SolidLoad *ld, PetscInt f, const PetscS
 }
 
 /*
+  The corners fv[0..nc) of face f of idm in cyclic order, along the face's edges (a triangle's
+  closure order is one)
+*/
+static PetscErrorCode SolidFaceCorners(DM idm, PetscInt f, PetscInt nc, PetscInt vStart, PetscInt vEnd, PetscInt fv[4])
+{
+  PetscInt       *closure = NULL, ncl, nv = 0;
+  const PetscInt *cone;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetCone(idm, f, &cone));
+  PetscCall(DMPlexGetTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
+  for (PetscInt j = 0; j < ncl; j++)
+    if (closure[2 * j] >= vStart && closure[2 * j] < vEnd && nv < 4) fv[nv++] = closure[2 * j];
+  PetscCall(DMPlexRestoreTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
+  PetscCheck(nv == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " vertices", f, nv);
+  if (nc == 4) {
+    PetscInt cyc[4] = {fv[0], -1, -1, -1};
+
+    for (PetscInt j = 1; j < 4; j++)
+      for (PetscInt e = 0; e < 4 && cyc[j] < 0; e++) {
+        const PetscInt *ev;
+
+        PetscCall(DMPlexGetCone(idm, cone[e], &ev));
+        if ((ev[0] == cyc[j - 1] || ev[1] == cyc[j - 1]) && (j == 1 || (ev[0] != cyc[j - 2] && ev[1] != cyc[j - 2]))) cyc[j] = ev[0] == cyc[j - 1] ? ev[1] : ev[0];
+      }
+    for (PetscInt j = 0; j < 4; j++) fv[j] = cyc[j];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  Turns the face's corners fv and their positions X to the outward order (the centroid of the corners
+  of the face's cell, cell, lies behind it: the right-hand rule's normal n points away from it);
+  n is the normal (u x w of the diagonals or edges) after the check. xr, ls: the reference
+  positions and the local section of s->dm, whose vertex v is idm's vertex v - vshift.
+*/
+static PetscErrorCode SolidFaceOrientOutward(DM idm, PetscInt cell, PetscSection ls, const PetscScalar xr[], PetscInt vshift, PetscInt nc, PetscInt fv[4], PetscReal X[][3], PetscReal n[3])
+{
+  PetscInt *closure = NULL, ncl, vStart, vEnd, ncv = 0;
+  PetscReal ctr[3] = {0, 0, 0}, fc[3] = {0, 0, 0}, d[3], u[3], w[3];
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetDepthStratum(idm, 0, &vStart, &vEnd));
+  PetscCall(DMPlexGetTransitiveClosure(idm, cell, PETSC_TRUE, &ncl, &closure));
+  for (PetscInt j = 0; j < ncl; j++) {
+    const PetscInt p = closure[2 * j];
+
+    if (p >= vStart && p < vEnd) {
+      PetscInt off;
+
+      PetscCall(PetscSectionGetOffset(ls, p + vshift, &off));
+      for (PetscInt i = 0; i < 3; i++) ctr[i] += PetscRealPart(xr[off + i]);
+      ncv++;
+    }
+  }
+  PetscCall(DMPlexRestoreTransitiveClosure(idm, cell, PETSC_TRUE, &ncl, &closure));
+  for (PetscInt i = 0; i < 3; i++) {
+    for (PetscInt a = 0; a < nc; a++) fc[i] += X[a][i] / nc;
+    d[i] = ctr[i] / ncv - fc[i];
+    u[i] = X[nc == 3 ? 1 : 2][i] - X[0][i];
+    w[i] = X[nc == 3 ? 2 : 3][i] - X[nc == 3 ? 0 : 1][i];
+  }
+  SolidCross(u, w, n);
+  if (n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0) {
+    /* reversed: corners 0, nc-1, ..., 1 */
+    for (PetscInt a = 1; a <= (nc - 1) / 2; a++) {
+      const PetscInt t = fv[a];
+
+      fv[a]      = fv[nc - a];
+      fv[nc - a] = t;
+      for (PetscInt i = 0; i < 3; i++) {
+        const PetscReal x = X[a][i];
+
+        X[a][i]      = X[nc - a][i];
+        X[nc - a][i] = x;
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The quadratic face's further nodes after its nc corners fv: the edge (a, a+1) of the cycle (the
+  edge of face f with these two vertices), then the face itself when it carries a node (nfn = 2 nc + 1)
+*/
+static PetscErrorCode SolidFaceEdgeNodes(DM idm, PetscInt f, PetscInt nc, PetscInt nfn, const PetscInt fv[4], PetscInt node[9])
+{
+  const PetscInt *cone;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetCone(idm, f, &cone));
+  for (PetscInt a = 0; a < nc; a++) {
+    PetscInt fe = -1;
+
+    for (PetscInt e = 0; e < nc; e++) {
+      const PetscInt *ev;
+
+      PetscCall(DMPlexGetCone(idm, cone[e], &ev));
+      if ((ev[0] == fv[a] && ev[1] == fv[(a + 1) % nc]) || (ev[1] == fv[a] && ev[0] == fv[(a + 1) % nc])) fe = cone[e];
+    }
+    PetscCheck(fe >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT ": no edge between two of its corners", f);
+    node[nc + a] = fe;
+  }
+  if (nfn == 2 * nc + 1) node[2 * nc] = f;
+  PetscFunctionReturn(0);
+}
+
+/*
+  Stores face nf of ld: its nodes' local and global dof offsets and reference positions X, its
+  area A (a triangle's from its normal n: |n| / 2) and the nodes' weights W_a = int N_a dA0 by the
+  face rule (their sum the area)
+*/
+static PetscErrorCode SolidLoadStoreFace(SolidLoad *ld, PetscInt nf, PetscSection ls, PetscSection gs, const PetscInt node[9], PetscReal X[][3], const PetscReal n[3])
+{
+  const PetscInt nfn = ld->nfn;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < nfn; a++) {
+    PetscInt off;
+
+    PetscCall(PetscSectionGetOffset(ls, node[a], &ld->lo[nfn * nf + a]));
+    PetscCall(PetscSectionGetOffset(gs, node[a], &off));
+    ld->go[nfn * nf + a] = off >= 0 ? off : -(off + 1);
+    for (PetscInt i = 0; i < 3; i++) ld->X[3 * nfn * nf + 3 * a + i] = X[a][i];
+  }
+  if (nfn == 3) ld->A[nf] = 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  else {
+    const PetscReal *Xf = &ld->X[3 * nfn * nf];
+    PetscReal       *W  = &ld->W[nfn * nf];
+
+    ld->A[nf] = 0;
+    for (PetscInt a = 0; a < nfn; a++) W[a] = 0;
+    for (PetscInt q = 0; q < ld->nq; q++) {
+      PetscReal xs[3], xe[3], m[3], da;
+
+      SolidFaceTangents(ld, q, Xf, xs, xe);
+      SolidCross(xs, xe, m);
+      da = ld->qw[q] * PetscSqrtReal(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+      for (PetscInt a = 0; a < nfn; a++) W[a] += da * ld->qN[q * nfn + a];
+    }
+    for (PetscInt a = 0; a < nfn; a++) ld->A[nf] += W[a];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The nodes of a face of idm (the layout is one kind of cell): its corners, its edges' and its own
+  (those of s->dm's local section that carry dofs)
+*/
+static PetscErrorCode SolidFaceNodeCount(Solid *s, DM idm, PetscInt *nfn)
+{
+  PetscSection ls;
+  PetscInt     fStart, fEnd, ncone, dof;
+
+  PetscFunctionBegin;
+  *nfn = 0;
+  PetscCall(DMGetLocalSection(s->dm, &ls));
+  PetscCall(DMPlexGetHeightStratum(idm, 1, &fStart, &fEnd));
+  if (fEnd > fStart) {
+    PetscCall(DMPlexGetConeSize(idm, fStart, &ncone));
+    *nfn = ncone;
+    if (idm == s->dm) {
+      const PetscInt *cone;
+
+      PetscCall(DMPlexGetCone(idm, fStart, &cone));
+      PetscCall(PetscSectionGetDof(ls, cone[0], &dof));
+      if (dof > 0) *nfn += ncone;
+      PetscCall(PetscSectionGetDof(ls, fStart, &dof));
+      if (dof > 0) (*nfn)++;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The points of idm shared with other ranks: leaves of the point SF here (leaf[p - pStart]), or
+  roots that other ranks hold as leaves (degree[p - pStart] > 0, p - pStart < nroots; degree NULL
+  without an SF graph)
+*/
+static PetscErrorCode SolidSharedPoints(DM idm, PetscBool **leaf, const PetscInt **degree, PetscInt *nroots)
+{
+  PetscSF         sf;
+  const PetscInt *ilocal = NULL;
+  PetscInt        nleaves, pStart, pEnd;
+
+  PetscFunctionBegin;
+  *degree = NULL;
+  PetscCall(DMPlexGetChart(idm, &pStart, &pEnd));
+  PetscCall(PetscCalloc1(pEnd - pStart + 1, leaf));
+  PetscCall(DMGetPointSF(idm, &sf));
+  PetscCall(PetscSFGetGraph(sf, nroots, &nleaves, &ilocal, NULL));
+  if (*nroots >= 0) {
+    for (PetscInt k = 0; k < nleaves; k++) (*leaf)[(ilocal ? ilocal[k] : k) - pStart] = PETSC_TRUE;
+    PetscCall(PetscSFComputeDegreeBegin(sf, degree));
+    PetscCall(PetscSFComputeDegreeEnd(sf, degree));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
   The faces of load ld in the interpolated DM idm (s->dm or an interpolated copy of the beam, whose
   vertex point v is s->dm's vertex v + vshift): with label (not NULL) the boundary faces of its
   stratum value, else those whose corners the selection sel holds (select.c). Fills ld's
@@ -212,9 +416,8 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
 {
   PetscSection       ls, gs;
   const PetscScalar *xr;
-  PetscSF            sf;
-  const PetscInt    *ilocal = NULL, *degree = NULL, *pts = NULL;
-  PetscInt           nroots, nleaves, pStart, pEnd, fStart, fEnd, vStart, vEnd, cStart, cEnd, npts = 0, nf = 0, nfn = 0;
+  const PetscInt    *degree = NULL, *pts = NULL;
+  PetscInt           nroots, pStart, pEnd, fStart, fEnd, vStart, vEnd, cStart, cEnd, npts = 0, nf = 0, nfn = 0;
   PetscBool         *leaf;
   IS                 is = NULL;
 
@@ -226,15 +429,7 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
   PetscCall(DMPlexGetHeightStratum(idm, 1, &fStart, &fEnd));
   PetscCall(DMPlexGetHeightStratum(idm, 0, &cStart, &cEnd));
   PetscCall(DMPlexGetDepthStratum(idm, 0, &vStart, &vEnd));
-  /* shared points: leaves of the point SF here, or roots that other ranks hold as leaves */
-  PetscCall(PetscCalloc1(pEnd - pStart + 1, &leaf));
-  PetscCall(DMGetPointSF(idm, &sf));
-  PetscCall(PetscSFGetGraph(sf, &nroots, &nleaves, &ilocal, NULL));
-  if (nroots >= 0) {
-    for (PetscInt k = 0; k < nleaves; k++) leaf[(ilocal ? ilocal[k] : k) - pStart] = PETSC_TRUE;
-    PetscCall(PetscSFComputeDegreeBegin(sf, &degree));
-    PetscCall(PetscSFComputeDegreeEnd(sf, &degree));
-  }
+  PetscCall(SolidSharedPoints(idm, &leaf, &degree, &nroots));
   if (label) {
     PetscCall(DMLabelGetStratumIS(label, value, &is));
     if (is) {
@@ -242,35 +437,19 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
       PetscCall(ISGetIndices(is, &pts));
     }
   } else npts = fEnd - fStart;
-  /* the nodes of a face (the layout is one kind of cell): its corners, its edges' and its own */
-  if (fEnd > fStart) {
-    PetscInt ncone, dof;
-
-    PetscCall(DMPlexGetConeSize(idm, fStart, &ncone));
-    nfn = ncone;
-    if (idm == s->dm) {
-      const PetscInt *cone;
-
-      PetscCall(DMPlexGetCone(idm, fStart, &cone));
-      PetscCall(PetscSectionGetDof(ls, cone[0], &dof));
-      if (dof > 0) nfn += ncone;
-      PetscCall(PetscSectionGetDof(ls, fStart, &dof));
-      if (dof > 0) nfn++;
-    }
-  }
+  PetscCall(SolidFaceNodeCount(s, idm, &nfn));
   ld->nfn = nfn;
   PetscCall(PetscMalloc4(nfn * npts + 1, &ld->lo, nfn * npts + 1, &ld->go, 3 * nfn * npts + 1, &ld->X, npts + 1, &ld->A));
   PetscCall(PetscMalloc1(nfn * npts + 1, &ld->W));
   if (nfn > 3) PetscCall(SolidLoadFaceRule(ld));
   PetscCall(VecGetArrayRead(s->Xref, &xr));
   for (PetscInt k = 0; k < npts; k++) {
-    const PetscInt  f      = label ? pts[k] : fStart + k;
-    const PetscInt  nc     = nfn == 3 || nfn == 6 ? 3 : 4;
-    PetscBool       shared = PETSC_FALSE;
-    PetscInt        ss, *closure = NULL, ncl, fv[4], fe[4], nv = 0, node[9], ncone;
-    const PetscInt *supp, *cone;
-    PetscReal       X[9][3], ctr[3] = {0, 0, 0}, fc[3] = {0, 0, 0}, n[3], d[3], u[3], w[3];
-    PetscInt        ncv = 0;
+    const PetscInt  f  = label ? pts[k] : fStart + k;
+    const PetscInt  nc = nfn == 3 || nfn == 6 ? 3 : 4;
+    PetscBool       shared;
+    PetscInt        ss, fv[4], node[9], ncone;
+    const PetscInt *supp;
+    PetscReal       X[9][3], n[3] = {0, 0, 0};
 
     if (f < fStart || f >= fEnd) {
       (*nother)++;
@@ -281,25 +460,7 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
     PetscCall(DMPlexGetSupport(idm, f, &supp));
     PetscCall(DMPlexGetConeSize(idm, f, &ncone));
     PetscCheck(ncone == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " edges, %" PetscInt_FMT " expected", f, ncone, nc);
-    PetscCall(DMPlexGetCone(idm, f, &cone));
-    /* the corners in cyclic order: along the face's edges (a triangle's closure order is one) */
-    PetscCall(DMPlexGetTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
-    for (PetscInt j = 0; j < ncl; j++)
-      if (closure[2 * j] >= vStart && closure[2 * j] < vEnd && nv < 4) fv[nv++] = closure[2 * j];
-    PetscCall(DMPlexRestoreTransitiveClosure(idm, f, PETSC_TRUE, &ncl, &closure));
-    PetscCheck(nv == nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " has %" PetscInt_FMT " vertices", f, nv);
-    if (nc == 4) {
-      PetscInt cyc[4] = {fv[0], -1, -1, -1};
-
-      for (PetscInt j = 1; j < 4; j++)
-        for (PetscInt e = 0; e < 4 && cyc[j] < 0; e++) {
-          const PetscInt *ev;
-
-          PetscCall(DMPlexGetCone(idm, cone[e], &ev));
-          if ((ev[0] == cyc[j - 1] || ev[1] == cyc[j - 1]) && (j == 1 || (ev[0] != cyc[j - 2] && ev[1] != cyc[j - 2]))) cyc[j] = ev[0] == cyc[j - 1] ? ev[1] : ev[0];
-        }
-      for (PetscInt j = 0; j < 4; j++) fv[j] = cyc[j];
-    }
+    PetscCall(SolidFaceCorners(idm, f, nc, vStart, vEnd, fv));
     for (PetscInt a = 0; a < nc; a++) {
       PetscInt off;
 
@@ -313,57 +474,10 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
       continue;
     }
     PetscCheck(supp[0] >= cStart && supp[0] < cEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT " is not on a cell", f);
-    /* outward: the cell's centroid (of its corners) lies behind the face */
-    PetscCall(DMPlexGetTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
-    for (PetscInt j = 0; j < ncl; j++) {
-      const PetscInt p = closure[2 * j];
-
-      if (p >= vStart && p < vEnd) {
-        PetscInt off;
-
-        PetscCall(PetscSectionGetOffset(ls, p + vshift, &off));
-        for (PetscInt i = 0; i < 3; i++) ctr[i] += PetscRealPart(xr[off + i]);
-        ncv++;
-      }
-    }
-    PetscCall(DMPlexRestoreTransitiveClosure(idm, supp[0], PETSC_TRUE, &ncl, &closure));
-    for (PetscInt i = 0; i < 3; i++) {
-      for (PetscInt a = 0; a < nc; a++) fc[i] += X[a][i] / nc;
-      d[i] = ctr[i] / ncv - fc[i];
-      u[i] = X[nc == 3 ? 1 : 2][i] - X[0][i];
-      w[i] = X[nc == 3 ? 2 : 3][i] - X[nc == 3 ? 0 : 1][i];
-    }
-    SolidCross(u, w, n);
-    if (n[0] * d[0] + n[1] * d[1] + n[2] * d[2] > 0) {
-      /* reversed: corners 0, nc-1, ..., 1 */
-      for (PetscInt a = 1; a <= (nc - 1) / 2; a++) {
-        const PetscInt t = fv[a];
-
-        fv[a]      = fv[nc - a];
-        fv[nc - a] = t;
-        for (PetscInt i = 0; i < 3; i++) {
-          const PetscReal x = X[a][i];
-
-          X[a][i]      = X[nc - a][i];
-          X[nc - a][i] = x;
-        }
-      }
-    }
+    PetscCall(SolidFaceOrientOutward(idm, supp[0], ls, xr, vshift, nc, fv, X, n));
     for (PetscInt a = 0; a < nc; a++) node[a] = fv[a] + vshift;
     if (nfn > nc) {
-      /* the edge (a, a+1) of the cycle: the edge of the face with these two vertices */
-      for (PetscInt a = 0; a < nc; a++) {
-        fe[a] = -1;
-        for (PetscInt e = 0; e < nc; e++) {
-          const PetscInt *ev;
-
-          PetscCall(DMPlexGetCone(idm, cone[e], &ev));
-          if ((ev[0] == fv[a] && ev[1] == fv[(a + 1) % nc]) || (ev[1] == fv[a] && ev[0] == fv[(a + 1) % nc])) fe[a] = cone[e];
-        }
-        PetscCheck(fe[a] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face %" PetscInt_FMT ": no edge between two of its corners", f);
-        node[nc + a] = fe[a];
-      }
-      if (nfn == 2 * nc + 1) node[2 * nc] = f;
+      PetscCall(SolidFaceEdgeNodes(idm, f, nc, nfn, fv, node));
       for (PetscInt a = nc; a < nfn; a++) {
         PetscInt off;
 
@@ -371,32 +485,7 @@ static PetscErrorCode SolidLoadFindFaces(Solid *s, DM idm, PetscInt vshift, DMLa
         for (PetscInt i = 0; i < 3; i++) X[a][i] = PetscRealPart(xr[off + i]);
       }
     }
-    for (PetscInt a = 0; a < nfn; a++) {
-      PetscInt off;
-
-      PetscCall(PetscSectionGetOffset(ls, node[a], &ld->lo[nfn * nf + a]));
-      PetscCall(PetscSectionGetOffset(gs, node[a], &off));
-      ld->go[nfn * nf + a] = off >= 0 ? off : -(off + 1);
-      for (PetscInt i = 0; i < 3; i++) ld->X[3 * nfn * nf + 3 * a + i] = X[a][i];
-    }
-    if (nfn == 3) ld->A[nf] = 0.5 * PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    else {
-      /* W_a = int N_a dA0 by the face rule; the area is their sum */
-      const PetscReal *Xf = &ld->X[3 * nfn * nf];
-      PetscReal       *W  = &ld->W[nfn * nf];
-
-      ld->A[nf] = 0;
-      for (PetscInt a = 0; a < nfn; a++) W[a] = 0;
-      for (PetscInt q = 0; q < ld->nq; q++) {
-        PetscReal xs[3], xe[3], m[3], da;
-
-        SolidFaceTangents(ld, q, Xf, xs, xe);
-        SolidCross(xs, xe, m);
-        da = ld->qw[q] * PetscSqrtReal(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
-        for (PetscInt a = 0; a < nfn; a++) W[a] += da * ld->qN[q * nfn + a];
-      }
-      for (PetscInt a = 0; a < nfn; a++) ld->A[nf] += W[a];
-    }
+    PetscCall(SolidLoadStoreFace(ld, nf, ls, gs, node, X, n));
     nf++;
   }
   PetscCall(VecRestoreArrayRead(s->Xref, &xr));
@@ -446,9 +535,9 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   for (PetscInt l = 0; l < n; l++) {
     SolidLoad     *ld = &s->loads[l];
     char           opt[8][96], prefix[96], spec[PETSC_MAX_PATH_LEN + 16] = "constant", title[160];
-    PetscBool      sett, setp, setf, settime;
-    PetscInt       nother, ninside, nsel, axis;
-    PetscReal      pvalue, t[3] = {0, 0, 0}, F[3] = {0, 0, 0}, p = 0, area;
+    PetscBool      setk[3], settime;
+    PetscInt       nother, ninside, nsel, axis, nset = 0;
+    PetscReal      pvalue, val[3][3] = {{0}}, area;
     DMLabel        label = NULL;
     SolidSelection where;
     const char    *sel = where.text;
@@ -456,7 +545,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     s->nloads = l + 1; /* what SolidLoadsDestroy() frees on an error below */
     PetscCall(PetscStrncpy(ld->name, names[l], sizeof(ld->name)));
     {
-      const char *suffix[8] = {"label", "value", "group", "where", "traction", "pressure", "force", "time"};
+      const char *suffix[8] = {"label", "value", "group", "where", SolidLoadKinds[0].name, SolidLoadKinds[1].name, SolidLoadKinds[2].name, "time"};
 
       for (PetscInt k = 0; k < 8; k++) PetscCall(PetscSNPrintf(opt[k], sizeof(opt[k]), "-solid_load_%s_%s", ld->name, suffix[k]));
     }
@@ -466,23 +555,32 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     PetscCheck(nsel == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give its faces with one of %s (with %s), %s or %s%s", ld->name, opt[0], opt[1], opt[2], opt[3], nsel ? ", not several" : "");
     PetscCall(PetscSNPrintf(title, sizeof(title), "The load %s of the solid", ld->name));
     PetscOptionsBegin(comm, NULL, title, "MechCreateSolid");
-    {
-      PetscCall(MechOptionsRealList(opt[4], "Dead traction (force per reference area)", "MechCreateSolid", t, 3, &sett));
-      PetscCall(MechOptionsReal(opt[5], "Follower pressure on the deformed faces", "MechCreateSolid", p, &p, &setp));
-      PetscCall(MechOptionsRealList(opt[6], "Total force, spread over the faces by reference area", "MechCreateSolid", F, 3, &setf));
-      PetscCall(MechOptionsString(opt[7], "Time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", spec, spec, sizeof(spec), &settime));
+    for (PetscInt k = 0; k < SOLID_NLOADKINDS; k++) {
+      if (SolidLoadKinds[k].nvalues == 1) PetscCall(MechOptionsReal(opt[4 + k], SolidLoadKinds[k].help, "MechCreateSolid", val[k][0], &val[k][0], &setk[k]));
+      else PetscCall(MechOptionsRealList(opt[4 + k], SolidLoadKinds[k].help, "MechCreateSolid", val[k], 3, &setk[k]));
     }
+    PetscCall(MechOptionsString(opt[7], "Time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", spec, spec, sizeof(spec), &settime));
     PetscOptionsEnd();
-    PetscCheck((sett ? 1 : 0) + (setp ? 1 : 0) + (setf ? 1 : 0) == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give one of %s, %s or %s", ld->name, opt[4], opt[5], opt[6]);
-    for (PetscInt i = 0; i < 3; i++) {
-      PetscCheck(PetscIsNormalReal(t[i]) || t[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[4], (double)t[0], (double)t[1], (double)t[2]);
-      PetscCheck(PetscIsNormalReal(F[i]) || F[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[6], (double)F[0], (double)F[1], (double)F[2]);
+    for (PetscInt k = 0; k < SOLID_NLOADKINDS; k++) {
+      if (!setk[k]) continue;
+      ld->ops = &SolidLoadKinds[k];
+      nset++;
     }
-    PetscCheck(PetscIsNormalReal(p) || p == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g: must be finite", opt[5], (double)p);
-    ld->kind = setp ? SOLID_LOAD_PRESSURE : setf ? SOLID_LOAD_FORCE
-                                                 : SOLID_LOAD_TRACTION;
-    ld->p    = p;
-    for (PetscInt i = 0; i < 3; i++) ld->value[i] = setf ? F[i] : t[i];
+    PetscCheck(nset == 1, comm, PETSC_ERR_ARG_WRONG, "-solid_load %s: give one of %s, %s or %s", ld->name, opt[4], opt[5], opt[6]);
+    for (PetscInt k = 0; k < SOLID_NLOADKINDS; k++) {
+      const PetscReal *v = val[k];
+
+      for (PetscInt i = 0; i < SolidLoadKinds[k].nvalues; i++) {
+        if (SolidLoadKinds[k].nvalues == 1) PetscCheck(PetscIsNormalReal(v[i]) || v[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g: must be finite", opt[4 + k], (double)v[0]);
+        else PetscCheck(PetscIsNormalReal(v[i]) || v[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %g,%g,%g: each must be finite", opt[4 + k], (double)v[0], (double)v[1], (double)v[2]);
+      }
+    }
+    {
+      const PetscReal *v = val[ld->ops - SolidLoadKinds];
+
+      ld->p = ld->ops->nvalues == 1 ? v[0] : 0;
+      for (PetscInt i = 0; i < 3; i++) ld->value[i] = ld->ops->nvalues == 3 ? v[i] : 0;
+    }
     PetscCall(MechTimeFunctionCreate(comm, spec, opt[7], &ld->tf));
     PetscCall(MechSystemAddTimeFunctionKinks(sys, ld->tf));
 
@@ -523,8 +621,8 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &area, 1, MPIU_REAL, MPIU_SUM, comm));
     ld->area = area;
     /* a total force becomes the traction F / A0 of the faces' reference area */
-    for (PetscInt i = 0; i < 3; i++) ld->t0[i] = ld->kind == SOLID_LOAD_FORCE ? F[i] / area : t[i];
-    if (ld->kind == SOLID_LOAD_PRESSURE) s->follower = PETSC_TRUE;
+    for (PetscInt i = 0; i < 3; i++) ld->t0[i] = ld->ops->total ? ld->value[i] / area : ld->value[i];
+    if (ld->ops->follower) s->follower = PETSC_TRUE;
     /* a restart with another load is refused: the checkpoint records its value, faces and time (records.c) */
     PetscCall(SolidRecordLoad(sys, ld, sel));
     PetscCall(PetscInfo(s->dm, "load %s: %s, %" PetscInt_FMT " faces of reference area %g\n", ld->name, sel, ld->NF, (double)area));
@@ -534,7 +632,7 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
     char why[256];
 
     for (PetscInt l = 0; l < n; l++)
-      if (s->loads[l].kind == SOLID_LOAD_PRESSURE) {
+      if (s->loads[l].ops->follower) {
         PetscCall(PetscSNPrintf(why, sizeof(why), "-solid_load %s is a follower pressure, whose load stiffness makes the tangent non-symmetric", s->loads[l].name));
         break;
       }
@@ -542,6 +640,300 @@ PetscErrorCode SolidSetUpLoads(Solid *s, MechSystem sys, const char what[], Pets
   }
   PetscFunctionReturn(0);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* The load kinds: dead (a traction, or a total force spread as one) and follower pressure     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* y (the local force array) += a dead load's part of f, phi times its traction t0 */
+static void DeadAddForce(const SolidLoad *ld, PetscReal phi, const PetscScalar x[], PetscScalar y[])
+{
+  (void)x;
+  if (ld->nfn > 3) {
+    /* quadratic triangles, quadrangles: node a gets W_a t0 */
+    const PetscInt nfn = ld->nfn;
+
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt *o = &ld->lo[nfn * k];
+
+      for (PetscInt a = 0; a < nfn; a++)
+        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] -= phi * ld->W[nfn * k + a] * ld->t0[i];
+    }
+    return;
+  }
+  /* every vertex A0 t0 / 3, moved to the left-hand side */
+  for (PetscInt k = 0; k < ld->nf; k++) {
+    const PetscReal c = -phi * ld->A[k] / 3;
+
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt i = 0; i < 3; i++) y[ld->lo[3 * k + a] + i] += c * ld->t0[i];
+  }
+}
+
+/* y (the local force array) += a follower pressure's part of f at the positions x (local array) */
+static void PressureAddForce(const SolidLoad *ld, PetscReal phi, const PetscScalar x[], PetscScalar y[])
+{
+  if (ld->nfn > 3) {
+    /* quadratic triangles, quadrangles: p int N_a (x_xi x x_eta) */
+    const PetscInt nfn = ld->nfn;
+
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt *o = &ld->lo[nfn * k];
+      PetscReal       xf[27];
+
+      SolidFaceGather(ld, k, x, xf);
+      for (PetscInt q = 0; q < ld->nq; q++) {
+        PetscReal xs[3], xe[3], n[3];
+
+        SolidFaceTangents(ld, q, xf, xs, xe);
+        SolidCross(xs, xe, n);
+        for (PetscInt a = 0; a < nfn; a++) {
+          const PetscReal c = phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
+
+          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
+        }
+      }
+    }
+    return;
+  }
+  {
+    /* every vertex p (x2 - x1) x (x3 - x1) / 6 on the left-hand side */
+    const PetscReal c = phi * ld->p / 6;
+
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt *o = &ld->lo[3 * k];
+      PetscReal       u[3], w[3], n[3];
+
+      for (PetscInt i = 0; i < 3; i++) {
+        u[i] = x[o[1] + i] - x[o[0] + i];
+        w[i] = x[o[2] + i] - x[o[0] + i];
+      }
+      n[0] = u[1] * w[2] - u[2] * w[1];
+      n[1] = u[2] * w[0] - u[0] * w[2];
+      n[2] = u[0] * w[1] - u[1] * w[0];
+      for (PetscInt a = 0; a < 3; a++)
+        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
+    }
+  }
+}
+
+/*
+  A follower pressure's load stiffness, scale times d f / d q at phi, added into J (not assembled).
+  With f_a = c (x2 - x1) x (x3 - x1), c = phi p / 6, for every vertex a of the face
+  d f_a / d x_b = c [d_b]x, d_b = x_{b+2} - x_{b+1} (cyclic), [d]x w = d x w: the same block row
+  for the three vertices, so the block (a, b) and the block (b, a) differ: not symmetric.
+*/
+static PetscErrorCode PressureAddTangent(const SolidLoad *ld, PetscReal scale, PetscReal phi, const PetscScalar x[], Mat J)
+{
+  PetscReal Ke[81];
+  PetscInt  idx[9];
+
+  PetscFunctionBegin;
+  if (ld->nfn > 3) {
+    /* K_ab = c sum_q w_q N_a (dN_b/deta [x_xi]x - dN_b/dxi [x_eta]x), c = scale phi p */
+    const PetscInt nfn = ld->nfn;
+    PetscReal     *Kf;
+    PetscInt       idf[27];
+
+    PetscCall(PetscMalloc1(9 * nfn * nfn, &Kf));
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      PetscReal xf[27];
+
+      SolidFaceGather(ld, k, x, xf);
+      PetscCall(PetscArrayzero(Kf, 9 * nfn * nfn));
+      for (PetscInt q = 0; q < ld->nq; q++) {
+        PetscReal        xs[3], xe[3];
+        const PetscReal *dN = &ld->qdN[2 * q * nfn];
+
+        SolidFaceTangents(ld, q, xf, xs, xe);
+        for (PetscInt b = 0; b < nfn; b++) {
+          PetscReal m[3], S[9];
+
+          /* [m]x with m = dN_b/deta x_xi - dN_b/dxi x_eta */
+          for (PetscInt i = 0; i < 3; i++) m[i] = dN[2 * b + 1] * xs[i] - dN[2 * b] * xe[i];
+          S[0] = 0;
+          S[1] = -m[2];
+          S[2] = m[1];
+          S[3] = m[2];
+          S[4] = 0;
+          S[5] = -m[0];
+          S[6] = -m[1];
+          S[7] = m[0];
+          S[8] = 0;
+          for (PetscInt a = 0; a < nfn; a++) {
+            const PetscReal c = scale * phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
+
+            for (PetscInt i = 0; i < 3; i++)
+              for (PetscInt j = 0; j < 3; j++) Kf[(3 * a + i) * 3 * nfn + 3 * b + j] += c * S[3 * i + j];
+          }
+        }
+      }
+      for (PetscInt a = 0; a < nfn; a++)
+        for (PetscInt i = 0; i < 3; i++) idf[3 * a + i] = ld->go[nfn * k + a] + i;
+      PetscCall(MatSetValues(J, 3 * nfn, idf, 3 * nfn, idf, Kf, ADD_VALUES));
+    }
+    PetscCall(PetscFree(Kf));
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt k = 0; k < ld->nf; k++) {
+    const PetscInt *o = &ld->lo[3 * k];
+    const PetscReal c = scale * phi * ld->p / 6;
+
+    for (PetscInt b = 0; b < 3; b++) {
+      const PetscInt b1 = (b + 1) % 3, b2 = (b + 2) % 3;
+      PetscReal      d[3], S[9];
+
+      for (PetscInt i = 0; i < 3; i++) d[i] = c * (x[o[b2] + i] - x[o[b1] + i]);
+      S[0] = 0;
+      S[1] = -d[2];
+      S[2] = d[1];
+      S[3] = d[2];
+      S[4] = 0;
+      S[5] = -d[0];
+      S[6] = -d[1];
+      S[7] = d[0];
+      S[8] = 0;
+      for (PetscInt a = 0; a < 3; a++)
+        for (PetscInt i = 0; i < 3; i++)
+          for (PetscInt j = 0; j < 3; j++) Ke[(3 * a + i) * 9 + 3 * b + j] = S[3 * i + j];
+    }
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = ld->go[3 * k + a] + i;
+    PetscCall(MatSetValues(J, 9, idx, 9, idx, Ke, ADD_VALUES));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Keeps what a follower pressure's stiffness action needs: the faces' positions and cK phi p (/ 6) */
+static PetscErrorCode PressureLinearize(SolidLoad *ld, PetscReal cK, PetscReal phi, const PetscScalar x[])
+{
+  PetscFunctionBegin;
+  ld->clin = ld->nfn > 3 ? cK * phi * ld->p : cK * phi * ld->p / 6;
+  if (!ld->xs) PetscCall(PetscMalloc1(3 * ld->nfn * ld->nf + 1, &ld->xs));
+  for (PetscInt k = 0; k < ld->nf; k++) SolidFaceGather(ld, k, x, &ld->xs[3 * ld->nfn * k]);
+  PetscFunctionReturn(0);
+}
+
+/* y (local array) += a follower pressure's stiffness at the last linearization applied to w (local array) */
+static void PressureApply(const SolidLoad *ld, const PetscScalar w[], PetscScalar y[])
+{
+  if (ld->nfn > 3) {
+    /* y_a += clin sum_q w_q N_a (dx_xi x x_eta + x_xi x dx_eta), dx from w */
+    const PetscInt nfn = ld->nfn;
+
+    for (PetscInt k = 0; k < ld->nf; k++) {
+      const PetscInt  *o  = &ld->lo[nfn * k];
+      const PetscReal *xf = &ld->xs[3 * nfn * k];
+      PetscReal        wf[27];
+
+      SolidFaceGather(ld, k, w, wf);
+      for (PetscInt q = 0; q < ld->nq; q++) {
+        PetscReal xs[3], xe[3], ws[3], we[3], m1[3], m2[3];
+
+        SolidFaceTangents(ld, q, xf, xs, xe);
+        SolidFaceTangents(ld, q, wf, ws, we);
+        SolidCross(ws, xe, m1);
+        SolidCross(xs, we, m2);
+        for (PetscInt a = 0; a < nfn; a++) {
+          const PetscReal c = ld->clin * ld->qw[q] * ld->qN[q * nfn + a];
+
+          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * (m1[i] + m2[i]);
+        }
+      }
+    }
+    return;
+  }
+  for (PetscInt k = 0; k < ld->nf; k++) {
+    const PetscInt  *o    = &ld->lo[3 * k];
+    const PetscReal *xs   = &ld->xs[9 * k];
+    PetscReal        r[3] = {0, 0, 0};
+
+    for (PetscInt b = 0; b < 3; b++) {
+      const PetscInt   b1 = (b + 1) % 3, b2 = (b + 2) % 3;
+      const PetscReal  d[3] = {xs[3 * b2] - xs[3 * b1], xs[3 * b2 + 1] - xs[3 * b1 + 1], xs[3 * b2 + 2] - xs[3 * b1 + 2]};
+      const PetscReal *wb   = &w[o[b]];
+
+      r[0] += d[1] * wb[2] - d[2] * wb[1];
+      r[1] += d[2] * wb[0] - d[0] * wb[2];
+      r[2] += d[0] * wb[1] - d[1] * wb[0];
+    }
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += ld->clin * r[i];
+  }
+}
+
+/* This rank's part of a dead load's potential at phi: -phi F_ext . (q - X), -phi sum_a W_a t0 . (x_a - X_a) */
+static PetscReal DeadPotential(const SolidLoad *ld, PetscReal phi, const PetscScalar x[])
+{
+  PetscReal sum = 0;
+
+  for (PetscInt k = 0; k < ld->nf && ld->nfn > 3; k++) {
+    const PetscInt   nfn = ld->nfn;
+    const PetscReal *X   = &ld->X[3 * nfn * k];
+    PetscReal        xf[27];
+
+    SolidFaceGather(ld, k, x, xf);
+    for (PetscInt a = 0; a < nfn; a++)
+      for (PetscInt i = 0; i < 3; i++) sum -= ld->W[nfn * k + a] * ld->t0[i] * (xf[3 * a + i] - X[3 * a + i]);
+  }
+  for (PetscInt k = 0; k < ld->nf && ld->nfn == 3; k++) {
+    const PetscInt  *o = &ld->lo[3 * k];
+    const PetscReal *X = &ld->X[9 * k];
+
+    for (PetscInt a = 0; a < 3; a++)
+      for (PetscInt i = 0; i < 3; i++) sum -= ld->A[k] / 3 * ld->t0[i] * (x[o[a] + i] - X[3 * a + i]);
+  }
+  return phi * sum;
+}
+
+/*
+  This rank's part of a follower pressure's potential at phi: phi p (V(q) - V(X)), V = sum over its
+  faces of x1 . (x2 x x3) / 6 (quadratic faces: int x . (x_xi x x_eta) / 3), the potential of a
+  pressure on a closed surface (for an open one there is none: docs/solid.md §5)
+*/
+static PetscReal PressurePotential(const SolidLoad *ld, PetscReal phi, const PetscScalar x[])
+{
+  PetscReal sum = 0;
+
+  for (PetscInt k = 0; k < ld->nf && ld->nfn > 3; k++) {
+    const PetscInt   nfn = ld->nfn;
+    const PetscReal *X   = &ld->X[3 * nfn * k];
+    PetscReal        xf[27];
+
+    SolidFaceGather(ld, k, x, xf);
+    for (PetscInt q = 0; q < ld->nq; q++)
+      for (PetscInt r = 0; r < 2; r++) {
+        const PetscReal *y = r ? X : xf;
+        PetscReal        xs[3], xe[3], n[3], xq[3] = {0, 0, 0};
+
+        SolidFaceTangents(ld, q, y, xs, xe);
+        SolidCross(xs, xe, n);
+        for (PetscInt a = 0; a < nfn; a++)
+          for (PetscInt i = 0; i < 3; i++) xq[i] += ld->qN[q * nfn + a] * y[3 * a + i];
+        sum += (r ? -1 : 1) * ld->qw[q] * (xq[0] * n[0] + xq[1] * n[1] + xq[2] * n[2]) / 3;
+      }
+  }
+  for (PetscInt k = 0; k < ld->nf && ld->nfn == 3; k++) {
+    const PetscInt    *o  = &ld->lo[3 * k];
+    const PetscReal   *X  = &ld->X[9 * k];
+    const PetscScalar *x1 = &x[o[0]], *x2 = &x[o[1]], *x3 = &x[o[2]];
+    const PetscReal   *X1 = &X[0], *X2 = &X[3], *X3 = &X[6];
+
+    sum += (x1[0] * (x2[1] * x3[2] - x2[2] * x3[1]) + x1[1] * (x2[2] * x3[0] - x2[0] * x3[2]) + x1[2] * (x2[0] * x3[1] - x2[1] * x3[0])) / 6;
+    sum -= (X1[0] * (X2[1] * X3[2] - X2[2] * X3[1]) + X1[1] * (X2[2] * X3[0] - X2[0] * X3[2]) + X1[2] * (X2[0] * X3[1] - X2[1] * X3[0])) / 6;
+  }
+  return phi * ld->p * sum;
+}
+
+/*
+  The load kinds, in the order their options are read (-solid_load_NAME_traction, _pressure,
+  _force): a new kind is a line here and its functions (a NULL part: none)
+*/
+static const SolidLoadOps SolidLoadKinds[SOLID_NLOADKINDS] = {
+    {"traction", "Dead traction (force per reference area)",             3, PETSC_FALSE, PETSC_FALSE, DeadAddForce,     NULL,               NULL,              NULL,          DeadPotential    },
+    {"pressure", "Follower pressure on the deformed faces",              1, PETSC_TRUE,  PETSC_FALSE, PressureAddForce, PressureAddTangent, PressureLinearize, PressureApply, PressurePotential},
+    {"force",    "Total force, spread over the faces by reference area", 3, PETSC_FALSE, PETSC_TRUE,  DeadAddForce,     NULL,               NULL,              NULL,          DeadPotential    },
+};
 
 /* y (the local force array) += the loads' part of f at time t and positions x (local array) */
 PetscErrorCode SolidLoadsAddForce(Solid *s, PetscReal t, const PetscScalar x[], PetscScalar y[])
@@ -553,158 +945,28 @@ PetscErrorCode SolidLoadsAddForce(Solid *s, PetscReal t, const PetscScalar x[], 
 
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
-    if (ld->nfn > 3) {
-      /* quadratic triangles, quadrangles: dead, node a gets W_a t0; follower, p int N_a (x_xi x x_eta) */
-      const PetscInt nfn = ld->nfn;
-
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        const PetscInt *o = &ld->lo[nfn * k];
-
-        if (ld->kind != SOLID_LOAD_PRESSURE) {
-          for (PetscInt a = 0; a < nfn; a++)
-            for (PetscInt i = 0; i < 3; i++) y[o[a] + i] -= phi * ld->W[nfn * k + a] * ld->t0[i];
-        } else {
-          PetscReal xf[27];
-
-          SolidFaceGather(ld, k, x, xf);
-          for (PetscInt q = 0; q < ld->nq; q++) {
-            PetscReal xs[3], xe[3], n[3];
-
-            SolidFaceTangents(ld, q, xf, xs, xe);
-            SolidCross(xs, xe, n);
-            for (PetscInt a = 0; a < nfn; a++) {
-              const PetscReal c = phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
-
-              for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
-            }
-          }
-        }
-      }
-    } else if (ld->kind != SOLID_LOAD_PRESSURE) {
-      /* dead: every vertex A0 t0 / 3, moved to the left-hand side */
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        const PetscReal c = -phi * ld->A[k] / 3;
-
-        for (PetscInt a = 0; a < 3; a++)
-          for (PetscInt i = 0; i < 3; i++) y[ld->lo[3 * k + a] + i] += c * ld->t0[i];
-      }
-    } else {
-      /* follower: every vertex p (x2 - x1) x (x3 - x1) / 6 on the left-hand side */
-      const PetscReal c = phi * ld->p / 6;
-
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        const PetscInt *o = &ld->lo[3 * k];
-        PetscReal       u[3], w[3], n[3];
-
-        for (PetscInt i = 0; i < 3; i++) {
-          u[i] = x[o[1] + i] - x[o[0] + i];
-          w[i] = x[o[2] + i] - x[o[0] + i];
-        }
-        n[0] = u[1] * w[2] - u[2] * w[1];
-        n[1] = u[2] * w[0] - u[0] * w[2];
-        n[2] = u[0] * w[1] - u[1] * w[0];
-        for (PetscInt a = 0; a < 3; a++)
-          for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * n[i];
-      }
-    }
+    ld->ops->addforce(ld, phi, x, y);
   }
   PetscFunctionReturn(0);
 }
 
-/*
-  The load stiffness of follower pressures, scale times d f / d q, added into J (not assembled).
-  With f_a = c (x2 - x1) x (x3 - x1), c = phi p / 6, for every vertex a of the face
-  d f_a / d x_b = c [d_b]x, d_b = x_{b+2} - x_{b+1} (cyclic), [d]x w = d x w: the same block row
-  for the three vertices, so the block (a, b) and the block (b, a) differ: not symmetric.
-*/
+/* The loads' stiffness (follower loads), scale times d f / d q, added into J (not assembled) */
 PetscErrorCode SolidLoadsAddTangent(Solid *s, PetscReal t, const PetscScalar x[], PetscReal scale, Mat J)
 {
   PetscFunctionBegin;
   for (PetscInt l = 0; l < s->nloads; l++) {
     SolidLoad *ld = &s->loads[l];
-    PetscReal  phi, Ke[81];
-    PetscInt   idx[9];
+    PetscReal  phi;
 
-    if (ld->kind != SOLID_LOAD_PRESSURE) continue;
+    if (!ld->ops->addtangent) continue;
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
-    if (ld->nfn > 3) {
-      /* K_ab = c sum_q w_q N_a (dN_b/deta [x_xi]x - dN_b/dxi [x_eta]x), c = scale phi p */
-      const PetscInt nfn = ld->nfn;
-      PetscReal     *Kf;
-      PetscInt       idf[27];
-
-      PetscCall(PetscMalloc1(9 * nfn * nfn, &Kf));
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        PetscReal xf[27];
-
-        SolidFaceGather(ld, k, x, xf);
-        PetscCall(PetscArrayzero(Kf, 9 * nfn * nfn));
-        for (PetscInt q = 0; q < ld->nq; q++) {
-          PetscReal        xs[3], xe[3];
-          const PetscReal *dN = &ld->qdN[2 * q * nfn];
-
-          SolidFaceTangents(ld, q, xf, xs, xe);
-          for (PetscInt b = 0; b < nfn; b++) {
-            PetscReal m[3], S[9];
-
-            /* [m]x with m = dN_b/deta x_xi - dN_b/dxi x_eta */
-            for (PetscInt i = 0; i < 3; i++) m[i] = dN[2 * b + 1] * xs[i] - dN[2 * b] * xe[i];
-            S[0] = 0;
-            S[1] = -m[2];
-            S[2] = m[1];
-            S[3] = m[2];
-            S[4] = 0;
-            S[5] = -m[0];
-            S[6] = -m[1];
-            S[7] = m[0];
-            S[8] = 0;
-            for (PetscInt a = 0; a < nfn; a++) {
-              const PetscReal c = scale * phi * ld->p * ld->qw[q] * ld->qN[q * nfn + a];
-
-              for (PetscInt i = 0; i < 3; i++)
-                for (PetscInt j = 0; j < 3; j++) Kf[(3 * a + i) * 3 * nfn + 3 * b + j] += c * S[3 * i + j];
-            }
-          }
-        }
-        for (PetscInt a = 0; a < nfn; a++)
-          for (PetscInt i = 0; i < 3; i++) idf[3 * a + i] = ld->go[nfn * k + a] + i;
-        PetscCall(MatSetValues(J, 3 * nfn, idf, 3 * nfn, idf, Kf, ADD_VALUES));
-      }
-      PetscCall(PetscFree(Kf));
-      continue;
-    }
-    for (PetscInt k = 0; k < ld->nf; k++) {
-      const PetscInt *o = &ld->lo[3 * k];
-      const PetscReal c = scale * phi * ld->p / 6;
-
-      for (PetscInt b = 0; b < 3; b++) {
-        const PetscInt b1 = (b + 1) % 3, b2 = (b + 2) % 3;
-        PetscReal      d[3], S[9];
-
-        for (PetscInt i = 0; i < 3; i++) d[i] = c * (x[o[b2] + i] - x[o[b1] + i]);
-        S[0] = 0;
-        S[1] = -d[2];
-        S[2] = d[1];
-        S[3] = d[2];
-        S[4] = 0;
-        S[5] = -d[0];
-        S[6] = -d[1];
-        S[7] = d[0];
-        S[8] = 0;
-        for (PetscInt a = 0; a < 3; a++)
-          for (PetscInt i = 0; i < 3; i++)
-            for (PetscInt j = 0; j < 3; j++) Ke[(3 * a + i) * 9 + 3 * b + j] = S[3 * i + j];
-      }
-      for (PetscInt a = 0; a < 3; a++)
-        for (PetscInt i = 0; i < 3; i++) idx[3 * a + i] = ld->go[3 * k + a] + i;
-      PetscCall(MatSetValues(J, 9, idx, 9, idx, Ke, ADD_VALUES));
-    }
+    PetscCall(ld->ops->addtangent(ld, scale, phi, x, J));
   }
   PetscFunctionReturn(0);
 }
 
-/* Keeps what the load stiffness's action needs: the faces' positions and cK phi p / 6 */
+/* Keeps what the loads' stiffness action needs at time t, positions x, with the factor cK */
 PetscErrorCode SolidLoadsLinearize(Solid *s, PetscReal t, const PetscScalar x[], PetscReal cK)
 {
   PetscFunctionBegin;
@@ -713,124 +975,38 @@ PetscErrorCode SolidLoadsLinearize(Solid *s, PetscReal t, const PetscScalar x[],
     PetscReal  phi;
 
     ld->clin = 0;
-    if (ld->kind != SOLID_LOAD_PRESSURE) continue;
+    if (!ld->ops->linearize) continue;
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
-    ld->clin = ld->nfn > 3 ? cK * phi * ld->p : cK * phi * ld->p / 6;
-    if (!ld->xs) PetscCall(PetscMalloc1(3 * ld->nfn * ld->nf + 1, &ld->xs));
-    for (PetscInt k = 0; k < ld->nf; k++) SolidFaceGather(ld, k, x, &ld->xs[3 * ld->nfn * k]);
+    PetscCall(ld->ops->linearize(ld, cK, phi, x));
   }
   PetscFunctionReturn(0);
 }
 
-/* y (local array) += the load stiffness at the last linearization applied to w (local array) */
+/* y (local array) += the loads' stiffness at the last linearization applied to w (local array) */
 PetscErrorCode SolidLoadsApply(Solid *s, const PetscScalar w[], PetscScalar y[])
 {
   PetscFunctionBegin;
   for (PetscInt l = 0; l < s->nloads; l++) {
     SolidLoad *ld = &s->loads[l];
 
-    if (ld->kind != SOLID_LOAD_PRESSURE || ld->clin == 0) continue;
-    if (ld->nfn > 3) {
-      /* y_a += clin sum_q w_q N_a (dx_xi x x_eta + x_xi x dx_eta), dx from w */
-      const PetscInt nfn = ld->nfn;
-
-      for (PetscInt k = 0; k < ld->nf; k++) {
-        const PetscInt  *o  = &ld->lo[nfn * k];
-        const PetscReal *xf = &ld->xs[3 * nfn * k];
-        PetscReal        wf[27];
-
-        SolidFaceGather(ld, k, w, wf);
-        for (PetscInt q = 0; q < ld->nq; q++) {
-          PetscReal xs[3], xe[3], ws[3], we[3], m1[3], m2[3];
-
-          SolidFaceTangents(ld, q, xf, xs, xe);
-          SolidFaceTangents(ld, q, wf, ws, we);
-          SolidCross(ws, xe, m1);
-          SolidCross(xs, we, m2);
-          for (PetscInt a = 0; a < nfn; a++) {
-            const PetscReal c = ld->clin * ld->qw[q] * ld->qN[q * nfn + a];
-
-            for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += c * (m1[i] + m2[i]);
-          }
-        }
-      }
-      continue;
-    }
-    for (PetscInt k = 0; k < ld->nf; k++) {
-      const PetscInt  *o    = &ld->lo[3 * k];
-      const PetscReal *xs   = &ld->xs[9 * k];
-      PetscReal        r[3] = {0, 0, 0};
-
-      for (PetscInt b = 0; b < 3; b++) {
-        const PetscInt   b1 = (b + 1) % 3, b2 = (b + 2) % 3;
-        const PetscReal  d[3] = {xs[3 * b2] - xs[3 * b1], xs[3 * b2 + 1] - xs[3 * b1 + 1], xs[3 * b2 + 2] - xs[3 * b1 + 2]};
-        const PetscReal *wb   = &w[o[b]];
-
-        r[0] += d[1] * wb[2] - d[2] * wb[1];
-        r[1] += d[2] * wb[0] - d[0] * wb[2];
-        r[2] += d[0] * wb[1] - d[1] * wb[0];
-      }
-      for (PetscInt a = 0; a < 3; a++)
-        for (PetscInt i = 0; i < 3; i++) y[o[a] + i] += ld->clin * r[i];
-    }
+    if (!ld->ops->apply || ld->clin == 0) continue;
+    ld->ops->apply(ld, w, y);
   }
   PetscFunctionReturn(0);
 }
 
-/*
-  This rank's part of the loads' potential at time t: a dead load's -phi F_ext . (q - X); a
-  follower pressure's phi p (V(q) - V(X)), V = sum over its faces of x1 . (x2 x x3) / 6, the
-  potential of a pressure on a closed surface (for an open one there is none: docs/solid.md §5)
-*/
+/* This rank's part of the loads' potential at time t */
 PetscErrorCode SolidLoadsPotential(Solid *s, PetscReal t, const PetscScalar x[], PetscReal *e)
 {
   PetscFunctionBegin;
   *e = 0;
   for (PetscInt l = 0; l < s->nloads; l++) {
     SolidLoad *ld = &s->loads[l];
-    PetscReal  phi, sum = 0;
+    PetscReal  phi;
 
     PetscCall(MechTimeFunctionEvaluate(ld->tf, t, &phi, NULL, NULL));
     if (phi == 0) continue;
-    for (PetscInt k = 0; k < ld->nf && ld->nfn > 3; k++) {
-      /* dead: -sum_a W_a t0 . (x_a - X_a); follower: V = int x . (x_xi x x_eta) / 3 */
-      const PetscInt   nfn = ld->nfn;
-      const PetscReal *X   = &ld->X[3 * nfn * k];
-      PetscReal        xf[27];
-
-      SolidFaceGather(ld, k, x, xf);
-      if (ld->kind != SOLID_LOAD_PRESSURE) {
-        for (PetscInt a = 0; a < nfn; a++)
-          for (PetscInt i = 0; i < 3; i++) sum -= ld->W[nfn * k + a] * ld->t0[i] * (xf[3 * a + i] - X[3 * a + i]);
-      } else
-        for (PetscInt q = 0; q < ld->nq; q++)
-          for (PetscInt r = 0; r < 2; r++) {
-            const PetscReal *y = r ? X : xf;
-            PetscReal        xs[3], xe[3], n[3], xq[3] = {0, 0, 0};
-
-            SolidFaceTangents(ld, q, y, xs, xe);
-            SolidCross(xs, xe, n);
-            for (PetscInt a = 0; a < nfn; a++)
-              for (PetscInt i = 0; i < 3; i++) xq[i] += ld->qN[q * nfn + a] * y[3 * a + i];
-            sum += (r ? -1 : 1) * ld->qw[q] * (xq[0] * n[0] + xq[1] * n[1] + xq[2] * n[2]) / 3;
-          }
-    }
-    for (PetscInt k = 0; k < ld->nf && ld->nfn == 3; k++) {
-      const PetscInt  *o = &ld->lo[3 * k];
-      const PetscReal *X = &ld->X[9 * k];
-
-      if (ld->kind != SOLID_LOAD_PRESSURE) {
-        for (PetscInt a = 0; a < 3; a++)
-          for (PetscInt i = 0; i < 3; i++) sum -= ld->A[k] / 3 * ld->t0[i] * (x[o[a] + i] - X[3 * a + i]);
-      } else {
-        const PetscScalar *x1 = &x[o[0]], *x2 = &x[o[1]], *x3 = &x[o[2]];
-        const PetscReal   *X1 = &X[0], *X2 = &X[3], *X3 = &X[6];
-
-        sum += (x1[0] * (x2[1] * x3[2] - x2[2] * x3[1]) + x1[1] * (x2[2] * x3[0] - x2[0] * x3[2]) + x1[2] * (x2[0] * x3[1] - x2[1] * x3[0])) / 6;
-        sum -= (X1[0] * (X2[1] * X3[2] - X2[2] * X3[1]) + X1[1] * (X2[2] * X3[0] - X2[0] * X3[2]) + X1[2] * (X2[0] * X3[1] - X2[1] * X3[0])) / 6;
-      }
-    }
-    *e += ld->kind != SOLID_LOAD_PRESSURE ? phi * sum : phi * ld->p * sum;
+    *e += ld->ops->potential(ld, phi, x);
   }
   PetscFunctionReturn(0);
 }

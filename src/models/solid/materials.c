@@ -19,7 +19,6 @@
       P_vol        = kappa/2 (J^2 - 1) F^-T
 */
 #include "solidimpl.h"
-#include <string.h>
 
 /* ------------------------------------------------------------------------------------------ */
 /* Small dense algebra                                                                        */
@@ -218,7 +217,7 @@ static void NeoHookeanUnpack(const SolidModuli *m, const PetscReal st[], SolidPo
 /* neohookean_split and mooney_rivlin: isochoric invariants and the volumetric term           */
 /* ------------------------------------------------------------------------------------------ */
 
-static PetscBool SplitSetUp(const SolidModuli *m, const PetscReal F[9], SolidPoint *p)
+PetscBool SolidIsochoricSetUp(const SolidModuli *m, const PetscReal F[9], SolidPoint *p)
 {
   PetscReal C[9];
 
@@ -245,7 +244,7 @@ static inline void DI2(const SolidPoint *p, PetscReal D[9])
 }
 
 /* P and W of c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) */
-static void InvariantStress(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *p, PetscReal P[9], PetscReal *W)
+void SolidInvariantStress(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *p, PetscReal P[9], PetscReal *W)
 {
   PetscReal       D2[9] = {0};
   const PetscReal vol   = 0.5 * kappa * (p->J * p->J - 1);
@@ -256,10 +255,10 @@ static void InvariantStress(PetscReal c1, PetscReal c2, PetscReal kappa, const S
 }
 
 /*
-  dP of InvariantStress() for the direction dF, with tau = F^-T:dF = tr(F^-1 dF), da = -2/3 a tau,
+  dP of SolidInvariantStress() for the direction dF, with tau = F^-T:dF = tr(F^-1 dF), da = -2/3 a tau,
   db = -4/3 b tau, dI1 = 2 F:dF, dI2 = D2:dF, dD2 = 2 (dI1 F + I1 dF - dF C - F dC), dC = dF^T F + F^T dF
 */
-static void InvariantStressDiff(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
+void SolidInvariantStressDiff(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
 {
   const PetscReal tau = Contract(p->FinvT, dF), dI1 = 2 * Contract(p->F, dF), J2 = p->J * p->J;
   PetscReal       B[9], iso1, vol;
@@ -294,34 +293,34 @@ static void InvariantStressDiff(PetscReal c1, PetscReal c2, PetscReal kappa, con
 
 static void SplitStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
 {
-  InvariantStress(0.5 * m->mu, 0, m->kappa, p, P, W);
+  SolidInvariantStress(0.5 * m->mu, 0, m->kappa, p, P, W);
 }
 
 static void SplitStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
 {
-  InvariantStressDiff(0.5 * m->mu, 0, m->kappa, p, dF, dP);
+  SolidInvariantStressDiff(0.5 * m->mu, 0, m->kappa, p, dF, dP);
 }
 
 static void MooneyRivlinStress(const SolidModuli *m, const SolidPoint *p, PetscReal P[9], PetscReal *W)
 {
-  InvariantStress(m->c1, m->c2, m->kappa, p, P, W);
+  SolidInvariantStress(m->c1, m->c2, m->kappa, p, P, W);
 }
 
 static void MooneyRivlinStressDiff(const SolidModuli *m, const SolidPoint *p, const PetscReal dF[9], PetscReal dP[9])
 {
-  InvariantStressDiff(m->c1, m->c2, m->kappa, p, dF, dP);
+  SolidInvariantStressDiff(m->c1, m->c2, m->kappa, p, dF, dP);
 }
 
 /* the matrix-free action keeps F; the rest is recomputed per application (an inverse and a power) */
-static void InvariantPack(const SolidModuli *m, const SolidPoint *p, PetscReal st[])
+void SolidInvariantPack(const SolidModuli *m, const SolidPoint *p, PetscReal st[])
 {
   (void)m;
   for (PetscInt i = 0; i < 9; i++) st[i] = p->F[i];
 }
 
-static void InvariantUnpack(const SolidModuli *m, const PetscReal st[], SolidPoint *p)
+void SolidInvariantUnpack(const SolidModuli *m, const PetscReal st[], SolidPoint *p)
 {
-  (void)SplitSetUp(m, st, p);
+  (void)SolidIsochoricSetUp(m, st, p);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -431,7 +430,7 @@ static void DiscreteStressStates(const PetscReal F0[9], const PetscReal F1[9], P
   rounding is eps |S| |dC| (stress noise eps |S|) and whose error against the exact difference is
   O(|dC|^7), below round-off there.
 */
-static PetscBool DiscreteStressC(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), PetscBool quadratic, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
+PetscBool SolidDiscreteStressC(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), PetscBool quadratic, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
 {
   PetscReal C0[9], C1[9], Cm[9], dC[9], Sm[9], Fm[9], dd = 0, cc = 0, br;
 
@@ -468,22 +467,22 @@ static PetscBool DiscreteStressC(const SolidModuli *m, PetscBool (*setup)(const 
 
 static PetscBool SvkDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
 {
-  return DiscreteStressC(m, SvkSetUp, SvkStress, PETSC_TRUE, F0, F1, Pbar);
+  return SolidDiscreteStressC(m, SvkSetUp, SvkStress, PETSC_TRUE, F0, F1, Pbar);
 }
 
 static PetscBool NeoHookeanDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
 {
-  return DiscreteStressC(m, NeoHookeanSetUp, NeoHookeanStress, PETSC_FALSE, F0, F1, Pbar);
+  return SolidDiscreteStressC(m, NeoHookeanSetUp, NeoHookeanStress, PETSC_FALSE, F0, F1, Pbar);
 }
 
 static PetscBool SplitDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
 {
-  return DiscreteStressC(m, SplitSetUp, SplitStress, PETSC_FALSE, F0, F1, Pbar);
+  return SolidDiscreteStressC(m, SolidIsochoricSetUp, SplitStress, PETSC_FALSE, F0, F1, Pbar);
 }
 
 static PetscBool MooneyRivlinDiscreteStress(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9])
 {
-  return DiscreteStressC(m, SplitSetUp, MooneyRivlinStress, PETSC_FALSE, F0, F1, Pbar);
+  return SolidDiscreteStressC(m, SolidIsochoricSetUp, MooneyRivlinStress, PETSC_FALSE, F0, F1, Pbar);
 }
 
 /*
@@ -510,7 +509,7 @@ static PetscBool LinearDiscreteStressJacobian(const SolidModuli *m, const PetscR
 }
 
 /*
-  Pbar and dPbar/dF1 of DiscreteStressC(), differentiating what it computes, branch by branch.
+  Pbar and dPbar/dF1 of SolidDiscreteStressC(), differentiating what it computes, branch by branch.
   A change H of F1 changes C1 by G = F1^T H + H^T F1, Cm by G/2, dC by G and dC:dC by 2 dC:G;
   dPbar = H Sbar / 2 + Fm dSbar with, for the correction Sbar = Sm + 2 br dC / (dC:dC),
 
@@ -520,9 +519,9 @@ static PetscBool LinearDiscreteStressJacobian(const SolidModuli *m, const PetscR
   the Gauss bracket br = 5/36 (Sa + Sb - 2 Sm):dC, Sa,b = S(Cm -+ h dC):
       dbr = 5/36 [(S'(Ca) (1/2 - h) G + S'(Cb) (1/2 + h) G - 2 dSm):dC + (Sa + Sb - 2 Sm):G].
   S' X (DStressOfC()) is the material's own dP at the Cholesky point of C; PETSC_FALSE where
-  DiscreteStressC() fails.
+  SolidDiscreteStressC() fails.
 */
-static PetscBool DiscreteStressCJacobian(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal[9], PetscReal[9]), PetscBool quadratic, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
+PetscBool SolidDiscreteStressCJacobian(const SolidModuli *m, PetscBool (*setup)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*stress)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), void (*dstress)(const SolidModuli *, const SolidPoint *, const PetscReal[9], PetscReal[9]), PetscBool quadratic, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
 {
   const PetscReal h = 0.5 * PetscSqrtReal(0.6);
   PetscReal       C0[9], C1[9], Cm[9], dC[9], Fm[9], Sbar[9], P1[9], Sab[9], dd = 0, cc = 0, br = 0;
@@ -595,54 +594,36 @@ static PetscBool DiscreteStressCJacobian(const SolidModuli *m, PetscBool (*setup
 
 static PetscBool SvkDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
 {
-  return DiscreteStressCJacobian(m, SvkSetUp, SvkStress, SvkStressDiff, PETSC_TRUE, F0, F1, Pbar, A);
+  return SolidDiscreteStressCJacobian(m, SvkSetUp, SvkStress, SvkStressDiff, PETSC_TRUE, F0, F1, Pbar, A);
 }
 
 static PetscBool NeoHookeanDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
 {
-  return DiscreteStressCJacobian(m, NeoHookeanSetUp, NeoHookeanStress, NeoHookeanStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
+  return SolidDiscreteStressCJacobian(m, NeoHookeanSetUp, NeoHookeanStress, NeoHookeanStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
 }
 
 static PetscBool SplitDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
 {
-  return DiscreteStressCJacobian(m, SplitSetUp, SplitStress, SplitStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
+  return SolidDiscreteStressCJacobian(m, SolidIsochoricSetUp, SplitStress, SplitStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
 }
 
 static PetscBool MooneyRivlinDiscreteStressJacobian(const SolidModuli *m, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81])
 {
-  return DiscreteStressCJacobian(m, SplitSetUp, MooneyRivlinStress, MooneyRivlinStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
+  return SolidDiscreteStressCJacobian(m, SolidIsochoricSetUp, MooneyRivlinStress, MooneyRivlinStressDiff, PETSC_FALSE, F0, F1, Pbar, A);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* The table                                                                                  */
 /* ------------------------------------------------------------------------------------------ */
 
-/* The materials; outputs and checkpoints record a material by its name, never by its place here */
-static const SolidMaterialOps SolidMaterialTable[] = {
-    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            SOLID_MODULI_LAME,          PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,     LinearStress,       LinearStressDiff,       NULL,           NULL,             LinearDiscreteStress,       LinearDiscreteStressJacobian,       SolidLinearStressDiffBatch    },
-    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,        SvkStress,          SvkStressDiff,          SvkPack,        SvkUnpack,        SvkDiscreteStress,          SvkDiscreteStressJacobian,          NULL                          },
-    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp, NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack, NeoHookeanUnpack, NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian,   SolidNeoHookeanStressDiffBatch},
-    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", SOLID_MODULI_MU_KAPPA,      PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      SplitStress,        SplitStressDiff,        InvariantPack,  InvariantUnpack,  SplitDiscreteStress,        SplitDiscreteStressJacobian,        NULL                          },
-    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          SOLID_MODULI_MOONEY_RIVLIN, PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SplitSetUp,      MooneyRivlinStress, MooneyRivlinStressDiff, InvariantPack,  InvariantUnpack,  MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian, NULL                          },
+/* The materials of this file (registered in materialtable.c) */
+const SolidMaterialOps SolidMaterialsBuiltin[] = {
+    {"linear",           "small-strain linear elasticity (E, nu or mu, lambda); the system is linear",                                            SOLID_MODULI_LAME,          PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, 0,  LinearSetUp,         LinearStress,       LinearStressDiff,       NULL,               NULL,                 LinearDiscreteStress,       LinearDiscreteStressJacobian,       SolidLinearStressDiffBatch,     PETSC_FALSE},
+    {"svk",              "St. Venant-Kirchhoff (E, nu or mu, lambda)",                                                                            SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 18, SvkSetUp,            SvkStress,          SvkStressDiff,          SvkPack,            SvkUnpack,            SvkDiscreteStress,          SvkDiscreteStressJacobian,          NULL,                           PETSC_FALSE},
+    {"neohookean",       "compressible neo-Hookean mu/2 (I1 - 3) - mu ln J + lambda/2 ln^2 J (E, nu or mu, lambda)",                              SOLID_MODULI_LAME,          PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  10, NeoHookeanSetUp,     NeoHookeanStress,   NeoHookeanStressDiff,   NeoHookeanPack,     NeoHookeanUnpack,     NeoHookeanDiscreteStress,   NeoHookeanDiscreteStressJacobian,   SolidNeoHookeanStressDiffBatch, PETSC_FALSE},
+    {"neohookean_split", "neo-Hookean with an isochoric-volumetric split mu/2 (J^-2/3 I1 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (E, nu or mu, kappa)", SOLID_MODULI_MU_KAPPA,      PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SolidIsochoricSetUp, SplitStress,        SplitStressDiff,        SolidInvariantPack, SolidInvariantUnpack, SplitDiscreteStress,        SplitDiscreteStressJacobian,        NULL,                           PETSC_FALSE},
+    {"mooney_rivlin",    "Mooney-Rivlin c1 (J^-2/3 I1 - 3) + c2 (J^-4/3 I2 - 3) + kappa/4 (J^2 - 1 - 2 ln J) (c1, c2, kappa, or E, nu)",          SOLID_MODULI_MOONEY_RIVLIN, PETSC_FALSE, PETSC_TRUE,  PETSC_FALSE, 9,  SolidIsochoricSetUp, MooneyRivlinStress, MooneyRivlinStressDiff, SolidInvariantPack, SolidInvariantUnpack, MooneyRivlinDiscreteStress, MooneyRivlinDiscreteStressJacobian, NULL,                           PETSC_FALSE},
 };
-
-/* The material of that name, or NULL */
-const SolidMaterialOps *SolidMaterialFind(const char name[])
-{
-  for (size_t i = 0; i < sizeof(SolidMaterialTable) / sizeof(SolidMaterialTable[0]); i++)
-    if (!strcmp(SolidMaterialTable[i].name, name)) return &SolidMaterialTable[i];
-  return NULL;
-}
-
-/* The names of the materials, comma-separated, for messages and -help */
-void SolidMaterialNames(char names[], size_t len)
-{
-  names[0] = 0;
-  for (size_t i = 0; i < sizeof(SolidMaterialTable) / sizeof(SolidMaterialTable[0]); i++) {
-    if (i) (void)PetscStrlcat(names, ", ", len);
-    (void)PetscStrlcat(names, SolidMaterialTable[i].name, len);
-  }
-}
 
 /*
   The moduli of material mat from the options given (set*): E and nu, or the material's own
@@ -657,9 +638,9 @@ PetscErrorCode SolidModuliFromOptions(MPI_Comm comm, const char o[], const Solid
   PetscFunctionBegin;
   PetscCall(PetscMemzero(mod, sizeof(*mod)));
   PetscCheck(!(setkappa && lame), comm, PETSC_ERR_ARG_INCOMP, "%s_kappa: material %s takes E, nu or mu, lambda (kappa is for neohookean_split and mooney_rivlin)", o, mat->name);
-  PetscCheck(!((setc1 || setc2) && !mr), comm, PETSC_ERR_ARG_INCOMP, "%s_c1, %s_c2: only material mooney_rivlin takes them, not %s", o, o, mat->name);
+  PetscCheck(!((setc1 || setc2) && !mr), comm, PETSC_ERR_ARG_INCOMP, "%s_c1, %s_c2: only materials mooney_rivlin and yeoh take them, not %s", o, o, mat->name);
   PetscCheck(!(setlambda && !lame), comm, PETSC_ERR_ARG_INCOMP, "%s_lambda: material %s takes %s_kappa for its volume, not lambda", o, mat->name, o);
-  PetscCheck(!(setmu && mr), comm, PETSC_ERR_ARG_INCOMP, "%s_mu: material mooney_rivlin takes %s_c1 and %s_c2 (mu = 2 (c1 + c2))", o, o, o);
+  PetscCheck(!(setmu && mr), comm, PETSC_ERR_ARG_INCOMP, "%s_mu: material %s takes %s_c1 and %s_c2 (mu = 2 (c1 + c2), yeoh: 2 c1)", o, mat->name, o, o);
   PetscCheck(!setE || E > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_E %g must be positive", o, (double)E);
   PetscCheck(!setnu || (nu > -1 && nu < 0.5), comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_nu %g must be in (-1, 1/2)", o, (double)nu);
   if (lame) {
@@ -687,7 +668,7 @@ PetscErrorCode SolidModuliFromOptions(MPI_Comm comm, const char o[], const Solid
         c2 = 0;
       }
       PetscCheck(c1 >= 0 && c2 >= 0 && c1 + c2 > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_c1 %g %s_c2 %g: both must be non-negative and their sum positive", o, (double)c1, o, (double)c2);
-      mu = 2 * (c1 + c2);
+      mu = 2 * (c1 + (mat->c2notshear ? 0 : c2));
       PetscCheck(!(setkappa && setnu), comm, PETSC_ERR_ARG_INCOMP, "Give either %s_nu or %s_kappa, not both", o, o);
     }
     PetscCheck(mu > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s_mu %g must be positive", o, (double)mu);

@@ -342,6 +342,36 @@ PetscErrorCode SolidMeshSetNodes(DM dm, PetscInt nc, PetscInt nper, const PetscI
   PetscFunctionReturn(0);
 }
 
+/*
+  SolidMeshUseGmshNodes - The glue of the file's higher-order nodes and the model: with order 2
+  (-solid_order 2) and a file of 10- or 27-node cells, their edge, face and centre nodes (curved
+  edges as the file has them) go to the model's element layout (SolidMeshSetNodes());
+  cellid[c] is the file's number of the DM's cell c (after the model's permutation). Order 2 on a
+  linear file: the model puts the nodes at their entities' centroids (straight). Order 1 on a
+  quadratic file: the cells' corners make the linear mesh, the other nodes are left out. A DM not
+  read by SolidMeshReadGmsh() is left alone. Collective.
+*/
+PetscErrorCode SolidMeshUseGmshNodes(DM dm, PetscInt order, const PetscInt cellid[])
+{
+  PetscBool        found;
+  PetscInt         forder, nnodes, nc, *given = NULL;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SolidMeshGetGmshCells(dm, &found, NULL, &forder, &nnodes, &nc, &X));
+  if (!found) PetscFunctionReturn(0);
+  if (order == 2 && forder == 2) {
+    /* the k-th cell given (the file's cell k) is the DM's cell given[k] */
+    PetscCall(PetscMalloc1(nc + 1, &given));
+    for (PetscInt c = 0; c < nc; c++) given[cellid[c]] = c;
+    PetscCall(SolidMeshSetNodes(dm, nc, nnodes, given, X));
+    PetscCall(PetscFree(given));
+  }
+  /* the nodes are copied or not needed: rank 0 does not keep a second copy of them with the DM */
+  PetscCall(SolidMeshReleaseGmshNodes(dm));
+  PetscFunctionReturn(0);
+}
+
 /* The nodes of SolidMeshSetNodes() carried to a permuted copy of the DM: the new cell c is the old cellid[c] */
 static PetscErrorCode SolidMeshCopyNodes(DM odm, DM ndm, const PetscInt cellid[])
 {

@@ -84,30 +84,6 @@ static PetscErrorCode SolidForcePart(MechSystem sys, PetscReal t, Vec q, Vec v, 
   PetscFunctionReturn(0);
 }
 
-/*
-  This rank's part of the strain energy at q (x: its ghosted local array), kept for the next call at
-  the same positions: the output's potential and the energy balance's stored energy ask for it at
-  every step at the same state (in vectors of their own), and it costs an element loop. Collective
-  (the comparison of q with the positions kept).
-*/
-PetscErrorCode SolidStrainEnergyCached(Solid *s, Vec q, const PetscScalar x[], PetscReal *e)
-{
-  PetscBool same = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  if (!s->ecache) PetscCall(VecDuplicate(q, &s->ecache));
-  else PetscCall(VecEqual(q, s->ecache, &same));
-  if (same && s->ecached) {
-    *e = s->estrain;
-    PetscFunctionReturn(0);
-  }
-  *e = SolidStrainEnergy(s, x);
-  PetscCall(VecCopy(q, s->ecache));
-  s->estrain = *e;
-  s->ecached = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
-
 /* The strain energy, on every rank (MechSystemSetStoredEnergy()) */
 static PetscErrorCode SolidStoredEnergy(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *e, void *ctx)
 {

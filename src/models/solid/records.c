@@ -79,8 +79,8 @@ PetscErrorCode SolidRecordLoad(MechSystem sys, const SolidLoad *ld, const char w
   char           pname[128], rec[256];
 
   PetscFunctionBegin;
-  if (ld->kind == SOLID_LOAD_PRESSURE) PetscCall(PetscSNPrintf(rec, sizeof(rec), "pressure %.17g", (double)ld->p));
-  else PetscCall(PetscSNPrintf(rec, sizeof(rec), "%s %.17g,%.17g,%.17g", ld->kind == SOLID_LOAD_FORCE ? "force" : "traction", (double)ld->value[0], (double)ld->value[1], (double)ld->value[2]));
+  if (ld->ops->nvalues == 1) PetscCall(PetscSNPrintf(rec, sizeof(rec), "%s %.17g", ld->ops->name, (double)ld->p));
+  else PetscCall(PetscSNPrintf(rec, sizeof(rec), "%s %.17g,%.17g,%.17g", ld->ops->name, (double)ld->value[0], (double)ld->value[1], (double)ld->value[2]));
   PetscCall(PetscSNPrintf(pname, sizeof(pname), "load_%s", ld->name));
   PetscCall(MechSystemAddTextParameter(sys, pname, rec));
   for (PetscInt f = 0; f < ld->nf; f++) {

@@ -144,6 +144,297 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
   PetscFunctionReturn(0);
 }
 
+/* The options of MechCreateSolid() but the constraints', loads', regions' and probes' */
+typedef struct {
+  char               file[PETSC_MAX_PATH_LEN], gtime[PETSC_MAX_PATH_LEN];
+  PetscInt           cells[3], masstype, order, celltype;
+  PetscReal          size[3], g[3], v0[3], w[3];
+  PetscBool          hasfile, stressout;
+  SolidMaterialInput min; /* the material of the cells in no region */
+} SolidOptions;
+
+/* Reads and checks the options of MechCreateSolid() (its manual block documents them). Collective. */
+static PetscErrorCode SolidReadOptions(MPI_Comm comm, SolidOptions *o)
+{
+  PetscBool set, setcell;
+  char      names[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(o, sizeof(*o)));
+  PetscCall(PetscStrcpy(o->gtime, "constant"));
+  PetscCall(PetscStrcpy(o->min.material, "neohookean"));
+  o->order     = 1;
+  o->stressout = PETSC_TRUE;
+  o->g[2]      = -9.81;
+  o->min.E     = 1e7;
+  o->min.nu    = 0.3;
+  o->min.rho   = 1000;
+  for (PetscInt i = 0; i < 3; i++) {
+    const PetscInt  cells[3] = {20, 2, 2};
+    const PetscReal size[3]  = {1, 0.1, 0.1};
+
+    o->cells[i] = cells[i];
+    o->size[i]  = size[i];
+  }
+  PetscOptionsBegin(comm, NULL, "Solid model options", "MechSystem");
+  PetscCall(MechOptionsString("-solid_mesh", "Mesh file of tetrahedra or hexahedra (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", o->file, o->file, sizeof(o->file), &o->hasfile));
+  PetscCall(MechOptionsIntList("-solid_beam_cells", "Boxes of the built-in beam along x, y, z", "MechCreateSolid", o->cells, 3, &set));
+  PetscCall(MechOptionsRealList("-solid_beam_size", "Extent of the built-in beam along x, y, z", "MechCreateSolid", o->size, 3, &set));
+  PetscCall(MechOptionsEList("-solid_cell", "Cells of the built-in beam: tet (6 per box) or hex", "MechCreateSolid", SolidCellTypes, 2, SolidCellTypes[o->celltype], &o->celltype, &setcell));
+  PetscCall(MechOptionsInt("-solid_order", "Order of the elements: 1 (P1 tetrahedra, Q1 hexahedra) or 2 (P2 tetrahedra, Q2 hexahedra)", "MechCreateSolid", o->order, &o->order, NULL));
+  SolidMaterialNames(names, sizeof(names));
+  PetscCall(MechOptionsString("-solid_material", names, "MechCreateSolid", o->min.material, o->min.material, sizeof(o->min.material), &o->min.setmat));
+  PetscCall(MechOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", o->min.E, &o->min.E, &o->min.setE));
+  PetscCall(MechOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", o->min.nu, &o->min.nu, &o->min.setnu));
+  PetscCall(MechOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", o->min.mu, &o->min.mu, &o->min.setmu));
+  PetscCall(MechOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", o->min.lambda, &o->min.lambda, &o->min.setlambda));
+  PetscCall(MechOptionsReal("-solid_kappa", "Bulk modulus of neohookean_split, mooney_rivlin and yeoh (instead of nu)", "MechCreateSolid", o->min.kappa, &o->min.kappa, &o->min.setkappa));
+  PetscCall(MechOptionsReal("-solid_c1", "Mooney-Rivlin c1 or Yeoh C10 (instead of E)", "MechCreateSolid", o->min.c1, &o->min.c1, &o->min.setc1));
+  PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2 or Yeoh C20", "MechCreateSolid", o->min.c2, &o->min.c2, &o->min.setc2));
+  PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", o->min.rho, &o->min.rho, &o->min.setrho));
+  PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[o->masstype], &o->masstype, NULL));
+  PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", o->min.ray, 2, &o->min.setray));
+  PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", o->g, 3, &set));
+  PetscCall(MechOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", o->stressout, &o->stressout, &set));
+  PetscCall(MechOptionsString("-solid_g_time", "Gravity's time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", o->gtime, o->gtime, sizeof(o->gtime), NULL));
+  PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", o->v0, 3, &set));
+  PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", o->w, 3, &set));
+  PetscOptionsEnd();
+  /* checked after PetscOptionsEnd(), which must run to free the options object */
+  PetscCheck(o->order == 1 || o->order == 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_order %" PetscInt_FMT ": the elements' order must be 1 or 2", o->order);
+  PetscCheck(!(o->hasfile && setcell), comm, PETSC_ERR_ARG_INCOMP, "-solid_cell: only for the built-in beam; the cells of -solid_mesh %s are the file's", o->file);
+  PetscCheck(o->cells[0] >= 1 && o->cells[1] >= 1 && o->cells[2] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": each must be at least 1", o->cells[0], o->cells[1], o->cells[2]);
+  if (!o->hasfile) {
+    /* the beam's 6 n0 n1 n2 tetrahedra (4 vertices each) and 3 (n0 + 1)(n1 + 1)(n2 + 1) unknowns
+       are counted in PETSc's 32-bit indices: a larger beam would wrap them */
+    /* order 2: a node on every grid point of the twice finer grid (Kuhn's edges and Q2's nodes alike);
+       the DM's points (cells, faces, edges, vertices) are about 24 per box */
+    const PetscInt *cells = o->cells, order = o->order;
+    const double    tets = 6.0 * cells[0] * cells[1] * cells[2], dofs = 3.0 * (order * cells[0] + 1.0) * (order * cells[1] + 1.0) * (order * cells[2] + 1.0), pts = 24.0 * cells[0] * cells[1] * cells[2];
+
+    PetscCheck(4 * tets <= PETSC_MAX_INT && dofs <= PETSC_MAX_INT && pts <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the beam would have %.0f tetrahedra and %.0f unknowns, more than PETSc's 32-bit indices can count (%d)", cells[0], cells[1], cells[2], tets, dofs, (int)PETSC_MAX_INT);
+  }
+  PetscCheck(o->size[0] > 0 && o->size[1] > 0 && o->size[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_size %g,%g,%g: each must be positive", (double)o->size[0], (double)o->size[1], (double)o->size[2]);
+  PetscFunctionReturn(0);
+}
+
+/*
+  The solid on its mesh: the mesh read or built, checked and distributed (mesh.c), its cells' geometry
+  (SolidSetUpCells()), the work vector of the DM's global layout. vertid: the vertices' numbers in
+  the file (or the beam). On an error nothing is left to free. Collective.
+*/
+static PetscErrorCode SolidCreateOnMesh(MPI_Comm comm, const SolidOptions *o, const SolidRegion *reg0, const char what[], Solid **solid, PetscInt **vertid, PetscReal *hmin)
+{
+  const DMPolytopeType celltype = o->celltype == 1 ? DM_POLYTOPE_HEXAHEDRON : DM_POLYTOPE_TETRAHEDRON;
+  DMPolytopeType       ct       = DM_POLYTOPE_TETRAHEDRON;
+  PetscInt            *cellid   = NULL, n;
+  Vec                  Xref     = NULL, g;
+  DM                   dm;
+  Solid               *s;
+  PetscErrorCode       ierr;
+
+  PetscFunctionBegin;
+  *solid = NULL;
+  /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
+     (file) order of the vertices can be recovered */
+  PetscCall(SolidCreateMesh(comm, o->file, o->cells, o->size, celltype, o->order, &dm, &cellid, vertid));
+  /* a Gmsh file's higher-order nodes (curved edges) for order 2 (gmsh.c) */
+  ierr = SolidMeshUseGmshNodes(dm, o->order, cellid);
+  if (!ierr) ierr = SolidCheckMesh(dm, what, cellid, &ct);
+  if (!ierr) ierr = SolidDistribute(&dm, o->order, &cellid, vertid, &Xref, what);
+  if (ierr) {
+    PetscCall(PetscFree(cellid));
+    PetscCall(PetscFree(*vertid));
+    PetscCall(DMDestroy(&dm));
+    PetscFunctionReturn(ierr);
+  }
+  PetscCall(PetscNew(&s));
+  s->dm       = dm;
+  s->ct       = ct;
+  s->order    = o->order;
+  s->cell     = SolidCellTypeGet(ct, o->order);
+  s->Xref     = Xref;
+  s->cellid   = cellid;
+  s->firstinv = -1;
+  s->nreg     = 1;
+  PetscCall(PetscMalloc1(1, &s->reg));
+  s->reg[0] = *reg0;
+  for (PetscInt i = 0; i < 3; i++) s->g[i] = o->g[i];
+  PetscCall(MechTimeFunctionCreate(comm, o->gtime, "-solid_g_time", &s->gtime));
+  ierr = SolidSetUpCells(s, what, hmin);
+  if (ierr) {
+    PetscCall(PetscFree(*vertid));
+    PetscCall(SolidDestroy(s));
+    PetscFunctionReturn(ierr);
+  }
+  PetscCall(DMGetGlobalVector(dm, &g));
+  PetscCall(VecGetLocalSize(g, &n));
+  PetscCall(DMRestoreGlobalVector(dm, &g));
+  PetscCall(VecCreateMPI(comm, n, PETSC_DETERMINE, &s->work));
+  PetscCall(VecSetBlockSize(s->work, 3));
+  *solid = s;
+  PetscFunctionReturn(0);
+}
+
+/* The parameters of the mesh, the material of region 0, the mass and gravity, as the system records them */
+static PetscErrorCode SolidRecordParameters(Solid *s, MechSystem sy, const SolidOptions *o)
+{
+  const SolidRegion *reg0 = &s->reg[0];
+  PetscInt           nc   = s->ncells, NC, nvtx, NV;
+  const char        *desc;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(s->work, &nvtx));
+  nvtx /= 3;
+  PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)sy)));
+  PetscCall(MPIU_Allreduce(&nvtx, &NV, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)sy)));
+  PetscCall(MechSystemAddParameter(sy, "vertices", (PetscReal)NV));
+  PetscCall(MechSystemAddParameter(sy, "cells", (PetscReal)NC));
+  if (!o->hasfile) {
+    for (PetscInt i = 0; i < 3; i++) {
+      const char *cn[] = {"beam_nx", "beam_ny", "beam_nz"}, *sn[] = {"beam_lx", "beam_ly", "beam_lz"};
+
+      PetscCall(MechSystemAddParameter(sy, cn[i], (PetscReal)o->cells[i]));
+      PetscCall(MechSystemAddParameter(sy, sn[i], o->size[i]));
+    }
+  }
+  /* by name, which stays meaningful whatever the table's order (a numeric code would not) */
+  PetscCall(MechSystemAddTextParameter(sy, "material", reg0->mat->name));
+  /* recorded only when not P1 tetrahedra: older runs have neither */
+  if (o->order != 1) PetscCall(MechSystemAddParameter(sy, "order", (PetscReal)o->order));
+  if (!s->cell->simplex) PetscCall(MechSystemAddTextParameter(sy, "cell", s->cell->name));
+  PetscCall(MechSystemAddParameter(sy, "E", reg0->E));
+  PetscCall(MechSystemAddParameter(sy, "nu", reg0->nu));
+  if (reg0->mat->moduli != SOLID_MODULI_LAME) PetscCall(MechSystemAddParameter(sy, "kappa", reg0->mod.kappa));
+  if (reg0->mat->moduli == SOLID_MODULI_MOONEY_RIVLIN) {
+    PetscCall(MechSystemAddParameter(sy, "c1", reg0->mod.c1));
+    PetscCall(MechSystemAddParameter(sy, "c2", reg0->mod.c2));
+  }
+  PetscCall(MechSystemAddParameter(sy, "density", reg0->rho));
+  PetscCall(MechSystemAddParameter(sy, "lumped", (PetscReal)o->masstype));
+  PetscCall(MechSystemAddParameter(sy, "rayleigh_alpha", reg0->alpha));
+  PetscCall(MechSystemAddParameter(sy, "rayleigh_beta", reg0->beta));
+  PetscCall(MechSystemAddParameter(sy, "gx", o->g[0]));
+  PetscCall(MechSystemAddParameter(sy, "gy", o->g[1]));
+  PetscCall(MechSystemAddParameter(sy, "gz", o->g[2]));
+  /* recorded (by its description, records.c) only when given: older runs have none */
+  PetscCall(MechTimeFunctionGetDescription(s->gtime, &desc));
+  if (strcmp(desc, "constant")) PetscCall(SolidRecordTime(sy, "g_time", s->gtime));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The reference positions of all nodes as a plain vector q with the DM's layout (a vector of a
+  DMPlex would be viewed, in output and checkpoints, by DMPlex's own HDF5 writer in its own layout):
+  the initial q, the rigid-body modes, the mesh checksum, and the I/O order (the vertices' numbers
+  vertid in the mesh file or the beam, so that the output and the checkpoints do not depend on the
+  partition: docs/solid.md §12). Collective.
+*/
+static PetscErrorCode SolidCreateReference(Solid *s, MechSystem sy, const PetscInt vertid[], Vec *reference)
+{
+  PetscInt  nloc;
+  PetscReal sum = 0;
+  Vec       q;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(s->work, &nloc));
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)sy), nloc, PETSC_DETERMINE, &q));
+  PetscCall(VecSetBlockSize(q, 3));
+  /* the reference positions of all nodes (mesh.c, SolidDistribute()) */
+  PetscCall(DMLocalToGlobalBegin(s->dm, s->Xref, INSERT_VALUES, q));
+  PetscCall(DMLocalToGlobalEnd(s->dm, s->Xref, INSERT_VALUES, q));
+  PetscCall(MatNullSpaceCreateRigidBody(q, &s->nullsp));
+  PetscCall(SolidMeshChecksum(q, &sum));
+  PetscCall(MechSystemAddParameter(sy, "mesh_checksum", sum));
+  PetscCall(SolidSetIOOrdering(s, sy, vertid, q));
+  *reference = q;
+  PetscFunctionReturn(0);
+}
+
+/*
+  The initial velocity v: uniform v0 plus the rigid spin w about the centroid of the mass (row sums
+  rs of the mass matrix), at the reference positions q. Collective.
+*/
+static PetscErrorCode SolidInitialVelocity(const SolidOptions *o, Vec q, Vec rs, Vec v)
+{
+  const PetscReal   *v0 = o->v0, *w = o->w;
+  PetscScalar       *u;
+  const PetscScalar *x, *m;
+  PetscReal          loc[4] = {0, 0, 0, 0}, tot[4], cen[3];
+  PetscInt           nloc;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(q, &nloc));
+  PetscCall(VecGetArrayRead(q, &x));
+  PetscCall(VecGetArrayRead(rs, &m));
+  for (PetscInt i = 0; i < nloc; i += 3) {
+    for (PetscInt c = 0; c < 3; c++) loc[c] += m[i] * x[i + c];
+    loc[3] += m[i];
+  }
+  PetscCall(MPIU_Allreduce(loc, tot, 4, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)q)));
+  for (PetscInt c = 0; c < 3; c++) cen[c] = tot[c] / tot[3];
+  PetscCall(VecGetArray(v, &u));
+  for (PetscInt i = 0; i < nloc; i += 3) {
+    const PetscReal r[3] = {x[i] - cen[0], x[i + 1] - cen[1], x[i + 2] - cen[2]};
+
+    u[i]     = v0[0] + w[1] * r[2] - w[2] * r[1];
+    u[i + 1] = v0[1] + w[2] * r[0] - w[0] * r[2];
+    u[i + 2] = v0[2] + w[0] * r[1] - w[1] * r[0];
+  }
+  PetscCall(VecRestoreArray(v, &u));
+  PetscCall(VecRestoreArrayRead(rs, &m));
+  PetscCall(VecRestoreArrayRead(q, &x));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The initial velocity (uniform plus the spin about the mass centroid) and gravity's force
+  s->fg = -M g (none without gravity), from the mass matrix s->M. Collective.
+*/
+static PetscErrorCode SolidSetUpMotionAndGravity(Solid *s, const SolidOptions *o, Vec q, Vec v)
+{
+  Vec      rs;
+  PetscInt nloc;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(q, &rs));
+  PetscCall(MatGetRowSum(s->M, rs));
+  PetscCall(SolidInitialVelocity(o, q, rs, v));
+  if (o->g[0] != 0 || o->g[1] != 0 || o->g[2] != 0) {
+    PetscScalar *a;
+
+    PetscCall(VecGetLocalSize(q, &nloc));
+    PetscCall(VecDuplicate(q, &s->fg));
+    PetscCall(VecGetArray(rs, &a));
+    for (PetscInt i = 0; i < nloc; i += 3)
+      for (PetscInt c = 0; c < 3; c++) a[i + c] = -o->g[c];
+    PetscCall(VecRestoreArray(rs, &a));
+    PetscCall(MatMult(s->M, rs, s->fg));
+  }
+  PetscCall(VecDestroy(&rs));
+  PetscFunctionReturn(0);
+}
+
+/*
+  The mass matrix on the exact vertex couplings of the mesh, block size 3 (the tangent's pattern
+  is built at its first use), and the Rayleigh damping of the regions, alpha Ma + beta K0 (regions.c)
+*/
+static PetscErrorCode SolidSetUpMass(Solid *s, PetscBool lumped)
+{
+  PetscFunctionBegin;
+  PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
+  PetscCall(SolidAssembleMass(s, lumped, PETSC_FALSE, s->M));
+  PetscCall(SolidSetUpDamping(s, lumped));
+  /* the node graph is large; the tangent's pattern rebuilds it at its first use (SolidTangentPattern()) */
+  PetscCall(MatDestroy(&s->graph));
+  /* the consistent mass inside the action where it costs less than the assembled mass's product:
+     hexahedra (on the values at the points the action has), P1 tetrahedra (rho V / 20 (1 + delta_ab));
+     a P2 tetrahedron's dense element mass (300 multiply-adds a cell, 10 cells a node) costs more
+     (bench/README.md, "The matrix-free operator"), and curved cells have their own rules */
+  s->fusemass = !lumped && !s->curved && s->cell->fusemass ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 /*@
   MechCreateSolid - Creates a hyperelastic solid of linear or quadratic tetrahedra or hexahedra on a
   distributed DMPlex: a mesh read from a file, or a cantilever beam built in.
@@ -166,14 +457,16 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
                                         27-node Q2 hexahedra; the nodes of the edges, faces and cells are unknowns)
 . -solid_beam_size <1,0.1,0.1>        - the beam's extent along x, y, z (each positive)
 . -solid_material <neohookean>        - linear (small strain; the system is then linear), svk, neohookean,
-                                        neohookean_split or mooney_rivlin (materials.c)
+                                        neohookean_split, mooney_rivlin (materials.c) or yeoh (yeoh.c)
 . -solid_E <1e7>                      - Young's modulus (> 0)
 . -solid_nu <0.3>                     - Poisson's ratio (-1 < nu < 1/2)
 . -solid_mu <mu>                      - Lame's shear modulus (mu > 0), with -solid_lambda instead of E and nu
 . -solid_lambda <lambda>              - Lame's first parameter (3 lambda + 2 mu > 0), with -solid_mu
-. -solid_kappa <kappa>                - bulk modulus of neohookean_split and mooney_rivlin (> 0), with -solid_mu
-                                        (neohookean_split) or -solid_c1, -solid_c2 (mooney_rivlin)
-. -solid_c1 <c1>, -solid_c2 <c2>      - Mooney-Rivlin constants (c1, c2 >= 0, c1 + c2 > 0; default mu/2 and 0)
+. -solid_kappa <kappa>                - bulk modulus of neohookean_split, mooney_rivlin and yeoh (> 0), with -solid_mu
+                                        (neohookean_split) or -solid_c1, -solid_c2 (mooney_rivlin, yeoh)
+. -solid_c1 <c1>, -solid_c2 <c2>      - Mooney-Rivlin constants, or Yeoh's C10 and C20 (W = c1 (I1b - 3) + c2 (I1b - 3)^2
+                                        + kappa/4 (J^2 - 1 - 2 ln J), I1b = J^-2/3 I1; mu = 2 c1) (c1, c2 >= 0,
+                                        c1 + c2 > 0; default mu/2 and 0)
 . -solid_density <1000>               - mass per unit reference volume (> 0)
 . -solid_mass <consistent>            - consistent or lumped mass matrix
 . -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the
@@ -214,273 +507,54 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
 @*/
 PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 {
-  char               file[PETSC_MAX_PATH_LEN] = "", gtime[PETSC_MAX_PATH_LEN] = "constant";
-  PetscInt           cells[3] = {20, 2, 2}, masstype = 0, order = 1, celltype = 0;
-  PetscReal          size[3] = {1, 0.1, 0.1}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
-  PetscBool          hasfile, setcells, setsize, setcell, hasloads = PETSC_FALSE, setg, setv, setw;
-  Solid             *s;
-  SolidMaterialInput min = {
-      "neohookean", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, 1e7, 0.3, 0, 0, 0, 0, 0, 1000, {0, 0}
-  };
+  SolidOptions   o;
   SolidRegion    reg0;
   PetscBool      linear, positiveJ, frame;
   MechSystem     sy;
-  DM             dm;
-  PetscInt       nloc, *cellid = NULL, *vertid = NULL;
-  DMPolytopeType ct   = DM_POLYTOPE_TETRAHEDRON;
-  Vec            Xref = NULL;
+  PetscInt      *vertid = NULL;
   PetscReal      hmin;
-  PetscBool      stressout = PETSC_TRUE, setstress = PETSC_FALSE;
-  Vec            q, v, rs;
-  char           what[PETSC_MAX_PATH_LEN + 32], names[256];
+  Solid         *s;
+  Vec            q, v;
+  char           what[PETSC_MAX_PATH_LEN + 32], shown[160];
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscOptionsBegin(comm, NULL, "Solid model options", "MechSystem");
-  PetscCall(MechOptionsString("-solid_mesh", "Mesh file of tetrahedra or hexahedra (Gmsh .msh, DMPlex HDF5); default: the built-in beam", "MechCreateSolid", file, file, sizeof(file), &hasfile));
-  PetscCall(MechOptionsIntList("-solid_beam_cells", "Boxes of the built-in beam along x, y, z", "MechCreateSolid", cells, 3, &setcells));
-  PetscCall(MechOptionsRealList("-solid_beam_size", "Extent of the built-in beam along x, y, z", "MechCreateSolid", size, 3, &setsize));
-  PetscCall(MechOptionsEList("-solid_cell", "Cells of the built-in beam: tet (6 per box) or hex", "MechCreateSolid", SolidCellTypes, 2, SolidCellTypes[celltype], &celltype, &setcell));
-  PetscCall(MechOptionsInt("-solid_order", "Order of the elements: 1 (P1 tetrahedra, Q1 hexahedra) or 2 (P2 tetrahedra, Q2 hexahedra)", "MechCreateSolid", order, &order, NULL));
-  SolidMaterialNames(names, sizeof(names));
-  PetscCall(MechOptionsString("-solid_material", names, "MechCreateSolid", min.material, min.material, sizeof(min.material), &min.setmat));
-  PetscCall(MechOptionsReal("-solid_E", "Young's modulus", "MechCreateSolid", min.E, &min.E, &min.setE));
-  PetscCall(MechOptionsReal("-solid_nu", "Poisson's ratio", "MechCreateSolid", min.nu, &min.nu, &min.setnu));
-  PetscCall(MechOptionsReal("-solid_mu", "Lame's shear modulus (instead of E, nu)", "MechCreateSolid", min.mu, &min.mu, &min.setmu));
-  PetscCall(MechOptionsReal("-solid_lambda", "Lame's first parameter (instead of E, nu)", "MechCreateSolid", min.lambda, &min.lambda, &min.setlambda));
-  PetscCall(MechOptionsReal("-solid_kappa", "Bulk modulus of neohookean_split and mooney_rivlin (instead of nu)", "MechCreateSolid", min.kappa, &min.kappa, &min.setkappa));
-  PetscCall(MechOptionsReal("-solid_c1", "Mooney-Rivlin c1 (instead of E)", "MechCreateSolid", min.c1, &min.c1, &min.setc1));
-  PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2", "MechCreateSolid", min.c2, &min.c2, &min.setc2));
-  PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", min.rho, &min.rho, &min.setrho));
-  PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
-  PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", min.ray, 2, &min.setray));
-  PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
-  PetscCall(MechOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", stressout, &stressout, &setstress));
-  PetscCall(MechOptionsString("-solid_g_time", "Gravity's time function: constant, ramp:T, hat:T1,T2, sin:OMEGA, table:FILE", "MechCreateSolid", gtime, gtime, sizeof(gtime), NULL));
-  PetscCall(MechOptionsRealList("-solid_v0", "Uniform initial velocity", "MechCreateSolid", v0, 3, &setv));
-  PetscCall(MechOptionsRealList("-solid_spin", "Initial rigid spin about the centroid", "MechCreateSolid", w, 3, &setw));
-  PetscOptionsEnd();
-  /* checked after PetscOptionsEnd(), which must run to free the options object */
-  PetscCheck(order == 1 || order == 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_order %" PetscInt_FMT ": the elements' order must be 1 or 2", order);
-  PetscCheck(!(hasfile && setcell), comm, PETSC_ERR_ARG_INCOMP, "-solid_cell: only for the built-in beam; the cells of -solid_mesh %s are the file's", file);
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-solid_load", &hasloads));
-  PetscCheck(cells[0] >= 1 && cells[1] >= 1 && cells[2] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": each must be at least 1", cells[0], cells[1], cells[2]);
-  if (!hasfile) {
-    /* the beam's 6 n0 n1 n2 tetrahedra (4 vertices each) and 3 (n0 + 1)(n1 + 1)(n2 + 1) unknowns
-       are counted in PETSc's 32-bit indices: a larger beam would wrap them */
-    /* order 2: a node on every grid point of the twice finer grid (Kuhn's edges and Q2's nodes alike);
-       the DM's points (cells, faces, edges, vertices) are about 24 per box */
-    const double tets = 6.0 * cells[0] * cells[1] * cells[2], dofs = 3.0 * (order * cells[0] + 1.0) * (order * cells[1] + 1.0) * (order * cells[2] + 1.0), pts = 24.0 * cells[0] * cells[1] * cells[2];
-
-    PetscCheck(4 * tets <= PETSC_MAX_INT && dofs <= PETSC_MAX_INT && pts <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the beam would have %.0f tetrahedra and %.0f unknowns, more than PETSc's 32-bit indices can count (%d)", cells[0], cells[1], cells[2], tets, dofs, (int)PETSC_MAX_INT);
-  }
-  PetscCheck(size[0] > 0 && size[1] > 0 && size[2] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-solid_beam_size %g,%g,%g: each must be positive", (double)size[0], (double)size[1], (double)size[2]);
+  PetscCall(SolidReadOptions(comm, &o));
   /* the material of the cells in no region (regions.c) */
   PetscCall(PetscMemzero(&reg0, sizeof(reg0)));
-  PetscCall(SolidRegionFromInput(comm, "-solid", &min, &reg0));
-
-  /* the mesh: 3 dofs per vertex; the section exists before the distribution so that the natural
-     (file) order of the vertices can be recovered */
-  PetscCall(SolidCreateMesh(comm, file, cells, size, celltype == 1 ? DM_POLYTOPE_HEXAHEDRON : DM_POLYTOPE_TETRAHEDRON, order, &dm, &cellid, &vertid));
-  {
-    char shown[160];
-
-    PetscCall(PetscSNPrintf(what, sizeof(what), hasfile ? "-solid_mesh %s" : "the built-in beam%s", MechOptionsShortValue(file, shown, sizeof(shown))));
-  }
-  {
-    /* a Gmsh file's higher-order nodes (curved edges) for order 2 (gmsh.c) */
-    PetscErrorCode ierr = SolidMeshUseGmshNodes(dm, order, cellid);
-
-    if (!ierr) ierr = SolidCheckMesh(dm, what, cellid, &ct);
-
-    if (!ierr) ierr = SolidDistribute(&dm, order, &cellid, &vertid, &Xref, what);
-    if (ierr) {
-      PetscCall(PetscFree(cellid));
-      PetscCall(PetscFree(vertid));
-      PetscCall(DMDestroy(&dm));
-      PetscFunctionReturn(ierr);
-    }
-  }
-
-  PetscCall(PetscNew(&s));
-  s->dm       = dm;
-  s->ct       = ct;
-  s->order    = order;
-  s->Xref     = Xref;
-  s->cellid   = cellid;
-  s->firstinv = -1;
-  s->nreg     = 1;
-  PetscCall(PetscMalloc1(1, &s->reg));
-  s->reg[0] = reg0;
-  for (PetscInt i = 0; i < 3; i++) s->g[i] = g[i];
-  PetscCall(MechTimeFunctionCreate(comm, gtime, "-solid_g_time", &s->gtime));
-  {
-    PetscErrorCode ierr = SolidSetUpCells(s, what, &hmin);
-
-    if (ierr) {
-      PetscCall(PetscFree(vertid));
-      PetscCall(SolidDestroy(s));
-      PetscFunctionReturn(ierr);
-    }
-  }
-  {
-    Vec      g;
-    PetscInt n;
-
-    PetscCall(DMGetGlobalVector(dm, &g));
-    PetscCall(VecGetLocalSize(g, &n));
-    PetscCall(DMRestoreGlobalVector(dm, &g));
-    PetscCall(VecCreateMPI(comm, n, PETSC_DETERMINE, &s->work));
-    PetscCall(VecSetBlockSize(s->work, 3));
-  }
+  PetscCall(SolidRegionFromInput(comm, "-solid", &o.min, &reg0));
+  PetscCall(PetscSNPrintf(what, sizeof(what), o.hasfile ? "-solid_mesh %s" : "the built-in beam%s", MechOptionsShortValue(o.file, shown, sizeof(shown))));
+  PetscCall(SolidCreateOnMesh(comm, &o, &reg0, what, &s, &vertid, &hmin));
 
   PetscCall(MechSystemCreate(comm, &sy));
   PetscCall(MechSystemSetApplicationContext(sy, s, SolidDestroy));
   PetscCall(MechSystemSetModelName(sy, "solid"));
   PetscCall(MechSystemAddTimeFunctionKinks(sy, s->gtime));
-  {
-    PetscInt nc = s->ncells, NC, nvtx, NV;
-
-    PetscCall(VecGetLocalSize(s->work, &nvtx));
-    nvtx /= 3;
-    PetscCall(MPIU_Allreduce(&nc, &NC, 1, MPIU_INT, MPI_SUM, comm));
-    PetscCall(MPIU_Allreduce(&nvtx, &NV, 1, MPIU_INT, MPI_SUM, comm));
-    PetscCall(MechSystemAddParameter(sy, "vertices", (PetscReal)NV));
-    PetscCall(MechSystemAddParameter(sy, "cells", (PetscReal)NC));
-  }
-  if (!hasfile) {
-    for (PetscInt i = 0; i < 3; i++) {
-      const char *cn[] = {"beam_nx", "beam_ny", "beam_nz"}, *sn[] = {"beam_lx", "beam_ly", "beam_lz"};
-
-      PetscCall(MechSystemAddParameter(sy, cn[i], (PetscReal)cells[i]));
-      PetscCall(MechSystemAddParameter(sy, sn[i], size[i]));
-    }
-  }
-  /* by name, which stays meaningful whatever the table's order (a numeric code would not) */
-  PetscCall(MechSystemAddTextParameter(sy, "material", reg0.mat->name));
-  /* recorded only when not P1 tetrahedra: older runs have neither */
-  if (order != 1) PetscCall(MechSystemAddParameter(sy, "order", (PetscReal)order));
-  if (ct == DM_POLYTOPE_HEXAHEDRON) PetscCall(MechSystemAddTextParameter(sy, "cell", "hex"));
-  PetscCall(MechSystemAddParameter(sy, "E", reg0.E));
-  PetscCall(MechSystemAddParameter(sy, "nu", reg0.nu));
-  if (reg0.mat->moduli != SOLID_MODULI_LAME) PetscCall(MechSystemAddParameter(sy, "kappa", reg0.mod.kappa));
-  if (reg0.mat->moduli == SOLID_MODULI_MOONEY_RIVLIN) {
-    PetscCall(MechSystemAddParameter(sy, "c1", reg0.mod.c1));
-    PetscCall(MechSystemAddParameter(sy, "c2", reg0.mod.c2));
-  }
-  PetscCall(MechSystemAddParameter(sy, "density", reg0.rho));
-  PetscCall(MechSystemAddParameter(sy, "lumped", (PetscReal)masstype));
-  PetscCall(MechSystemAddParameter(sy, "rayleigh_alpha", reg0.alpha));
-  PetscCall(MechSystemAddParameter(sy, "rayleigh_beta", reg0.beta));
-  PetscCall(MechSystemAddParameter(sy, "gx", g[0]));
-  PetscCall(MechSystemAddParameter(sy, "gy", g[1]));
-  PetscCall(MechSystemAddParameter(sy, "gz", g[2]));
-  {
-    const char *desc;
-
-    /* recorded (by its description, records.c) only when given: older runs have none */
-    PetscCall(MechTimeFunctionGetDescription(s->gtime, &desc));
-    if (strcmp(desc, "constant")) PetscCall(SolidRecordTime(sy, "g_time", s->gtime));
-  }
-  PetscCall(MechSystemSetDM(sy, dm));
+  PetscCall(SolidRecordParameters(s, sy, &o));
+  PetscCall(MechSystemSetDM(sy, s->dm));
   /* the material regions (regions.c): each cell's material, recorded */
-  {
-    PetscErrorCode ierr = SolidSetUpRegions(s, sy, &min, what, hmin);
-
-    if (ierr) {
-      PetscCall(PetscFree(vertid));
-      PetscCall(MechSystemDestroy(&sy));
-      PetscFunctionReturn(ierr);
-    }
+  ierr = SolidSetUpRegions(s, sy, &o.min, what, hmin);
+  if (ierr) {
+    PetscCall(PetscFree(vertid));
+    PetscCall(MechSystemDestroy(&sy));
+    PetscFunctionReturn(ierr);
   }
   PetscCall(SolidRegionsFlags(s, &linear, &positiveJ, &frame));
   PetscCall(SolidTensorUseRegions(s));
+  PetscCall(SolidSetUpMass(s, o.masstype == 1 ? PETSC_TRUE : PETSC_FALSE));
 
-  /* matrices: the exact vertex couplings of the mesh, block size 3 (the tangent's at its first use) */
-  PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
-  PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, s->M));
-  /* the Rayleigh damping of the regions: alpha Ma + beta K0 (regions.c) */
-  PetscCall(SolidSetUpDamping(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE));
-  /* the node graph is large; the tangent's pattern rebuilds it at its first use (SolidTangentPattern()) */
-  PetscCall(MatDestroy(&s->graph));
-
-  /* the reference positions: the initial q and the rigid-body modes */
-  /* plain vectors with the DM's layout: a vector of a DMPlex would be viewed (output,
-     checkpoints) by DMPlex's own HDF5 writer, in its own layout */
-  PetscCall(VecGetLocalSize(s->work, &nloc));
-  PetscCall(VecCreateMPI(comm, nloc, PETSC_DETERMINE, &q));
-  PetscCall(VecSetBlockSize(q, 3));
-  /* the reference positions of all nodes (mesh.c, SolidDistribute()) */
-  PetscCall(DMLocalToGlobalBegin(dm, s->Xref, INSERT_VALUES, q));
-  PetscCall(DMLocalToGlobalEnd(dm, s->Xref, INSERT_VALUES, q));
-  PetscCall(MatNullSpaceCreateRigidBody(q, &s->nullsp));
-  {
-    PetscReal sum = 0;
-
-    PetscCall(SolidMeshChecksum(q, &sum));
-    PetscCall(MechSystemAddParameter(sy, "mesh_checksum", sum));
-  }
-  /* the I/O order: the vertices' numbers in the mesh file (or the beam), so that the output and
-     the checkpoints do not depend on the partition (docs/solid.md §12) */
-  PetscCall(SolidSetIOOrdering(s, sy, vertid, q));
+  /* the reference positions: the initial q and the rigid-body modes, then v and gravity */
+  PetscCall(SolidCreateReference(s, sy, vertid, &q));
   PetscCall(PetscFree(vertid));
-
-  /* gravity and the initial velocity: uniform plus the spin about the mass centroid */
   PetscCall(VecDuplicate(q, &v));
-  PetscCall(VecDuplicate(q, &rs));
-  PetscCall(MatGetRowSum(s->M, rs));
-  {
-    PetscScalar       *u;
-    const PetscScalar *x, *m;
-    PetscReal          loc[4] = {0, 0, 0, 0}, tot[4], cen[3];
-
-    PetscCall(VecGetLocalSize(q, &nloc));
-    PetscCall(VecGetArrayRead(q, &x));
-    PetscCall(VecGetArrayRead(rs, &m));
-    for (PetscInt i = 0; i < nloc; i += 3) {
-      for (PetscInt c = 0; c < 3; c++) loc[c] += m[i] * x[i + c];
-      loc[3] += m[i];
-    }
-    PetscCall(MPIU_Allreduce(loc, tot, 4, MPIU_REAL, MPIU_SUM, comm));
-    for (PetscInt c = 0; c < 3; c++) cen[c] = tot[c] / tot[3];
-    PetscCall(VecGetArray(v, &u));
-    for (PetscInt i = 0; i < nloc; i += 3) {
-      const PetscReal r[3] = {x[i] - cen[0], x[i + 1] - cen[1], x[i + 2] - cen[2]};
-
-      u[i]     = v0[0] + w[1] * r[2] - w[2] * r[1];
-      u[i + 1] = v0[1] + w[2] * r[0] - w[0] * r[2];
-      u[i + 2] = v0[2] + w[0] * r[1] - w[1] * r[0];
-    }
-    PetscCall(VecRestoreArray(v, &u));
-    PetscCall(VecRestoreArrayRead(rs, &m));
-    PetscCall(VecRestoreArrayRead(q, &x));
-  }
-  if (g[0] != 0 || g[1] != 0 || g[2] != 0) {
-    PetscScalar *a;
-
-    PetscCall(VecDuplicate(q, &s->fg));
-    PetscCall(VecGetArray(rs, &a));
-    for (PetscInt i = 0; i < nloc; i += 3)
-      for (PetscInt c = 0; c < 3; c++) a[i + c] = -g[c];
-    PetscCall(VecRestoreArray(rs, &a));
-    PetscCall(MatMult(s->M, rs, s->fg));
-  }
-  PetscCall(VecDestroy(&rs));
-
-  /* the consistent mass inside the action where it costs less than the assembled mass's product:
-     hexahedra (on the values at the points the action has), P1 tetrahedra (rho V / 20 (1 + delta_ab));
-     a P2 tetrahedron's dense element mass (300 multiply-adds a cell, 10 cells a node) costs more
-     (bench/README.md, "The matrix-free operator"), and curved cells have their own rules */
-  s->fusemass = masstype == 0 && !s->curved && (s->ct == DM_POLYTOPE_HEXAHEDRON || s->order == 1) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(SolidSetUpMotionAndGravity(s, &o, q, v));
   /* what the system takes after its state and matrices */
-  {
-    PetscErrorCode ierr = SolidSetUpSystem(s, sy, q, v, hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, linear, positiveJ, stressout);
-
-    PetscCall(VecDestroy(&q));
-    PetscCall(VecDestroy(&v));
-    if (ierr) {
-      PetscCall(MechSystemDestroy(&sy));
-      PetscFunctionReturn(ierr);
-    }
+  ierr = SolidSetUpSystem(s, sy, q, v, o.hasfile ? PETSC_FALSE : PETSC_TRUE, hmin, what, linear, positiveJ, o.stressout);
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  if (ierr) {
+    PetscCall(MechSystemDestroy(&sy));
+    PetscFunctionReturn(ierr);
   }
   *sys = sy;
   PetscFunctionReturn(0);

@@ -102,7 +102,23 @@ typedef struct {
   PetscBool (*discstressjac)(const SolidModuli *, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal dPbar[81]);
   /* optional: dstress for a batch of SOLID_LANES points, lanes innermost (st[i][lane]: the packed state) */
   void (*dstressbatch)(const SolidModuli *, const PetscReal *st, const PetscReal dF[][SOLID_LANES], PetscReal dP[][SOLID_LANES]);
+  /* c1, c2 materials: c2 does not enter the small-strain shear modulus (mu = 2 c1, not 2 (c1 + c2)) */
+  PetscBool c2notshear;
 } SolidMaterialOps;
+
+/* The isochoric-volumetric materials' parts (materials.c), for materials in files of their own */
+PETSC_INTERN PetscBool SolidIsochoricSetUp(const SolidModuli *, const PetscReal F[9], SolidPoint *);
+PETSC_INTERN void      SolidInvariantStress(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *, PetscReal P[9], PetscReal *W);
+PETSC_INTERN void      SolidInvariantStressDiff(PetscReal c1, PetscReal c2, PetscReal kappa, const SolidPoint *, const PetscReal dF[9], PetscReal dP[9]);
+PETSC_INTERN void      SolidInvariantPack(const SolidModuli *, const SolidPoint *, PetscReal st[]);
+PETSC_INTERN void      SolidInvariantUnpack(const SolidModuli *, const PetscReal st[], SolidPoint *);
+/* the discrete stress (and its derivative) of a material given by setup, stress (and dstress) through C */
+PETSC_INTERN PetscBool SolidDiscreteStressC(const SolidModuli *, PetscBool (*)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), PetscBool, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9]);
+PETSC_INTERN PetscBool SolidDiscreteStressCJacobian(const SolidModuli *, PetscBool (*)(const SolidModuli *, const PetscReal[9], SolidPoint *), void (*)(const SolidModuli *, const SolidPoint *, PetscReal[9], PetscReal *), void (*)(const SolidModuli *, const SolidPoint *, const PetscReal[9], PetscReal[9]), PetscBool, const PetscReal F0[9], const PetscReal F1[9], PetscReal Pbar[9], PetscReal A[81]);
+/* The materials (materialtable.c registers them): the five of materials.c, yeoh.c's */
+#define SOLID_NMATERIALS_BUILTIN 5
+PETSC_INTERN const SolidMaterialOps SolidMaterialsBuiltin[SOLID_NMATERIALS_BUILTIN];
+PETSC_INTERN const SolidMaterialOps SolidMaterialYeoh;
 
 PETSC_INTERN const SolidMaterialOps *SolidMaterialFind(const char[]);
 PETSC_INTERN void                    SolidMaterialNames(char[], size_t);
@@ -159,37 +175,66 @@ typedef struct {
   PetscReal E, nu, mu, lambda, kappa, c1, c2, rho, ray[2];
 } SolidMaterialInput;
 
+/* A cell type and order (celltypes.c) */
+typedef struct {
+  const char    *name;     /* -solid_cell's value and the recorded "cell" */
+  DMPolytopeType ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
+  PetscInt       order;    /* 1 or 2 */
+  PetscInt       nen;      /* nodes per cell (the element layout's) */
+  PetscInt       ncorner;  /* vertices per cell */
+  const char    *xdmf;     /* the XDMF topology of the I/O mesh */
+  PetscBool      simplex;  /* quadrature rules: a simplex's, else Gauss's (SolidCellQuadrature()) */
+  PetscBool      fusemass; /* the consistent mass inside the tangent action costs less than the assembled mass's product */
+  PetscBool      spatial;  /* the neo-Hookean spatial-gradient kernel applies (P1 tetrahedra) */
+} SolidCellType;
+PETSC_INTERN const SolidCellType *SolidCellTypeGet(DMPolytopeType, PetscInt);
+PETSC_INTERN PetscErrorCode       SolidCellQuadrature(const SolidCellType *, PetscInt, PetscQuadrature *);
+
 typedef struct _n_Solid             Solid;
 typedef struct _n_SolidTensor      *SolidTensor;
 typedef struct _n_SolidConstraints *SolidConstraints;
 typedef struct _n_SolidBody        *SolidBody;
 
 /* A load on boundary faces (loads.c): a dead traction (a total force becomes one) or a follower pressure */
-typedef enum {
-  SOLID_LOAD_TRACTION,
-  SOLID_LOAD_FORCE,
-  SOLID_LOAD_PRESSURE
-} SolidLoadKind;
+typedef struct _n_SolidLoadOps SolidLoadOps;
 
-typedef struct {
-  char             name[64];
-  SolidLoadKind    kind;
-  PetscReal        value[3]; /* the traction or the total force as given */
-  PetscReal        t0[3];    /* the dead traction per reference area */
-  PetscReal        p;        /* the follower pressure */
-  MechTimeFunction tf;       /* phi(t) */
-  PetscInt         nf, NF;   /* this rank's faces, all faces */
-  PetscReal        area;     /* the reference area of all faces */
-  PetscInt         nfn;      /* nodes per face: 3 (linear triangles), 6, 4 or 9 (loads.c) */
-  PetscInt        *lo, *go;  /* per face, its nfn nodes' dof offsets (local, global), outward order */
-  PetscReal       *X;        /* per face, the nfn nodes' reference positions */
-  PetscReal       *A;        /* per face, its reference area */
-  PetscReal       *W;        /* per face and node (nfn > 3), the integral of its shape function dA0 */
-  PetscInt         nq;       /* nfn > 3: the face quadrature's points, weights, N and dN/dxi, dN/deta */
-  PetscReal       *qw, *qN, *qdN;
-  PetscReal       *xs;   /* follower: per face, the positions at the last linearization */
-  PetscReal        clin; /* follower: cK phi p (/ 6 on linear triangles) at the last linearization */
+typedef struct _n_SolidLoad {
+  char                name[64];
+  const SolidLoadOps *ops;      /* its kind (loads.c) */
+  PetscReal           value[3]; /* the traction or the total force as given */
+  PetscReal           t0[3];    /* the dead traction per reference area */
+  PetscReal           p;        /* the follower pressure */
+  MechTimeFunction    tf;       /* phi(t) */
+  PetscInt            nf, NF;   /* this rank's faces, all faces */
+  PetscReal           area;     /* the reference area of all faces */
+  PetscInt            nfn;      /* nodes per face: 3 (linear triangles), 6, 4 or 9 (loads.c) */
+  PetscInt           *lo, *go;  /* per face, its nfn nodes' dof offsets (local, global), outward order */
+  PetscReal          *X;        /* per face, the nfn nodes' reference positions */
+  PetscReal          *A;        /* per face, its reference area */
+  PetscReal          *W;        /* per face and node (nfn > 3), the integral of its shape function dA0 */
+  PetscInt            nq;       /* nfn > 3: the face quadrature's points, weights, N and dN/dxi, dN/deta */
+  PetscReal          *qw, *qN, *qdN;
+  PetscReal          *xs;   /* follower: per face, the positions at the last linearization */
+  PetscReal           clin; /* follower: cK phi p (/ 6 on linear triangles) at the last linearization */
 } SolidLoad;
+
+/*
+  A load kind (loads.c, SolidLoadKinds[]): the option -solid_load_NAME_<name> with its help, its
+  value's count (1: ld->p, 3: ld->value), whether it acts on the current faces (follower: the force
+  is not affine in q, the tangent not symmetric) or is a total force (spread as the traction F / A0),
+  and its parts of the force (phi: its time function's value), the assembled tangent, the tangent
+  action (linearize, apply) and the potential; NULL: no part
+*/
+struct _n_SolidLoadOps {
+  const char *name, *help;
+  PetscInt    nvalues;
+  PetscBool   follower, total;
+  void (*addforce)(const SolidLoad *, PetscReal phi, const PetscScalar x[], PetscScalar y[]);
+  PetscErrorCode (*addtangent)(const SolidLoad *, PetscReal scale, PetscReal phi, const PetscScalar x[], Mat J);
+  PetscErrorCode (*linearize)(SolidLoad *, PetscReal cK, PetscReal phi, const PetscScalar x[]);
+  void (*apply)(const SolidLoad *, const PetscScalar w[], PetscScalar y[]);
+  PetscReal (*potential)(const SolidLoad *, PetscReal phi, const PetscScalar x[]);
+};
 
 /* Context of one invariant: which component of which momentum */
 typedef struct {
@@ -216,6 +261,7 @@ struct _n_Solid {
   PetscInt              ncells;   /* local cells */
   DMPolytopeType        ct;       /* DM_POLYTOPE_TETRAHEDRON or DM_POLYTOPE_HEXAHEDRON */
   PetscInt              order;    /* 1 or 2 */
+  const SolidCellType  *cell;     /* the record of ct and order (celltypes.c) */
   PetscInt              nen;      /* nodes per cell: 4, 10 (tetrahedra), 8, 27 (hexahedra) */
   PetscInt              nq;       /* quadrature points per cell */
   PetscInt             *loff;     /* per cell, nen offsets of the nodes' dofs in the local vector */
@@ -372,12 +418,30 @@ static inline void SolidCellIndices(const Solid *s, PetscInt c, PetscInt idx[])
 /* The most nodes of a cell (Q2 hexahedra) */
 #define SOLID_MAX_NEN 27
 
+/* The ghosted local form of a global vector x of s->dm and its array (every element loop's input) */
+static inline PetscErrorCode SolidGetLocal(const Solid *s, Vec x, Vec *xl, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(s->dm, xl));
+  PetscCall(DMGlobalToLocalBegin(s->dm, x, INSERT_VALUES, *xl));
+  PetscCall(DMGlobalToLocalEnd(s->dm, x, INSERT_VALUES, *xl));
+  PetscCall(VecGetArrayRead(*xl, a));
+  PetscFunctionReturn(0);
+}
+
+static inline PetscErrorCode SolidRestoreLocal(const Solid *s, Vec *xl, const PetscScalar **a)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayRead(*xl, a));
+  PetscCall(DMRestoreLocalVector(s->dm, xl));
+  PetscFunctionReturn(0);
+}
+
 /* elements.c */
-PETSC_INTERN PetscErrorCode SolidGetLocal(const Solid *, Vec, Vec *, const PetscScalar **);
-PETSC_INTERN PetscErrorCode SolidRestoreLocal(const Solid *, Vec *, const PetscScalar **);
+PETSC_INTERN PetscReal      SolidStrainEnergy(const Solid *, const PetscScalar[]);
+PETSC_INTERN PetscErrorCode SolidStrainEnergyCached(Solid *, Vec, const PetscScalar[], PetscReal *);
 PETSC_INTERN PetscErrorCode SolidForce(MechSystem, PetscReal, Vec, Vec, Vec, void *);
 PETSC_INTERN void           SolidAddElementForces(const Solid *, const PetscScalar[], PetscInt, const PetscInt[], PetscScalar[], PetscInt *, PetscInt *, PetscReal *);
-PETSC_INTERN PetscReal      SolidStrainEnergy(const Solid *, const PetscScalar[]);
 PETSC_INTERN PetscErrorCode SolidAddElementTangents(Solid *, PetscReal, const PetscScalar[], PetscReal, Mat);
 PETSC_INTERN PetscErrorCode SolidAddDeadLoadsAndDamping(Solid *, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode SolidAddDeadLoads(Solid *, PetscReal, Vec);
@@ -428,7 +492,6 @@ PETSC_INTERN PetscErrorCode SolidRegionsDestroy(Solid *);
 PETSC_INTERN PetscErrorCode SolidSetUpDamping(Solid *, PetscBool lumped);
 /* parts.c */
 PETSC_INTERN PetscErrorCode SolidSetUpBalance(Solid *, MechSystem);
-PETSC_INTERN PetscErrorCode SolidStrainEnergyCached(Solid *, Vec, const PetscScalar[], PetscReal *);
 /* initial.c */
 PETSC_INTERN PetscErrorCode SolidSetUpInitialState(Solid *, MechSystem, Vec, Vec);
 /* constraints.c */

@@ -118,7 +118,7 @@ static PetscErrorCode SolidNodeFields(MechSystem sys, PetscReal t, Vec q, Vec v,
   const PetscScalar *x;
   PetscScalar       *l[3], *g[3];
   PetscSection       ls, gs;
-  const PetscInt     nvc = s->ct == DM_POLYTOPE_TETRAHEDRON ? 4 : 8;
+  const PetscInt     nvc = s->cell->ncorner;
   PetscInt           pStart, pEnd, vStart, vEnd, rstart, n;
 
   PetscFunctionBegin;
