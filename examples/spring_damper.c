@@ -127,6 +127,7 @@ int main(int argc, char **argv)
   PetscInt     steps;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_WRONG_MPI_SIZE, "This example has one degree of freedom: run it on one rank");
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Spring-damper options", "");

@@ -67,6 +67,7 @@ int main(int argc, char **argv)
   PetscInt    steps;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Two-particle example options", "");
   PetscCall(PetscOptionsReal("-drift_tol", "Fail if the largest relative energy drift exceeds this (negative: never)", "", drifttol, &drifttol, NULL));
   PetscCall(PetscOptionsReal("-error_tol", "Fail if the final error exceeds this (negative: never)", "", errtol, &errtol, NULL));

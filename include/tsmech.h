@@ -23,8 +23,9 @@
    MechSystemCreate() and TSMechInitializePackage(), safe to call more than once. */
 PETSC_EXTERN PetscErrorCode MechInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MechFinalizePackage(void);
-/* Registers the TS types of tsmech (after the mech package); called by the other entry points,
-   by PetscDLLibraryRegister_tsmech() (-dll_append), and safe to call more than once. */
+/* Registers the TS types of tsmech (after the mech package): a program calls it after
+   PetscInitialize() and before setting a tsmech type; PetscDLLibraryRegister_tsmech() calls it
+   under -dll_append. Safe to call more than once. */
 PETSC_EXTERN PetscErrorCode TSMechInitializePackage(void);
 /* Undoes TSMechInitializePackage(); registered with PetscRegisterFinalize(). */
 PETSC_EXTERN PetscErrorCode TSMechFinalizePackage(void);
@@ -83,33 +84,49 @@ PETSC_EXTERN PetscErrorCode TSTheta2GetLinearized(TS, PetscBool *, TSTheta2Guess
    checkpoint and restart. Get copies into the given Vec and tells whether one is known. */
 PETSC_EXTERN PetscErrorCode TSTheta2GetPreviousVelocity(TS, Vec, PetscBool *);
 PETSC_EXTERN PetscErrorCode TSTheta2SetPreviousVelocity(TS, Vec);
+/* The Newton settings every implicit type of tsmech shares (src/ts/newtonapi.c: the type's Newton
+   object; a type without one ignores the setters). The options carry the type's prefix:
+   -ts_theta_ (theta2 family), -ts_gauss2_, -ts_discgrad2_. */
 /* Matrix-free Jacobian through the system's tangent action, the assembled operator only as the
    preconditioning matrix, rebuilt when the linear iterations grow by the given factor
-   (-ts_theta_matrix_free, -ts_theta_pc_rebuild_growth); Get also returns the number of
+   (-ts_theta_matrix_free, -ts_theta_pc_rebuild_growth under the theta2 family's prefix); Get also returns the number of
    assemblies of the preconditioning matrix. */
-PETSC_EXTERN PetscErrorCode TSTheta2SetMatrixFree(TS, PetscBool, PetscReal);
-PETSC_EXTERN PetscErrorCode TSTheta2GetMatrixFree(TS, PetscBool *, PetscReal *, PetscInt *);
+PETSC_EXTERN PetscErrorCode TSMechSetMatrixFree(TS, PetscBool, PetscReal);
+PETSC_EXTERN PetscErrorCode TSMechGetMatrixFree(TS, PetscBool *, PetscReal *, PetscInt *);
 /* The preconditioning matrix from the system's semidefinite tangent approximation
    (MechSystemSetTangentDefinite()) while the Jacobian stays exact: with the matrix-free Jacobian
    it is the assembled matrix; with the assembled Jacobian a second matrix (-ts_theta_pc_definite) */
-PETSC_EXTERN PetscErrorCode TSTheta2SetPCDefinite(TS, PetscBool);
-PETSC_EXTERN PetscErrorCode TSTheta2GetPCDefinite(TS, PetscBool *);
+PETSC_EXTERN PetscErrorCode TSMechSetPCDefinite(TS, PetscBool);
+PETSC_EXTERN PetscErrorCode TSMechGetPCDefinite(TS, PetscBool *);
 /* With the matrix-free Jacobian: the preconditioning matrix of the system's reduced pattern
    (MechSystemCreateOperatorReduced()), the full pattern freed: less memory, more linear
    iterations (-ts_theta_pc_reduced) */
-PETSC_EXTERN PetscErrorCode TSTheta2SetPCReduced(TS, PetscBool);
-PETSC_EXTERN PetscErrorCode TSTheta2GetPCReduced(TS, PetscBool *);
+PETSC_EXTERN PetscErrorCode TSMechSetPCReduced(TS, PetscBool);
+PETSC_EXTERN PetscErrorCode TSMechGetPCReduced(TS, PetscBool *);
 /* With the matrix-free Jacobian and -pc_type mg: a rebuild for growing iterations renews the
    finest multigrid level only, the coarse levels lagged (-ts_theta_pc_lag_coarse) */
-PETSC_EXTERN PetscErrorCode TSTheta2SetPCLagCoarse(TS, PetscBool);
-PETSC_EXTERN PetscErrorCode TSTheta2GetPCLagCoarse(TS, PetscBool *, PetscInt *);
+PETSC_EXTERN PetscErrorCode TSMechSetPCLagCoarse(TS, PetscBool);
+PETSC_EXTERN PetscErrorCode TSMechGetPCLagCoarse(TS, PetscBool *, PetscInt *);
 /* With -snes_ksp_ew: a linear solve stops below this fraction of Newton's tolerance, Kelley's
    safeguard against oversolving (-ts_theta_ew_safeguard, default 0.5) */
-PETSC_EXTERN PetscErrorCode TSTheta2SetEWSafeguard(TS, PetscReal);
-PETSC_EXTERN PetscErrorCode TSTheta2GetEWSafeguard(TS, PetscReal *);
+PETSC_EXTERN PetscErrorCode TSMechSetEWSafeguard(TS, PetscReal);
+PETSC_EXTERN PetscErrorCode TSMechGetEWSafeguard(TS, PetscReal *);
 /* Newton on the points near the fixed dofs before each step's Newton solve (nonlinear elimination) */
-PETSC_EXTERN PetscErrorCode TSTheta2SetNonlinearElimination(TS, PetscBool, PetscInt depth, PetscReal reach);
-PETSC_EXTERN PetscErrorCode TSTheta2GetNonlinearElimination(TS, PetscBool *, PetscInt *depth, PetscInt *its);
+PETSC_EXTERN PetscErrorCode TSMechSetNonlinearElimination(TS, PetscBool, PetscInt depth, PetscReal reach);
+PETSC_EXTERN PetscErrorCode TSMechGetNonlinearElimination(TS, PetscBool *, PetscInt *depth, PetscInt *its);
+/* the former names of the Newton settings, when they were the theta2 family's */
+#define TSTheta2SetMatrixFree           TSMechSetMatrixFree
+#define TSTheta2GetMatrixFree           TSMechGetMatrixFree
+#define TSTheta2SetPCDefinite           TSMechSetPCDefinite
+#define TSTheta2GetPCDefinite           TSMechGetPCDefinite
+#define TSTheta2SetPCReduced            TSMechSetPCReduced
+#define TSTheta2GetPCReduced            TSMechGetPCReduced
+#define TSTheta2SetPCLagCoarse          TSMechSetPCLagCoarse
+#define TSTheta2GetPCLagCoarse          TSMechGetPCLagCoarse
+#define TSTheta2SetEWSafeguard          TSMechSetEWSafeguard
+#define TSTheta2GetEWSafeguard          TSMechGetEWSafeguard
+#define TSTheta2SetNonlinearElimination TSMechSetNonlinearElimination
+#define TSTheta2GetNonlinearElimination TSMechGetNonlinearElimination
 
 /* ------------------------------------------------------------------------------------------ */
 /* The mechanical system                                                                      */
@@ -201,11 +218,11 @@ PETSC_EXTERN PetscErrorCode MechSystemCreateOperatorMultigrid(MechSystem, Mat *)
   preconditioning matrix only it leaves Newton's answer unchanged. The grid models (chain, cloth,
   lattice) provide it. MechSystemComputeOperatorDefinite() assembles cK K~ + cD D~ + cM M with it
   (fixed dofs decoupled), or with the exact tangent for a model that gives none.
-  TSTheta2SetPCDefinite() (-ts_theta_pc_definite) makes the theta2 family use it.
+  TSMechSetPCDefinite() (-ts_theta_pc_definite) makes the implicit types use it.
 
   Level: intermediate
 
-.seealso: MechSystemSetTangent(), MechSystemComputeOperatorDefinite(), TSTheta2SetPCDefinite()
+.seealso: MechSystemSetTangent(), MechSystemComputeOperatorDefinite(), TSMechSetPCDefinite()
 */
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentDefinite(MechSystem, MechTangentFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasTangentDefinite(MechSystem, PetscBool *);
@@ -219,7 +236,7 @@ typedef PetscErrorCode (*MechTangentPatternFn)(MechSystem, PetscBool reduced, Ma
 PETSC_EXTERN PetscErrorCode MechSystemSetTangentPattern(MechSystem, MechTangentPatternFn, void *);
 PETSC_EXTERN PetscErrorCode MechSystemHasTangentPattern(MechSystem, PetscBool *);
 /*
-  Force and tangent on a patch of points (nonlinear elimination, TSTheta2SetNonlinearElimination()).
+  Force and tangent on a patch of points (nonlinear elimination, TSMechSetNonlinearElimination()).
   ql and vl are local (ghosted) vectors of the system's DM; a point is a block of the DM's block
   size bs. pts[] are the n patch points, as block indices of the local vectors, each owned by this
   rank; patch[] gives every block of the local vectors its row in the patch, or -1. f (bs n reals,
@@ -697,7 +714,9 @@ PETSC_EXTERN PetscErrorCode MechCheckpointGetLast(MechCheckpoint, PetscInt *, Pe
 /* Reads q (and v, if not NULL) from a snapshot (index, or the one at *time) of a tsmech output of the
    same model, the parameters match[] equal in the file (those that fix the mesh); opt names the
    file's option in messages (src/io/initialstate.c). Collective. */
-PETSC_EXTERN PetscErrorCode MechSystemReadState(MechSystem, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap);
+PETSC_EXTERN PetscErrorCode MechOutputReadState(MechSystem, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap);
+/* its former name (the reader of an output file is I/O, src/io, not the system's) */
+#define MechSystemReadState MechOutputReadState
 
 /* Continues the HDF5 output of an interrupted run after MechCheckpointRestore(): the records of
    the steps after the restart step are removed and the run appends from there, so /monitor has
@@ -742,7 +761,7 @@ PETSC_EXTERN PetscErrorCode MechOutputWriteModes(MechOutput, MechModes);
 /* ------------------------------------------------------------------------------------------ */
 
 /* The largest frequency omega = sqrt(lambda_max(M^{-1} K)) of the system linearized at (t, q, v),
-   by power iterations (a lower bound, close to the truth), and the damping rate x^T D x / x^T M x
+   the highest mode by SLEPc (src/mech/modes.c), and the damping rate x^T D x / x^T M x
    of that mode (damping may be NULL). Collective. */
 PETSC_EXTERN PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem, PetscReal t, Vec q, Vec v, PetscReal *omega, PetscReal *damping);
 /* The growth per step (spectral radius of the one-step matrix) of the scheme of ts (its type and
@@ -752,6 +771,8 @@ PETSC_EXTERN PetscErrorCode TSMechComputeAmplification(TS, PetscReal omega, Pets
    from growing: 2/omega for symplectic Euler, c/omega^2 for explicit Euler (0 undamped), the
    stability region's reach for RK types, PETSC_MAX_REAL for A-stable schemes. omega and damping
    (the mode's, may be NULL) as for MechSystemEstimateMaxFrequency(). Collective. */
-PETSC_EXTERN PetscErrorCode MechSystemEstimateStableStep(MechSystem, TS, PetscReal t, Vec q, Vec v, PetscReal *dtmax, PetscReal *omega, PetscReal *damping);
+PETSC_EXTERN PetscErrorCode TSMechEstimateStableStep(TS, MechSystem, PetscReal t, Vec q, Vec v, PetscReal *dtmax, PetscReal *omega, PetscReal *damping);
+/* its former name (a MechSystem function belongs to src/mech; this one needs the TS types) */
+#define MechSystemEstimateStableStep(sys, ts, t, q, v, dtmax, omega, damping) TSMechEstimateStableStep(ts, sys, t, q, v, dtmax, omega, damping)
 
 #endif

@@ -78,6 +78,7 @@ int main(int argc, char **argv)
   PetscBool petsc, tsmech;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-suite", suite, sizeof(suite), NULL));
   PetscCall(PetscStrcmp(suite, "petsc", &petsc));
   PetscCall(PetscStrcmp(suite, "tsmech", &tsmech));

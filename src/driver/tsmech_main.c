@@ -835,7 +835,7 @@ static PetscErrorCode ReportStability(App *app)
   PetscCall(TSGetTime(app->ts, &t));
   if (!app->qw) PetscCall(MechSystemCreateState(app->sys, &app->qw, &app->vw));
   PetscCall(TSMechGetSolution(app->ts, app->qw, app->vw));
-  PetscCall(MechSystemEstimateStableStep(app->sys, app->ts, t, app->qw, app->vw, &dtmax, &omega, &c));
+  PetscCall(TSMechEstimateStableStep(app->ts, app->sys, t, app->qw, app->vw, &dtmax, &omega, &c));
   if (omega <= 0) PetscFunctionReturn(0);
   PetscCall(TSMechComputeAmplification(app->ts, omega, c, dt, &rho));
   if (rho <= 1 + 1e-8) {

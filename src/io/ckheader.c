@@ -373,7 +373,9 @@ static PetscErrorCode CheckRanges(HeaderFile *f, char problem[], size_t len)
   if (PetscIsInfOrNanReal(h->time)) MECH_CKPT_BAD("its time %g is not a finite number", (double)h->time);
   if (PetscIsInfOrNanReal(h->dt) || !(h->dt > 0)) MECH_CKPT_BAD("its dt %g is not a finite positive number", (double)h->dt);
   if (PetscIsInfOrNanReal(h->tprev)) MECH_CKPT_BAD("its previous_time %g is not a finite number", (double)h->tprev);
-  /* the scheme: its type, controller, family and parameters */
+  /* the scheme: its type, controller, family and parameters (the types and families of tsmech
+     registered first: a program that only reads a file) */
+  PetscCall(TSMechInitializePackage());
   PetscCall(TSMechSchemeCheck(&h->tsp, problem, len));
   if (problem[0]) PetscFunctionReturn(0);
   MECH_CKPT_FLAG("has_previous", h->hasvprev);

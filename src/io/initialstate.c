@@ -1,5 +1,5 @@
 /*
-  A state read from a snapshot of a tsmech output (MechSystemReadState()): the start of a run from
+  A state read from a snapshot of a tsmech output (MechOutputReadState()): the start of a run from
   where another ended (a body settled under gravity and then released, a prestressed start). The
   file is checked strictly (h5read.c) against the system before anything is read: the model, the
   parameters that fix the mesh (the caller names them: the solid's vertices, cells, order, cell and
@@ -125,7 +125,7 @@ static PetscErrorCode ReadRows(hid_t file, const char name[], PetscInt k, PetscI
 }
 
 /*@C
-  MechSystemReadState - Reads a state from a snapshot of a tsmech output file: the start of a run
+  MechOutputReadState - Reads a state from a snapshot of a tsmech output file: the start of a run
   from where another one ended.
 
   Collective
@@ -157,7 +157,7 @@ static PetscErrorCode ReadRows(hid_t file, const char name[], PetscInt k, PetscI
 
 .seealso: `MechOutputCreate()`, `MechSystemSetInitialState()`
 @*/
-PetscErrorCode MechSystemReadState(MechSystem sys, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap)
+PetscErrorCode MechOutputReadState(MechSystem sys, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap)
 {
   MPI_Comm       comm          = PetscObjectComm((PetscObject)sys);
   hid_t          file          = -1;
@@ -254,7 +254,7 @@ PetscErrorCode MechSystemReadState(MechSystem sys, const char path[], const char
 
 #else
 
-PetscErrorCode MechSystemReadState(MechSystem sys, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap)
+PetscErrorCode MechOutputReadState(MechSystem sys, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap)
 {
   PetscFunctionBegin;
   SETERRQ(PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP_SYS, "%s %s: PETSc was configured without HDF5", opt, path);

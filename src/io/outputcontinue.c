@@ -2,7 +2,7 @@
   The continuation of an HDF5 output after a restart (MechOutputContinue()): the existing file is
   inspected read-only and checked strictly (h5read.c) against this run and the restart's step,
   and only opened for writing, and cut back to that step, at the first new record
-  (MechOutputEnsureOpen()).
+  (MechOutputEnsureOpen(), output.c).
 */
 #define _POSIX_C_SOURCE 200809L
 #include <petsc/private/viewerhdf5impl.h> /* PetscCallHDF5(); first, as it must precede <hdf5.h> */
@@ -10,22 +10,6 @@
 #include <string.h>
 
 #if defined(PETSC_HAVE_HDF5)
-
-/* The dimensions of dataset path (at most 5) */
-static PetscErrorCode DatasetDims(hid_t fileid, const char path[], int *ndims, hsize_t dims[5])
-{
-  hid_t dset, space;
-
-  PetscFunctionBegin;
-  PetscCallHDF5Return(dset, H5Dopen2, (fileid, path, H5P_DEFAULT));
-  PetscCallHDF5Return(space, H5Dget_space, (dset));
-  PetscCallHDF5Return(*ndims, H5Sget_simple_extent_ndims, (space));
-  PetscCheck(*ndims >= 1 && *ndims <= 5, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Dataset %s has %d dimensions", path, *ndims);
-  PetscCallHDF5(H5Sget_simple_extent_dims, (space, dims, NULL));
-  PetscCallHDF5(H5Sclose, (space));
-  PetscCallHDF5(H5Dclose, (dset));
-  PetscFunctionReturn(0);
-}
 
 /* Reads the first n entries of the 1-D dataset path into data (every rank reads them) */
 static PetscErrorCode ReadSeries(hid_t fileid, const char path[], hid_t memtype, PetscInt n, void *data)
@@ -44,104 +28,6 @@ static PetscErrorCode ReadSeries(hid_t fileid, const char path[], hid_t memtype,
   PetscCallHDF5(H5Sclose, (memspace));
   PetscCallHDF5(H5Sclose, (filespace));
   PetscCallHDF5(H5Dclose, (dset));
-  PetscFunctionReturn(0);
-}
-
-/* Sets the first dimension of dataset path to n (collective) */
-static PetscErrorCode TruncateDataset(hid_t fileid, const char path[], PetscInt n)
-{
-  hid_t   dset;
-  int     ndims;
-  hsize_t dims[5];
-
-  PetscFunctionBegin;
-  PetscCall(DatasetDims(fileid, path, &ndims, dims));
-  PetscCall(PetscHDF5IntCast(n, &dims[0]));
-  PetscCallHDF5Return(dset, H5Dopen2, (fileid, path, H5P_DEFAULT));
-  PetscCallHDF5(H5Dset_extent, (dset, dims));
-  PetscCallHDF5(H5Dclose, (dset));
-  PetscFunctionReturn(0);
-}
-
-/* The names of the attributes of / that are parameters of an integrator's family */
-static herr_t CollectSchemeAttribute(hid_t loc, const char *name, const H5A_info_t *info, void *ctx)
-{
-  char(*names)[TSMECH_SCHEME_NAMELEN] = (char(*)[TSMECH_SCHEME_NAMELEN])((void **)ctx)[0];
-  size_t *n                           = (size_t *)((void **)ctx)[1];
-
-  (void)loc;
-  (void)info;
-  if (*n < 4 * TSMECH_SCHEME_MAXPARAM && strlen(name) < TSMECH_SCHEME_NAMELEN && TSMechSchemeIsParameterName(name)) strcpy(names[(*n)++], name);
-  return 0;
-}
-
-/*
-  The attributes of / that say how the run integrates (ts_type and its family's parameters, such
-  as gauss2_stages) become the continuing run's: a run continued with another integrator, or with
-  other gauss2 stages, no longer carries the first run's. The parameters of the first run's family
-  that the new one has not are removed.
-*/
-static PetscErrorCode UpdateRunAttributes(MechOutput out, hid_t fileid)
-{
-  TSMechScheme *scheme = (TSMechScheme *)out->pending_scheme;
-  char          names[4 * TSMECH_SCHEME_MAXPARAM][TSMECH_SCHEME_NAMELEN];
-  size_t        n      = 0;
-  void         *ctx[2] = {names, &n};
-  hid_t         root;
-  hsize_t       idx = 0;
-
-  PetscFunctionBegin;
-  if (!scheme) PetscFunctionReturn(0);
-  PetscCallHDF5Return(root, H5Gopen2, (fileid, "/", H5P_DEFAULT));
-  PetscCallHDF5(H5Aiterate2, (root, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, CollectSchemeAttribute, ctx));
-  for (size_t i = 0; i < n; i++) PetscCallHDF5(H5Adelete, (root, names[i]));
-  /* a string attribute written again keeps its old size (PETSc opens the existing one): removed first */
-  PetscCallHDF5(H5Adelete, (root, "ts_type"));
-  PetscCallHDF5(H5Gclose, (root));
-  PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "ts_type", PETSC_STRING, scheme->type));
-  PetscCall(TSMechSchemeForEachParameter(scheme, MechOutputWriteSchemeParameter, out->viewer));
-  PetscCall(PetscFree(out->pending_scheme));
-  PetscFunctionReturn(0);
-}
-
-/*
-  A continued file is opened for writing at its first write: the records after the restart step
-  (which the run recomputes) are removed and the restart count is raised. Collective.
-*/
-PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput out)
-{
-  hid_t    fileid;
-  PetscInt j;
-  char     path[PETSC_MAX_PATH_LEN];
-
-  PetscFunctionBegin;
-  if (!out->pending) PetscFunctionReturn(0);
-  out->pending = PETSC_FALSE;
-  PetscCall(PetscViewerHDF5Open(out->comm, out->h5path, FILE_MODE_APPEND, &out->viewer));
-  PetscCall(PetscViewerHDF5GetFileId(out->viewer, &fileid));
-  for (j = 0; j < out->nreal + MECH_OUTPUT_NINT; j++) {
-    const char *name = j < MECH_OUTPUT_NREAL ? MechOutputRealNames[j] : (j < out->nreal ? out->invname[j - MECH_OUTPUT_NREAL] : MechOutputIntNames[j - out->nreal]);
-
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/monitor/%s", name));
-    PetscCall(TruncateDataset(fileid, path, out->pending_nrec));
-  }
-  PetscCall(MechOutputRecordsTruncate(out, fileid, out->pending_nrec));
-  if (out->pending_nsnap >= 0) {
-    PetscCall(TruncateDataset(fileid, "/fields/q", out->pending_nsnap));
-    PetscCall(TruncateDataset(fileid, "/fields/v", out->pending_nsnap));
-    PetscCall(TruncateDataset(fileid, "/fields/time", out->pending_nsnap));
-    PetscCall(TruncateDataset(fileid, "/fields/step", out->pending_nsnap));
-    for (j = 0; j < out->ncf; j++) {
-      const char *name;
-
-      PetscCall(PetscObjectGetName((PetscObject)out->cf[j], &name));
-      PetscCall(PetscSNPrintf(path, sizeof(path), "/fields/%s", name));
-      PetscCall(TruncateDataset(fileid, path, out->pending_nsnap));
-    }
-  }
-  PetscCall(PetscViewerHDF5WriteAttribute(out->viewer, "/", "restarts", PETSC_INT, &out->pending_restarts));
-  PetscCall(UpdateRunAttributes(out, fileid));
-  PetscCallHDF5(H5Fflush, (fileid, H5F_SCOPE_GLOBAL));
   PetscFunctionReturn(0);
 }
 
@@ -175,36 +61,23 @@ static PetscErrorCode OpenGroup(hid_t fileid, const char name[], hid_t *group, c
   PetscFunctionReturn(0);
 }
 
-/*
-  Reads an existing output file (opened read-only) and decides what is kept when the run
-  continues from step `step` at time t: /monitor records up to that step, snapshots before it
-  (and at it if it is a regular snapshot step, not only the last snapshot of the interrupted run).
-  Everything the continuation reads or appends to is checked first: the attributes model, the
-  model parameters and text parameters, every and restarts (their datatypes exactly, their values
-  against this run or their ranges), the datasets of /monitor and /fields (datatype, chunked and
-  extendible, the shape of a snapshot, the attribute timestepping of q, v and the per-cell
-  fields), the steps (consecutive) and times
-  (finite, the snapshots' those of /monitor). A file that is damaged, cannot be continued
-  without a gap, or belongs to another model, size or run, gets a reason in info->problem.
-  Not collective: every rank reads the same and decides the same.
-*/
-static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt step, PetscReal t, ContinueInfo *info)
+/* The file's size and root attributes: the model, its parameters and text parameters, the
+   snapshot interval every of the interrupted run (this run's if the file has none) and its count
+   of restarts */
+static PetscErrorCode ContinueInspectRoot(MechOutput out, hid_t fileid, PetscInt *every, ContinueInfo *info)
 {
-  hid_t              root = -1, monitor = -1, fields = -1;
+  hid_t              root = -1;
   const char        *model;
   char               fmodel[256], *problem = info->problem;
   size_t             plen = sizeof(info->problem);
   const char *const *pnames;
   const PetscReal   *pvalues;
-  PetscInt           np, i, j, every = out->every, first, nsnap;
-  hsize_t            nrows = 0, rows, dims[5];
-  int64_t           *steps = NULL, *snapsteps = NULL, v;
-  PetscReal         *times = NULL;
+  PetscInt           np, i;
+  int64_t            v;
   PetscBool          has;
-  htri_t             e;
-  int                ndims;
 
   PetscFunctionBegin;
+  *every     = out->every;
   problem[0] = 0;
   {
     haddr_t eoa;
@@ -243,7 +116,7 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
   if (!problem[0]) PetscCall(MechIOReadAttribute(root, "/", "every", MECH_IO_ATTR_INT, &v, 0, &has, problem, plen));
   if (!problem[0] && has) {
     if (v < 0 || v > PETSC_MAX_INT) PetscCall(PetscSNPrintf(problem, plen, "its attribute /every = %lld is not a snapshot interval (the file is damaged)", (long long)v));
-    else every = (PetscInt)v;
+    else *every = (PetscInt)v;
   }
   info->restarts = 0;
   if (!problem[0]) PetscCall(MechIOReadAttribute(root, "/", "restarts", MECH_IO_ATTR_INT, &v, 0, &has, problem, plen));
@@ -252,8 +125,26 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
     else info->restarts = (PetscInt)v;
   }
   PetscCallHDF5(H5Gclose, (root));
-  if (problem[0]) PetscFunctionReturn(0);
+  PetscFunctionReturn(0);
+}
 
+/* /monitor: its records (and the system's per-step records) up to the restart step; first, the
+   step of its first record, and times, the times of its records (freed by the caller; NULL with a
+   problem) */
+static PetscErrorCode ContinueInspectMonitor(MechOutput out, hid_t fileid, PetscInt step, PetscReal t, ContinueInfo *info, PetscInt *first, PetscReal **times_out)
+{
+  hid_t      monitor = -1;
+  char      *problem = info->problem;
+  size_t     plen    = sizeof(info->problem);
+  PetscInt   i, j;
+  hsize_t    nrows = 0, rows, dims[5];
+  int64_t   *steps = NULL;
+  PetscReal *times = NULL;
+  PetscBool  has;
+
+  PetscFunctionBegin;
+  *first     = 0;
+  *times_out = NULL;
   /* /monitor: the complete records (a run killed during a flush may leave columns of unequal
      length) must be consecutive steps and reach the restart step */
   PetscCall(OpenGroup(fileid, "/monitor", &monitor, problem, plen));
@@ -288,14 +179,29 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
   } else if (!(PetscAbsReal(times[step - steps[0]] - t) <= 1e-12 * PetscMax(1, PetscAbsReal(t)))) {
     PetscCall(PetscSNPrintf(problem, plen, "its step %" PetscInt_FMT " is at t = %.17g, the checkpoint's at t = %.17g: they are not the same run", step, (double)times[step - steps[0]], (double)t));
   }
-  first      = problem[0] ? 0 : (PetscInt)steps[0];
-  info->nrec = step - first + 1;
+  *first     = problem[0] ? 0 : (PetscInt)steps[0];
+  info->nrec = step - *first + 1;
   PetscCall(PetscFree(steps));
-  if (problem[0]) {
-    PetscCall(PetscFree(times));
-    PetscFunctionReturn(0);
-  }
+  if (problem[0]) PetscCall(PetscFree(times));
+  *times_out = times;
+  PetscFunctionReturn(0);
+}
 
+/* /fields: the snapshots kept, those before the restart step (and at it if it is a regular
+   snapshot step), checked against /monitor's steps from first at times */
+static PetscErrorCode ContinueInspectFields(MechOutput out, hid_t fileid, PetscInt step, PetscInt every, PetscInt first, const PetscReal times[], ContinueInfo *info)
+{
+  hid_t     fields  = -1;
+  char     *problem = info->problem;
+  size_t    plen    = sizeof(info->problem);
+  PetscInt  i, j, nsnap;
+  hsize_t   nrows     = 0, rows;
+  int64_t  *snapsteps = NULL, v;
+  PetscBool has;
+  htri_t    e;
+  int       ndims;
+
+  PetscFunctionBegin;
   /* /fields: complete snapshots (q, v, time and step all written) of this run's shape */
   info->nsnap = 0;
   PetscCallHDF5Return(e, H5Lexists, (fileid, "/fields", H5P_DEFAULT));
@@ -366,6 +272,35 @@ static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt ste
   }
   if (fields >= 0) PetscCallHDF5(H5Gclose, (fields));
   PetscCall(PetscFree(snapsteps));
+  PetscFunctionReturn(0);
+}
+
+/*
+  Reads an existing output file (opened read-only) and decides what is kept when the run
+  continues from step `step` at time t: /monitor records up to that step, snapshots before it
+  (and at it if it is a regular snapshot step, not only the last snapshot of the interrupted run).
+  Everything the continuation reads or appends to is checked first: the attributes model, the
+  model parameters and text parameters, every and restarts (their datatypes exactly, their values
+  against this run or their ranges), the datasets of /monitor and /fields (datatype, chunked and
+  extendible, the shape of a snapshot, the attribute timestepping of q, v and the per-cell
+  fields), the steps (consecutive) and times
+  (finite, the snapshots' those of /monitor). A file that is damaged, cannot be continued
+  without a gap, or belongs to another model, size or run, gets a reason in info->problem.
+  Not collective: every rank reads the same and decides the same.
+*/
+static PetscErrorCode ContinueInspect(MechOutput out, hid_t fileid, PetscInt step, PetscReal t, ContinueInfo *info)
+{
+  PetscInt   every, first;
+  PetscReal *times;
+
+  PetscFunctionBegin;
+  info->problem[0] = 0;
+  info->nsnap      = 0;
+  PetscCall(ContinueInspectRoot(out, fileid, &every, info));
+  if (info->problem[0]) PetscFunctionReturn(0);
+  PetscCall(ContinueInspectMonitor(out, fileid, step, t, info, &first, &times));
+  if (info->problem[0]) PetscFunctionReturn(0);
+  PetscCall(ContinueInspectFields(out, fileid, step, every, first, times, info));
   PetscCall(PetscFree(times));
   PetscFunctionReturn(0);
 }

@@ -1,4 +1,4 @@
-/* Private interface of src/io: the HDF5 output (output.c, outputcontinue.c), its XDMF companion
+/* Private interface of src/io: the HDF5 output (output.c, outputheader.c, outputcontinue.c), its XDMF companion
    (xdmf.c), the checkpoints (checkpoint.c), the strict HDF5 reader (h5read.c), the checks and
    commit of files (files.c), the plan of a run's files (runfiles.c) and the test hooks
    (testhooks.c). */
@@ -277,17 +277,20 @@ struct _n_MechOutput {
 
 #if defined(PETSC_HAVE_HDF5)
 #include <petscviewerhdf5.h>
-/* the names of the /monitor datasets of the reals (the invariants follow) and the integers */
+/* outputheader.c: the names of the /monitor datasets of the reals (the invariants follow) and the
+   integers; the attributes of / and the mesh a new file gets; the attribute of / of a model
+   parameter; whether a continued file holds the text parameters of this run (problem "" if so) */
 PETSC_INTERN const char *const MechOutputRealNames[MECH_OUTPUT_NREAL];
 PETSC_INTERN const char *const MechOutputIntNames[MECH_OUTPUT_NINT];
+PETSC_INTERN PetscErrorCode    MechOutputWriteHeader(MechOutput, TS);
+PETSC_INTERN PetscErrorCode    MechOutputWriteMesh(MechOutput);
+PETSC_INTERN PetscErrorCode    MechOutputParameterAttributeName(const char pname[], char name[], size_t len);
+PETSC_INTERN PetscErrorCode    MechOutputCheckTextParameters(MechSystem, hid_t root, char problem[], size_t len);
 /* output.c: the checks of MechOutputCreate() and MechOutputContinue() (caller), a new output
-   prepared for filename, its memory freed, and the attribute of / of a model parameter */
+   prepared for filename, its memory freed */
 PETSC_INTERN PetscErrorCode MechOutputCheckArguments(MechSystem *, TS, const char filename[], MechOutput *, const char caller[], MPI_Comm *, PetscMPIInt *);
 PETSC_INTERN PetscErrorCode MechOutputNew(MPI_Comm, PetscMPIInt, MechSystem, PetscInt every, const char filename[], MechOutput *);
 PETSC_INTERN PetscErrorCode MechOutputFree(MechOutput);
-PETSC_INTERN PetscErrorCode MechOutputParameterAttributeName(const char pname[], char name[], size_t len);
-/* output.c: whether a continued file holds the text parameters of this run (problem "" if so) */
-PETSC_INTERN PetscErrorCode MechOutputCheckTextParameters(MechSystem, hid_t root, char problem[], size_t len);
 /* outputrecords.c: the system's per-step records in /monitor (set up, recorded, flushed, checked and cut back for a continuation, freed) */
 PETSC_INTERN PetscErrorCode MechOutputRecordsSetUp(MechOutput);
 PETSC_INTERN PetscErrorCode MechOutputRecordsRecord(MechOutput, PetscReal);
@@ -296,7 +299,7 @@ PETSC_INTERN PetscErrorCode MechOutputRecordsInspect(MechOutput, hid_t, hsize_t,
 PETSC_INTERN PetscErrorCode MechOutputRecordsTruncate(MechOutput, hid_t, PetscInt);
 PETSC_INTERN PetscErrorCode MechOutputRecordsFree(MechOutput);
 PETSC_INTERN PetscErrorCode MechOutputPathExists(hid_t, const char[], htri_t *);
-/* outputcontinue.c: a continued file opened for writing and cut back at its first write */
+/* output.c: a continued file (outputcontinue.c) opened for writing and cut back at its first write */
 PETSC_INTERN PetscErrorCode MechOutputEnsureOpen(MechOutput);
 /* outputguard.c: the new file opened under its temporary name path, the guarded writes (HDF5's
    error reporting saved meanwhile) and the rename of a new file to its name */

@@ -10,9 +10,14 @@
   The README's "An error on some ranks only" gives the policy: a rank whose error has no partner
   tells its message and ends the job. The tsmech program applies it with its own communicator;
   the Python package (python/tsmech) calls these functions on its error paths.
+
+  MechSystemAgree() (below) makes a model callback's outcome collective the same way, on the
+  system's own communicator: every rank raises the failing rank's error, or a rank left alone ends
+  the job.
 */
 #define _POSIX_C_SOURCE 200809L
-#include <tsmech.h>
+#include "mechimpl.h"
+#include <stdio.h>
 #include <time.h>
 
 /* The attribute of a communicator that holds the duplicate: an MPI_Comm in PETSc memory */
@@ -138,4 +143,62 @@ PetscErrorCode MechErrorAgree(MPI_Comm comm, PetscReal seconds, PetscBool *all)
   }
   *all = done ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(0);
+}
+
+/*
+  MechSystemAgree - Makes the outcome of a model callback collective: ierr is what the callback
+  returned on this rank. A callback that fails on some ranks only (a Python exception, a check of
+  local data) would leave the other ranks in the integrator's next collective operation, waiting
+  forever; here every rank learns of the failure at once and raises the same error, with the
+  error code and message of the lowest failing rank, which then every program (the driver, a C or
+  petsc4py program) sees on every rank. One reduction per callback on several ranks (on a
+  communicator of its own, so that it can match no other operation), none on one.
+
+  A callback that fails before a collective operation of its own (an assembly) leaves the other
+  ranks inside it, where no agreement reaches them: a failing rank that has waited
+  -mech_agree_timeout seconds (5) for the others tells its message on stderr and ends the job
+  (MPI_Abort() with status 3, as a failed integration). The wait is on this rank's own clock,
+  but it decides no collective operation: only whether this rank ends every rank.
+*/
+PetscErrorCode MechSystemAgree(MechSystem sys, PetscErrorCode ierr, const char what[])
+{
+  MPI_Comm    comm = sys->agreecomm;
+  PetscMPIInt size, rank, mine, first = 0;
+  MPI_Request req;
+  int         code = (int)ierr, done = 0;
+  char        msg[1024] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) {
+    PetscCall(ierr);
+    PetscFunctionReturn(0);
+  }
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  mine = ierr ? rank : size;
+  PetscCallMPI(MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &req));
+  if (ierr) {
+    const char *text     = NULL;
+    char       *specific = NULL;
+    double      t0       = MPI_Wtime();
+
+    (void)PetscErrorMessage(ierr, &text, &specific);
+    (void)PetscStrncpy(msg, specific && specific[0] ? specific : (text ? text : "unknown error"), sizeof(msg));
+    while (!done) {
+      PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+      if (!done && MPI_Wtime() - t0 > sys->agreetimeout) {
+        (void)fprintf(stderr, "tsmech: error on rank %d: %s (the model's %s failed on this rank only; the other ranks did not follow within %g s: ending the job)\n", (int)rank, msg, what, (double)sys->agreetimeout);
+        (void)fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+      }
+      if (!done) {
+        struct timespec pause = {0, 1000000};
+        (void)nanosleep(&pause, NULL);
+      }
+    }
+  } else PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  if (first == size) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, first, comm));
+  PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, first, comm));
+  SETERRQ(PetscObjectComm((PetscObject)sys), (PetscErrorCode)code, "%s (the model's %s failed on rank %d)", msg, what, (int)first);
 }

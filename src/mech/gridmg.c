@@ -543,15 +543,88 @@ static PetscErrorCode GridGalerkinLocalProduct(GridGalerkinCtx *gc, PetscBool fi
   PetscFunctionReturn(0);
 }
 
+/* Pl: this process's rows of the interpolation (S's diagonal and off-diagonal parts Sd, So, the
+   global columns gS of So), its columns in cl */
+static PetscErrorCode GridGalerkinLocalInterpolation(GridGalerkinCtx *gc, Mat Sd, Mat So, const PetscInt gS[], PetscInt nfl, PetscInt cstart)
+{
+  Mat       Sl;
+  PetscInt *nnz, r, k;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(nfl, &nnz));
+  for (r = 0; r < nfl; r++) {
+    PetscInt n;
+
+    /* (MatRestoreRow() zeroes the count) */
+    PetscCall(MatGetRow(Sd, r, &n, NULL, NULL));
+    nnz[r] = n;
+    PetscCall(MatRestoreRow(Sd, r, &n, NULL, NULL));
+    PetscCall(MatGetRow(So, r, &n, NULL, NULL));
+    nnz[r] += n;
+    PetscCall(MatRestoreRow(So, r, &n, NULL, NULL));
+  }
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nfl, gc->ncl, 0, nnz, &Sl));
+  PetscCall(PetscFree(nnz));
+  for (r = 0; r < nfl; r++) {
+    const PetscInt    *c;
+    const PetscScalar *v;
+    PetscInt           n, cl;
+
+    PetscCall(MatGetRow(Sd, r, &n, &c, &v));
+    for (k = 0; k < n; k++) {
+      PetscCall(GridGalerkinLocal(gc, cstart + c[k], &cl));
+      PetscCall(MatSetValue(Sl, r, cl, v[k], INSERT_VALUES));
+    }
+    PetscCall(MatRestoreRow(Sd, r, &n, &c, &v));
+    PetscCall(MatGetRow(So, r, &n, &c, &v));
+    for (k = 0; k < n; k++) {
+      PetscCall(GridGalerkinLocal(gc, gS[c[k]], &cl));
+      PetscCall(MatSetValue(Sl, r, cl, v[k], INSERT_VALUES));
+    }
+    PetscCall(MatRestoreRow(So, r, &n, &c, &v));
+  }
+  PetscCall(MatAssemblyBegin(Sl, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(Sl, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateMAIJ(Sl, gc->dof, &gc->Pl));
+  gc->Sl = Sl;
+  PetscFunctionReturn(0);
+}
+
+/* Pg: for each off-process column of A (point p, component c; gA their global indices) the row
+   of S of p (Sg: the rows of the points pts), per component */
+static PetscErrorCode GridGalerkinGhostInterpolation(GridGalerkinCtx *gc, Mat Sg, PetscInt nAo, const PetscInt gA[], PetscInt npts, const PetscInt pts[])
+{
+  PetscInt k, dof = gc->dof;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nAo, dof * gc->ncl, 1 << 3, NULL, &gc->Pg));
+  for (k = 0; k < nAo; k++) {
+    const PetscInt    *c;
+    const PetscScalar *v;
+    PetscInt           n, i, cl, row;
+
+    PetscCall(PetscFindInt(gA[k] / dof, npts, pts, &row));
+    PetscCall(MatGetRow(Sg, row, &n, &c, &v));
+    for (i = 0; i < n; i++) {
+      PetscCall(GridGalerkinLocal(gc, c[i], &cl));
+      PetscCall(MatSetValue(gc->Pg, k, cl * dof + gA[k] % dof, v[i], INSERT_VALUES));
+    }
+    PetscCall(MatRestoreRow(Sg, row, &n, &c, &v));
+  }
+  PetscCall(MatAssemblyBegin(gc->Pg, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(gc->Pg, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 /* The pieces of the product of a parallel A (MATMPIAIJ or MATMPIBAIJ) with a parallel MATMAIJ P, and Ac */
 static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
 {
   MPI_Comm         comm = PetscObjectComm((PetscObject)A);
   GridGalerkinCtx *gc;
-  Mat              S, Sd, So, Sg = NULL, *Sgs, Sl, pre;
+  Mat              S, Sd, So, Sg = NULL, *Sgs, pre;
   const PetscInt  *gS, *gAb;
   PetscInt        *gA;
-  PetscInt         Mp, Ms, Nc, nfl, cstart, cend, nSo, nAo, npts = 0, *pts, *nnz, r, k, mc, dof;
+  PetscInt         Mp, Ms, Nc, nfl, cstart, cend, nSo, nAo, npts = 0, *pts, k, mc, dof;
   PetscContainer   container;
   PetscBool        ok;
 
@@ -608,63 +681,9 @@ static PetscErrorCode GridGalerkinSetUp(Mat A, Mat P, PetscReal fill, Mat *Ac)
     PetscCall(PetscSortRemoveDupsInt(&gc->ncl, gc->cl2g));
   }
 
-  /* Pl: this process's rows of the interpolation, its columns in cl */
-  PetscCall(PetscMalloc1(nfl, &nnz));
-  for (r = 0; r < nfl; r++) {
-    PetscInt n;
+  PetscCall(GridGalerkinLocalInterpolation(gc, Sd, So, gS, nfl, cstart));
 
-    /* (MatRestoreRow() zeroes the count) */
-    PetscCall(MatGetRow(Sd, r, &n, NULL, NULL));
-    nnz[r] = n;
-    PetscCall(MatRestoreRow(Sd, r, &n, NULL, NULL));
-    PetscCall(MatGetRow(So, r, &n, NULL, NULL));
-    nnz[r] += n;
-    PetscCall(MatRestoreRow(So, r, &n, NULL, NULL));
-  }
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nfl, gc->ncl, 0, nnz, &Sl));
-  PetscCall(PetscFree(nnz));
-  for (r = 0; r < nfl; r++) {
-    const PetscInt    *c;
-    const PetscScalar *v;
-    PetscInt           n, cl;
-
-    PetscCall(MatGetRow(Sd, r, &n, &c, &v));
-    for (k = 0; k < n; k++) {
-      PetscCall(GridGalerkinLocal(gc, cstart + c[k], &cl));
-      PetscCall(MatSetValue(Sl, r, cl, v[k], INSERT_VALUES));
-    }
-    PetscCall(MatRestoreRow(Sd, r, &n, &c, &v));
-    PetscCall(MatGetRow(So, r, &n, &c, &v));
-    for (k = 0; k < n; k++) {
-      PetscCall(GridGalerkinLocal(gc, gS[c[k]], &cl));
-      PetscCall(MatSetValue(Sl, r, cl, v[k], INSERT_VALUES));
-    }
-    PetscCall(MatRestoreRow(So, r, &n, &c, &v));
-  }
-  PetscCall(MatAssemblyBegin(Sl, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(Sl, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatCreateMAIJ(Sl, dof, &gc->Pl));
-  gc->Sl = Sl;
-
-  /* Pg: for each off-process column of A (point p, component c) the row of S of p, per component */
-  if (nAo) {
-    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nAo, dof * gc->ncl, 1 << 3, NULL, &gc->Pg));
-    for (k = 0; k < nAo; k++) {
-      const PetscInt    *c;
-      const PetscScalar *v;
-      PetscInt           n, i, cl, row;
-
-      PetscCall(PetscFindInt(gA[k] / dof, npts, pts, &row));
-      PetscCall(MatGetRow(Sg, row, &n, &c, &v));
-      for (i = 0; i < n; i++) {
-        PetscCall(GridGalerkinLocal(gc, c[i], &cl));
-        PetscCall(MatSetValue(gc->Pg, k, cl * dof + gA[k] % dof, v[i], INSERT_VALUES));
-      }
-      PetscCall(MatRestoreRow(Sg, row, &n, &c, &v));
-    }
-    PetscCall(MatAssemblyBegin(gc->Pg, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(gc->Pg, MAT_FINAL_ASSEMBLY));
-  }
+  if (nAo) PetscCall(GridGalerkinGhostInterpolation(gc, Sg, nAo, gA, npts, pts));
   PetscCall(PetscFree(pts));
   PetscCall(PetscFree(gA));
   PetscCall(MatDestroy(&Sg));

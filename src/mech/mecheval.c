@@ -1,103 +1,11 @@
 /*
-  The mechanical system's set-up and evaluations: the fixed dofs imposed once (MechSystemSetUp()),
-  the force, the operators cK K + cD D + cM M, the mass solve, the energies, the exact solution and
-  the invariants. The system object and its setters are in mechsystem.c.
+  The mechanical system's evaluations: the force, the operators cK K + cD D + cM M, the mass
+  solve, the energies, the exact solution and the invariants. The system object, its setters and
+  its set-up (the fixed dofs imposed once, MechSystemSetUp()) are in mechsystem.c, the fixed dofs
+  in fixed.c.
 */
 #include "mechimpl.h"
 #include <string.h>
-
-/* A matrix is diagonal when every local row holds at most its diagonal entry. */
-static PetscErrorCode MatIsDiagonal_Private(Mat A, PetscBool *diag)
-{
-  PetscInt  rstart, rend;
-  PetscBool isdiag = PETSC_TRUE;
-
-  PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  for (PetscInt i = rstart; i < rend && isdiag; i++) {
-    PetscInt           ncols;
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-    PetscCall(MatGetRow(A, i, &ncols, &cols, &vals));
-    for (PetscInt k = 0; k < ncols; k++)
-      if (cols[k] != i && vals[k] != 0.0) isdiag = PETSC_FALSE;
-    PetscCall(MatRestoreRow(A, i, &ncols, &cols, &vals));
-  }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &isdiag, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
-  *diag = isdiag;
-  PetscFunctionReturn(0);
-}
-
-/*
-  MechSystemSetUp - Checks the description and builds the decoupled mass matrix. Called by
-  every consumer; cheap when nothing changed.
-*/
-PetscErrorCode MechSystemSetUp(MechSystem sys)
-{
-  MPI_Comm comm;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  if (sys->setupcalled) PetscFunctionReturn(0);
-  comm = PetscObjectComm((PetscObject)sys);
-  PetscCheck(sys->M, comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no mass matrix: call MechSystemSetMass()");
-  PetscCheck(sys->force, comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no force: call MechSystemSetForce()");
-  PetscCheck(sys->tangent && (sys->Jpattern || sys->patternfn), comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no tangents: call MechSystemSetTangent()");
-  PetscCall(MatDestroy(&sys->Mfix));
-  PetscCall(VecDestroy(&sys->Mdiag));
-  PetscCall(VecDestroy(&sys->fixedmass));
-  PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mfix));
-  PetscCall(MatIsDiagonal_Private(sys->M, &sys->massdiag));
-  if (sys->fixed) {
-    Vec             d;
-    PetscInt        nfix;
-    const PetscInt *idx;
-    PetscScalar    *da;
-    PetscInt        rstart;
-
-    PetscCall(MatCreateVecs(sys->M, &d, NULL));
-    PetscCall(MatGetDiagonal(sys->M, d));
-    PetscCall(MatSetOption(sys->Mfix, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
-    PetscCall(MatZeroRowsColumnsIS(sys->Mfix, sys->fixed, 1.0, NULL, NULL));
-    /* keep each fixed dof's own mass on the diagonal, so the decoupled rows scale like the rest */
-    PetscCall(ISGetLocalSize(sys->fixed, &nfix));
-    PetscCall(ISGetIndices(sys->fixed, &idx));
-    PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
-    PetscCall(VecGetArray(d, &da));
-    for (PetscInt k = 0; k < nfix; k++) {
-      PetscCheck(PetscRealPart(da[idx[k] - rstart]) > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Mass of fixed dof %" PetscInt_FMT " must be positive", idx[k]);
-      PetscCall(MatSetValue(sys->Mfix, idx[k], idx[k], da[idx[k] - rstart], INSERT_VALUES));
-    }
-    PetscCall(VecRestoreArray(d, &da));
-    PetscCall(ISRestoreIndices(sys->fixed, &idx));
-    PetscCall(MatAssemblyBegin(sys->Mfix, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(sys->Mfix, MAT_FINAL_ASSEMBLY));
-    PetscCall(VecDestroy(&d));
-  }
-  if (sys->massdiag) {
-    PetscReal dmin;
-    PetscCall(MatCreateVecs(sys->Mfix, &sys->Mdiag, NULL));
-    PetscCall(MatGetDiagonal(sys->Mfix, sys->Mdiag));
-    PetscCall(VecMin(sys->Mdiag, NULL, &dmin));
-    PetscCheck(dmin > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "The lumped mass matrix has a non-positive entry %g: every mass must be positive", (double)dmin);
-  }
-  if (!sys->work) PetscCall(MatCreateVecs(sys->M, &sys->work, NULL));
-  PetscCall(MatDestroy(&sys->Mcouple));
-  PetscCall(VecDestroy(&sys->apresc));
-  PetscCall(VecDestroy(&sys->Mdiagfix));
-  if (sys->motion && sys->fixed) {
-    PetscCall(MatCreateVecs(sys->M, &sys->apresc, NULL));
-    PetscCall(MatCreateVecs(sys->M, &sys->Mdiagfix, NULL));
-    PetscCall(MatGetDiagonal(sys->Mfix, sys->Mdiagfix));
-    if (!sys->massdiag) {
-      PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mcouple));
-      PetscCall(MatAXPY(sys->Mcouple, -1.0, sys->Mfix, SUBSET_NONZERO_PATTERN));
-    }
-  }
-  if (sys->massksp) PetscCall(KSPSetOperators(sys->massksp, sys->Mfix, sys->Mfix));
-  sys->setupcalled = PETSC_TRUE;
-  PetscFunctionReturn(0);
-}
 
 /*@
   MechSystemComputeResidualScale - The magnitude of the terms of one step's residual at a state, the
@@ -285,9 +193,9 @@ PetscErrorCode MechSystemCreateOperator(MechSystem sys, Mat *J)
   stores and factors for less memory than the full operator, at the price of a weaker
   preconditioner (more linear iterations); as a preconditioning matrix only, it leaves Newton's
   answer unchanged to the solver tolerance. The theta2 family uses it with
-  -ts_theta_matrix_free -ts_theta_pc_reduced (`TSTheta2SetPCReduced()`). The caller destroys it.
+  -ts_theta_matrix_free -ts_theta_pc_reduced (`TSMechSetPCReduced()`). The caller destroys it.
 
-.seealso: `MechSystemSetTangentPattern()`, `MechSystemCreateOperator()`, `MechSystemComputeOperator()`, `TSTheta2SetPCReduced()`
+.seealso: `MechSystemSetTangentPattern()`, `MechSystemCreateOperator()`, `MechSystemComputeOperator()`, `TSMechSetPCReduced()`
 @*/
 PetscErrorCode MechSystemCreateOperatorReduced(MechSystem sys, Mat *P)
 {
@@ -398,7 +306,7 @@ PetscErrorCode MechSystemComputeOperator(MechSystem sys, PetscReal t, Vec q, Vec
   semidefinite and symmetric: a preconditioning matrix for CG, incomplete Cholesky and algebraic
   multigrid where the exact operator of MechSystemComputeOperator() is indefinite.
 
-.seealso: `MechSystemComputeOperator()`, `MechSystemSetTangentDefinite()`, `TSTheta2SetPCDefinite()`
+.seealso: `MechSystemComputeOperator()`, `MechSystemSetTangentDefinite()`, `TSMechSetPCDefinite()`
 @*/
 PetscErrorCode MechSystemComputeOperatorDefinite(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal cK, PetscReal cD, PetscReal cM, Mat P)
 {
@@ -588,44 +496,5 @@ PetscErrorCode MechSystemComputeInvariant(MechSystem sys, PetscInt i, PetscReal 
   PetscCheck(i >= 0 && i < sys->ninvariants, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_OUTOFRANGE, "Invariant %" PetscInt_FMT " does not exist", i);
   if (name) *name = sys->invname[i];
   if (value) PetscCall(MechSystemAgree(sys, (*sys->invariant[i])(sys, t, q, v, value, sys->invariantctx[i]), sys->invname[i]));
-  PetscFunctionReturn(0);
-}
-
-/*@
-  MechSystemApplyFixed - Sets the fixed entries of q to their prescribed values and of v to zero.
-
-  Collective
-
-  Input Parameters:
-+ sys - the mechanical system
-. q   - the position, modified in place (may be NULL)
-- v   - the velocity, modified in place (may be NULL)
-
-  Level: intermediate
-
-  Notes:
-  The prescribed values are those of `MechSystemSetFixed()` or, if it was given none, those of the
-  initial state (`MechSystemSetInitialState()`); without either, q is left as it is. Nothing is
-  done without fixed dofs. `TSMechSetSolution()` calls it.
-
-.seealso: `MechSystemSetFixed()`, `TSMechSetSolution()`
-@*/
-PetscErrorCode MechSystemApplyFixed(MechSystem sys, Vec q, Vec v)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  if (!sys->fixed) PetscFunctionReturn(0);
-  {
-    /* no prescribed values given: the initial state's */
-    Vec values = sys->fixedvalues ? sys->fixedvalues : sys->q0;
-    if (q && values && q != values) {
-      VecScatter sct;
-      PetscCall(VecScatterCreate(values, sys->fixed, q, sys->fixed, &sct));
-      PetscCall(VecScatterBegin(sct, values, q, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(VecScatterEnd(sct, values, q, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(VecScatterDestroy(&sct));
-    }
-  }
-  if (v) PetscCall(VecISSet(v, sys->fixed, 0.0));
   PetscFunctionReturn(0);
 }

@@ -60,7 +60,8 @@ struct _p_MechSystem {
   /* ---- end of the discrete gradient ---- */
 
   /* ---- what the reactions and the energy balance need of the model (reaction.c) and the
-     per-step records of the output (records.c) ---- */
+     per-step records of the output (records.c); each file composes its data on the system in
+     a container, freed with it ---- */
   struct _n_MechBalanceModel *balance;
   struct _n_MechRecords      *records;
   /* ---- end ---- */
@@ -147,12 +148,12 @@ struct _p_MechSystem {
   PetscReal   agreetimeout; /* how long a failing rank waits for the others (-mech_agree_timeout) */
 };
 
-/* frees what reaction.c and records.c keep (MechSystemDestroy()) */
-PETSC_INTERN PetscErrorCode MechSystemDestroyBalance_Private(MechSystem);
-PETSC_INTERN PetscErrorCode MechSystemDestroyRecords_Private(MechSystem);
+/* data of another file composed on the system in a container, freed with it by destroy */
+PETSC_INTERN PetscErrorCode MechSystemComposeData_Private(MechSystem, const char name[], void *data, PetscErrorCode (*destroy)(void *));
 /* the model's discrete gradient, fixed rows not zeroed (the reactions of discgrad2; reaction.c) */
 PETSC_INTERN PetscErrorCode MechSystemComputeDiscreteGradientRaw_Private(MechSystem, PetscReal, Vec, Vec, Vec, Vec, PetscBool *);
-/* a model callback's error made collective: every rank raises the failing rank's error and message */
+/* a model callback's error made collective: every rank raises the failing rank's error and message
+   (erroragree.c) */
 PETSC_INTERN PetscErrorCode MechSystemAgree(MechSystem, PetscErrorCode, const char[]);
 
 /* -log_view events: force evaluations, operator assemblies, mass solves, linearizations and
@@ -175,24 +176,18 @@ PETSC_INTERN PetscErrorCode MechOperatorMultigridKeepCoarse_Private(Mat, PetscBo
 PETSC_INTERN PetscErrorCode MechOperatorMultigridGetShell_Private(Mat, Mat *);
 /* J += cM M with the decoupled mass (MechSystemComputeOperator() and the discrete gradient's) */
 PETSC_INTERN PetscErrorCode MechSystemAddMass_Private(MechSystem, PetscReal, Mat);
-/* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */
-PETSC_INTERN PetscErrorCode MechSystemSetUpFirstOrder(MechSystem, TS, Vec q, Vec v);
-/* Unpack X = [q; v] */
-PETSC_INTERN PetscErrorCode MechFirstOrderUnpack(TS, Vec X, Vec q, Vec v);
-PETSC_INTERN PetscErrorCode MechFirstOrderPack(TS, Vec q, Vec v, Vec X);
-/* the state at which a system with a prescribed motion is evaluated: the fixed dofs at their
-   prescribed position and velocity at t (work copies), or q and v themselves; a (may be NULL)
-   gets the prescribed acceleration in its fixed entries */
+/* fixed.c: the state at which a system with a prescribed motion is evaluated: the fixed dofs at
+   their prescribed position and velocity at t (work copies), or q and v themselves; a (may be
+   NULL) gets the prescribed acceleration in its fixed entries */
 PETSC_INTERN PetscErrorCode MechSystemMotionState(MechSystem, PetscReal, Vec, Vec, Vec *, Vec *, Vec);
+/* fixed.c: diag(Mfix) on the fixed dofs (zero elsewhere), and a copy of the fixed entries */
+PETSC_INTERN PetscErrorCode MechSystemGetFixedMass_Private(MechSystem, Vec *);
+PETSC_INTERN PetscErrorCode MechSystemCopyFixed_Private(MechSystem, Vec src, Vec dst);
 /* static equilibrium (statics.c): evaluations at rest, J += c diag(M) on the fixed rows only (a
    stage without inertia), and the same for an operator shell's products */
 PETSC_INTERN PetscErrorCode MechSystemSetAtRest_Private(MechSystem, PetscBool);
 PETSC_INTERN PetscErrorCode MechSystemAddFixedMass_Private(MechSystem, PetscReal, Mat);
-PETSC_INTERN PetscErrorCode MechSystemGetFixedMass_Private(MechSystem, Vec *);
-PETSC_INTERN PetscErrorCode MechSystemCopyFixed_Private(MechSystem, Vec src, Vec dst);
 PETSC_INTERN PetscErrorCode MechSystemSetOperatorShellFixedMass_Private(Mat, PetscReal);
-/* the prescribed motion met at the end of a step of a PETSc type (its post-step) */
-PETSC_INTERN PetscErrorCode TSMechApplyFixedMotion(TS);
 
 /* operatormass.c: the mass inside the model's action (MechSystemSetOperatorLinearize()) */
 PETSC_INTERN PetscErrorCode MechOperatorLinearize_Private(MechSystem, PetscReal, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscBool *);

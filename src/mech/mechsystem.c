@@ -7,17 +7,15 @@
   columns of M are decoupled with the diagonal kept. With v = 0 and q at its prescribed value
   at the start, every integrator then keeps them where they are, and symmetric operators stay
   symmetric (CG and AMG remain usable).
+
+  This file holds the object, its setters and its set-up; the other jobs have files of their own:
+  the fixed dofs and their motion (fixed.c), the evaluations (mecheval.c), the run metadata and
+  output layout (mechmeta.c), the cross-rank agreement on a callback's error (erroragree.c), the
+  class and its log events (package.c). Of these it calls only package.c: the others call it.
 */
-/* nanosleep() is POSIX */
-#define _POSIX_C_SOURCE 200809L
 #include "mechimpl.h"
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-PetscClassId  MECHSYSTEM_CLASSID = 0;
-PetscLogEvent MECH_Force = 0, MECH_Patch = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0, MECH_Galerkin = 0;
-PetscLogStage MECH_StageAssembly = -1, MECH_StageIO = -1;
 
 /*@
   MechSystemCreate - Creates an empty mechanical system M q'' + f(t, q, q') = 0.
@@ -44,9 +42,9 @@ PetscLogStage MECH_StageAssembly = -1, MECH_StageIO = -1;
   (`MechSystemSetForce()`) and the tangent (`MechSystemSetTangent()`), then attach it to a `TS`
   with `TSMechSetSystem()`. `MechCreateModel()` creates the built-in models instead.
 
-  It also registers the package and the TS types of tsmech (`TSMechInitializePackage()`), so a
-  program may call `TSSetType()` with a tsmech type (`TSTHETA2`, ...) right after creating its
-  system.
+  It registers the mech package (`MechInitializePackage()`), not the TS types: a program that
+  sets a tsmech type (`TSTHETA2`, ...) calls `TSMechInitializePackage()` after `PetscInitialize()`,
+  or loads the library with -dll_append.
 
 .seealso: `MechSystemDestroy()`, `MechSystemSetMass()`, `MechSystemSetForce()`, `MechSystemSetTangent()`,
           `TSMechSetSystem()`, `MechCreateModel()`
@@ -57,9 +55,7 @@ PetscErrorCode MechSystemCreate(MPI_Comm comm, MechSystem *sys)
 
   PetscFunctionBegin;
   PetscValidPointer(sys, 2);
-  /* the TS types too, not only the mech package: programs create their system, then call
-     TSSetType() with a tsmech type before anything else of tsmech (README, "Using tsmech from C") */
-  PetscCall(TSMechInitializePackage());
+  PetscCall(MechInitializePackage());
   PetscCall(PetscHeaderCreate(s, MECHSYSTEM_CLASSID, "MechSystem", "Mechanical system M q'' + f(t,q,q') = 0", "MechSystem", comm, MechSystemDestroy, MechSystemView));
   s->testerrrank  = -1;
   s->agreetimeout = 5;
@@ -82,64 +78,6 @@ PetscErrorCode MechSystemCreate(MPI_Comm comm, MechSystem *sys)
   }
   *sys = s;
   PetscFunctionReturn(0);
-}
-
-/*
-  MechSystemAgree - Makes the outcome of a model callback collective: ierr is what the callback
-  returned on this rank. A callback that fails on some ranks only (a Python exception, a check of
-  local data) would leave the other ranks in the integrator's next collective operation, waiting
-  forever; here every rank learns of the failure at once and raises the same error, with the
-  error code and message of the lowest failing rank, which then every program (the driver, a C or
-  petsc4py program) sees on every rank. One reduction per callback on several ranks (on a
-  communicator of its own, so that it can match no other operation), none on one.
-
-  A callback that fails before a collective operation of its own (an assembly) leaves the other
-  ranks inside it, where no agreement reaches them: a failing rank that has waited
-  -mech_agree_timeout seconds (5) for the others tells its message on stderr and ends the job
-  (MPI_Abort() with status 3, as a failed integration). The wait is on this rank's own clock,
-  but it decides no collective operation: only whether this rank ends every rank.
-*/
-PetscErrorCode MechSystemAgree(MechSystem sys, PetscErrorCode ierr, const char what[])
-{
-  MPI_Comm    comm = sys->agreecomm;
-  PetscMPIInt size, rank, mine, first = 0;
-  MPI_Request req;
-  int         code = (int)ierr, done = 0;
-  char        msg[1024] = "";
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  if (size == 1) {
-    PetscCall(ierr);
-    PetscFunctionReturn(0);
-  }
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  mine = ierr ? rank : size;
-  PetscCallMPI(MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &req));
-  if (ierr) {
-    const char *text     = NULL;
-    char       *specific = NULL;
-    double      t0       = MPI_Wtime();
-
-    (void)PetscErrorMessage(ierr, &text, &specific);
-    (void)PetscStrncpy(msg, specific && specific[0] ? specific : (text ? text : "unknown error"), sizeof(msg));
-    while (!done) {
-      PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
-      if (!done && MPI_Wtime() - t0 > sys->agreetimeout) {
-        (void)fprintf(stderr, "tsmech: error on rank %d: %s (the model's %s failed on this rank only; the other ranks did not follow within %g s: ending the job)\n", (int)rank, msg, what, (double)sys->agreetimeout);
-        (void)fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 3);
-      }
-      if (!done) {
-        struct timespec pause = {0, 1000000};
-        (void)nanosleep(&pause, NULL);
-      }
-    }
-  } else PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-  if (first == size) PetscFunctionReturn(0);
-  PetscCallMPI(MPI_Bcast(&code, 1, MPI_INT, first, comm));
-  PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, first, comm));
-  SETERRQ(PetscObjectComm((PetscObject)sys), (PetscErrorCode)code, "%s (the model's %s failed on rank %d)", msg, what, (int)first);
 }
 
 /*@
@@ -205,10 +143,26 @@ PetscErrorCode MechSystemDestroy(MechSystem *sys)
   PetscCall(VecDestroy(&s->scalework[0]));
   PetscCall(VecDestroy(&s->scalework[1]));
   PetscCall(VecDestroy(&s->scalework[2]));
-  PetscCall(MechSystemDestroyBalance_Private(s));
   if (s->appdestroy) PetscCall((*s->appdestroy)(s->appctx));
   if (s->agreecomm != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&s->agreecomm));
   PetscCall(PetscHeaderDestroy(sys));
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechSystemComposeData_Private - Gives the system data of another file (reaction.c, records.c) in a
+  container composed on it under name, so that destroy frees them with the system
+*/
+PetscErrorCode MechSystemComposeData_Private(MechSystem sys, const char name[], void *data, PetscErrorCode (*destroy)(void *))
+{
+  PetscContainer c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
+  PetscCall(PetscContainerSetPointer(c, data));
+  PetscCall(PetscContainerSetUserDestroy(c, destroy));
+  PetscCall(PetscObjectCompose((PetscObject)sys, name, (PetscObject)c));
+  PetscCall(PetscContainerDestroy(&c));
   PetscFunctionReturn(0);
 }
 
@@ -268,6 +222,99 @@ PetscErrorCode MechSystemView(MechSystem sys, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+/* A matrix is diagonal when every local row holds at most its diagonal entry. */
+static PetscErrorCode MatIsDiagonal_Private(Mat A, PetscBool *diag)
+{
+  PetscInt  rstart, rend;
+  PetscBool isdiag = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend && isdiag; i++) {
+    PetscInt           ncols;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscCall(MatGetRow(A, i, &ncols, &cols, &vals));
+    for (PetscInt k = 0; k < ncols; k++)
+      if (cols[k] != i && vals[k] != 0.0) isdiag = PETSC_FALSE;
+    PetscCall(MatRestoreRow(A, i, &ncols, &cols, &vals));
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &isdiag, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+  *diag = isdiag;
+  PetscFunctionReturn(0);
+}
+
+/*
+  MechSystemSetUp - Checks the description and builds the decoupled mass matrix. Called by
+  every consumer; cheap when nothing changed.
+*/
+PetscErrorCode MechSystemSetUp(MechSystem sys)
+{
+  MPI_Comm comm;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
+  if (sys->setupcalled) PetscFunctionReturn(0);
+  comm = PetscObjectComm((PetscObject)sys);
+  PetscCheck(sys->M, comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no mass matrix: call MechSystemSetMass()");
+  PetscCheck(sys->force, comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no force: call MechSystemSetForce()");
+  PetscCheck(sys->tangent && (sys->Jpattern || sys->patternfn), comm, PETSC_ERR_ARG_WRONGSTATE, "MechSystem has no tangents: call MechSystemSetTangent()");
+  PetscCall(MatDestroy(&sys->Mfix));
+  PetscCall(VecDestroy(&sys->Mdiag));
+  PetscCall(VecDestroy(&sys->fixedmass));
+  PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mfix));
+  PetscCall(MatIsDiagonal_Private(sys->M, &sys->massdiag));
+  if (sys->fixed) {
+    Vec             d;
+    PetscInt        nfix;
+    const PetscInt *idx;
+    PetscScalar    *da;
+    PetscInt        rstart;
+
+    PetscCall(MatCreateVecs(sys->M, &d, NULL));
+    PetscCall(MatGetDiagonal(sys->M, d));
+    PetscCall(MatSetOption(sys->Mfix, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+    PetscCall(MatZeroRowsColumnsIS(sys->Mfix, sys->fixed, 1.0, NULL, NULL));
+    /* keep each fixed dof's own mass on the diagonal, so the decoupled rows scale like the rest */
+    PetscCall(ISGetLocalSize(sys->fixed, &nfix));
+    PetscCall(ISGetIndices(sys->fixed, &idx));
+    PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
+    PetscCall(VecGetArray(d, &da));
+    for (PetscInt k = 0; k < nfix; k++) {
+      PetscCheck(PetscRealPart(da[idx[k] - rstart]) > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Mass of fixed dof %" PetscInt_FMT " must be positive", idx[k]);
+      PetscCall(MatSetValue(sys->Mfix, idx[k], idx[k], da[idx[k] - rstart], INSERT_VALUES));
+    }
+    PetscCall(VecRestoreArray(d, &da));
+    PetscCall(ISRestoreIndices(sys->fixed, &idx));
+    PetscCall(MatAssemblyBegin(sys->Mfix, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(sys->Mfix, MAT_FINAL_ASSEMBLY));
+    PetscCall(VecDestroy(&d));
+  }
+  if (sys->massdiag) {
+    PetscReal dmin;
+    PetscCall(MatCreateVecs(sys->Mfix, &sys->Mdiag, NULL));
+    PetscCall(MatGetDiagonal(sys->Mfix, sys->Mdiag));
+    PetscCall(VecMin(sys->Mdiag, NULL, &dmin));
+    PetscCheck(dmin > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "The lumped mass matrix has a non-positive entry %g: every mass must be positive", (double)dmin);
+  }
+  if (!sys->work) PetscCall(MatCreateVecs(sys->M, &sys->work, NULL));
+  PetscCall(MatDestroy(&sys->Mcouple));
+  PetscCall(VecDestroy(&sys->apresc));
+  PetscCall(VecDestroy(&sys->Mdiagfix));
+  if (sys->motion && sys->fixed) {
+    PetscCall(MatCreateVecs(sys->M, &sys->apresc, NULL));
+    PetscCall(MatCreateVecs(sys->M, &sys->Mdiagfix, NULL));
+    PetscCall(MatGetDiagonal(sys->Mfix, sys->Mdiagfix));
+    if (!sys->massdiag) {
+      PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mcouple));
+      PetscCall(MatAXPY(sys->Mcouple, -1.0, sys->Mfix, SUBSET_NONZERO_PATTERN));
+    }
+  }
+  if (sys->massksp) PetscCall(KSPSetOperators(sys->massksp, sys->Mfix, sys->Mfix));
+  sys->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -447,7 +494,7 @@ $ PetscErrorCode fn(MechSystem sys, PetscBool reduced, Mat *J, void *ctx)
   reduced pattern gives `MechSystemCreateOperatorReduced()`. The grid models (cloth, lattice)
   provide one, whose reduced pattern keeps the nearest-neighbour couplings.
 
-.seealso: `MechSystemSetTangent()`, `MechSystemCreateOperatorReduced()`, `MechSystemReleasePattern()`, `TSTheta2SetPCReduced()`
+.seealso: `MechSystemSetTangent()`, `MechSystemCreateOperatorReduced()`, `MechSystemReleasePattern()`, `TSMechSetPCReduced()`
 @*/
 PetscErrorCode MechSystemSetTangentPattern(MechSystem sys, MechTangentPatternFn fn, void *ctx)
 {
@@ -460,7 +507,7 @@ PetscErrorCode MechSystemSetTangentPattern(MechSystem sys, MechTangentPatternFn 
 
 /*@C
   MechSystemSetPatch - Sets an optional evaluation of the force and the tangent on a patch of
-  points, for nonlinear elimination (`TSTheta2SetNonlinearElimination()`).
+  points, for nonlinear elimination (`TSMechSetNonlinearElimination()`).
 
   Logically Collective
 
@@ -489,7 +536,7 @@ $ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec ql, Vec vl, PetscInt n, con
   patch points with the ghost values it was given. The grid models (chain, cloth, lattice)
   provide one; docs/solvers.md §3 describes its use.
 
-.seealso: `MechSystemComputePatch()`, `TSTheta2SetNonlinearElimination()`
+.seealso: `MechSystemComputePatch()`, `TSMechSetNonlinearElimination()`
 @*/
 PetscErrorCode MechSystemSetPatch(MechSystem sys, MechPatchFn fn, void *ctx)
 {
@@ -644,11 +691,11 @@ PetscErrorCode MechSystemGetPattern(MechSystem sys, Mat *J)
   multigrid preconditioner built from it stagnates or stops with KSP_DIVERGED_INDEFINITE_PC. A
   model can provide the clamped tangent (per spring k [max(0, 1 - L/l)(I - n n^T) + n n^T], Choi &
   Ko, SIGGRAPH 2002; for elements, the element tangent projected onto its semidefinite part, Teran
-  et al., SCA 2005) here. Used only for the preconditioning matrix (TSTheta2SetPCDefinite()),
+  et al., SCA 2005) here. Used only for the preconditioning matrix (TSMechSetPCDefinite()),
   it changes how fast the linear solver converges, never what Newton converges to.
   MechSystemComputeOperatorDefinite() falls back to the exact tangent when no callback is set.
 
-.seealso: `MechSystemSetTangent()`, `MechSystemComputeOperatorDefinite()`, `TSTheta2SetPCDefinite()`
+.seealso: `MechSystemSetTangent()`, `MechSystemComputeOperatorDefinite()`, `TSMechSetPCDefinite()`
 @*/
 PetscErrorCode MechSystemSetTangentDefinite(MechSystem sys, MechTangentFn fn, void *ctx)
 {
@@ -754,186 +801,6 @@ PetscErrorCode MechSystemCheckSolver(MechSystem sys, KSP ksp)
   if (!sys->nonsymwhy) PetscFunctionReturn(0);
   /* what the solver needs, probed (src/mech/solverprobe.c), not a list of names */
   PetscCall(MechKSPCheckSymmetric(ksp, sys->nonsymwhy));
-  PetscFunctionReturn(0);
-}
-
-/*@
-  MechSystemSetFixed - Sets the fixed degrees of freedom and, optionally, their prescribed values.
-
-  Collective
-
-  Input Parameters:
-+ sys    - the mechanical system
-. fixed  - the global indices of the fixed dofs, each rank listing dofs it owns (NULL: none)
-- values - a full-size vector of which only the fixed entries are read, copied (NULL: the
-           values of the initial state)
-
-  Level: beginner
-
-  Notes:
-  The system imposes the fixed dofs for every integrator: their force is zero, their rows and
-  columns of K and D are zero, and their rows and columns of M are decoupled with the diagonal
-  kept. `TSMechSetSolution()` puts q at the prescribed values and v at rest
-  (`MechSystemApplyFixed()`); every integrator then keeps them there. The system keeps a
-  reference to fixed.
-
-.seealso: `MechSystemGetFixed()`, `MechSystemApplyFixed()`, `MechSystemSetInitialState()`, `TSMechSetSolution()`
-@*/
-PetscErrorCode MechSystemSetFixed(MechSystem sys, IS fixed, Vec values)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  if (fixed) PetscCall(PetscObjectReference((PetscObject)fixed));
-  PetscCall(ISDestroy(&sys->fixed));
-  sys->fixed = fixed;
-  PetscCall(VecDestroy(&sys->fixedvalues));
-  if (values) PetscCall(VecDuplicate(values, &sys->fixedvalues));
-  if (values) PetscCall(VecCopy(values, sys->fixedvalues));
-  sys->setupcalled = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  MechSystemSetFixedMotion - Prescribes the motion of the fixed degrees of freedom.
-
-  Logically Collective
-
-  Input Parameters:
-+ sys - the mechanical system (with its fixed dofs, `MechSystemSetFixed()`)
-. fn  - sets the fixed entries of q, v, a (any may be NULL) to the prescribed position, velocity
-        and acceleration at time t; the other entries must be left alone
-- ctx - its context
-
-  Calling sequence of fn:
-$ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, Vec a, void *ctx)
-
-  Level: intermediate
-
-  Notes:
-  Every integrator then ends each step with the fixed entries of q and v equal to the prescribed
-  values at the step's end, exactly (`MechSystemApplyFixedAt()`: the tsmech types, and PETSc's
-  types through the post-step `TSMechSetSolution()` installs). Within the step the fixed rows
-  follow the prescribed acceleration: their force is -m_ii a_i(t) instead of zero; the tsmech
-  implicit types hold the stage's fixed positions at the prescribed ones (docs/solvers.md). With a
-  consistent mass, the inertia the moving dofs exert on their neighbours, M_if a_f(t), is part of
-  the force of the free rows (the fixed rows and columns of M are otherwise decoupled).
-
-.seealso: `MechSystemSetFixed()`, `MechSystemApplyFixedAt()`, `MechSystemComputeFixedMotion()`
-@*/
-PetscErrorCode MechSystemSetFixedMotion(MechSystem sys, MechFixedMotionFn fn, void *ctx)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  sys->motion      = fn;
-  sys->motionctx   = ctx;
-  sys->setupcalled = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-/*@
-  MechSystemHasFixedMotion - Whether the fixed dofs have a prescribed motion.
-
-  Not Collective
-
-.seealso: `MechSystemSetFixedMotion()`
-@*/
-PetscErrorCode MechSystemHasFixedMotion(MechSystem sys, PetscBool *has)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  *has = sys->motion && sys->fixed ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-/*@
-  MechSystemComputeFixedMotion - The prescribed position, velocity and acceleration of the fixed
-  dofs at time t, in the fixed entries of q, v and a (any may be NULL; the others are left alone).
-  Without a motion: the held position (`MechSystemApplyFixed()`), zero velocity and acceleration.
-
-  Collective
-
-.seealso: `MechSystemSetFixedMotion()`, `MechSystemApplyFixedAt()`
-@*/
-PetscErrorCode MechSystemComputeFixedMotion(MechSystem sys, PetscReal t, Vec q, Vec v, Vec a)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  if (!sys->fixed) PetscFunctionReturn(0);
-  if (sys->motion) PetscCall(MechSystemAgree(sys, (*sys->motion)(sys, t, q, v, a, sys->motionctx), "prescribed motion"));
-  else {
-    PetscCall(MechSystemApplyFixed(sys, q, v));
-    if (a) PetscCall(VecISSet(a, sys->fixed, 0.0));
-  }
-  PetscFunctionReturn(0);
-}
-
-/*@
-  MechSystemApplyFixedAt - Sets the fixed entries of q and v to their prescribed values at time t:
-  the motion's (`MechSystemSetFixedMotion()`), or the held position and zero velocity.
-
-  Collective
-
-  Input Parameters:
-+ sys - the mechanical system
-. t   - the time
-. q   - the position, modified in place (may be NULL)
-- v   - the velocity, modified in place (may be NULL)
-
-  Level: intermediate
-
-.seealso: `MechSystemApplyFixed()`, `MechSystemSetFixedMotion()`
-@*/
-PetscErrorCode MechSystemApplyFixedAt(MechSystem sys, PetscReal t, Vec q, Vec v)
-{
-  PetscFunctionBegin;
-  PetscCall(MechSystemComputeFixedMotion(sys, t, q, v, NULL));
-  PetscFunctionReturn(0);
-}
-
-/*
-  The state a system with a prescribed motion is evaluated at: q and v with the fixed entries at
-  their prescribed values at t, so that the force and the tangent never depend on where an
-  integrator's unknowns put the fixed dofs (their columns of K and D are zero), and (a, if not
-  NULL) the prescribed acceleration, from one evaluation of the motion. Without a motion q and v
-  themselves, a untouched.
-*/
-PetscErrorCode MechSystemMotionState(MechSystem sys, PetscReal t, Vec q, Vec v, Vec *qm, Vec *vm, Vec a)
-{
-  PetscFunctionBegin;
-  *qm = q;
-  *vm = v;
-  if (!sys->motion || !sys->fixed) PetscFunctionReturn(0);
-  if (!sys->qm) PetscCall(VecDuplicate(q, &sys->qm));
-  if (!sys->vm) PetscCall(VecDuplicate(q, &sys->vm));
-  PetscCall(VecCopy(q, sys->qm));
-  if (v) PetscCall(VecCopy(v, sys->vm));
-  /* at rest (static equilibrium): the prescribed positions only; v keeps its (zero) velocities */
-  PetscCall(MechSystemComputeFixedMotion(sys, t, sys->qm, v && !sys->atrest ? sys->vm : NULL, sys->atrest ? NULL : a));
-  *qm = sys->qm;
-  *vm = v ? sys->vm : NULL;
-  PetscFunctionReturn(0);
-}
-
-/*@
-  MechSystemGetFixed - Gets the fixed degrees of freedom.
-
-  Not Collective
-
-  Input Parameter:
-. sys - the mechanical system
-
-  Output Parameter:
-. fixed - the index set of `MechSystemSetFixed()` (NULL if none); not a new reference
-
-  Level: intermediate
-
-.seealso: `MechSystemSetFixed()`, `MechSystemApplyFixed()`
-@*/
-PetscErrorCode MechSystemGetFixed(MechSystem sys, IS *fixed)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  *fixed = sys->fixed;
   PetscFunctionReturn(0);
 }
 

@@ -1,10 +1,14 @@
 /*
   The mech package: the MechSystem class, its log events and the log stages of assembly and I/O.
   It depends on PETSc alone; the TS types (src/ts/register.c) initialize it before registering
-  themselves. The one call from src/mech into src/ts left is MechSystemCreate() registering the
-  TS types for the convenience of programs that call TSSetType() before anything else of tsmech.
+  themselves, and MechSystemCreate() initializes it. Nothing in src/mech calls into src/ts: a
+  program registers the TS types with TSMechInitializePackage() (or -dll_append).
 */
 #include "mechimpl.h"
+
+PetscClassId  MECHSYSTEM_CLASSID = 0;
+PetscLogEvent MECH_Force = 0, MECH_Patch = 0, MECH_Operator = 0, MECH_MassSolve = 0, MECH_Linearize = 0, MECH_Apply = 0, MECH_Galerkin = 0;
+PetscLogStage MECH_StageAssembly = -1, MECH_StageIO = -1;
 
 static PetscBool MechPackageInitialized = PETSC_FALSE;
 

@@ -27,14 +27,6 @@ struct _n_MechBalanceModel {
   PetscBool       centroid; /* the centroids are computed */
 };
 
-static PetscErrorCode BalanceModel(MechSystem sys, struct _n_MechBalanceModel **b)
-{
-  PetscFunctionBegin;
-  if (!sys->balance) PetscCall(PetscNew(&sys->balance));
-  *b = sys->balance;
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode FreeGroups(struct _n_MechBalanceModel *b)
 {
   PetscFunctionBegin;
@@ -45,6 +37,29 @@ static PetscErrorCode FreeGroups(struct _n_MechBalanceModel *b)
   PetscCall(PetscFree(b->hasabout));
   b->ngroups  = 0;
   b->centroid = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Frees the balance model (the container composed on the system holds it: freed with the system) */
+static PetscErrorCode BalanceModelDestroy(void *ctx)
+{
+  struct _n_MechBalanceModel *b = (struct _n_MechBalanceModel *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(FreeGroups(b));
+  PetscCall(PetscFree(b));
+  PetscFunctionReturn(0);
+}
+
+/* The system's balance model, created at the first use and composed on it */
+static PetscErrorCode BalanceModel(MechSystem sys, struct _n_MechBalanceModel **b)
+{
+  PetscFunctionBegin;
+  if (!sys->balance) {
+    PetscCall(PetscNew(&sys->balance));
+    PetscCall(MechSystemComposeData_Private(sys, "MechBalanceModel", sys->balance, BalanceModelDestroy));
+  }
+  *b = sys->balance;
   PetscFunctionReturn(0);
 }
 
@@ -323,16 +338,5 @@ PetscErrorCode MechSystemComputeDiscreteGradientRaw_Private(MechSystem sys, Pets
     PetscCall(MechSystemComputeForcePart(sys, t, qm, v, MECH_FORCE_ALL, PETSC_TRUE, f));
     PetscCall(VecDestroy(&qm));
   }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode MechSystemDestroyBalance_Private(MechSystem sys)
-{
-  PetscFunctionBegin;
-  if (sys->balance) {
-    PetscCall(FreeGroups(sys->balance));
-    PetscCall(PetscFree(sys->balance));
-  }
-  PetscCall(MechSystemDestroyRecords_Private(sys));
   PetscFunctionReturn(0);
 }

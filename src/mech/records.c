@@ -32,6 +32,32 @@ static PetscBool ValidName(const char name[])
   return PETSC_TRUE;
 }
 
+/* Frees the records (the container composed on the system holds them: freed with the system) */
+static PetscErrorCode RecordsDestroy(void *ctx)
+{
+  struct _n_MechRecords *r = (struct _n_MechRecords *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < r->nrec; i++) PetscCall(PetscFree(r->names[i]));
+  PetscCall(PetscFree(r->names));
+  PetscCall(PetscFree(r->ncomp));
+  PetscCall(PetscFree(r->prov));
+  PetscCall(PetscFree(r));
+  PetscFunctionReturn(0);
+}
+
+/* The system's records, created at the first use and composed on it */
+static PetscErrorCode RecordsGet(MechSystem sys, struct _n_MechRecords **r)
+{
+  PetscFunctionBegin;
+  if (!sys->records) {
+    PetscCall(PetscNew(&sys->records));
+    PetscCall(MechSystemComposeData_Private(sys, "MechRecords", sys->records, RecordsDestroy));
+  }
+  *r = sys->records;
+  PetscFunctionReturn(0);
+}
+
 /*@C
   MechSystemAddRecords - Adds per-step records to the system: rows of ncomp reals the HDF5 output
   writes at every step as /monitor/<name> ([steps, ncomp], or [steps] for one component).
@@ -60,12 +86,11 @@ $ PetscErrorCode fn(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal values[
 @*/
 PetscErrorCode MechSystemAddRecords(MechSystem sys, PetscInt n, const char *const names[], const PetscInt ncomp[], MechRecordsFn fn, void *ctx)
 {
-  struct _n_MechRecords *r;
+  struct _n_MechRecords *r = NULL;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  if (!sys->records) PetscCall(PetscNew(&sys->records));
-  r = sys->records;
+  PetscCall(RecordsGet(sys, &r));
   for (PetscInt i = 0; i < n; i++) {
     PetscCheck(ValidName(names[i]), PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_WRONG, "Record name \"%s\": letters, digits, _ and / between non-empty parts", names[i]);
     PetscCheck(ncomp[i] >= 1 && ncomp[i] <= 9, PetscObjectComm((PetscObject)sys), PETSC_ERR_ARG_OUTOFRANGE, "Record %s: %" PetscInt_FMT " components, 1 to 9 allowed", names[i], ncomp[i]);
@@ -165,19 +190,5 @@ PetscErrorCode MechSystemComputeRecords(MechSystem sys, PetscReal t, Vec q, Vec 
     PetscCall(MechSystemAgree(sys, (*r->prov[p].fn)(sys, t, q, v, values + off, r->prov[p].ctx), "records"));
     for (PetscInt i = r->prov[p].first; i < r->prov[p].first + r->prov[p].n; i++) off += r->ncomp[i];
   }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode MechSystemDestroyRecords_Private(MechSystem sys)
-{
-  struct _n_MechRecords *r = sys->records;
-
-  PetscFunctionBegin;
-  if (!r) PetscFunctionReturn(0);
-  for (PetscInt i = 0; i < r->nrec; i++) PetscCall(PetscFree(r->names[i]));
-  PetscCall(PetscFree(r->names));
-  PetscCall(PetscFree(r->ncomp));
-  PetscCall(PetscFree(r->prov));
-  PetscCall(PetscFree(sys->records));
   PetscFunctionReturn(0);
 }

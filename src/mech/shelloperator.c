@@ -50,7 +50,7 @@ $ PetscErrorCode apply(MechSystem sys, Vec w, Vec y, void *ctx)
   system holds one linearization at a time.
 
 .seealso: `MechSystemHasTangentAction()`, `MechSystemCreateOperatorShell()`, `MechSystemLinearizeOperatorShell()`,
-          `MechSystemSetTangent()`, `TSTheta2SetMatrixFree()`
+          `MechSystemSetTangent()`, `TSMechSetMatrixFree()`
 @*/
 PetscErrorCode MechSystemSetTangentAction(MechSystem sys, MechTangentLinearizeFn linearize, MechTangentApplyFn apply, void *ctx)
 {
@@ -189,10 +189,10 @@ static PetscErrorCode MatDestroy_MechOperatorShell(void *ctx)
   preconditioners that need entries take an assembled matrix (`MechSystemComputeOperator()`) as
   the preconditioning matrix. Give it a state and coefficients with
   `MechSystemLinearizeOperatorShell()` before applying it; applying it before is an error. The
-  theta2 family uses it with -ts_theta_matrix_free (`TSTheta2SetMatrixFree()`).
+  theta2 family uses it with -ts_theta_matrix_free (`TSMechSetMatrixFree()`).
 
 .seealso: `MechSystemLinearizeOperatorShell()`, `MechSystemSetTangentAction()`, `MechSystemCreateOperator()`,
-          `TSTheta2SetMatrixFree()`
+          `TSMechSetMatrixFree()`
 @*/
 PetscErrorCode MechSystemCreateOperatorShell(MechSystem sys, Mat *A)
 {

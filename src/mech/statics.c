@@ -22,46 +22,6 @@ PetscErrorCode MechSystemSetAtRest_Private(MechSystem sys, PetscBool flg)
   PetscFunctionReturn(0);
 }
 
-/* MechSystemCopyFixed_Private - dst_i = src_i on the fixed dofs (full-size vectors of the system's layout) */
-PetscErrorCode MechSystemCopyFixed_Private(MechSystem sys, Vec src, Vec dst)
-{
-  const PetscInt    *idx;
-  const PetscScalar *s;
-  PetscScalar       *d;
-  PetscInt           n, rstart;
-
-  PetscFunctionBegin;
-  if (!sys->fixed) PetscFunctionReturn(0);
-  PetscCall(ISGetLocalSize(sys->fixed, &n));
-  PetscCall(ISGetIndices(sys->fixed, &idx));
-  PetscCall(VecGetOwnershipRange(dst, &rstart, NULL));
-  PetscCall(VecGetArrayRead(src, &s));
-  PetscCall(VecGetArray(dst, &d));
-  for (PetscInt k = 0; k < n; k++) d[idx[k] - rstart] = s[idx[k] - rstart];
-  PetscCall(VecRestoreArray(dst, &d));
-  PetscCall(VecRestoreArrayRead(src, &s));
-  PetscCall(ISRestoreIndices(sys->fixed, &idx));
-  PetscFunctionReturn(0);
-}
-
-/* MechSystemGetFixedMass_Private - diag(Mfix) on the fixed dofs, zero elsewhere (built once per set-up) */
-PetscErrorCode MechSystemGetFixedMass_Private(MechSystem sys, Vec *m)
-{
-  PetscFunctionBegin;
-  PetscCall(MechSystemSetUp(sys));
-  if (!sys->fixedmass) {
-    Vec d;
-
-    PetscCall(MatCreateVecs(sys->Mfix, &sys->fixedmass, &d));
-    PetscCall(MatGetDiagonal(sys->Mfix, d));
-    PetscCall(VecZeroEntries(sys->fixedmass));
-    PetscCall(MechSystemCopyFixed_Private(sys, d, sys->fixedmass));
-    PetscCall(VecDestroy(&d));
-  }
-  *m = sys->fixedmass;
-  PetscFunctionReturn(0);
-}
-
 /*
   MechSystemAddFixedMass_Private - J += c diag(M) on the fixed rows only: a stage without inertia
   (cM = 0) has zero fixed rows (MechSystemComputeOperator() decouples them); their own mass is the

@@ -133,3 +133,51 @@ PetscErrorCode MechSpringDiscreteGradient(const MechSpring *s, const PetscReal x
       for (j = 0; j < 3; j++) Kaa[3 * i + j] += (i == j ? 0.5 * sc : 0.0) + ds * dm[i] * d1[j];
   PetscFunctionReturn(0);
 }
+
+/* MechModelSetUpSmall - the set-up the small models share (springs.h) */
+PetscErrorCode MechModelSetUpSmall(MechSystem sys, PetscInt n, const PetscReal mass[], const PetscReal q0[], const PetscReal v0[], Mat *J)
+{
+  MPI_Comm     comm = PetscObjectComm((PetscObject)sys);
+  PetscMPIInt  rank;
+  PetscInt     nloc, i, *idx;
+  PetscScalar *zeros, *x, *u;
+  Vec          q, v;
+  Mat          M;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  /* These models are a handful of dofs: distributing them would only add communication */
+  nloc = rank == 0 ? n : 0;
+  PetscCall(VecCreateMPI(comm, nloc, n, &q));
+  PetscCall(VecDuplicate(q, &v));
+  PetscCall(MatCreateAIJ(comm, nloc, nloc, n, n, 1, NULL, 0, NULL, &M));
+  PetscCall(MatCreateAIJ(comm, nloc, nloc, n, n, n, NULL, 0, NULL, J));
+  if (nloc) {
+    PetscCall(PetscMalloc1(n, &idx));
+    PetscCall(PetscCalloc1(n * n, &zeros));
+    for (i = 0; i < n; i++) idx[i] = i;
+    for (i = 0; i < n; i++) PetscCall(MatSetValue(M, i, i, mass[i], INSERT_VALUES));
+    /* Explicit zeros fix the nonzero pattern before the first tangent evaluation */
+    PetscCall(MatSetValues(*J, n, idx, n, idx, zeros, INSERT_VALUES));
+    PetscCall(PetscFree(zeros));
+    PetscCall(PetscFree(idx));
+  }
+  PetscCall(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(*J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MechSystemSetMass(sys, M));
+  PetscCall(VecGetArray(q, &x));
+  PetscCall(VecGetArray(v, &u));
+  for (i = 0; i < nloc; i++) {
+    x[i] = q0[i];
+    u[i] = v0[i];
+  }
+  PetscCall(VecRestoreArray(v, &u));
+  PetscCall(VecRestoreArray(q, &x));
+  PetscCall(MechSystemSetInitialState(sys, q, v));
+  PetscCall(VecDestroy(&q));
+  PetscCall(VecDestroy(&v));
+  PetscCall(MatDestroy(&M));
+  PetscFunctionReturn(0);
+}

@@ -134,7 +134,7 @@ static inline PetscErrorCode MechSpringTangentAction(const MechSpring *s, const 
 PETSC_INTERN PetscErrorCode MechSpringTangentDefinite(const MechSpring *, const PetscReal xa[3], const PetscReal xb[3], PetscReal Kaa[9], PetscBool *clamped);
 
 /*
-  Helper of the small models (oscillator, pair, kepler), defined in models.c: all n dofs live on
+  Helper of the small models (oscillator, pair, kepler), defined in springs.c: all n dofs live on
   rank 0. Gives sys its diagonal mass matrix with entries mass[] and its initial state q0[], v0[],
   and creates a tangent template J whose n x n block is dense (explicit zeros, assembled) so that
   its sparsity holds K + D + M (for MechSystemSetTangent(); the caller destroys it).

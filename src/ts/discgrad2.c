@@ -241,6 +241,7 @@ static PetscErrorCode TSDestroy_DiscGrad2(TS ts)
   PetscFunctionBegin;
   PetscCall(TSReset_DiscGrad2(ts));
   PetscCall(TSMechNewtonDestroy(&((TS_DiscGrad2 *)ts->data)->newton));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechGetNewton_C", NULL));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }
@@ -332,6 +333,14 @@ static PetscErrorCode TSView_DiscGrad2(TS ts, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
+/* The Newton object, for the settings every implicit type shares (newtonapi.c) */
+static PetscErrorCode TSMechGetNewton_DiscGrad2(TS ts, TSMechNewton *newton)
+{
+  PetscFunctionBegin;
+  *newton = ((TS_DiscGrad2 *)ts->data)->newton;
+  PetscFunctionReturn(0);
+}
+
 /*MC
   TSDISCGRAD2 - "discgrad2": an energy-momentum method for M q'' + f(t, q, q') = 0 in velocity
   form (docs/schemes.md; Gonzalez 1996, Simo & Tarnow 1992).
@@ -401,6 +410,7 @@ static PetscErrorCode TSCreate_DiscGrad2(TS ts)
   PetscCall(TSMechNewtonSetType(dg->newton, TSDISCGRAD2, TSMECH_NEWTON_FEATURE_LAG_COARSE));
   PetscCall(TSMechNewtonSetStageFunction(dg->newton, DiscGrad2Stage, ts));
   PetscCall(TSMechNewtonSetJacobianFunction(dg->newton, DiscGrad2ExactJacobian, ts));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechGetNewton_C", TSMechGetNewton_DiscGrad2));
   PetscFunctionReturn(0);
 }
 

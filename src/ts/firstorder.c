@@ -9,6 +9,7 @@
   system's K, D and M with the column map q_j -> j + rstart(owner of j) and
   v_j -> j + rend(owner of j).
 */
+#include "tsimpl2.h"
 #include "../mech/mechimpl.h"
 #include "scheme.h"
 
@@ -334,9 +335,9 @@ static PetscErrorCode MechFirstOrderCheckIRK(MechSystem sys, TS ts)
 }
 
 /*
-  MechSystemSetUpFirstOrder - Installs the first-order form on ts and gives it X = [q; v].
+  TSMechSetUpFirstOrder - Installs the first-order form of sys on ts and gives it X = [q; v].
 */
-PetscErrorCode MechSystemSetUpFirstOrder(MechSystem sys, TS ts, Vec q, Vec v)
+PetscErrorCode TSMechSetUpFirstOrder(TS ts, MechSystem sys, Vec q, Vec v)
 {
   MPI_Comm        comm = PetscObjectComm((PetscObject)ts);
   MechFirstOrder *fo;
@@ -393,9 +394,9 @@ PetscErrorCode MechSystemSetUpFirstOrder(MechSystem sys, TS ts, Vec q, Vec v)
 }
 
 /*
-  MechFirstOrderUnpack - Copies the halves of X = [q; v] into q and v (either may be NULL).
+  TSMechFirstOrderUnpack - Copies the halves of X = [q; v] into q and v (either may be NULL).
 */
-PetscErrorCode MechFirstOrderUnpack(TS ts, Vec X, Vec q, Vec v)
+PetscErrorCode TSMechFirstOrderUnpack(TS ts, Vec X, Vec q, Vec v)
 {
   MechFirstOrder *fo;
 
@@ -406,9 +407,9 @@ PetscErrorCode MechFirstOrderUnpack(TS ts, Vec X, Vec q, Vec v)
 }
 
 /*
-  MechFirstOrderPack - Copies q and v (either may be NULL) into the halves of X = [q; v].
+  TSMechFirstOrderPack - Copies q and v (either may be NULL) into the halves of X = [q; v].
 */
-PetscErrorCode MechFirstOrderPack(TS ts, Vec q, Vec v, Vec X)
+PetscErrorCode TSMechFirstOrderPack(TS ts, Vec q, Vec v, Vec X)
 {
   MechFirstOrder *fo;
 

@@ -733,6 +733,7 @@ static PetscErrorCode TSDestroy_Gauss2(TS ts)
   PetscCall(TSMechNewtonDestroy(&((TS_Gauss2 *)ts->data)->newton));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2SetStages_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2GetStages_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechGetNewton_C", NULL));
   PetscCall(PetscFree(ts->data));
   PetscFunctionReturn(0);
 }
@@ -755,16 +756,125 @@ static PetscErrorCode Gauss2CreateView(TS ts, Vec *v)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode TSSetUp_Gauss2(TS ts)
+/* The block solvers of the block preconditioner: the user's linear solver options (no prefix of
+   gauss2's own), on the blocks cM M + tau D + cK tau^2 K or the model's multigrid operators */
+static PetscErrorCode Gauss2SetUpBlockSolvers(TS ts, KSP ksp)
+{
+  TS_Gauss2 *gs   = (TS_Gauss2 *)ts->data;
+  MPI_Comm   comm = PetscObjectComm((PetscObject)ts);
+  PetscInt   i;
+
+  PetscFunctionBegin;
+  for (i = 0; i < gs->nblk; i++) {
+    PC        bpc;
+    PetscBool ismg, isda, hasmg;
+
+    PetscCall(KSPCreate(comm, &gs->ksp[i]));
+    PetscCall(PetscObjectIncrementTabLevel((PetscObject)gs->ksp[i], (PetscObject)ksp, 1));
+    PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix[0] ? gs->uprefix : NULL));
+    PetscCall(KSPSetFromOptions(gs->ksp[i]));
+    /* the blocks cM M + tau D + cK tau^2 K are symmetric when the tangent is */
+    PetscCall(MechSystemCheckSolver(gs->st.sys, gs->ksp[i]));
+    /* -pc_type mg on a model with levels of its own: the blocks are its matrix-free multigrid operators */
+    PetscCall(KSPGetPC(gs->ksp[i], &bpc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)bpc, PCMG, &ismg));
+    PetscCall(MechSystemHasMultigrid(gs->st.sys, &hasmg));
+    if (ismg && hasmg) {
+      PetscCall(MechSystemCreateOperatorMultigrid(gs->st.sys, &gs->P[i]));
+      PetscCall(KSPSetOperators(gs->ksp[i], gs->P[i], gs->P[i]));
+      PetscCall(MechSystemSetUpPCMG(gs->st.sys, bpc));
+      continue;
+    }
+    PetscCall(TSMechNewtonCreateBlockMatrix(gs->newton, &gs->P[i]));
+    /* the system's grid for the blocks' preconditioner, as for midpoint2's Newton solver (TSMechSetSolution()) */
+    if (gs->st.sys->dm) {
+      PetscCall(KSPGetPC(gs->ksp[i], &bpc));
+      PetscCall(PetscObjectTypeCompare((PetscObject)gs->st.sys->dm, DMDA, &isda));
+      PetscCall(PetscObjectTypeCompare((PetscObject)bpc, PCMG, &ismg));
+      if (isda) {
+        PetscCall(KSPSetDM(gs->ksp[i], gs->st.sys->dm));
+        PetscCall(KSPSetDMActive(gs->ksp[i], PETSC_FALSE));
+      }
+      if (ismg) PetscCall(MechSystemSetUpPCMG(gs->st.sys, bpc));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  The solver of the stage system: the direct mode's LU, or FGMRES with the block preconditioner.
+  The linear solver options the user gives (-ksp_type, -pc_type, ...) are those of the one-stage
+  operator, as under midpoint2: they go to the block solvers. The solver of the stage system
+  itself gets the prefix gauss2_ (FGMRES by default: the block solves may be iterative) and the
+  block preconditioner (-gauss2_pc_type none turns it off).
+*/
+static PetscErrorCode Gauss2SetUpSolver(TS ts)
 {
   TS_Gauss2  *gs   = (TS_Gauss2 *)ts->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)ts);
-  PetscInt    i, n, N, s;
-  PetscBool   none, motion, reduced;
+  PetscInt    N, s = gs->s;
   KSP         ksp;
   PC          pc;
   const char *prefix;
   char        bprefix[256];
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSize(ts->vec_sol, &N));
+  PetscCall(SNESGetKSP(ts->snes, &ksp));
+  if (!gs->prefixed) {
+    PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+    PetscCall(PetscStrncpy(gs->uprefix, prefix ? prefix : "", sizeof(gs->uprefix)));
+    PetscCall(KSPAppendOptionsPrefix(ksp, "gauss2_"));
+    gs->prefixed = PETSC_TRUE;
+  }
+  PetscCall(PetscSNPrintf(bprefix, sizeof(bprefix), "%sgauss2_", gs->uprefix));
+  if (gs->direct) {
+    PetscMPIInt size;
+
+    /* LU of the assembled s N system (gathered onto every rank in parallel: it is small) */
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, size == 1 ? PCLU : PCREDUNDANT));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(MechKSPCheckSymmetric(ksp, Gauss2StageNonsymmetric));
+    {
+      PetscBool preonly, none;
+
+      PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
+      PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &none));
+      PetscCheck(!(preonly && none), comm, PETSC_ERR_ARG_INCOMP, "-%spc_type none with the direct mode of -ts_type gauss2 (s N = %" PetscInt_FMT " <= -ts_gauss2_direct_max %" PetscInt_FMT "): its KSP is preonly, so Newton would take the residual as its step; give -%sksp_type gmres or -ts_gauss2_direct_max 0", bprefix, s * N, gs->directmax, bprefix);
+    }
+    gs->blockits = 0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(KSPSetType(ksp, KSPFGMRES));
+  PetscCall(KSPSetTolerances(ksp, 1e-5, 1e-50, 1e4, 10000));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCSHELL));
+  PetscCall(PCShellSetContext(pc, ts));
+  PetscCall(PCShellSetApply(pc, PCApply_Gauss2));
+  PetscCall(PCShellSetName(pc, "gauss2 block preconditioner (real eigenbasis of the tableau)"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(MechKSPCheckSymmetric(ksp, Gauss2StageNonsymmetric));
+  {
+    PetscBool isshell, isnone;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &isshell));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &isnone));
+    PetscCheck(isshell || isnone, comm, PETSC_ERR_ARG_INCOMP, "-%spc_type %s with -ts_type gauss2: the stage system has no assembled matrix; its preconditioner is the block preconditioner (or none), and -%spc_type sets the blocks' solvers", bprefix, ((PetscObject)pc)->type_name, gs->uprefix);
+  }
+  PetscCall(Gauss2SetUpBlockSolvers(ts, ksp));
+  gs->blockits = 0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TSSetUp_Gauss2(TS ts)
+{
+  TS_Gauss2 *gs   = (TS_Gauss2 *)ts->data;
+  MPI_Comm   comm = PetscObjectComm((PetscObject)ts);
+  PetscInt   i, n, N, s;
+  PetscBool  none, motion, reduced;
 
   PetscFunctionBegin;
   PetscCheck(gs->s >= 1 && gs->s <= GAUSS2_MAXS, comm, PETSC_ERR_ARG_OUTOFRANGE, "-ts_gauss2_stages %" PetscInt_FMT ": gauss2 has 1, 2 or 3 stages (orders 2, 4, 6)", gs->s);
@@ -836,90 +946,7 @@ static PetscErrorCode TSSetUp_Gauss2(TS ts)
   PetscCall(TSMechNewtonSetRoundoffFloor(gs->newton, (PetscReal)s, PETSC_TRUE));
   PetscCall(TSMechNewtonSetUp(gs->newton, gs->st.sys, TSMECH_NEWTON_BLOCKS, "-ts_type gauss2 (Newton on the s N stage system)"));
 
-  /*
-    The linear solver options the user gives (-ksp_type, -pc_type, ...) are those of the one-stage
-    operator, as under midpoint2: they go to the block solvers. The solver of the stage system
-    itself gets the prefix gauss2_ (FGMRES by default: the block solves may be iterative) and the
-    block preconditioner (-gauss2_pc_type none turns it off).
-  */
-  PetscCall(SNESGetKSP(ts->snes, &ksp));
-  if (!gs->prefixed) {
-    PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
-    PetscCall(PetscStrncpy(gs->uprefix, prefix ? prefix : "", sizeof(gs->uprefix)));
-    PetscCall(KSPAppendOptionsPrefix(ksp, "gauss2_"));
-    gs->prefixed = PETSC_TRUE;
-  }
-  PetscCall(PetscSNPrintf(bprefix, sizeof(bprefix), "%sgauss2_", gs->uprefix));
-  if (gs->direct) {
-    PetscMPIInt size;
-
-    /* LU of the assembled s N system (gathered onto every rank in parallel: it is small) */
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, size == 1 ? PCLU : PCREDUNDANT));
-    PetscCall(KSPSetFromOptions(ksp));
-    PetscCall(MechKSPCheckSymmetric(ksp, Gauss2StageNonsymmetric));
-    {
-      PetscBool preonly, none;
-
-      PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPPREONLY, &preonly));
-      PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &none));
-      PetscCheck(!(preonly && none), comm, PETSC_ERR_ARG_INCOMP, "-%spc_type none with the direct mode of -ts_type gauss2 (s N = %" PetscInt_FMT " <= -ts_gauss2_direct_max %" PetscInt_FMT "): its KSP is preonly, so Newton would take the residual as its step; give -%sksp_type gmres or -ts_gauss2_direct_max 0", bprefix, s * N, gs->directmax, bprefix);
-    }
-    gs->blockits = 0;
-    PetscFunctionReturn(0);
-  }
-  PetscCall(KSPSetType(ksp, KSPFGMRES));
-  PetscCall(KSPSetTolerances(ksp, 1e-5, 1e-50, 1e4, 10000));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCSHELL));
-  PetscCall(PCShellSetContext(pc, ts));
-  PetscCall(PCShellSetApply(pc, PCApply_Gauss2));
-  PetscCall(PCShellSetName(pc, "gauss2 block preconditioner (real eigenbasis of the tableau)"));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(MechKSPCheckSymmetric(ksp, Gauss2StageNonsymmetric));
-  {
-    PetscBool isshell, isnone;
-
-    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSHELL, &isshell));
-    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, &isnone));
-    PetscCheck(isshell || isnone, comm, PETSC_ERR_ARG_INCOMP, "-%spc_type %s with -ts_type gauss2: the stage system has no assembled matrix; its preconditioner is the block preconditioner (or none), and -%spc_type sets the blocks' solvers", bprefix, ((PetscObject)pc)->type_name, gs->uprefix);
-  }
-  for (i = 0; i < gs->nblk; i++) {
-    PC        bpc;
-    PetscBool ismg, isda, hasmg;
-
-    PetscCall(KSPCreate(comm, &gs->ksp[i]));
-    PetscCall(PetscObjectIncrementTabLevel((PetscObject)gs->ksp[i], (PetscObject)ksp, 1));
-    PetscCall(KSPSetOptionsPrefix(gs->ksp[i], gs->uprefix[0] ? gs->uprefix : NULL));
-    PetscCall(KSPSetFromOptions(gs->ksp[i]));
-    /* the blocks cM M + tau D + cK tau^2 K are symmetric when the tangent is */
-    PetscCall(MechSystemCheckSolver(gs->st.sys, gs->ksp[i]));
-    /* -pc_type mg on a model with levels of its own: the blocks are its matrix-free multigrid operators */
-    PetscCall(KSPGetPC(gs->ksp[i], &bpc));
-    PetscCall(PetscObjectTypeCompare((PetscObject)bpc, PCMG, &ismg));
-    PetscCall(MechSystemHasMultigrid(gs->st.sys, &hasmg));
-    if (ismg && hasmg) {
-      PetscCall(MechSystemCreateOperatorMultigrid(gs->st.sys, &gs->P[i]));
-      PetscCall(KSPSetOperators(gs->ksp[i], gs->P[i], gs->P[i]));
-      PetscCall(MechSystemSetUpPCMG(gs->st.sys, bpc));
-      continue;
-    }
-    PetscCall(TSMechNewtonCreateBlockMatrix(gs->newton, &gs->P[i]));
-    /* the system's grid for the blocks' preconditioner, as for midpoint2's Newton solver (TSMechSetSolution()) */
-    if (gs->st.sys->dm) {
-      PetscCall(KSPGetPC(gs->ksp[i], &bpc));
-      PetscCall(PetscObjectTypeCompare((PetscObject)gs->st.sys->dm, DMDA, &isda));
-      PetscCall(PetscObjectTypeCompare((PetscObject)bpc, PCMG, &ismg));
-      if (isda) {
-        PetscCall(KSPSetDM(gs->ksp[i], gs->st.sys->dm));
-        PetscCall(KSPSetDMActive(gs->ksp[i], PETSC_FALSE));
-      }
-      if (ismg) PetscCall(MechSystemSetUpPCMG(gs->st.sys, bpc));
-    }
-  }
-  gs->blockits = 0;
+  PetscCall(Gauss2SetUpSolver(ts));
   PetscFunctionReturn(0);
 }
 
@@ -1087,6 +1114,14 @@ static PetscErrorCode Gauss2StepEval(TS ts, TSMechStepEval *e)
 
 static const TSMechFamilyOps Gauss2Family = {TSMECH_FAMILY_GAUSS2, Gauss2FamilyTypes, PETSC_FALSE, Gauss2SchemeDeclare, Gauss2SchemeGet, Gauss2SchemeSet, Gauss2SchemeCheck, Gauss2Properties, NULL, NULL, Gauss2Descriptions, Gauss2Valued, Gauss2StepEval};
 
+/* The Newton object, for the settings every implicit type shares (newtonapi.c) */
+static PetscErrorCode TSMechGetNewton_Gauss2(TS ts, TSMechNewton *newton)
+{
+  PetscFunctionBegin;
+  *newton = ((TS_Gauss2 *)ts->data)->newton;
+  PetscFunctionReturn(0);
+}
+
 /*MC
   TSGAUSS2 - "gauss2": Gauss-Legendre collocation for M q'' + f(t, q, q') = 0 in velocity form
   (docs/schemes.md §10; Hairer, Lubich & Wanner 2006, §II.1.3, §VI.4).
@@ -1144,6 +1179,7 @@ static PetscErrorCode TSCreate_Gauss2(TS ts)
   PetscCall(TSMechNewtonSetDifferenced(gs->newton, PETSC_TRUE));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2SetStages_C", TSGauss2SetStages_Gauss2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSGauss2GetStages_C", TSGauss2GetStages_Gauss2));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechGetNewton_C", TSMechGetNewton_Gauss2));
   PetscFunctionReturn(0);
 }
 

@@ -302,35 +302,8 @@ static PetscErrorCode UserFamilyDestroy(UserFamily **u)
 
 static PetscErrorCode TypeOps(const char[], const TSMechFamilyOps **);
 
-/*@C
-  TSMechRegister - Registers a TS type of one's own (`TSRegister()`) together with the properties
-  it reports (`TSMechGetProperties()`), so that tsmech treats it as it says: the state given in the
-  second-order form or as [q; v] (`TSMechSetSolution()`), the run guard's energy check of explicit
-  types, the step of a restart from a checkpoint, the driver.
-
-  Not Collective
-
-  Input Parameters:
-+ name        - the type's name
-. description - one line that says what the type is (`TSMechGetTypeNames()`, the driver's -help)
-. create      - its create function, as for `TSRegister()`
-. properties  - fills in its properties for a TS of the type (called with those of an implicit
-                first-order-form type that restarts as at a first step); NULL keeps them
-- valued      - its options that take a value, with their "-", NULL-terminated; NULL if none.
-                The driver refuses them given without a value (`TSMechGetValuedOptions()`)
-
-  Level: advanced
-
-  Notes:
-  The type records no parameters in outputs and checkpoints and keeps no history in them (a
-  restart with `TSMECH_RESTART_EXACT` is treated as `TSMECH_RESTART_FIXED_STEP`); tsmech's own
-  types do both through their family's table (src/ts/scheme.h, src/ts/tsimpl2.h, "Adding a TS
-  type"). A name tsmech or an earlier call registered is refused. The description and the list
-  are copied.
-
-.seealso: `TSMechGetProperties()`, `TSMechGetTypeNames()`, `TSMechGetValuedOptions()`, `TSRegister()`
-@*/
-PetscErrorCode TSMechRegister(const char name[], const char description[], PetscErrorCode (*create)(TS), PetscErrorCode (*properties)(TS, TSMechProperties *), const char *const valued[])
+/* TSMechSchemeRegisterType - the registration of TSMechRegister() (register.c), tsmech's families already registered */
+PetscErrorCode TSMechSchemeRegisterType(const char name[], const char description[], PetscErrorCode (*create)(TS), PetscErrorCode (*properties)(TS, TSMechProperties *), const char *const valued[])
 {
   UserFamily            *u;
   const TSMechFamilyOps *taken;
@@ -339,7 +312,6 @@ PetscErrorCode TSMechRegister(const char name[], const char description[], Petsc
 
   PetscFunctionBegin;
   PetscValidCharPointer(name, 1);
-  PetscCall(TSMechInitializePackage());
   PetscCheck(NumFamilies < TSMECH_MAX_FAMILIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "TSMechRegister(): at most %d types of one's own", TSMECH_MAX_FAMILIES - (int)(NumFamilies - NumUserFamilies));
   PetscCheck(name[0] && strlen(name) < TSMECH_SCHEME_NAMELEN, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "TSMechRegister(): the name \"%s\" must have 1 to %d characters", name, TSMECH_SCHEME_NAMELEN - 1);
   /* a name of tsmech's or of PETSc's is refused before anything is registered */
@@ -367,33 +339,13 @@ PetscErrorCode TSMechRegister(const char name[], const char description[], Petsc
   PetscFunctionReturn(0);
 }
 
-/*@C
-  TSMechGetTypeNames - The TS types of tsmech and those registered with `TSMechRegister()`, in the
-  order of their registration, with the one-line description each gives of itself.
-
-  Not Collective
-
-  Output Parameters:
-+ n            - the number of types
-. names        - their names (NULL-terminated; pass NULL if not wanted)
-- descriptions - their descriptions, in the same order (NULL-terminated; pass NULL if not wanted)
-
-  Level: intermediate
-
-  Notes:
-  It registers tsmech's types first (`TSMechInitializePackage()`). The arrays belong to tsmech: do
-  not free them; a later registration may change them. PETSc's own types (alpha2, theta, rk, ...)
-  are not listed: `TSList` holds every type.
-
-.seealso: `TSMechGetValuedOptions()`, `TSMechRegister()`, `TSMechGetProperties()`
-@*/
-PetscErrorCode TSMechGetTypeNames(PetscInt *n, const char *const **names, const char *const **descriptions)
+/* TSMechSchemeGetTypeNames - the lists of TSMechGetTypeNames() (register.c) */
+PetscErrorCode TSMechSchemeGetTypeNames(PetscInt *n, const char *const **names, const char *const **descriptions)
 {
   PetscInt k = 0;
 
   PetscFunctionBegin;
   PetscValidIntPointer(n, 1);
-  PetscCall(TSMechInitializePackage());
   for (PetscInt f = TSMECH_PETSC_FAMILIES; f < NumFamilies; f++)
     for (PetscInt i = 0; Families[f]->types[i]; i++) {
       TypeNames[k]          = Families[f]->types[i];
@@ -406,34 +358,14 @@ PetscErrorCode TSMechGetTypeNames(PetscInt *n, const char *const **names, const 
   PetscFunctionReturn(0);
 }
 
-/*@C
-  TSMechGetValuedOptions - The options of the TS types tsmech knows (its own, those registered with
-  `TSMechRegister()`, and PETSc's theta, alpha2, rk and ssp) that take a value, each once: what
-  `MechOptionsCheckValuesGiven()` refuses when given without a value, since PETSc then keeps the
-  default silently.
-
-  Not Collective
-
-  Output Parameters:
-+ n     - the number of options
-- names - the options, with their "-" (NULL-terminated)
-
-  Level: intermediate
-
-  Notes:
-  Each type lists its own (its family's table, src/ts/scheme.h). PETSc's generic options (-ts_dt,
-  -snes_rtol, ...) are not in the list. The array belongs to tsmech: do not free it.
-
-.seealso: `TSMechGetTypeNames()`, `MechOptionsCheckValuesGiven()`, `TSMechRegister()`
-@*/
-PetscErrorCode TSMechGetValuedOptions(PetscInt *n, const char *const **names)
+/* TSMechSchemeGetValuedOptions - the list of TSMechGetValuedOptions() (register.c) */
+PetscErrorCode TSMechSchemeGetValuedOptions(PetscInt *n, const char *const **names)
 {
   PetscInt k = 0;
 
   PetscFunctionBegin;
   PetscValidIntPointer(n, 1);
   PetscValidPointer(names, 2);
-  PetscCall(TSMechInitializePackage());
   for (PetscInt f = 0; f < NumFamilies; f++)
     for (PetscInt i = 0; Families[f]->valued && Families[f]->valued[i]; i++) {
       PetscBool dup = PETSC_FALSE;
@@ -721,8 +653,6 @@ PetscErrorCode TSMechSchemeCheck(const TSMechScheme *s, char problem[], size_t l
 
   PetscFunctionBegin;
   problem[0] = 0;
-  /* the types and families of tsmech are registered (a program that only reads a file) */
-  PetscCall(TSMechInitializePackage());
   PetscCall(PetscFunctionListFind(TSList, s->type, &fn));
   if (!fn) {
     (void)snprintf(problem, len, "its ts_type \"%s\" is not a TS type of this tsmech", s->type);
@@ -816,7 +746,7 @@ PetscErrorCode TSMechSchemeDiff(const TSMechScheme *a, const TSMechScheme *b, ch
   Note:
   The type reports it (the properties of its family, `TSMechSchemeRegister()`).
 
-.seealso: `TSMechIsSecondOrder()`, `MechSystemEstimateStableStep()`
+.seealso: `TSMechIsSecondOrder()`, `TSMechEstimateStableStep()`
 @*/
 PetscErrorCode TSMechIsExplicit(TS ts, PetscBool *flg)
 {

@@ -124,6 +124,11 @@ PETSC_INTERN PetscErrorCode TSMechSchemeSet(TS, const TSMechScheme *);
 PETSC_INTERN PetscErrorCode TSMechSchemeCopy(TS from, TS to);
 PETSC_INTERN PetscErrorCode TSMechSchemeForEachParameter(TSMechScheme *, TSMechSchemeParamFn, void *ctx);
 PETSC_INTERN PetscErrorCode TSMechSchemeCheck(const TSMechScheme *, char problem[], size_t len);
+/* the registry's part of TSMechRegister(), TSMechGetTypeNames() and TSMechGetValuedOptions(), whose
+   public functions (register.c) register tsmech's families first */
+PETSC_INTERN PetscErrorCode TSMechSchemeRegisterType(const char[], const char[], PetscErrorCode (*)(TS), PetscErrorCode (*)(TS, TSMechProperties *), const char *const[]);
+PETSC_INTERN PetscErrorCode TSMechSchemeGetTypeNames(PetscInt *, const char *const **, const char *const **);
+PETSC_INTERN PetscErrorCode TSMechSchemeGetValuedOptions(PetscInt *, const char *const **);
 PETSC_INTERN PetscErrorCode TSMechSchemeDiff(const TSMechScheme *a, const TSMechScheme *b, char msg[], size_t len);
 PETSC_INTERN PetscErrorCode TSMechSchemeRestartsExactly(TS, PetscBool fixedstep, PetscBool *);
 PETSC_INTERN PetscBool      TSMechSchemeIsParameterName(const char name[]);

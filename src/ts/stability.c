@@ -1,7 +1,7 @@
 /*
   Step-size stability of the integrators: the largest frequency of a system linearized at a
-  state, omega_max = sqrt(lambda_max(M^{-1} K)), computed by SLEPc (the modal analysis of
-  src/mech/modes.c, its highest mode), and the largest stable step of a TS for that mode.
+  state, omega_max = sqrt(lambda_max(M^{-1} K)) (MechSystemEstimateMaxFrequency(), the highest mode
+  of the modal analysis of src/mech/modes.c), and the largest stable step of a TS for that mode.
 
   The amplification of a TS type is measured rather than tabulated: the type itself (with the
   parameters of the given TS: theta, endpoint and linearized mode, the RK or SSP scheme, the
@@ -172,7 +172,7 @@ static PetscErrorCode ModeAmplification(TS ref, MechSystem sys, PetscReal dt, Pe
   stability function on the mode's eigenvalues. Schemes with history are measured at a first
   step. A non-finite result of the step gives rho = PETSC_INFINITY.
 
-.seealso: `MechSystemEstimateStableStep()`, `MechSystemEstimateMaxFrequency()`
+.seealso: `TSMechEstimateStableStep()`, `MechSystemEstimateMaxFrequency()`
 @*/
 PetscErrorCode TSMechComputeAmplification(TS ts, PetscReal omega, PetscReal c, PetscReal dt, PetscReal *rho)
 {
@@ -192,96 +192,14 @@ PetscErrorCode TSMechComputeAmplification(TS ts, PetscReal omega, PetscReal c, P
 }
 
 /*@
-  MechSystemEstimateMaxFrequency - The largest frequency of the system linearized at a state,
-  omega = sqrt(lambda_max(M^{-1} K)), and the damping rate of that mode.
-
-  Collective
-
-  Input Parameters:
-+ sys  - the system
-. t    - the time
-. q    - the positions (K and D are taken at the state q, v)
-- v    - the velocities
-
-  Output Parameters:
-+ omega   - the largest frequency (0 if K has no positive eigenvalue)
-- damping - the damping rate of the mode, x^T D x / x^T M x with x its shape (may be NULL)
-
-  Options Database Keys:
-. -stability_eps_*, -stability_st_ksp_*, -stability_st_pc_* - the eigensolver (`MechModesCompute()` with the prefix stability_)
-
-  Level: advanced
-
-  Notes:
-  The highest mode of K x = lambda M x on the free dofs by SLEPc's Krylov-Schur on M^-1 K
-  (`MechModesSetWhich()` with `MECH_MODES_HIGHEST`: a mass solve by CG with Jacobi per iteration),
-  converged to a relative residual of 1e-8 (-stability_eps_tol), so omega is the largest frequency
-  to about that accuracy (power iterations, used before, gave a lower bound that could lie percents
-  below it). The largest eigenvalue in the algebraic sense: for an indefinite K (an orbit) the
-  largest positive one, omega = 0 if none is positive, or if the eigensolver fails (a state that is
-  not finite).
-
-.seealso: `MechSystemEstimateStableStep()`, `TSMechComputeAmplification()`, `MechModesCompute()`
-@*/
-PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *omega, PetscReal *damping)
-{
-  MechModes      modes;
-  PetscReal      lambda;
-  PetscErrorCode ierr;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  PetscValidHeaderSpecific(q, VEC_CLASSID, 3);
-  PetscValidHeaderSpecific(v, VEC_CLASSID, 4);
-  PetscValidRealPointer(omega, 5);
-  PetscCall(MechModesCreate(sys, &modes));
-  PetscCall(MechModesSetWhich(modes, MECH_MODES_HIGHEST));
-  PetscCall(MechModesSetOptionsPrefix(modes, "stability_"));
-  /* a report after a failure must not fail itself: a state the eigensolver cannot take (not finite)
-     gives omega = 0, "not known" */
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = MechModesCompute(modes, t, q, v);
-  PetscCall(PetscPopErrorHandler());
-  *omega = 0;
-  if (damping) *damping = 0;
-  if (ierr) {
-    PetscCall(PetscInfo(sys, "The highest mode could not be computed (error %d)\n", (int)ierr));
-    PetscCall(MechModesDestroy(&modes));
-    PetscFunctionReturn(0);
-  }
-  PetscCall(MechModesGetFrequency(modes, 0, NULL, &lambda, NULL));
-  *omega = lambda > 0 ? PetscSqrtReal(lambda) : 0;
-  if (damping) {
-    Mat         D;
-    Vec         x, y;
-    PetscScalar xdx;
-
-    /* x is M-normalized: the rate is x^T D x */
-    PetscCall(VecDuplicate(q, &x));
-    PetscCall(VecDuplicate(q, &y));
-    PetscCall(MechModesGetShape(modes, 0, x));
-    PetscCall(MechSystemCreateOperator(sys, &D));
-    PetscCall(MechSystemComputeOperator(sys, t, q, v, 0.0, 1.0, 0.0, D));
-    PetscCall(MatMult(D, x, y));
-    PetscCall(VecDot(y, x, &xdx));
-    *damping = PetscMax(PetscRealPart(xdx), 0);
-    PetscCall(MatDestroy(&D));
-    PetscCall(VecDestroy(&x));
-    PetscCall(VecDestroy(&y));
-  }
-  PetscCall(MechModesDestroy(&modes));
-  PetscFunctionReturn(0);
-}
-
-/*@
-  MechSystemEstimateStableStep - The largest step at which the scheme of a TS keeps the highest
+  TSMechEstimateStableStep - The largest step at which the scheme of a TS keeps the highest
   mode of the system, linearized at a state, from growing.
 
   Collective
 
   Input Parameters:
-+ sys  - the system
-. ts   - a TS whose type and scheme parameters are used (it is not changed)
++ ts   - a TS whose type and scheme parameters are used (it is not changed)
+. sys  - the system
 . t    - the time
 . q    - the positions of the state at which the system is linearized
 - v    - its velocities
@@ -305,7 +223,7 @@ PetscErrorCode MechSystemEstimateMaxFrequency(MechSystem sys, PetscReal t, Vec q
 
 .seealso: `MechSystemEstimateMaxFrequency()`, `TSMechComputeAmplification()`
 @*/
-PetscErrorCode MechSystemEstimateStableStep(MechSystem sys, TS ts, PetscReal t, Vec q, Vec v, PetscReal *dtmax, PetscReal *omega, PetscReal *damping)
+PetscErrorCode TSMechEstimateStableStep(TS ts, MechSystem sys, PetscReal t, Vec q, Vec v, PetscReal *dtmax, PetscReal *omega, PetscReal *damping)
 {
   Mode            mode;
   MechSystem      msys;
@@ -314,8 +232,8 @@ PetscErrorCode MechSystemEstimateStableStep(MechSystem sys, TS ts, PetscReal t, 
   const PetscReal tol = 1e-8;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
-  PetscValidHeaderSpecific(ts, TS_CLASSID, 2);
+  PetscValidHeaderSpecific(ts, TS_CLASSID, 1);
+  PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 2);
   PetscValidRealPointer(dtmax, 6);
   PetscCall(MechSystemEstimateMaxFrequency(sys, t, q, v, &w, &c));
   if (omega) *omega = w;

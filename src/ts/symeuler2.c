@@ -160,14 +160,14 @@ static const TSMechFamilyOps SymEuler2Family = {TSMECH_FAMILY_OTHER, SymEuler2Ty
 
   For a conservative force the map is symplectic: the energy error stays bounded and oscillates.
   With a velocity-dependent force it uses the velocity at the start of the step. Undamped, it is
-  stable for tau omega < 2 (`MechSystemEstimateStableStep()`). It differs from `TSEULER2` only in
+  stable for tau omega < 2 (`TSMechEstimateStableStep()`). It differs from `TSEULER2` only in
   using v+ in the position update.
 
   The default `TSAdapt` is none; with -ts_adapt_type basic the steps are controlled by the local
   error estimate of docs/schemes.md §6 (order 2).
 
 .seealso: `TSEULER2`, `TSMIDPOINT2`, `TSTHETA2`, `TSMechSetSystem()`, `TSMechSetSolution()`, `MechSystemSolveMass()`,
-          `MechSystemEstimateStableStep()`
+          `TSMechEstimateStableStep()`
 M*/
 static PetscErrorCode TSCreate_SymEuler2(TS ts)
 {

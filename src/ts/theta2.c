@@ -571,19 +571,8 @@ static PetscErrorCode TSDestroy_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetLinearized_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPreviousVelocity_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPreviousVelocity_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetMatrixFree_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetMatrixFree_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCDefinite_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCDefinite_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCLagCoarse_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEWSafeguard_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEWSafeguard_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetNonlinearElimination_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetNonlinearElimination_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechMerit_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechGetNewton_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -791,88 +780,11 @@ static PetscErrorCode TSTheta2SetPreviousVelocity_Theta2(TS ts, Vec v)
   PetscFunctionReturn(0);
 }
 
-/* The solver settings belong to the Newton object (newton2.c): forwarded */
-static PetscErrorCode TSTheta2SetMatrixFree_Theta2(TS ts, PetscBool flg, PetscReal growth)
+/* The Newton object, for the settings every implicit type shares (newtonapi.c) */
+static PetscErrorCode TSMechGetNewton_Theta2(TS ts, TSMechNewton *newton)
 {
   PetscFunctionBegin;
-  PetscCall(TSMechNewtonSetMatrixFree(((TS_Theta2 *)ts->data)->newton, flg, growth));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2GetMatrixFree_Theta2(TS ts, PetscBool *flg, PetscReal *growth, PetscInt *rebuilds)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonGetMatrixFree(((TS_Theta2 *)ts->data)->newton, flg, growth, rebuilds));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2SetPCDefinite_Theta2(TS ts, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonSetPCDefinite(((TS_Theta2 *)ts->data)->newton, flg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2GetPCDefinite_Theta2(TS ts, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonGetPCDefinite(((TS_Theta2 *)ts->data)->newton, flg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2SetPCReduced_Theta2(TS ts, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonSetPCReduced(((TS_Theta2 *)ts->data)->newton, flg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2GetPCReduced_Theta2(TS ts, PetscBool *flg)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonGetPCReduced(((TS_Theta2 *)ts->data)->newton, flg, NULL));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2SetPCLagCoarse_Theta2(TS ts, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonSetPCLagCoarse(((TS_Theta2 *)ts->data)->newton, flg));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2GetPCLagCoarse_Theta2(TS ts, PetscBool *flg, PetscInt *coarse)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonGetPCLagCoarse(((TS_Theta2 *)ts->data)->newton, flg, coarse));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2SetEWSafeguard_Theta2(TS ts, PetscReal factor)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonSetEWSafeguard(((TS_Theta2 *)ts->data)->newton, factor));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2GetEWSafeguard_Theta2(TS ts, PetscReal *factor)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonGetEWSafeguard(((TS_Theta2 *)ts->data)->newton, factor));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2SetNonlinearElimination_Theta2(TS ts, PetscBool flg, PetscInt depth, PetscReal reach)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonSetNonlinearElimination(((TS_Theta2 *)ts->data)->newton, flg, depth, reach));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode TSTheta2GetNonlinearElimination_Theta2(TS ts, PetscBool *flg, PetscInt *depth, PetscInt *its)
-{
-  PetscFunctionBegin;
-  PetscCall(TSMechNewtonGetNonlinearElimination(((TS_Theta2 *)ts->data)->newton, flg, depth, its));
+  *newton = ((TS_Theta2 *)ts->data)->newton;
   PetscFunctionReturn(0);
 }
 
@@ -1094,19 +1006,8 @@ static PetscErrorCode TSCreate_Theta2(TS ts)
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetLinearized_C", TSTheta2GetLinearized_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPreviousVelocity_C", TSTheta2GetPreviousVelocity_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPreviousVelocity_C", TSTheta2SetPreviousVelocity_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetMatrixFree_C", TSTheta2SetMatrixFree_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetMatrixFree_C", TSTheta2GetMatrixFree_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCDefinite_C", TSTheta2SetPCDefinite_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCDefinite_C", TSTheta2GetPCDefinite_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCReduced_C", TSTheta2SetPCReduced_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCReduced_C", TSTheta2GetPCReduced_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetPCLagCoarse_C", TSTheta2SetPCLagCoarse_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetEWSafeguard_C", TSTheta2SetEWSafeguard_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetEWSafeguard_C", TSTheta2GetEWSafeguard_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2SetNonlinearElimination_C", TSTheta2SetNonlinearElimination_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetNonlinearElimination_C", TSTheta2GetNonlinearElimination_Theta2));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSTheta2GetPCLagCoarse_C", TSTheta2GetPCLagCoarse_Theta2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechMerit_C", Theta2Merit));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechGetNewton_C", TSMechGetNewton_Theta2));
   PetscFunctionReturn(0);
 }
 

@@ -179,4 +179,12 @@ PETSC_INTERN PetscErrorCode TSMechRegisterGauss2(void);    /* gauss2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterDiscGrad2(void); /* discgrad2 */
 PETSC_INTERN PetscErrorCode TSMechRegisterStatic2(void);   /* static2 */
 
+/* firstorder.c: the automatic first-order form X = [q; v] of a system on a PETSc type (installed
+   on the TS, (q, v) packed into X), and the copies between X and its halves */
+PETSC_INTERN PetscErrorCode TSMechSetUpFirstOrder(TS, MechSystem, Vec q, Vec v);
+PETSC_INTERN PetscErrorCode TSMechFirstOrderUnpack(TS, Vec X, Vec q, Vec v);
+PETSC_INTERN PetscErrorCode TSMechFirstOrderPack(TS, Vec q, Vec v, Vec X);
+/* tsmech.c: the prescribed motion met at the end of a step of a PETSc type (its post-step) */
+PETSC_INTERN PetscErrorCode TSMechApplyFixedMotion(TS);
+
 #endif

@@ -2,6 +2,7 @@
   Attaching a MechSystem to a TS: the I2Function/I2Jacobian that TSALPHA2 and the tsmech types
   use, and the choice between the second-order and the automatic first-order form.
 */
+#include "tsimpl2.h"
 #include "../mech/mechimpl.h"
 #include "scheme.h"
 #include <petsc/private/tsimpl.h>
@@ -368,7 +369,7 @@ PetscErrorCode TSMechSetSolution(TS ts, Vec q, Vec v)
     const char *type;
     PetscCall(TSGetType(ts, &type));
     PetscCheck(sys, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "TS type %s is a first-order type: it needs a MechSystem (TSMechSetSystem()) to build the form [q; v]", type);
-    PetscCall(MechSystemSetUpFirstOrder(sys, ts, q, v));
+    PetscCall(TSMechSetUpFirstOrder(ts, sys, q, v));
   }
   PetscFunctionReturn(0);
 }
@@ -402,9 +403,9 @@ PetscErrorCode TSMechApplyFixedMotion(TS ts)
     PetscCall(TSGetSolution(ts, &X));
     if (!sys->qm) PetscCall(VecDuplicate(sys->work, &sys->qm));
     if (!sys->vm) PetscCall(VecDuplicate(sys->work, &sys->vm));
-    PetscCall(MechFirstOrderUnpack(ts, X, sys->qm, sys->vm));
+    PetscCall(TSMechFirstOrderUnpack(ts, X, sys->qm, sys->vm));
     PetscCall(MechSystemApplyFixedAt(sys, ts->ptime, sys->qm, sys->vm));
-    PetscCall(MechFirstOrderPack(ts, sys->qm, sys->vm, X));
+    PetscCall(TSMechFirstOrderPack(ts, sys->qm, sys->vm, X));
   }
   PetscFunctionReturn(0);
 }
@@ -447,7 +448,7 @@ PetscErrorCode TSMechGetSolution(TS ts, Vec q, Vec v)
   } else {
     Vec X;
     PetscCall(TSGetSolution(ts, &X));
-    PetscCall(MechFirstOrderUnpack(ts, X, q, v));
+    PetscCall(TSMechFirstOrderUnpack(ts, X, q, v));
   }
   PetscFunctionReturn(0);
 }

@@ -103,6 +103,7 @@ int main(int argc, char **argv)
   PetscReal       Lerr = 0, first, last;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCall(PetscOptionsSetValue(NULL, "-kepler_e", "0.6"));
   PetscCall(MechCreateKepler(PETSC_COMM_WORLD, &sys));
 

@@ -254,6 +254,7 @@ int main(int argc, char **argv)
   Mat         J;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));

@@ -142,6 +142,7 @@ int main(int argc, char **argv)
   PetscBool lin, nonlin;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-suite", suite, sizeof(suite), NULL));
   PetscCall(PetscStrcmp(suite, "linear", &lin));
   PetscCall(PetscStrcmp(suite, "nonlinear", &nonlin));

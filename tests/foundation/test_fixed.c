@@ -379,6 +379,7 @@ int main(int argc, char **argv)
   PetscInt failures = 0;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCall(CheckChain(&failures));
   PetscCall(CheckPrescribed(&failures));
   PetscCall(CheckStageHoldsFixed(&failures));

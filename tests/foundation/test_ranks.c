@@ -59,6 +59,7 @@ int main(int argc, char **argv)
   char        opts[1024];
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ranks_ref_file", file, sizeof(file), &hasfile));
   PetscCheck(hasfile, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Give the reference file with -ranks_ref_file");

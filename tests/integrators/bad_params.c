@@ -50,6 +50,7 @@ int main(int argc, char **argv)
   PetscInt  steps = 10;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-plain", &plain, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-api_theta", &th, &api));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));

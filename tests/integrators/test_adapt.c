@@ -221,6 +221,7 @@ int main(int argc, char **argv)
   PetscReal   Tchain = 1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-kepler", &kepler, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-chain_time", &Tchain, NULL));

@@ -154,6 +154,7 @@ int main(int argc, char **argv)
   PetscReal  h = 0.01, tol = 1e-12, worst = 0;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &N, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-dt", &h, NULL));

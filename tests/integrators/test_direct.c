@@ -81,6 +81,7 @@ int main(int argc, char **argv)
   const char *par[] = {"-ksp_type preonly -pc_type lu -pc_factor_mat_solver_type mumps", "-ksp_type preonly -pc_type lu -pc_factor_mat_solver_type superlu_dist"};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));

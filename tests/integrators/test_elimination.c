@@ -146,7 +146,7 @@ static PetscErrorCode LightCloth(MPI_Comm comm, const char type[], PetscInt *dep
   PetscCall(TestSolve(sys, type, "ne_", opts, 1e-3, steps, (steps + 0.5) * 1e-3, TS_EXACTFINALTIME_STEPOVER, NULL, NULL, q, v, &ts));
   PetscCall(TSGetSNESIterations(ts, its));
   PetscCall(TSGetKSPIterations(ts, lits));
-  PetscCall(TSTheta2GetNonlinearElimination(ts, NULL, depth, neits));
+  PetscCall(TSMechGetNonlinearElimination(ts, NULL, depth, neits));
   PetscCall(PetscPrintf(comm, "  cloth 48^2 (light), %-9s %-20.20s depth %2" PetscInt_FMT ": %3" PetscInt_FMT " Newton, %4" PetscInt_FMT " CG, %3" PetscInt_FMT " local Newton iterations\n", type, ne[0] ? ne : "(plain)", *depth, *its, *lits, *neits));
   PetscCall(TSDestroy(&ts));
   PetscCall(MechSystemDestroy(&sys));
@@ -238,6 +238,7 @@ int main(int argc, char **argv)
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-soltol", &soltol, NULL));
   PetscCall(CheckPatch(comm, "chain", "-chain_n 40 -chain_c 0.2"));

@@ -52,13 +52,13 @@ static PetscErrorCode Run(MechSystem sys, const char opts[], PetscInt offat, Run
   if (offat > 0) {
     PetscCall(TSSetMaxSteps(ts, offat));
     PetscCall(TSSolve(ts, NULL));
-    PetscCall(TSTheta2SetEWSafeguard(ts, 0.0));
+    PetscCall(TSMechSetEWSafeguard(ts, 0.0));
     PetscCall(TSSetMaxSteps(ts, 30));
   }
   PetscCall(TSSolve(ts, NULL));
   PetscCall(TSGetConvergedReason(ts, reason));
   PetscCall(KSPGetTolerances(ksp, NULL, &info->katol, NULL, NULL));
-  PetscCall(TSTheta2GetEWSafeguard(ts, &info->guard));
+  PetscCall(TSMechGetEWSafeguard(ts, &info->guard));
   PetscCall(TSGetKSPIterations(ts, &info->lits));
   PetscCall(TSMechGetSolution(ts, *q, *v));
   PetscCall(TSDestroy(&ts));
@@ -79,6 +79,7 @@ int main(int argc, char **argv)
   char              opts[512];
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-acc", &acc, NULL));
@@ -101,7 +102,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&v));
 
   /* 4. the safeguard: on by default, the KSP's absolute tolerance; off, the user's stays */
-  TestCheck(comm, info.guard == 0.5, "TSTheta2GetEWSafeguard() gives %g, the default is 0.5", (double)info.guard);
+  TestCheck(comm, info.guard == 0.5, "TSMechGetEWSafeguard() gives %g, the default is 0.5", (double)info.guard);
   TestCheck(comm, info.katol > 1e-30 && info.katol < 1e-6, "with the safeguard the KSP's absolute tolerance must be half of Newton's (a small positive number), not %g", (double)info.katol);
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -snes_ksp_ew -ts_theta_ew_safeguard 0 -ksp_atol 1e-40", base));
   PetscCall(Run(sys, opts, 0, &off, &reason, &q, &v));
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
     PetscCall(TSCreate(comm, &ts));
     PetscCall(TSSetType(ts, TSMIDPOINT2));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = TSTheta2SetEWSafeguard(ts, 1.0);
+    ierr = TSMechSetEWSafeguard(ts, 1.0);
     PetscCall(PetscPopErrorHandler());
     TestCheck(comm, ierr == PETSC_ERR_ARG_OUTOFRANGE, "a safeguard factor of 1 was accepted (error %d)", (int)ierr);
     PetscCall(TSDestroy(&ts));

@@ -9,7 +9,9 @@ static const char help[] = "gauss2 (Gauss-Legendre collocation in velocity form,
                            "  6. the direct mode (-ts_gauss2_direct_max: Newton with the assembled s N Jacobian and LU) gives\n"
                            "     the block preconditioner's result to solver tolerance, s = 1, 2, 3; Kepler (s N = 6) takes it\n"
                            "     by default.\n"
-                           "  -part <0>        run only part 1, 2, 3, 4, 5 or 6 (0: all)\n"
+                           "  7. the Newton settings every implicit type shares (TSMechSetPCDefinite(), ...) reach the\n"
+                           "     Newton objects of gauss2, discgrad2 and midpoint2; an explicit type has none.\n"
+                           "  -part <0>        run only part 1, 2, ..., 7 (0: all)\n"
                            "  -long_steps <100000>\n";
 
 #include "integ.h"
@@ -326,6 +328,52 @@ static PetscErrorCode CheckDirect(MPI_Comm comm, PetscInt *failures)
   PetscFunctionReturn(0);
 }
 
+/*
+  Part 7: the Newton settings every implicit type shares (src/ts/newtonapi.c): set on gauss2,
+  discgrad2 and midpoint2 they are read back from each type's Newton object; an explicit type has
+  none, so its setters do nothing and its getters fail. (When they were the theta2 family's, the
+  getters failed on gauss2 and discgrad2 and the setters did nothing there.)
+*/
+static PetscErrorCode CheckNewtonSettings(MPI_Comm comm, PetscInt *failures)
+{
+  const char *const types[] = {TSGAUSS2, TSDISCGRAD2, TSMIDPOINT2};
+  TS                ts;
+  PetscBool         definite, lag;
+  PetscReal         guard;
+  PetscErrorCode    ierr;
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+    PetscCall(TSCreate(comm, &ts));
+    PetscCall(TSSetType(ts, types[i]));
+    PetscCall(TSMechSetPCDefinite(ts, PETSC_TRUE));
+    PetscCall(TSMechSetEWSafeguard(ts, 0.25));
+    PetscCall(TSMechSetPCLagCoarse(ts, PETSC_FALSE));
+    PetscCall(TSMechGetPCDefinite(ts, &definite));
+    PetscCall(TSMechGetEWSafeguard(ts, &guard));
+    PetscCall(TSMechGetPCLagCoarse(ts, &lag, NULL));
+    PetscCall(PetscPrintf(comm, "%s: the Newton settings read back: pc_definite %s, ew_safeguard %g, pc_lag_coarse %s\n", types[i], definite ? "true" : "false", (double)guard, lag ? "true" : "false"));
+    if (!definite || guard != 0.25 || lag) {
+      (*failures)++;
+      PetscCall(PetscPrintf(comm, "FAILED: %s's Newton object did not take the settings\n", types[i]));
+    }
+    PetscCall(TSDestroy(&ts));
+  }
+  PetscCall(TSCreate(comm, &ts));
+  PetscCall(TSSetType(ts, TSSYMEULER2));
+  PetscCall(TSMechSetPCDefinite(ts, PETSC_TRUE));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = TSMechGetPCDefinite(ts, &definite);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(comm, "symeuler2: the setter is ignored, the getter %s\n", ierr ? "fails" : "does not fail"));
+  if (!ierr) {
+    (*failures)++;
+    PetscCall(PetscPrintf(comm, "FAILED: an explicit type answered a Newton setting\n"));
+  }
+  PetscCall(TSDestroy(&ts));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PetscInt  failures = 0, part = 0, nlong = 100000;
@@ -333,6 +381,7 @@ int main(int argc, char **argv)
   PetscReal dtosc[3] = {0.02, 0.1, 0.2}, dtkep[3] = {0.01, 0.05, 0.1};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-part", &part, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-long_steps", &nlong, NULL));
@@ -345,6 +394,7 @@ int main(int argc, char **argv)
   if (!part || part == 4) PetscCall(CheckLong(comm, nlong, &failures));
   if (!part || part == 5) PetscCall(CheckNewtonObject(comm, &failures));
   if (!part || part == 6) PetscCall(CheckDirect(comm, &failures));
+  if (!part || part == 7) PetscCall(CheckNewtonSettings(comm, &failures));
   TestCheck(comm, !failures, "%" PetscInt_FMT " gauss2 checks failed", failures);
   PetscCall(PetscPrintf(comm, "all gauss2 checks passed\n"));
   PetscCall(PetscFinalize());

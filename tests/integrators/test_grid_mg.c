@@ -388,9 +388,9 @@ static PetscErrorCode LagCloth(MPI_Comm comm, PetscBool lag, Vec *q, Vec *v, Pet
   PetscCall(IntegCreateModel(comm, "cloth", "-cloth_n 40", &sys));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-ts_theta_matrix_free -ts_theta_pc_rebuild_growth 1.01 -ts_theta_pc_lag_coarse %d -ksp_type cg -ksp_rtol 1e-10 -snes_rtol 1e-10 -pc_type mg -mg_levels_ksp_type chebyshev -mg_levels_pc_type pbjacobi", (int)lag));
   PetscCall(TestSolve(sys, TSMIDPOINT2, "lag_", opts, 1e-3, 20, 20.5e-3, TS_EXACTFINALTIME_STEPOVER, NULL, NULL, q, v, &ts));
-  PetscCall(TSTheta2GetMatrixFree(ts, NULL, NULL, rebuilds));
-  PetscCall(TSTheta2GetPCLagCoarse(ts, &flg, coarse));
-  TestCheck(comm, flg == lag, "TSTheta2GetPCLagCoarse() gives %d, -ts_theta_pc_lag_coarse was %d", (int)flg, (int)lag);
+  PetscCall(TSMechGetMatrixFree(ts, NULL, NULL, rebuilds));
+  PetscCall(TSMechGetPCLagCoarse(ts, &flg, coarse));
+  TestCheck(comm, flg == lag, "TSMechGetPCLagCoarse() gives %d, -ts_theta_pc_lag_coarse was %d", (int)flg, (int)lag);
   PetscCall(PetscPrintf(comm, "  cloth 40^2, midpoint2 MF, mg, coarse levels %s: preconditioning matrix assembled %" PetscInt_FMT " times, every level %" PetscInt_FMT " times\n", lag ? "lagged" : "rebuilt", *rebuilds, *coarse));
   PetscCall(TSDestroy(&ts));
   PetscCall(MechSystemDestroy(&sys));
@@ -469,6 +469,7 @@ int main(int argc, char **argv)
   };
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-soltol", &soltol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-growth", &growth, NULL));

@@ -168,6 +168,7 @@ int main(int argc, char **argv)
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
 
   /* blow-up */
   PetscCall(Run("chain", blowup, PETSC_TRUE, &ts, &sys, &guard));

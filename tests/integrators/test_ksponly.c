@@ -25,6 +25,7 @@ int main(int argc, char **argv)
   const char *solvers[] = {"-ksp_type preonly -pc_type lu", "-ksp_type gmres -pc_type jacobi -ksp_rtol 1e-15 -ksp_atol 1e-50 -ksp_max_it 500"};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   /* linear: zero-rest-length springs, no spring damping; drag gives D != 0; gravity is affine */

@@ -147,7 +147,7 @@ static PetscErrorCode CheckSolve(MechSystem sys, const char type[], const char o
   PetscCall(TestSolve(sys, type, "b_", ob, 1e-3, nsteps, 1e30, TS_EXACTFINALTIME_MATCHSTEP, NULL, NULL, &qb, &vb, &tsb));
   PetscCall(TSGetSNESIterations(tsa, &na));
   PetscCall(TSGetSNESIterations(tsb, &nb));
-  PetscCall(TSTheta2GetMatrixFree(tsb, &mf, NULL, &rebuilds));
+  PetscCall(TSMechGetMatrixFree(tsb, &mf, NULL, &rebuilds));
   PetscCall(TestRelDiff(qb, vb, qa, va, &rel));
   PetscCall(PetscPrintf(comm, "%-9s %-36s %-32s matrix-free vs assembled: %.2e, Newton %" PetscInt_FMT " / %" PetscInt_FMT ", preconditioner assembled %" PetscInt_FMT " times\n", type, opts, mfopts, (double)rel, nb, na, rebuilds));
   TestCheck(comm, mf, "%s: -ts_theta_matrix_free was not taken", type);
@@ -180,6 +180,7 @@ int main(int argc, char **argv)
   };
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-soltol", &soltol, NULL));

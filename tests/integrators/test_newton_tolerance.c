@@ -18,6 +18,7 @@ int main(int argc, char **argv)
   const char *base    = "-ts_theta_matrix_free -ksp_type cg -pc_type bjacobi -sub_pc_type icc -ksp_rtol 1e-12";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-acc", &acc, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-fewer", &fewer, NULL));

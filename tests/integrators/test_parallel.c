@@ -74,6 +74,7 @@ int main(int argc, char **argv)
   const char *solver = "-snes_rtol 1e-13 -snes_atol 1e-15 -ksp_type gmres -pc_type jacobi -ksp_rtol 1e-14 -ksp_atol 1e-50 -ksp_max_it 1000";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));

@@ -138,7 +138,7 @@ static PetscErrorCode Run(MechSystem sys, const char prefix[], const char opts[]
   PetscCall(TestSolve(sys, "midpoint2", prefix, o, 1e-3, nsteps, 1e30, TS_EXACTFINALTIME_MATCHSTEP, NULL, NULL, q, v, ts));
   PetscCall(TSGetSNESIterations(*ts, &nits));
   PetscCall(TSGetKSPIterations(*ts, &lits));
-  PetscCall(TSTheta2GetPCDefinite(*ts, &def));
+  PetscCall(TSMechGetPCDefinite(*ts, &def));
   PetscCall(PetscPrintf(PetscObjectComm((PetscObject)sys), "  %-48s pc definite %-5s Newton %3" PetscInt_FMT ", KSP %4" PetscInt_FMT "\n", opts, def ? "true" : "false", nits, lits));
   TestCheck(PetscObjectComm((PetscObject)sys), def == definite, "%s: the preconditioning matrix should %sbe the semidefinite one", opts, definite ? "" : "not ");
   PetscFunctionReturn(0);
@@ -217,6 +217,7 @@ int main(int argc, char **argv)
   };
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-soltol", &soltol, NULL));

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
   };
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &nsteps, NULL));
   for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++) {

@@ -259,6 +259,7 @@ int main(int argc, char **argv)
   char        opts[512];
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscPrintf(comm, "free motions:\n"));
   PetscCall(CheckFree(comm, beam, 0, NULL));

@@ -238,6 +238,7 @@ int main(int argc, char **argv)
   MPI_Comm   comm;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   comm = PETSC_COMM_WORLD;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-model", model, sizeof(model), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-o", file, sizeof(file), NULL));

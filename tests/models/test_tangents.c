@@ -223,6 +223,7 @@ int main(int argc, char **argv)
   PetscMPIInt size;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 20240601, &rnd));
 

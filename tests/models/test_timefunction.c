@@ -73,6 +73,7 @@ int main(int argc, char **argv)
   PetscMPIInt      rank;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(Check("constant", 3.0, 1, 0));
   PetscCall(Check("ramp:2", 0.5, 0.25, 0.5));

@@ -273,6 +273,7 @@ int main(int argc, char **argv)
   PetscInt    c, nfail = 0;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCall(FDRandomCreate(PETSC_COMM_WORLD, 20240601, &rnd));
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-26s %9s %9s %9s %9s %5s %6s %9s %9s\n", "model", "K", "D", "linear", "potential", "symm", "inside", "f ranks", "V ranks"));

@@ -121,6 +121,7 @@ int main(int argc, char **argv)
   TSConvergedReason reason;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "FPU chain options", "");
   PetscCall(PetscOptionsInt("-fpu_n", "Number of particles", "", p.n, &p.n, NULL));
   PetscCall(PetscOptionsReal("-fpu_m", "Mass of a particle", "", p.m, &p.m, NULL));

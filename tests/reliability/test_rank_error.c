@@ -169,6 +169,7 @@ int main(int argc, char **argv)
   PetscInt    fr = 1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-fail_rank", &fr, NULL));
   ctx.early = PETSC_FALSE;

@@ -24,7 +24,7 @@ static PetscErrorCode StableStep(MechSystem sys, const char type[], const char r
   PetscCall(TSSetType(ts, type));
   if (rktype) PetscCall(TSRKSetType(ts, rktype));
   PetscCall(MechSystemCreateState(sys, &q, &v));
-  PetscCall(MechSystemEstimateStableStep(sys, ts, 0.0, q, v, dtmax, omega, c));
+  PetscCall(TSMechEstimateStableStep(ts, sys, 0.0, q, v, dtmax, omega, c));
   PetscCall(VecDestroy(&q));
   PetscCall(VecDestroy(&v));
   PetscCall(TSDestroy(&ts));
@@ -38,6 +38,7 @@ int main(int argc, char **argv)
   TS         ts;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
 
   /* oscillator m = 2, k = 200: omega = 10 */
   PetscCall(PetscOptionsSetValue(NULL, "-oscillator_m", "2"));

@@ -1320,6 +1320,7 @@ int main(int argc, char **argv)
   char      dir[PETSC_MAX_PATH_LEN] = ".";
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TSMechInitializePackage()); /* the TS types of tsmech, for TSSetType() */
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mpi", &mpi, NULL));
   PetscCall(TestTangents());
   PetscCall(TestPatch());
