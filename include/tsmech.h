@@ -716,7 +716,6 @@ PETSC_EXTERN PetscErrorCode MechCheckpointGetLast(MechCheckpoint, PetscInt *, Pe
    file's option in messages (src/io/initialstate.c). Collective. */
 PETSC_EXTERN PetscErrorCode MechOutputReadState(MechSystem, const char path[], const char opt[], PetscInt nmatch, const char *const match[], PetscInt index, const PetscReal *time, Vec q, Vec v, PetscReal *tsnap, PetscInt *ksnap);
 /* its former name (the reader of an output file is I/O, src/io, not the system's) */
-#define MechSystemReadState MechOutputReadState
 
 /* Continues the HDF5 output of an interrupted run after MechCheckpointRestore(): the records of
    the steps after the restart step are removed and the run appends from there, so /monitor has

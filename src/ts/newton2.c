@@ -774,35 +774,35 @@ PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton nw, PetscOptionItems *Pet
   if (blocks) (void)snprintf(help, sizeof(help), "The stage Jacobian by finite differences of the %s stage residual (MATMFFD); the preconditioner's blocks are kept across steps, reassembled when the linear iterations grow", nw->tsname);
   else if (nw->differenced) (void)snprintf(help, sizeof(help), "Jacobian by differencing the residual (MATMFFD); the assembled stage operator only preconditions, rebuilt when the linear iterations grow");
   else (void)snprintf(help, sizeof(help), "Jacobian applied by the model's kernel; the assembled operator only preconditions, rebuilt when the linear iterations grow");
-  PetscCall(MechOptionsBool(mf, help, NEWTON_MAN("TSTheta2SetMatrixFree"), nw->matrixfree, &nw->matrixfree, NULL));
+  PetscCall(MechOptionsBool(mf, help, NEWTON_MAN("TSMechSetMatrixFree"), nw->matrixfree, &nw->matrixfree, NULL));
   OptionName(nw, "pc_definite", opt, sizeof(opt));
-  PetscCall(MechOptionsBool(opt, blocks ? "The preconditioner's blocks from the system's semidefinite tangent (clamped compressed springs)" : "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", NEWTON_MAN("TSTheta2SetPCDefinite"), nw->pcdefinite, &flg, &set));
+  PetscCall(MechOptionsBool(opt, blocks ? "The preconditioner's blocks from the system's semidefinite tangent (clamped compressed springs)" : "Preconditioning matrix from the system's semidefinite tangent (clamped compressed springs), the Jacobian exact", NEWTON_MAN("TSMechSetPCDefinite"), nw->pcdefinite, &flg, &set));
   if (set) PetscCall(TSMechNewtonSetPCDefinite(nw, flg));
   OptionName(nw, "pc_reduced", opt, sizeof(opt));
   if (blocks) (void)snprintf(help, sizeof(help), "The preconditioner's blocks of the model's reduced pattern (nearest-neighbour couplings): less memory, more linear iterations");
   else (void)snprintf(help, sizeof(help), "With %s: preconditioning matrix of the model's reduced pattern (nearest-neighbour couplings), less memory, more linear iterations", mf);
-  PetscCall(MechOptionsBool(opt, help, NEWTON_MAN("TSTheta2SetPCReduced"), nw->pcreduced, &flg, &set));
+  PetscCall(MechOptionsBool(opt, help, NEWTON_MAN("TSMechSetPCReduced"), nw->pcreduced, &flg, &set));
   if (set) PetscCall(TSMechNewtonSetPCReduced(nw, flg));
   OptionName(nw, "pc_rebuild_growth", opt, sizeof(opt));
   if (blocks) (void)snprintf(help, sizeof(help), "With %s: reassemble the preconditioner's blocks when the linear iterations per Newton iteration exceed this factor times those after the last assembly (0: at every step)", mf);
   else (void)snprintf(help, sizeof(help), "With %s: rebuild the preconditioner when the linear iterations per Newton iteration exceed this factor times those after the last rebuild (0: at every Newton iteration)", mf);
-  PetscCall(MechOptionsReal(opt, help, NEWTON_MAN("TSTheta2SetMatrixFree"), nw->pcgrowth, &nw->pcgrowth, NULL));
+  PetscCall(MechOptionsReal(opt, help, NEWTON_MAN("TSMechSetMatrixFree"), nw->pcgrowth, &nw->pcgrowth, NULL));
   OptionName(nw, "ew_safeguard", opt, sizeof(opt));
-  PetscCall(MechOptionsReal(opt, "With -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance, Kelley's safeguard against oversolving (0: off)", NEWTON_MAN("TSTheta2SetEWSafeguard"), nw->ewguard, &nw->ewguard, NULL));
+  PetscCall(MechOptionsReal(opt, "With -snes_ksp_ew: a linear solve stops once its residual is below this fraction of Newton's tolerance, Kelley's safeguard against oversolving (0: off)", NEWTON_MAN("TSMechSetEWSafeguard"), nw->ewguard, &nw->ewguard, NULL));
   if (nw->features & TSMECH_NEWTON_FEATURE_ELIMINATION) {
     OptionName(nw, "ne", opt, sizeof(opt));
-    PetscCall(MechOptionsBool(opt, "Nonlinear elimination: Newton on the points near the fixed dofs alone before each step's Newton solve", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->neon, &nw->neon, NULL));
+    PetscCall(MechOptionsBool(opt, "Nonlinear elimination: Newton on the points near the fixed dofs alone before each step's Newton solve", NEWTON_MAN("TSMechSetNonlinearElimination"), nw->neon, &nw->neon, NULL));
     OptionName(nw, "ne_depth", opt, sizeof(opt));
     (void)snprintf(help, sizeof(help), "Nonlinear elimination: graph distance of the patch from the fixed dofs; given, turns it on (-1: from -%sne_reach)", nw->prefix);
-    PetscCall(MechOptionsInt(opt, help, NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nedepth, &nw->nedepth, &set));
+    PetscCall(MechOptionsInt(opt, help, NEWTON_MAN("TSMechSetNonlinearElimination"), nw->nedepth, &nw->nedepth, &set));
     if (set) nw->neon = PETSC_TRUE;
     OptionName(nw, "ne_reach", opt, sizeof(opt));
     (void)snprintf(help, sizeof(help), "Nonlinear elimination: radius of the automatic patch in decay lengths %s sqrt(k/m) of one step", step);
-    PetscCall(MechOptionsReal(opt, help, NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nereach, &nw->nereach, NULL));
+    PetscCall(MechOptionsReal(opt, help, NEWTON_MAN("TSMechSetNonlinearElimination"), nw->nereach, &nw->nereach, NULL));
     OptionName(nw, "ne_max_it", opt, sizeof(opt));
-    PetscCall(MechOptionsInt(opt, "Nonlinear elimination: local Newton iterations at most", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nemaxit, &nw->nemaxit, NULL));
+    PetscCall(MechOptionsInt(opt, "Nonlinear elimination: local Newton iterations at most", NEWTON_MAN("TSMechSetNonlinearElimination"), nw->nemaxit, &nw->nemaxit, NULL));
     OptionName(nw, "ne_rtol", opt, sizeof(opt));
-    PetscCall(MechOptionsReal(opt, "Nonlinear elimination: reduction of the patch residual at which the local Newton stops", NEWTON_MAN("TSTheta2SetNonlinearElimination"), nw->nertol, &nw->nertol, NULL));
+    PetscCall(MechOptionsReal(opt, "Nonlinear elimination: reduction of the patch residual at which the local Newton stops", NEWTON_MAN("TSMechSetNonlinearElimination"), nw->nertol, &nw->nertol, NULL));
   } else {
     const char *names[] = {"ne", "ne_depth", "ne_reach", "ne_max_it", "ne_rtol"};
     const char *why     = "nonlinear elimination solves the one-stage equations M a + f(t, q, v) of theta2 before its Newton iterations";
@@ -812,7 +812,7 @@ PetscErrorCode TSMechNewtonSetFromOptions(TSMechNewton nw, PetscOptionItems *Pet
   OptionName(nw, "pc_lag_coarse", opt, sizeof(opt));
   if (nw->features & TSMECH_NEWTON_FEATURE_LAG_COARSE) {
     (void)snprintf(help, sizeof(help), "With %s and -pc_type mg: a rebuild for growing iterations renews the finest level only, the coarse levels keep their Galerkin products until %s changes, a solve fails or the finest level alone no longer helps", mf, step);
-    PetscCall(MechOptionsBool(opt, help, NEWTON_MAN("TSTheta2SetPCLagCoarse"), nw->lagcoarse, &nw->lagcoarse, NULL));
+    PetscCall(MechOptionsBool(opt, help, NEWTON_MAN("TSMechSetPCLagCoarse"), nw->lagcoarse, &nw->lagcoarse, NULL));
   } else PetscCall(NewtonRefuseOption(nw, "pc_lag_coarse", "its multigrid coarse levels are PCMG's own Galerkin products, never lagged"));
 #undef NEWTON_MAN
   /* the values are checked in TSMechNewtonSetUp(): an error inside the options block would leak it */

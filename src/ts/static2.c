@@ -271,6 +271,14 @@ static PetscErrorCode TSReset_Static2(TS ts)
   PetscFunctionReturn(0);
 }
 
+/* The Newton object, for the settings every implicit type shares (newtonapi.c) */
+static PetscErrorCode TSMechGetNewton_Static2(TS ts, TSMechNewton *newton)
+{
+  PetscFunctionBegin;
+  *newton = ((TS_Static2 *)ts->data)->newton;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode TSDestroy_Static2(TS ts)
 {
   PetscFunctionBegin;
@@ -279,6 +287,7 @@ static PetscErrorCode TSDestroy_Static2(TS ts)
   PetscCall(PetscFree(ts->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSStatic2GetEquilibrium_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechMerit_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechGetNewton_C", NULL));
   PetscFunctionReturn(0);
 }
 
@@ -439,6 +448,7 @@ static PetscErrorCode TSCreate_Static2(TS ts)
   PetscCall(TSMechNewtonSetStageFunction(sq->newton, Static2Stage, ts));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSStatic2GetEquilibrium_C", TSStatic2GetEquilibrium_Static2));
   PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechMerit_C", Static2Merit));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ts, "TSMechGetNewton_C", TSMechGetNewton_Static2));
   PetscFunctionReturn(0);
 }
 

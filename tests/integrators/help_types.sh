@@ -47,7 +47,7 @@ for t in theta2 midpoint2; do
   has $t "-ts_theta_ne_depth"
   has $t "-ts_theta_pc_lag_coarse"
   has $t "theta tau"
-  has $t "(TSTheta2SetMatrixFree)"
+  has $t "(TSMechSetMatrixFree)"
 done
 
 help gauss2

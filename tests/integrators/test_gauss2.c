@@ -330,13 +330,13 @@ static PetscErrorCode CheckDirect(MPI_Comm comm, PetscInt *failures)
 
 /*
   Part 7: the Newton settings every implicit type shares (src/ts/newtonapi.c): set on gauss2,
-  discgrad2 and midpoint2 they are read back from each type's Newton object; an explicit type has
+  discgrad2, midpoint2 and static2 they are read back from each type's Newton object; an explicit type has
   none, so its setters do nothing and its getters fail. (When they were the theta2 family's, the
   getters failed on gauss2 and discgrad2 and the setters did nothing there.)
 */
 static PetscErrorCode CheckNewtonSettings(MPI_Comm comm, PetscInt *failures)
 {
-  const char *const types[] = {TSGAUSS2, TSDISCGRAD2, TSMIDPOINT2};
+  const char *const types[] = {TSGAUSS2, TSDISCGRAD2, TSMIDPOINT2, TSSTATIC2};
   TS                ts;
   PetscBool         definite, lag;
   PetscReal         guard;

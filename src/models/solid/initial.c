@@ -1,6 +1,6 @@
 /*
   The solid's initial state from a file (-solid_initial): q, and optionally v, of a snapshot of a
-  tsmech output of the same mesh and element order (MechSystemReadState(), src/io/initialstate.c),
+  tsmech output of the same mesh and element order (MechOutputReadState(), src/io/initialstate.c),
   for a release from a settled state or a prestressed start. The snapshot is chosen by its time or
   its index; the run starts at t = 0 from it. What was read is recorded (its time and a checksum of
   the state), so a restart with another initial state is refused naming the parameter.
@@ -25,7 +25,7 @@
   Notes:
   The constrained dofs are put where their constraints hold them at t = 0 whatever the file holds.
 
-.seealso: `MechCreateSolid()`, `MechSystemReadState()`
+.seealso: `MechCreateSolid()`, `MechOutputReadState()`
 M*/
 
 /* Reads the options and, if -solid_initial is given, q (and v) from its snapshot; records them in sys's parameters. Collective. */
@@ -52,9 +52,9 @@ PetscErrorCode SolidSetUpInitialState(Solid *s, MechSystem sys, Vec q, Vec v)
   if (!set) PetscFunctionReturn(0);
   PetscCall(VecDuplicate(v, &vown));
   PetscCall(VecCopy(v, vown));
-  PetscCall(MechSystemReadState(sys, file, "-solid_initial", (PetscInt)(sizeof(match) / sizeof(match[0])), match, index, sett ? &t : NULL, q, withv ? v : NULL, &tsnap, &k));
+  PetscCall(MechOutputReadState(sys, file, "-solid_initial", (PetscInt)(sizeof(match) / sizeof(match[0])), match, index, sett ? &t : NULL, q, withv ? v : NULL, &tsnap, &k));
   {
-    /* the file, checked by MechSystemReadState(): a quasi-static run's v is no velocity of the body */
+    /* the file, checked by MechOutputReadState(): a quasi-static run's v is no velocity of the body */
     PetscViewer vw;
     char       *type = NULL;
 
