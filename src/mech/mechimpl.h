@@ -175,6 +175,8 @@ PETSC_INTERN PetscErrorCode MechOperatorMultigridKeepCoarse_Private(Mat, PetscBo
 PETSC_INTERN PetscErrorCode MechOperatorMultigridGetShell_Private(Mat, Mat *);
 /* J += cM M with the decoupled mass (MechSystemComputeOperator() and the discrete gradient's) */
 PETSC_INTERN PetscErrorCode MechSystemAddMass_Private(MechSystem, PetscReal, Mat);
+/* Mfix (PETSC_FALSE) or Mcouple (PETSC_TRUE) as shells over a mass given as a shell (massfixed.c) */
+PETSC_INTERN PetscErrorCode MechMassCreateFixedShell_Private(MechSystem, PetscBool, Mat *);
 /* Install the automatic first-order form X = [q; v] on a TS and pack (q, v) into X. */
 PETSC_INTERN PetscErrorCode MechSystemSetUpFirstOrder(MechSystem, TS, Vec q, Vec v);
 /* Unpack X = [q; v] */

@@ -35,8 +35,9 @@
 */
 #include "solidimpl.h"
 
-static const char *const SolidMassTypes[] = {"consistent", "lumped", "SolidMass", "SOLID_MASS_", NULL};
-static const char *const SolidCellTypes[] = {"tet", "hex", "SolidCell", "SOLID_CELL_", NULL};
+static const char *const SolidMassTypes[]    = {"consistent", "lumped", "SolidMass", "SOLID_MASS_", NULL};
+static const char *const SolidMassStorages[] = {"assembled", "scalar", "SolidMassStorage", "SOLID_MASS_STORAGE_", NULL};
+static const char *const SolidCellTypes[]    = {"tet", "hex", "SolidCell", "SOLID_CELL_", NULL};
 
 static PetscErrorCode SolidDestroy(void *ctx)
 {
@@ -175,6 +176,10 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
 . -solid_c1 <c1>, -solid_c2 <c2>      - Mooney-Rivlin constants (c1, c2 >= 0, c1 + c2 > 0; default mu/2 and 0)
 . -solid_density <1000>               - mass per unit reference volume (> 0)
 . -solid_mass <consistent>            - consistent or lumped mass matrix
+. -solid_mass_matrix <assembled>      - how the consistent mass M = M_s x I3 is stored: assembled (AIJ) or
+                                        scalar (M_s once, applied to the three components by MATMAIJ: a third
+                                        of the memory, no copy for the fixed dofs; for the matrix-free
+                                        operator -ts_theta_matrix_free only, config/solid_quadratic.opts)
 . -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the
                                         tangent at the reference)
 . -solid_g <0,0,-9.81>                - gravity (the force -M g is moved to the left-hand side)
@@ -213,7 +218,7 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
 PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
 {
   char               file[PETSC_MAX_PATH_LEN] = "", gtime[PETSC_MAX_PATH_LEN] = "constant";
-  PetscInt           cells[3] = {20, 2, 2}, masstype = 0, order = 1, celltype = 0;
+  PetscInt           cells[3] = {20, 2, 2}, masstype = 0, massstore = 0, order = 1, celltype = 0;
   PetscReal          size[3] = {1, 0.1, 0.1}, g[3] = {0, 0, -9.81}, v0[3] = {0, 0, 0}, w[3] = {0, 0, 0};
   PetscBool          hasfile, setcells, setsize, setcell, hasloads = PETSC_FALSE, setg, setv, setw;
   Solid             *s;
@@ -250,6 +255,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2", "MechCreateSolid", min.c2, &min.c2, &min.setc2));
   PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", min.rho, &min.rho, &min.setrho));
   PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[masstype], &masstype, NULL));
+  PetscCall(MechOptionsEList("-solid_mass_matrix", "Storage of the consistent mass: assembled (AIJ) or scalar (M_s x I3, MATMAIJ; matrix-free operators only)", "MechCreateSolid", SolidMassStorages, 2, SolidMassStorages[massstore], &massstore, NULL));
   PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", min.ray, 2, &min.setray));
   PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", g, 3, &setg));
   PetscCall(MechOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", stressout, &stressout, &setstress));
@@ -394,8 +400,11 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   PetscCall(SolidTensorUseRegions(s));
 
   /* matrices: the exact vertex couplings of the mesh, block size 3 (the tangent's at its first use) */
-  PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
-  PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, s->M));
+  if (massstore == 1 && masstype == 0) PetscCall(SolidCreateMassScalar(s, PETSC_FALSE, &s->M));
+  else {
+    PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
+    PetscCall(SolidAssembleMass(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE, PETSC_FALSE, s->M));
+  }
   /* the Rayleigh damping of the regions: alpha Ma + beta K0 (regions.c) */
   PetscCall(SolidSetUpDamping(s, masstype == 1 ? PETSC_TRUE : PETSC_FALSE));
   /* the node graph is large; the tangent's pattern rebuilds it at its first use (SolidTangentPattern()) */
@@ -425,7 +434,11 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   /* gravity and the initial velocity: uniform plus the spin about the mass centroid */
   PetscCall(VecDuplicate(q, &v));
   PetscCall(VecDuplicate(q, &rs));
-  PetscCall(MatGetRowSum(s->M, rs));
+  if (massstore == 1 && masstype == 0) {
+    /* the shell has no rows: its product with ones, the same sums */
+    PetscCall(VecSet(v, 1.0));
+    PetscCall(MatMult(s->M, v, rs));
+  } else PetscCall(MatGetRowSum(s->M, rs));
   {
     PetscScalar       *u;
     const PetscScalar *x, *m;
