@@ -679,9 +679,12 @@ PetscErrorCode SolidNodeGraph(Solid *s, PetscInt m, PetscInt M, Mat *G)
   PetscScalar *zeros;
   PetscInt     idx[SOLID_MAX_NEN];
   Mat          pre;
+  PetscBool    done = s->graph ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (!s->graph) {
+  /* without ghost nodes from the cells directly (nodegraph.c) */
+  if (!done) PetscCall(SolidNodeGraphLocal(s, m, M, &s->graph, &done));
+  if (!done) {
     PetscCall(MatCreate(comm, &pre));
     PetscCall(MatSetType(pre, MATPREALLOCATOR));
     PetscCall(MatSetSizes(pre, m, m, M, M));

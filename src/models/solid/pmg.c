@@ -51,6 +51,7 @@ typedef struct {
   Mat          A1, M1;               /* the linear level's operator and its mass */
   Mat          P;                    /* the interpolation linear -> quadratic */
   Mat          Pc[3];                /* with the scalar mass (massshell.c), per component: P's rows of it on the nodes, until M1 is formed */
+  PetscInt     npc;                  /* 1 where the components are fixed together (every Pc the same), else 3 */
   IS           fixed1;               /* the linear level's fixed dofs */
   Vec          d1;                   /* work: the linear level's diagonal */
   PetscInt     nq1;                  /* rediscretized: points per cell, gradients and weights */
@@ -413,7 +414,16 @@ static PetscErrorCode SolidPMGInterpolation(const Solid *s, SolidPMG *mg, const 
   PetscCall(VecGetOwnershipRange(s->work, &rstart, &rend));
   PetscCall(SolidMassGetScalar(s->M, &Ms));
   PetscCall(SolidPMGInterpolationCreate(s, mg, rend - rstart, n1, 3, &mg->P));
-  for (PetscInt j = 0; j < 3 && Ms; j++) PetscCall(SolidPMGInterpolationCreate(s, mg, (rend - rstart) / 3, n1 / 3, 1, &mg->Pc[j]));
+  /* a node's components fixed together everywhere (a clamp): one Pc serves the three */
+  {
+    PetscBool same = PETSC_TRUE;
+
+    for (PetscInt i = 0; i < rend - rstart; i += 3) same = same && ffix[i] == ffix[i + 1] && ffix[i] == ffix[i + 2] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt k = 0; k < nv * s->ncells; k++) same = same && (fix1[k] == 0 || fix1[k] == 7) ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)s->dm)));
+    mg->npc = same ? 1 : 3;
+  }
+  for (PetscInt j = 0; j < mg->npc && Ms; j++) PetscCall(SolidPMGInterpolationCreate(s, mg, (rend - rstart) / 3, n1 / 3, 1, &mg->Pc[j]));
   PetscCall(PetscCalloc1((rend - rstart) / 3, &done));
   for (PetscInt c = 0; c < s->ncells; c++)
     for (PetscInt a = 0; a < nen; a++) {
@@ -435,7 +445,7 @@ static PetscErrorCode SolidPMGInterpolation(const Solid *s, SolidPMG *mg, const 
           vals[n++] = mg->node[a].w[k];
         }
         if (n) PetscCall(MatSetValues(mg->P, 1, &row, n, cols, vals, INSERT_VALUES));
-        if (n && Ms) {
+        if (n && Ms && j < mg->npc) {
           const PetscInt srow = g / 3;
 
           for (PetscInt k = 0; k < n; k++) cols[k] /= 3;
@@ -446,7 +456,7 @@ static PetscErrorCode SolidPMGInterpolation(const Solid *s, SolidPMG *mg, const 
   PetscCall(PetscFree(done));
   PetscCall(MatAssemblyBegin(mg->P, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(mg->P, MAT_FINAL_ASSEMBLY));
-  for (PetscInt j = 0; j < 3 && Ms; j++) {
+  for (PetscInt j = 0; j < mg->npc && Ms; j++) {
     PetscCall(MatAssemblyBegin(mg->Pc[j], MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(mg->Pc[j], MAT_FINAL_ASSEMBLY));
   }
@@ -692,8 +702,10 @@ static PetscErrorCode SolidPMGMass(const Solid *s, SolidPMG *mg)
   /* M = M_s x I3: component j of P^T M P is Pc_j^T M_s Pc_j (P's rows and columns of component j),
      and M1 keeps only these couplings of one component (a third of A1's entries) */
   for (PetscInt j = 0; j < 3; j++) {
-    PetscCall(MatPtAP(Ms, mg->Pc[j], MAT_INITIAL_MATRIX, 2.0, &Mt[j]));
-    PetscCall(MatDestroy(&mg->Pc[j]));
+    if (j < mg->npc) {
+      PetscCall(MatPtAP(Ms, mg->Pc[j], MAT_INITIAL_MATRIX, 2.0, &Mt[j]));
+      PetscCall(MatDestroy(&mg->Pc[j]));
+    } else Mt[j] = Mt[0];
   }
   PetscCall(MatGetLocalSize(mg->A1, &n1, NULL));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)mg->A1), &pre));
@@ -707,7 +719,7 @@ static PetscErrorCode SolidPMGMass(const Solid *s, SolidPMG *mg)
   PetscCall(MatPreallocatorPreallocate(pre, PETSC_FALSE, mg->M1));
   PetscCall(MatDestroy(&pre));
   PetscCall(SolidPMGMassSpread(Mt, mg->M1));
-  for (PetscInt j = 0; j < 3; j++) PetscCall(MatDestroy(&Mt[j]));
+  for (PetscInt j = 0; j < mg->npc; j++) PetscCall(MatDestroy(&Mt[j]));
   PetscFunctionReturn(0);
 }
 
