@@ -21,7 +21,8 @@ displacements must agree to 1e-7 of their size (the solvers' tolerance; they agr
              pressure (non-symmetric: GMRES), the rediscretized linear level, point-block Jacobi
   ranks      (with the ranks argument) P2 and Q2, damping with a motion, a follower pressure on that
              many ranks against the one-rank reference: the parallel interpolation and linear level
-  refused    -pc_mg_levels 3, -pc_mg_galerkin, discgrad2's assembled Jacobian: one line, exit 2
+  refused    -pc_mg_levels 3, -pc_mg_galerkin, discgrad2's assembled Jacobian, the scalar mass with
+             the assembled Newton operator: one line, exit 2
 """
 import os
 import subprocess
@@ -133,7 +134,8 @@ for name, case, mg in cases:
 if RANKS == 1:
     for opt, what in (("-pc_mg_levels 3", "-pc_mg_levels 3: the solid's p-multigrid has 2 levels"),
                       ("-pc_mg_galerkin both", "-pc_mg_galerkin: model solid forms its coarse levels itself"),
-                      ("-ts_type discgrad2", "give -ts_discgrad2_matrix_free")):
+                      ("-ts_type discgrad2", "give -ts_discgrad2_matrix_free"),
+                      ("-solid_mass_matrix scalar", "An assembled operator needs an assembled mass matrix")):
         out = run(f"{BEAM} {PMG} {opt}", expect=2)
         check(what in out, f"{opt}: the message does not say '{what}':\n{out}")
         print(f"refused {opt:30s}: {out.strip().splitlines()[0] if out.strip() else ''}", flush=True)
