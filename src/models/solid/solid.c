@@ -179,7 +179,7 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
 . -solid_mass_matrix <assembled>      - how the consistent mass M = M_s x I3 is stored: assembled (AIJ) or
                                         scalar (M_s once, applied to the three components by MATMAIJ: a third
                                         of the memory, no copy for the fixed dofs; for the matrix-free
-                                        operator -ts_theta_matrix_free only, config/solid_quadratic.opts)
+                                        operators only: -ts_theta_matrix_free, -pc_type mg; config/solid_quadratic.opts)
 . -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the
                                         tangent at the reference)
 . -solid_g <0,0,-9.81>                - gravity (the force -M g is moved to the left-hand side)
