@@ -44,7 +44,7 @@ PEERS = {
 # the linear material's configuration before issue 40 (config/solid_linear.opts of 2b9a91d: M + K
 # assembled once, GAMG set up once) and now (config/solid_linear.opts)
 LINEAR_GAMG = "-ksp_type cg -pc_type gamg"
-SOLVER_PREFIXES = ("-ts_theta_", "-snes_", "-ksp_", "-pc_", "-mg_", "-solid_pmg_")
+SOLVER_PREFIXES = ("-ts_theta_", "-snes_", "-ksp_", "-pc_", "-mg_", "-solid_pmg_", "-solid_mass_matrix")
 
 
 def config_solver(path):

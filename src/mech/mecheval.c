@@ -252,7 +252,13 @@ PetscErrorCode MechSystemAddMass_Private(MechSystem sys, PetscReal cM, Mat J)
   if (sys->massdiag) {
     PetscCall(VecAXPBY(sys->work, cM, 0.0, sys->Mdiag));
     PetscCall(MatDiagonalSet(J, sys->work, ADD_VALUES));
-  } else PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
+  } else {
+    PetscBool shell;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)sys->M, MATSHELL, &shell));
+    PetscCheck(!shell, PetscObjectComm((PetscObject)sys), PETSC_ERR_SUP, "An assembled operator needs an assembled mass matrix; the model gave its mass as a shell (the solid: -solid_mass_matrix scalar, for the matrix-free operators only: -ts_theta_matrix_free, -pc_type mg)");
+    PetscCall(MatAXPY(J, cM, sys->Mfix, SUBSET_NONZERO_PATTERN));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -176,6 +176,8 @@ PETSC_INTERN PetscErrorCode MechOperatorMultigridKeepCoarse_Private(Mat, PetscBo
 PETSC_INTERN PetscErrorCode MechOperatorMultigridGetShell_Private(Mat, Mat *);
 /* J += cM M with the decoupled mass (MechSystemComputeOperator() and the discrete gradient's) */
 PETSC_INTERN PetscErrorCode MechSystemAddMass_Private(MechSystem, PetscReal, Mat);
+/* Mfix (PETSC_FALSE) or Mcouple (PETSC_TRUE) as shells over a mass given as a shell (massfixed.c) */
+PETSC_INTERN PetscErrorCode MechMassCreateFixedShell_Private(MechSystem, PetscBool, Mat *);
 /* fixed.c: the state at which a system with a prescribed motion is evaluated: the fixed dofs at
    their prescribed position and velocity at t (work copies), or q and v themselves; a (may be
    NULL) gets the prescribed acceleration in its fixed entries */

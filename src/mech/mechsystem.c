@@ -253,7 +253,8 @@ static PetscErrorCode MatIsDiagonal_Private(Mat A, PetscBool *diag)
 */
 PetscErrorCode MechSystemSetUp(MechSystem sys)
 {
-  MPI_Comm comm;
+  MPI_Comm  comm;
+  PetscBool shell;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sys, MECHSYSTEM_CLASSID, 1);
@@ -265,9 +266,32 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
   PetscCall(MatDestroy(&sys->Mfix));
   PetscCall(VecDestroy(&sys->Mdiag));
   PetscCall(VecDestroy(&sys->fixedmass));
-  PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mfix));
-  PetscCall(MatIsDiagonal_Private(sys->M, &sys->massdiag));
-  if (sys->fixed) {
+  PetscCall(PetscObjectTypeCompare((PetscObject)sys->M, MATSHELL, &shell));
+  /* a mass given as a shell (stored matrix-free or smaller than AIJ) is consistent; Mfix is a shell over it (massfixed.c) */
+  if (shell) {
+    sys->massdiag = PETSC_FALSE;
+    PetscCall(MechMassCreateFixedShell_Private(sys, PETSC_FALSE, &sys->Mfix));
+  } else {
+    PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mfix));
+    PetscCall(MatIsDiagonal_Private(sys->M, &sys->massdiag));
+  }
+  if (sys->fixed && shell) {
+    Vec              d;
+    const PetscReal *da;
+    PetscInt         nfix, rstart;
+    const PetscInt  *idx;
+
+    PetscCall(MatCreateVecs(sys->M, &d, NULL));
+    PetscCall(MatGetDiagonal(sys->M, d));
+    PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
+    PetscCall(ISGetLocalSize(sys->fixed, &nfix));
+    PetscCall(ISGetIndices(sys->fixed, &idx));
+    PetscCall(VecGetArrayRead(d, &da));
+    for (PetscInt k = 0; k < nfix; k++) PetscCheck(da[idx[k] - rstart] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Mass of fixed dof %" PetscInt_FMT " must be positive", idx[k]);
+    PetscCall(VecRestoreArrayRead(d, &da));
+    PetscCall(ISRestoreIndices(sys->fixed, &idx));
+    PetscCall(VecDestroy(&d));
+  } else if (sys->fixed) {
     Vec             d;
     PetscInt        nfix;
     const PetscInt *idx;
@@ -308,7 +332,8 @@ PetscErrorCode MechSystemSetUp(MechSystem sys)
     PetscCall(MatCreateVecs(sys->M, &sys->apresc, NULL));
     PetscCall(MatCreateVecs(sys->M, &sys->Mdiagfix, NULL));
     PetscCall(MatGetDiagonal(sys->Mfix, sys->Mdiagfix));
-    if (!sys->massdiag) {
+    if (shell) PetscCall(MechMassCreateFixedShell_Private(sys, PETSC_TRUE, &sys->Mcouple));
+    else if (!sys->massdiag) {
       PetscCall(MatDuplicate(sys->M, MAT_COPY_VALUES, &sys->Mcouple));
       PetscCall(MatAXPY(sys->Mcouple, -1.0, sys->Mfix, SUBSET_NONZERO_PATTERN));
     }

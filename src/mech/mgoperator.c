@@ -240,6 +240,7 @@ static PetscErrorCode MechOperatorBlocks(MechSystem sys, MechOperatorMG *mg)
   const PetscInt bs = mg->bs, bs2 = bs * bs;
   PetscInt       rstart, rows[64];
   Vec            q, v;
+  PetscBool      shell;
 
   PetscFunctionBegin;
   if (!mg->rows) {
@@ -270,6 +271,18 @@ static PetscErrorCode MechOperatorBlocks(MechSystem sys, MechOperatorMG *mg)
       for (PetscInt k = 0; k < bs; k++) mg->blocks[n * bs2 + i * bs + k] = mg->blocks[n * bs2 + k * bs + i] = 0;
     }
     PetscCall(ISRestoreIndices(sys->fixed, &idx));
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)sys->Mfix, MATSHELL, &shell));
+  if (shell) {
+    /* a mass given as a shell is M_s x I (massfixed.c): its diagonal blocks are diagonal */
+    const PetscScalar *d;
+
+    PetscCall(MatGetDiagonal(sys->Mfix, mg->rows[0]));
+    PetscCall(VecGetArrayRead(mg->rows[0], &d));
+    for (PetscInt n = 0; n < mg->nb; n++)
+      for (PetscInt i = 0; i < bs; i++) mg->blocks[n * bs2 + i * bs + i] += mg->cM * d[n * bs + i];
+    PetscCall(VecRestoreArrayRead(mg->rows[0], &d));
+    PetscFunctionReturn(0);
   }
   for (PetscInt n = 0; n < mg->nb; n++) {
     PetscScalar mb[64 * 64];

@@ -14,11 +14,15 @@ displacements must agree to 1e-7 of their size (the solvers' tolerance; they agr
   types      beuler2, cn2, theta2 (0.7), the linearized midpoint rule, discgrad2 (its residual
              differenced), gauss2 (2 and 3 stages: one and two blocks), TSALPHA2; the assembled
              Newton Jacobian too (the multigrid operator rebuilt at every Newton iteration)
+  mass       stored once for the three components (-solid_mass_matrix scalar: the shells of
+             src/models/solid/massshell.c and src/mech/massfixed.c) with the matrix-free operators,
+             assembled in the cases named so and with the assembled Newton operators
   features   Rayleigh damping, the lumped mass, a prescribed motion of the free end, a follower
              pressure (non-symmetric: GMRES), the rediscretized linear level, point-block Jacobi
   ranks      (with the ranks argument) P2 and Q2, damping with a motion, a follower pressure on that
              many ranks against the one-rank reference: the parallel interpolation and linear level
-  refused    -pc_mg_levels 3, -pc_mg_galerkin, discgrad2's assembled Jacobian: one line, exit 2
+  refused    -pc_mg_levels 3, -pc_mg_galerkin, discgrad2's assembled Jacobian, the scalar mass with
+             the assembled Newton operator: one line, exit 2
 """
 import os
 import subprocess
@@ -92,13 +96,19 @@ def compare(name, case, mg, ranks):
     check(rel <= 1e-7, f"{name} on {ranks} ranks: the p-multigrid's answer differs from LU's by {rel:.1e}")
 
 
-MF = "-ts_theta_matrix_free " + PMG
+# the matrix-free operator with the mass stored once for the three components (-solid_mass_matrix
+# scalar, config/solid_quadratic.opts); the assembled mass in the cases named so
+SCALAR = "-solid_mass_matrix scalar "
+MF = "-ts_theta_matrix_free " + SCALAR + PMG
+MF_ASSEMBLED = "-ts_theta_matrix_free " + PMG
 cases = []
 for cell in ("P2", "Q2"):
     for mat in ("linear", "svk", "neohookean", "neohookean_split", "mooney_rivlin"):
         cases.append((f"{cell} {mat}", f"{CELLS[cell]} -solid_material {mat}", MF))
     cases.append((f"{cell} rayleigh, motion", f"{CELLS[cell]} -solid_rayleigh 20,1e-4 {MOVE}", MF))
     cases.append((f"{cell} follower pressure (gmres)", f"{CELLS[cell]} {FOLLOWER}", MF.replace("-ksp_type cg", "-ksp_type gmres")))
+    cases.append((f"{cell} neohookean, assembled mass", f"{CELLS[cell]} -solid_material neohookean", MF_ASSEMBLED))
+    cases.append((f"{cell} rayleigh, motion, assembled mass", f"{CELLS[cell]} -solid_rayleigh 20,1e-4 {MOVE}", MF_ASSEMBLED))
 if RANKS > 1:
     # on several ranks: each element once, with damping, a motion and a follower pressure among them
     keep = ("P2 neohookean", "Q2 rayleigh, motion", "P2 follower pressure (gmres)", "Q2 neohookean")
@@ -110,9 +120,9 @@ else:
               ("P2 theta2 0.7", f"{P2} -ts_type theta2 -ts_theta_theta 0.7", MF),
               ("P2 midpoint2 linearized", f"{P2} -ts_theta_linearized -ts_theta_linearized_guess extrapolate", MF),
               ("P2 midpoint2 assembled Newton", f"{P2} -solid_material neohookean", PMG),
-              ("P2 discgrad2 (differenced)", f"{P2} -ts_type discgrad2", "-ts_discgrad2_matrix_free " + PMG),
-              ("P2 gauss2 s = 2", f"{P2} -ts_type gauss2 -ts_gauss2_stages 2 -ts_gauss2_direct_max 0", "-ts_gauss2_matrix_free " + PMG),
-              ("P2 gauss2 s = 3", f"{P2} -ts_type gauss2 -ts_gauss2_stages 3 -ts_gauss2_direct_max 0", "-ts_gauss2_matrix_free " + PMG),
+              ("P2 discgrad2 (differenced)", f"{P2} -ts_type discgrad2", "-ts_discgrad2_matrix_free " + SCALAR + PMG),
+              ("P2 gauss2 s = 2", f"{P2} -ts_type gauss2 -ts_gauss2_stages 2 -ts_gauss2_direct_max 0", "-ts_gauss2_matrix_free " + SCALAR + PMG),
+              ("P2 gauss2 s = 3", f"{P2} -ts_type gauss2 -ts_gauss2_stages 3 -ts_gauss2_direct_max 0", "-ts_gauss2_matrix_free " + SCALAR + PMG),
               ("P2 alpha2 (radius 1)", f"{P2} -ts_type alpha2 -ts_alpha_radius 1", PMG),
               ("P2 lumped mass", f"{P2} -solid_mass lumped", MF),
               ("P2 rediscretized linear level", f"{P2} -solid_material neohookean", "-solid_pmg_coarse rediscretized " + MF),
@@ -124,7 +134,8 @@ for name, case, mg in cases:
 if RANKS == 1:
     for opt, what in (("-pc_mg_levels 3", "-pc_mg_levels 3: the solid's p-multigrid has 2 levels"),
                       ("-pc_mg_galerkin both", "-pc_mg_galerkin: model solid forms its coarse levels itself"),
-                      ("-ts_type discgrad2", "give -ts_discgrad2_matrix_free")):
+                      ("-ts_type discgrad2", "give -ts_discgrad2_matrix_free"),
+                      ("-solid_mass_matrix scalar -pc_type gamg", "An assembled operator needs an assembled mass matrix")):
         out = run(f"{BEAM} {PMG} {opt}", expect=2)
         check(what in out, f"{opt}: the message does not say '{what}':\n{out}")
         print(f"refused {opt:30s}: {out.strip().splitlines()[0] if out.strip() else ''}", flush=True)

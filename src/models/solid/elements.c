@@ -679,15 +679,18 @@ PetscErrorCode SolidMomentum(MechSystem sys, PetscReal t, Vec q, Vec v, PetscRea
   the entries: the sums are those of the full pattern without its explicit zeros, the same bits.
 */
 /* The graph of the nodes (a matrix of the node couplings, explicit zeros), built once while the patterns are made (s->graph) */
-static PetscErrorCode SolidNodeGraph(Solid *s, PetscInt m, PetscInt M, Mat *G)
+PetscErrorCode SolidNodeGraph(Solid *s, PetscInt m, PetscInt M, Mat *G)
 {
   MPI_Comm     comm = PetscObjectComm((PetscObject)s->dm);
   PetscScalar *zeros;
   PetscInt     idx[SOLID_MAX_NEN];
   Mat          pre;
+  PetscBool    done = s->graph ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (!s->graph) {
+  /* without ghost nodes from the cells directly (nodegraph.c) */
+  if (!done) PetscCall(SolidNodeGraphLocal(s, m, M, &s->graph, &done));
+  if (!done) {
     PetscCall(MatCreate(comm, &pre));
     PetscCall(MatSetType(pre, MATPREALLOCATOR));
     PetscCall(MatSetSizes(pre, m, m, M, M));
@@ -796,8 +799,11 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, PetscBool damping, 
   const PetscReal   *qw   = NULL;
   const PetscScalar *X    = NULL;
   const PetscBool    p1   = s->cell->simplex && s->cell->order == 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt           bs;
 
   PetscFunctionBegin;
+  /* block size 1: M is the scalar M_s on the nodes (massshell.c) */
+  PetscCall(MatGetBlockSize(M, &bs));
   PetscCall(PetscMalloc1(nen * nen, &Ms));
   if (!p1) {
     const PetscReal *qp;
@@ -843,8 +849,8 @@ PetscErrorCode SolidAssembleMass(Solid *s, PetscBool lumped, PetscBool damping, 
       }
     }
     /* M = M_s x I3: the scalar element mass into each component's couplings (SolidCreatePattern(), mass) */
-    for (PetscInt i = 0; i < 3; i++) {
-      for (PetscInt a = 0; a < nen; a++) idx[a] = s->goff[nen * c + a] + i;
+    for (PetscInt i = 0; i < (bs == 1 ? 1 : 3); i++) {
+      for (PetscInt a = 0; a < nen; a++) idx[a] = bs == 1 ? s->goff[nen * c + a] / 3 : s->goff[nen * c + a] + i;
       PetscCall(MatSetValues(M, nen, idx, nen, idx, Ms, ADD_VALUES));
     }
   }

@@ -56,6 +56,28 @@ static PetscErrorCode SolidFindPoint(DM dm, const PetscInt cl[], PetscInt n, Pet
 
   PetscFunctionBegin;
   *pt = -1;
+  /* from the supports, without closures: an edge is the join of its two vertices (their common
+     support), a face the join of two of its edges (the pairs of its vertices that have one) */
+  {
+    const PetscInt *join;
+    PetscInt        nj, e[2], ne = 0, pair[2];
+
+    for (PetscInt i = 0; i < nv && ne < 2; i++)
+      for (PetscInt j = i + 1; j < nv && ne < 2; j++) {
+        pair[0] = v[i];
+        pair[1] = v[j];
+        PetscCall(DMPlexGetJoin(dm, 2, pair, &nj, &join));
+        if (nj == 1) e[ne++] = join[0];
+        PetscCall(DMPlexRestoreJoin(dm, 2, pair, &nj, &join));
+      }
+    if (d == 1 && nv == 2 && ne == 1) *pt = e[0];
+    else if (d == 2 && ne == 2) {
+      PetscCall(DMPlexGetJoin(dm, 2, e, &nj, &join));
+      if (nj == 1) *pt = join[0];
+      PetscCall(DMPlexRestoreJoin(dm, 2, e, &nj, &join));
+    }
+    if (*pt >= 0) PetscFunctionReturn(0);
+  }
   PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
   for (PetscInt k = 0; k < n && *pt < 0; k++) {
     PetscInt *pcl = NULL, npcl, depth, hit = 0, cnt = 0;

@@ -50,6 +50,8 @@ typedef struct {
   PetscInt    *goff1;                /* per cell and vertex, its first dof in the linear level */
   Mat          A1, M1;               /* the linear level's operator and its mass */
   Mat          P;                    /* the interpolation linear -> quadratic */
+  Mat          Pc[3];                /* with the scalar mass (massshell.c), per component: P's rows of it on the nodes, until M1 is formed */
+  PetscInt     npc;                  /* 1 where the components are fixed together (every Pc the same), else 3 */
   IS           fixed1;               /* the linear level's fixed dofs */
   Vec          d1;                   /* work: the linear level's diagonal */
   PetscInt     nq1;                  /* rediscretized: points per cell, gradients and weights */
@@ -370,23 +372,58 @@ static PetscErrorCode SolidPMGNumbering(const Solid *s, SolidPMG *mg, const Pets
   PetscFunctionReturn(0);
 }
 
-/* The interpolation linear -> quadratic (AIJ, block size 3): one row per owned free quadratic dof */
+/*
+  An interpolation's matrix, m x n local, block size bs (3: the dofs, 1: the nodes), preallocated for
+  the number of vertices of each owned node of the quadratic layout (its weights: 1 to 8)
+*/
+static PetscErrorCode SolidPMGInterpolationCreate(const Solid *s, const SolidPMG *mg, PetscInt m, PetscInt n, PetscInt bs, Mat *P)
+{
+  const PetscInt nen = s->nen;
+  PetscInt       rstart, rend, *dnz, *onz;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetOwnershipRange(s->work, &rstart, &rend));
+  PetscCall(PetscCalloc2(m, &dnz, m, &onz));
+  for (PetscInt c = 0; c < s->ncells; c++)
+    for (PetscInt a = 0; a < nen; a++) {
+      const PetscInt g = s->goff[nen * c + a];
+
+      if (g < rstart || g >= rend) continue;
+      for (PetscInt j = 0; j < bs; j++) dnz[(g - rstart) / 3 * bs + j] = onz[(g - rstart) / 3 * bs + j] = mg->node[a].n;
+    }
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)s->dm), P));
+  PetscCall(MatSetSizes(*P, m, n, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetBlockSizes(*P, bs, bs));
+  PetscCall(MatSetType(*P, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(*P, 0, dnz));
+  PetscCall(MatMPIAIJSetPreallocation(*P, 0, dnz, 0, onz));
+  PetscCall(PetscFree2(dnz, onz));
+  PetscFunctionReturn(0);
+}
+
+/* The interpolation linear -> quadratic (AIJ, block size 3): one row per owned free quadratic dof;
+   with the scalar mass also its rows of each component on the nodes (Pc, for M1) */
 static PetscErrorCode SolidPMGInterpolation(const Solid *s, SolidPMG *mg, const PetscBool ffix[], const PetscInt fix1[], PetscInt n1)
 {
   const PetscInt nen = s->nen, nv = mg->nv;
   PetscInt       rstart, rend;
   PetscBool     *done;
-  MPI_Comm       comm = PetscObjectComm((PetscObject)s->dm);
+  Mat            Ms;
 
   PetscFunctionBegin;
   PetscCall(VecGetOwnershipRange(s->work, &rstart, &rend));
-  PetscCall(MatCreate(comm, &mg->P));
-  PetscCall(MatSetSizes(mg->P, rend - rstart, n1, PETSC_DETERMINE, PETSC_DETERMINE));
-  PetscCall(MatSetBlockSizes(mg->P, 3, 3));
-  PetscCall(MatSetType(mg->P, MATAIJ));
-  /* at most 8 vertices per node (a hexahedron's centre) */
-  PetscCall(MatSeqAIJSetPreallocation(mg->P, 8, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(mg->P, 8, NULL, 8, NULL));
+  PetscCall(SolidMassGetScalar(s->M, &Ms));
+  PetscCall(SolidPMGInterpolationCreate(s, mg, rend - rstart, n1, 3, &mg->P));
+  /* a node's components fixed together everywhere (a clamp): one Pc serves the three */
+  {
+    PetscBool same = PETSC_TRUE;
+
+    for (PetscInt i = 0; i < rend - rstart; i += 3) same = same && ffix[i] == ffix[i + 1] && ffix[i] == ffix[i + 2] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt k = 0; k < nv * s->ncells; k++) same = same && (fix1[k] == 0 || fix1[k] == 7) ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)s->dm)));
+    mg->npc = same ? 1 : 3;
+  }
+  for (PetscInt j = 0; j < mg->npc && Ms; j++) PetscCall(SolidPMGInterpolationCreate(s, mg, (rend - rstart) / 3, n1 / 3, 1, &mg->Pc[j]));
   PetscCall(PetscCalloc1((rend - rstart) / 3, &done));
   for (PetscInt c = 0; c < s->ncells; c++)
     for (PetscInt a = 0; a < nen; a++) {
@@ -408,11 +445,21 @@ static PetscErrorCode SolidPMGInterpolation(const Solid *s, SolidPMG *mg, const 
           vals[n++] = mg->node[a].w[k];
         }
         if (n) PetscCall(MatSetValues(mg->P, 1, &row, n, cols, vals, INSERT_VALUES));
+        if (n && Ms && j < mg->npc) {
+          const PetscInt srow = g / 3;
+
+          for (PetscInt k = 0; k < n; k++) cols[k] /= 3;
+          PetscCall(MatSetValues(mg->Pc[j], 1, &srow, n, cols, vals, INSERT_VALUES));
+        }
       }
     }
   PetscCall(PetscFree(done));
   PetscCall(MatAssemblyBegin(mg->P, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(mg->P, MAT_FINAL_ASSEMBLY));
+  for (PetscInt j = 0; j < mg->npc && Ms; j++) {
+    PetscCall(MatAssemblyBegin(mg->Pc[j], MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(mg->Pc[j], MAT_FINAL_ASSEMBLY));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -599,6 +646,7 @@ static PetscErrorCode SolidPMGDestroy(void **levels)
   PetscCall(MatDestroy(&mg->A1));
   PetscCall(MatDestroy(&mg->M1));
   PetscCall(MatDestroy(&mg->P));
+  for (PetscInt j = 0; j < 3; j++) PetscCall(MatDestroy(&mg->Pc[j]));
   PetscCall(ISDestroy(&mg->fixed1));
   PetscCall(VecDestroy(&mg->d1));
   PetscCall(PetscFree(mg));
@@ -606,16 +654,72 @@ static PetscErrorCode SolidPMGDestroy(void **levels)
   PetscFunctionReturn(0);
 }
 
-/* The linear level's mass: the Galerkin product P^T M P in A1's pattern, formed once */
+/* A (assembled) gets each component's scalar Mt[j] at the rows and columns 3 r + j */
+static PetscErrorCode SolidPMGMassSpread(Mat Mt[3], Mat A)
+{
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < 3; j++) {
+    PetscInt rstart, rend, *c3 = NULL, cap = 0;
+
+    PetscCall(MatGetOwnershipRange(Mt[j], &rstart, &rend));
+    for (PetscInt r = rstart; r < rend; r++) {
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+      PetscInt           nc, row = 3 * r + j;
+
+      PetscCall(MatGetRow(Mt[j], r, &nc, &cols, &vals));
+      if (nc > cap) {
+        cap = 2 * nc;
+        PetscCall(PetscFree(c3));
+        PetscCall(PetscMalloc1(cap, &c3));
+      }
+      for (PetscInt k = 0; k < nc; k++) c3[k] = 3 * cols[k] + j;
+      PetscCall(MatSetValues(A, 1, &row, nc, c3, vals, INSERT_VALUES));
+      PetscCall(MatRestoreRow(Mt[j], r, &nc, &cols, &vals));
+    }
+    PetscCall(PetscFree(c3));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* The linear level's mass: the Galerkin product P^T M P, formed once (in A1's pattern; with the scalar mass in its own) */
 static PetscErrorCode SolidPMGMass(const Solid *s, SolidPMG *mg)
 {
-  Mat Mt;
+  Mat      Mt[3], Ms, pre;
+  PetscInt n1;
 
   PetscFunctionBegin;
-  PetscCall(MatPtAP(s->M, mg->P, MAT_INITIAL_MATRIX, 2.0, &Mt));
-  PetscCall(MatDuplicate(mg->A1, MAT_DO_NOT_COPY_VALUES, &mg->M1));
-  PetscCall(MatAXPY(mg->M1, 1.0, Mt, SUBSET_NONZERO_PATTERN));
-  PetscCall(MatDestroy(&Mt));
+  PetscCall(SolidMassGetScalar(s->M, &Ms));
+  if (!Ms) {
+    PetscCall(MatPtAP(s->M, mg->P, MAT_INITIAL_MATRIX, 2.0, &Mt[0]));
+    PetscCall(MatDuplicate(mg->A1, MAT_DO_NOT_COPY_VALUES, &mg->M1));
+    PetscCall(MatAXPY(mg->M1, 1.0, Mt[0], SUBSET_NONZERO_PATTERN));
+    PetscCall(MatDestroy(&Mt[0]));
+    PetscFunctionReturn(0);
+  }
+  /* M = M_s x I3: component j of P^T M P is Pc_j^T M_s Pc_j (P's rows and columns of component j),
+     and M1 keeps only these couplings of one component (a third of A1's entries) */
+  for (PetscInt j = 0; j < 3; j++) {
+    if (j < mg->npc) {
+      PetscCall(MatPtAP(Ms, mg->Pc[j], MAT_INITIAL_MATRIX, 2.0, &Mt[j]));
+      PetscCall(MatDestroy(&mg->Pc[j]));
+    } else Mt[j] = Mt[0];
+  }
+  PetscCall(MatGetLocalSize(mg->A1, &n1, NULL));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)mg->A1), &pre));
+  PetscCall(MatSetType(pre, MATPREALLOCATOR));
+  PetscCall(MatSetSizes(pre, n1, n1, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetUp(pre));
+  PetscCall(SolidPMGMassSpread(Mt, pre));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)mg->A1), &mg->M1));
+  PetscCall(MatSetType(mg->M1, MATAIJ));
+  PetscCall(MatSetSizes(mg->M1, n1, n1, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatPreallocatorPreallocate(pre, PETSC_FALSE, mg->M1));
+  PetscCall(MatDestroy(&pre));
+  PetscCall(SolidPMGMassSpread(Mt, mg->M1));
+  for (PetscInt j = 0; j < mg->npc; j++) PetscCall(MatDestroy(&Mt[j]));
   PetscFunctionReturn(0);
 }
 
@@ -718,6 +822,7 @@ static PetscErrorCode SolidPMGUpdate(MechSystem sys, void *levels, PetscReal t, 
 {
   Solid             *s  = (Solid *)ctx;
   SolidPMG          *mg = (SolidPMG *)levels;
+  Mat                Ms;
   Vec                ql, dl[1];
   const PetscScalar *x;
   PetscScalar       *y[1];
@@ -739,7 +844,9 @@ static PetscErrorCode SolidPMGUpdate(MechSystem sys, void *levels, PetscReal t, 
   if (d) PetscCall(SolidPMGDiagonalEnd(s, cD, 1, dl, y, &d));
   PetscCall(MatAssemblyBegin(mg->A1, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(mg->A1, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAXPY(mg->A1, cM + cD * s->alpha, mg->M1, SAME_NONZERO_PATTERN));
+  /* M1 in A1's pattern, or in its own with the scalar mass (SolidPMGMass()) */
+  PetscCall(SolidMassGetScalar(s->M, &Ms));
+  PetscCall(MatAXPY(mg->A1, cM + cD * s->alpha, mg->M1, Ms ? SUBSET_NONZERO_PATTERN : SAME_NONZERO_PATTERN));
   PetscCall(SolidPMGDecouple(mg));
   PetscFunctionReturn(0);
 }

@@ -35,8 +35,9 @@
 */
 #include "solidimpl.h"
 
-static const char *const SolidMassTypes[] = {"consistent", "lumped", "SolidMass", "SOLID_MASS_", NULL};
-static const char *const SolidCellTypes[] = {"tet", "hex", "SolidCell", "SOLID_CELL_", NULL};
+static const char *const SolidMassTypes[]    = {"consistent", "lumped", "SolidMass", "SOLID_MASS_", NULL};
+static const char *const SolidMassStorages[] = {"assembled", "scalar", "SolidMassStorage", "SOLID_MASS_STORAGE_", NULL};
+static const char *const SolidCellTypes[]    = {"tet", "hex", "SolidCell", "SOLID_CELL_", NULL};
 
 static PetscErrorCode SolidDestroy(void *ctx)
 {
@@ -147,7 +148,7 @@ static PetscErrorCode SolidSetUpSystem(Solid *s, MechSystem sy, Vec q, Vec v, Pe
 /* The options of MechCreateSolid() but the constraints', loads', regions' and probes' */
 typedef struct {
   char               file[PETSC_MAX_PATH_LEN], gtime[PETSC_MAX_PATH_LEN];
-  PetscInt           cells[3], masstype, order, celltype;
+  PetscInt           cells[3], masstype, massstore, order, celltype;
   PetscReal          size[3], g[3], v0[3], w[3];
   PetscBool          hasfile, stressout;
   SolidMaterialInput min; /* the material of the cells in no region */
@@ -193,6 +194,7 @@ static PetscErrorCode SolidReadOptions(MPI_Comm comm, SolidOptions *o)
   PetscCall(MechOptionsReal("-solid_c2", "Mooney-Rivlin c2 or Yeoh C20", "MechCreateSolid", o->min.c2, &o->min.c2, &o->min.setc2));
   PetscCall(MechOptionsReal("-solid_density", "Density (mass per reference volume)", "MechCreateSolid", o->min.rho, &o->min.rho, &o->min.setrho));
   PetscCall(MechOptionsEList("-solid_mass", "Mass matrix", "MechCreateSolid", SolidMassTypes, 2, SolidMassTypes[o->masstype], &o->masstype, NULL));
+  PetscCall(MechOptionsEList("-solid_mass_matrix", "Storage of the consistent mass: assembled (AIJ) or scalar (M_s x I3, MATMAIJ; matrix-free operators only)", "MechCreateSolid", SolidMassStorages, 2, SolidMassStorages[o->massstore], &o->massstore, NULL));
   PetscCall(MechOptionsRealList("-solid_rayleigh", "Rayleigh damping alpha,beta: D = alpha M + beta K0", "MechCreateSolid", o->min.ray, 2, &o->min.setray));
   PetscCall(MechOptionsRealList("-solid_g", "Gravity gx,gy,gz", "MechCreateSolid", o->g, 3, &set));
   PetscCall(MechOptionsBool("-solid_output_stress", "Write each cell's Cauchy stress, von Mises stress and J with the output (/fields/stress, von_mises, J) and their recovery at the nodes (/fields/stress_vertex, von_mises_vertex, J_vertex)", "MechCreateSolid", o->stressout, &o->stressout, &set));
@@ -398,7 +400,11 @@ static PetscErrorCode SolidSetUpMotionAndGravity(Solid *s, const SolidOptions *o
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(q, &rs));
-  PetscCall(MatGetRowSum(s->M, rs));
+  if (o->massstore == 1 && o->masstype == 0) {
+    /* the shell has no rows: its product with ones, the same sums */
+    PetscCall(VecSet(v, 1.0));
+    PetscCall(MatMult(s->M, v, rs));
+  } else PetscCall(MatGetRowSum(s->M, rs));
   PetscCall(SolidInitialVelocity(o, q, rs, v));
   if (o->g[0] != 0 || o->g[1] != 0 || o->g[2] != 0) {
     PetscScalar *a;
@@ -419,11 +425,15 @@ static PetscErrorCode SolidSetUpMotionAndGravity(Solid *s, const SolidOptions *o
   The mass matrix on the exact vertex couplings of the mesh, block size 3 (the tangent's pattern
   is built at its first use), and the Rayleigh damping of the regions, alpha Ma + beta K0 (regions.c)
 */
-static PetscErrorCode SolidSetUpMass(Solid *s, PetscBool lumped)
+static PetscErrorCode SolidSetUpMass(Solid *s, PetscBool lumped, PetscBool scalar)
 {
   PetscFunctionBegin;
-  PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
-  PetscCall(SolidAssembleMass(s, lumped, PETSC_FALSE, s->M));
+  /* scalar: M_s once for the three components (massshell.c) */
+  if (scalar && !lumped) PetscCall(SolidCreateMassScalar(s, PETSC_FALSE, &s->M));
+  else {
+    PetscCall(SolidCreatePattern(s, PETSC_TRUE, &s->M));
+    PetscCall(SolidAssembleMass(s, lumped, PETSC_FALSE, s->M));
+  }
   PetscCall(SolidSetUpDamping(s, lumped));
   /* the node graph is large; the tangent's pattern rebuilds it at its first use (SolidTangentPattern()) */
   PetscCall(MatDestroy(&s->graph));
@@ -469,6 +479,10 @@ static PetscErrorCode SolidSetUpMass(Solid *s, PetscBool lumped)
                                         c1 + c2 > 0; default mu/2 and 0)
 . -solid_density <1000>               - mass per unit reference volume (> 0)
 . -solid_mass <consistent>            - consistent or lumped mass matrix
+. -solid_mass_matrix <assembled>      - how the consistent mass M = M_s x I3 is stored: assembled (AIJ) or
+                                        scalar (M_s once, applied to the three components by MATMAIJ: a third
+                                        of the memory, no copy for the fixed dofs; for the matrix-free
+                                        operators only: -ts_theta_matrix_free, -pc_type mg; config/solid_quadratic.opts)
 . -solid_rayleigh <0,0>               - Rayleigh damping alpha,beta (both >= 0): D = alpha M + beta K0 (K0: the
                                         tangent at the reference)
 . -solid_g <0,0,-9.81>                - gravity (the force -M g is moved to the left-hand side)
@@ -541,7 +555,7 @@ PetscErrorCode MechCreateSolid(MPI_Comm comm, MechSystem *sys)
   }
   PetscCall(SolidRegionsFlags(s, &linear, &positiveJ, &frame));
   PetscCall(SolidTensorUseRegions(s));
-  PetscCall(SolidSetUpMass(s, o.masstype == 1 ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(SolidSetUpMass(s, o.masstype == 1 ? PETSC_TRUE : PETSC_FALSE, o.massstore == 1 ? PETSC_TRUE : PETSC_FALSE));
 
   /* the reference positions: the initial q and the rigid-body modes, then v and gravity */
   PetscCall(SolidCreateReference(s, sy, vertid, &q));

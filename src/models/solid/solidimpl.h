@@ -473,6 +473,11 @@ PETSC_INTERN PetscErrorCode SolidCreatePattern(Solid *, PetscBool mass, Mat *);
    the tangent declared damped when the options ask for it */
 PETSC_INTERN PetscErrorCode SolidSetUpDampingRatios(Solid *, MechSystem);
 PETSC_INTERN PetscErrorCode SolidAssembleMass(Solid *, PetscBool lumped, PetscBool damping, Mat);
+PETSC_INTERN PetscErrorCode SolidNodeGraph(Solid *, PetscInt, PetscInt, Mat *);
+PETSC_INTERN PetscErrorCode SolidNodeGraphLocal(Solid *, PetscInt, PetscInt, Mat *, PetscBool *);
+/* the mass stored as M_s x I3 (massshell.c, -solid_mass_matrix scalar) */
+PETSC_INTERN PetscErrorCode SolidCreateMassScalar(Solid *, PetscBool damping, Mat *);
+PETSC_INTERN PetscErrorCode SolidMassGetScalar(Mat, Mat *);
 
 /* select.c */
 PETSC_INTERN PetscErrorCode SolidSelectionFromOptions(Solid *, const char prefix[], const char what[], PetscReal tol, PetscInt *ngiven, SolidSelection *);
