@@ -174,8 +174,10 @@ static PetscErrorCode SNESLineSearchApply_Potential(SNESLineSearch ls)
       accepted = PETSC_TRUE;
       break;
     }
-    /* the full step refused: once, the same step on the second-order path */
-    if (merit && pt->curve && !tried) {
+    /* the full step refused: once, the same step on the second-order path, where the decrease
+       the slope predicts is far above Phi's round-off (away from the solution, where Newton's line
+       misses the curvature of the path; near it, Phi's noise would steer the path's search) */
+    if (merit && pt->curve && !tried && -slope > 1e6 * PETSC_MACHINE_EPSILON * PetscAbsReal(m0)) {
       tried = PETSC_TRUE;
       PetscCall(PotentialCurve(ls, snes, X, F, Y, W, G, &curved));
       if (curved) continue;
