@@ -206,11 +206,13 @@ static PetscErrorCode SNESLineSearchApply_Potential(SNESLineSearch ls)
     PetscCall(VecNorm(F, NORM_2, &gnorm));
   } else PetscCall(VecCopy(G, F));
   PetscCall(SNESLineSearchSetLambda(ls, lambda));
-  PetscCall(VecNormBegin(Y, NORM_2, &ynorm));
+  /* the step's length (SNES's step-length test): lambda |y| on the line, |W - X| on the path */
+  if (curved) PetscCall(VecWAXPY(G, -1.0, X, W));
+  PetscCall(VecNormBegin(curved ? G : Y, NORM_2, &ynorm));
   PetscCall(VecNormBegin(W, NORM_2, &xnorm));
-  PetscCall(VecNormEnd(Y, NORM_2, &ynorm));
+  PetscCall(VecNormEnd(curved ? G : Y, NORM_2, &ynorm));
   PetscCall(VecNormEnd(W, NORM_2, &xnorm));
-  PetscCall(SNESLineSearchSetNorms(ls, xnorm, gnorm, lambda * ynorm));
+  PetscCall(SNESLineSearchSetNorms(ls, xnorm, gnorm, curved ? ynorm : lambda * ynorm));
   PetscCall(VecCopy(W, X));
   PetscFunctionReturn(0);
 }
